@@ -1,0 +1,48 @@
+# Two commands do everything on a fresh machine (Python 3.11+ and make):
+#   make run   - set up .venv, migrate the embedded SQLite database, seed a demo, serve
+#   make test  - set up .venv and run lint, types and the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint pytest bench bench-engine bench-store bench-scoring clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo --if-empty
+	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, API: http://$(HOST):$(PORT)/api/v1/)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict seep_core
+
+pytest: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: lint pytest
+
+bench: bench-engine bench-store bench-scoring
+	@echo "Figures written to bench/results/"
+
+bench-engine: $(STAMP)
+	$(BIN)/python -m bench.engine
+
+bench-store: $(STAMP)
+	$(BIN)/python -m bench.store
+
+bench-scoring: $(STAMP)
+	$(BIN)/python -m bench.scoring
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

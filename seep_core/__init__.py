@@ -1,0 +1,50 @@
+"""seep_core: the complete rules of four-player Seep as a pure-Python library.
+
+>>> import seep_core as sc
+>>> deal = sc.new_deal(dealer=3, deck=sc.ordered_deck())
+>>> sc.legal_moves(deal)
+[{'seat': 0, 'action': 'redeal'}]
+
+See ENGINE.md for the interface and the JSON formats; RULES.md for the rule ids.
+"""
+
+from .cards import CODE, Card, points
+from .errors import IllegalMove, InvalidPosition, InvalidRules, MalformedMove, SeepError
+from .match import InvalidFormat, MatchFormat, MatchProgress, start_match
+from .moves import apply, canonical_move, legal_moves, replay
+from .rules import Rules
+from .scoring import ledger, next_dealer, score
+from .state import Deal, House, new_deal, view
+
+
+def ordered_deck() -> list[str]:
+    """Return the 52 card codes in card order (A S H D C, 2 S H D C, ... K S H D C)."""
+    return list(CODE)
+
+
+__all__ = [
+    "Card",
+    "Deal",
+    "House",
+    "IllegalMove",
+    "InvalidFormat",
+    "InvalidPosition",
+    "InvalidRules",
+    "MalformedMove",
+    "MatchFormat",
+    "MatchProgress",
+    "Rules",
+    "SeepError",
+    "apply",
+    "canonical_move",
+    "ledger",
+    "legal_moves",
+    "new_deal",
+    "next_dealer",
+    "ordered_deck",
+    "points",
+    "replay",
+    "score",
+    "start_match",
+    "view",
+]

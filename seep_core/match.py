@@ -1,0 +1,130 @@
+"""A match as a fold over its deals: the format (M1), bazzis, dealers and the result."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, NamedTuple
+
+from .errors import SeepError
+from .rules import DEFAULT_RULES, Rules
+from .scoring import LedgerStep, ledger_step, next_dealer
+
+
+class InvalidFormat(SeepError):
+    """A match format outside what M1 allows."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFormat:
+    """How long a match lasts (M1).
+
+    ``bazzis`` bazzis are played (or, with ``first_to``, the first team to win that many
+    wins), optionally capped at ``deal_cap`` deals. At the end a match is decided by bazzis
+    won, then by the running difference; an exact tie is a draw when ``draws`` allows it and
+    otherwise (an elimination match) play goes on deal by deal until the tie is broken.
+
+    >>> MatchFormat(bazzis=3, first_to=True).to_dict()["first_to"]
+    True
+    """
+
+    bazzis: int = 1
+    first_to: bool = False
+    deal_cap: int | None = None
+    draws: bool = True
+
+    def __post_init__(self) -> None:
+        if type(self.bazzis) is not int or not 1 <= self.bazzis <= 99:
+            raise InvalidFormat(
+                f"bazzis must be a whole number 1-99, not {self.bazzis!r}", code="bad_format"
+            )
+        if self.deal_cap is not None and (
+            type(self.deal_cap) is not int or not 1 <= self.deal_cap <= 1000
+        ):
+            raise InvalidFormat(
+                f"deal_cap must be null or a whole number 1-1000, not {self.deal_cap!r}",
+                code="bad_format",
+            )
+        for name in ("first_to", "draws"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidFormat(f"{name} must be true or false", code="bad_format")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the format as a JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> MatchFormat:
+        """Return the format recorded in ``data``; missing keys take the default."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise InvalidFormat("a match format is an object", code="bad_format")
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        if unknown:
+            raise InvalidFormat(f"unknown format field(s): {', '.join(unknown)}", code="bad_format")
+        return cls(**data)
+
+
+class MatchProgress(NamedTuple):
+    """Where a match stands between deals. Immutable: ``after_deal`` returns the next one."""
+
+    format: MatchFormat
+    rules: Rules
+    dealer: int  # who deals the next deal
+    deals: int  # deals scored so far (redeals do not count)
+    difference: int  # running difference, team 0 minus team 1
+    bazzis: tuple[int, int]
+    over: bool
+    winner: int | None  # the winning team once over; None with over is a draw
+    last_step: LedgerStep | None
+
+    @property
+    def draw(self) -> bool:
+        """Whether the match ended level."""
+        return self.over and self.winner is None
+
+    def after_deal(self, totals: Any) -> MatchProgress:
+        """Return the match after a deal with these team totals (L1-L3, R1-R3, M1)."""
+        if self.over:
+            raise SeepError("the match is over: no more deals", code="match_over", rule="M1")
+        step = ledger_step(self.difference, totals, self.rules)
+        bazzis = self.bazzis
+        if step.bazzi is not None:
+            bazzis = (bazzis[0] + 1, bazzis[1]) if step.bazzi == 0 else (bazzis[0], bazzis[1] + 1)
+            ahead: int | None = step.bazzi
+        else:
+            ahead = 0 if step.difference > 0 else 1 if step.difference < 0 else None
+        dealer = next_dealer(self.dealer, ahead, step.bazzi is not None)
+        deals = self.deals + 1
+        fmt = self.format
+        over, winner = False, None
+        if fmt.first_to and max(bazzis) >= fmt.bazzis:
+            over, winner = True, 0 if bazzis[0] > bazzis[1] else 1
+        elif (not fmt.first_to and sum(bazzis) >= fmt.bazzis) or (
+            fmt.deal_cap is not None and deals >= fmt.deal_cap
+        ):
+            if bazzis[0] != bazzis[1]:
+                over, winner = True, 0 if bazzis[0] > bazzis[1] else 1
+            elif step.difference:
+                over, winner = True, 0 if step.difference > 0 else 1
+            elif fmt.draws:
+                over = True
+        return MatchProgress(
+            fmt, self.rules, dealer, deals, step.difference, bazzis, over, winner, step
+        )
+
+
+def start_match(
+    first_dealer: int, fmt: MatchFormat | None = None, rules: Rules | None = None
+) -> MatchProgress:
+    """Return a match before its first deal.
+
+    >>> m = start_match(0, MatchFormat(bazzis=1)).after_deal([100, 0])
+    >>> m.over, m.winner, m.bazzis
+    (True, 0, (1, 0))
+    """
+    if type(first_dealer) is not int or not 0 <= first_dealer <= 3:
+        raise SeepError(f"dealer must be a seat 0-3, not {first_dealer!r}", code="bad_seat")
+    return MatchProgress(
+        fmt or MatchFormat(), rules or DEFAULT_RULES, first_dealer, 0, 0, (0, 0), False, None, None
+    )

@@ -1,0 +1,620 @@
+"""Legal moves and applying a move (RULES.md B, T, C, H, W, E).
+
+``legal_moves`` generates; ``apply`` checks a given move rule by rule so that a refusal names the
+rule it breaks. The two agree exactly (the property tests hold them to it): a move is accepted
+precisely when its canonical form is listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, VALUE, bits
+from .combos import disjoint_unions, has_subset_sum, maximal_unions, split, subsets_by_sum
+from .errors import IllegalMove, MalformedMove
+from .state import BID, HOUSE_CODES, OPENING, OVER, PLAY, REDEALT, Deal, House
+
+#: the fields each action takes (beyond seat and action); "take" is optional for build
+_FIELDS: dict[str, frozenset[str]] = {
+    "bid": frozenset({"seat", "action", "value"}),
+    "redeal": frozenset({"seat", "action"}),
+    "throw": frozenset({"seat", "action", "card"}),
+    "capture": frozenset({"seat", "action", "card", "take"}),
+    "build": frozenset({"seat", "action", "card", "value", "take"}),
+}
+_HIGH = RANK_MASK[9] | RANK_MASK[10] | RANK_MASK[11] | RANK_MASK[12] | RANK_MASK[13]
+_HOUSE_NAME = {v: f"H{v}" for v in range(9, 14)}
+_VALUE_NAME = {1: "an ace", 11: "a jack", 12: "a queen", 13: "a king"}
+
+
+def _a(value: int) -> str:
+    """Name a card of this value for a sentence: 'an ace', 'a 9', 'a king'."""
+    return _VALUE_NAME.get(value, f"an {value}" if value == 8 else f"a {value}")
+
+
+class Play(NamedTuple):
+    """A validated move in canonical form (what ``legal_moves`` would list)."""
+
+    seat: int
+    action: str
+    card: int  # -1 for bid and redeal
+    value: int  # the bid or the house value; 0 where none
+    take: int  # loose cards taken or put into the house
+    houses: tuple[int, ...]  # values of the houses taken (capture) or broken (build)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the move in its JSON form, ``take`` in card order with houses last."""
+        out: dict[str, Any] = {"seat": self.seat, "action": self.action}
+        if self.action in ("throw", "capture", "build"):
+            out["card"] = CODE[self.card]
+        if self.action in ("bid", "build"):
+            out["value"] = self.value
+        if self.action in ("capture", "build"):
+            out["take"] = [CODE[c] for c in bits(self.take)] + [_HOUSE_NAME[v] for v in self.houses]
+        return out
+
+
+# --- generating ----------------------------------------------------------------------------
+
+
+def legal_moves(deal: Deal) -> list[dict[str, Any]]:
+    """Return every legal move of the player to play, each once (empty when the deal is over).
+
+    The order is fixed: by card, then throw, capture, build and break, then value and take.
+    """
+    return [p.to_dict() for p in legal_plays(deal)]
+
+
+def legal_plays(deal: Deal) -> list[Play]:
+    """Return every legal move as a ``Play`` (the generator behind ``legal_moves``)."""
+    phase = deal.phase
+    seat = deal.to_play
+    if seat is None:
+        return []
+    hand = deal.hands[seat]
+    if phase == BID:
+        bids = [Play(seat, "bid", -1, v, 0, ()) for v in range(9, 14) if hand & RANK_MASK[v]]
+        return bids or [Play(seat, "redeal", -1, 0, 0, ())]
+    if phase not in (OPENING, PLAY):
+        return []
+
+    rules = deal.rules
+    opening = phase == OPENING
+    bid = deal.bid or 0
+    loose = deal.loose
+    by_sum = subsets_by_sum(loose)
+    houses: dict[int, House] = {h.value: h for h in deal.houses}
+    partner = (seat + 2) % 4
+    room = rules.max_houses is None or len(houses) < rules.max_houses
+    auto_sets = rules.auto_join_sets
+    out: list[Play] = []
+    # per value V: the unions of disjoint V-sets that may join a house of V alongside the card
+    extras: dict[int, list[int]] = {}
+
+    def extra_unions(value: int) -> list[int]:
+        found = extras.get(value)
+        if found is None:
+            singles = loose & RANK_MASK[value]
+            found = [u for u in disjoint_unions(by_sum[value]) if u & singles == singles]
+            extras[value] = found
+        return found
+
+    for card in bits(hand):
+        v = VALUE[card]
+        rest = hand & ~BIT[card]
+        own = houses.get(v)
+        # throw and capture (the opening allows only cards of the bid value, B4)
+        if not opening or v == bid:
+            if own is None and not by_sum[v]:
+                out.append(Play(seat, "throw", card, 0, 0, ()))
+            else:
+                taken = (v,) if own is not None else ()
+                for union in sorted(maximal_unions(by_sum[v]) if by_sum[v] else {0}):
+                    out.append(Play(seat, "capture", card, 0, union, taken))
+        # builds: adding to or creating a house of V with the card and loose sets
+        for value in (bid,) if opening else range(max(v, 9), 14):
+            if v > value or (own is not None and value != v):
+                continue  # too big; or H4: a card of a house's value goes to that house
+            target = houses.get(value)
+            free = target is not None and target.owned_by(partner) and not target.owned_by(seat)
+            if not free and not rest & RANK_MASK[value]:
+                continue  # H5/H8: keep a card of the value
+            if target is None and not room:
+                continue  # V5
+            firsts = (0,) if v == value else by_sum[value - v]
+            if not firsts:
+                continue
+            unions = extra_unions(value)
+            takes = {f | u for f in firsts for u in unions if not f & u}
+            if auto_sets:
+                takes = {t for t in takes if not has_subset_sum(loose & ~t, value)}
+            if target is None:
+                takes.discard(0)  # a new house needs two cards
+            for take in sorted(takes):
+                out.append(Play(seat, "build", card, value, take, ()))
+        # breaking (raising) an ordinary house the player does not own (H7)
+        if own is None and not opening:
+            for house in deal.houses:
+                value = house.value + v
+                if value > 13 or house.cemented or house.owned_by(seat):
+                    continue
+                if not rest & RANK_MASK[value]:
+                    continue
+                singles = loose & RANK_MASK[value]
+                takes = maximal_unions(by_sum[value]) if auto_sets else {singles}
+                for take in sorted(takes):
+                    out.append(Play(seat, "build", card, value, take, (house.value,)))
+    return out
+
+
+# --- applying ------------------------------------------------------------------------------
+
+
+def apply(deal: Deal, move: Mapping[str, Any]) -> Deal:
+    """Return the position after ``move``; ``deal`` is unchanged.
+
+    Raises ``IllegalMove`` (with the rule id) for a move the rules forbid and ``MalformedMove``
+    for one that cannot be read.
+    """
+    return _play(deal, read_move(deal, move))
+
+
+def canonical_move(deal: Deal, move: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``move`` as ``legal_moves`` lists it (take sorted, auto-joined cards listed).
+
+    Raises exactly what ``apply`` raises for the same move.
+    """
+    play = read_move(deal, move)
+    _play(deal, play)
+    return play.to_dict()
+
+
+def replay(deal: Deal, moves: Any) -> Deal:
+    """Return the position after applying ``moves`` in order (a fold of ``apply``)."""
+    for move in moves:
+        deal = _play(deal, read_move(deal, move))
+    return deal
+
+
+def read_move(deal: Deal, move: Mapping[str, Any]) -> Play:
+    """Parse a move and check it against the rules; return it in canonical form."""
+    if not isinstance(move, Mapping):
+        raise MalformedMove("a move is an object with seat and action", code="bad_move")
+    action = move.get("action")
+    fields = _FIELDS.get(action) if isinstance(action, str) else None
+    if fields is None:
+        raise MalformedMove(
+            f"unknown action {action!r}: one of bid, redeal, throw, capture, build",
+            code="unknown_action",
+        )
+    extra = [k for k in move if k not in fields]
+    if extra:
+        raise MalformedMove(
+            f"a {action} move has no field {', '.join(map(str, sorted(map(str, extra))))}",
+            code="unexpected_field",
+        )
+    seat = move.get("seat")
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise MalformedMove(f"seat must be 0-3, not {seat!r}", code="bad_seat")
+    phase = deal.phase
+    if phase == OVER:
+        raise IllegalMove("the deal is over: no more moves", rule="E1", code="deal_over")
+    if phase == REDEALT:
+        raise IllegalMove(
+            "the deal was thrown in (B2): a new deal starts", rule="B2", code="deal_over"
+        )
+    if seat != deal.to_play:
+        raise IllegalMove(
+            f"it is seat {deal.to_play}'s turn, not seat {seat}'s", rule="T0", code="not_your_turn"
+        )
+    hand = deal.hands[seat]
+    if phase == BID:
+        return _read_bid(seat, str(action), move, hand)
+    if action in ("bid", "redeal"):
+        raise IllegalMove(
+            f"the bid is made already: {action} is not a play", rule="B1", code="wrong_phase"
+        )
+
+    code = move.get("card")
+    card = CARD_BY_CODE.get(code) if isinstance(code, str) else None
+    if card is None:
+        raise MalformedMove(f"unknown card code {code!r}", code="unknown_card")
+    if not hand & BIT[card]:
+        raise MalformedMove(f"seat {seat} does not hold {code}", code="card_not_in_hand")
+    if action == "throw":
+        return _read_throw(deal, seat, card)
+    take, named_houses = _read_take(deal, move, required=action == "capture")
+    if action == "capture":
+        return _read_capture(deal, seat, card, take, named_houses)
+    return _read_build(deal, seat, card, move.get("value"), take, named_houses)
+
+
+def _read_bid(seat: int, action: str, move: Mapping[str, Any], hand: int) -> Play:
+    if action == "redeal":
+        if hand & _HIGH:
+            raise IllegalMove(
+                "a redeal is only for a bidder with no card above 8; bid instead",
+                rule="B2",
+                code="redeal_with_high_card",
+            )
+        return Play(seat, "redeal", -1, 0, 0, ())
+    if action != "bid":
+        raise IllegalMove(
+            "the bidder bids first (B1) and plays after the floor is turned (B3)",
+            rule="B1",
+            code="wrong_phase",
+        )
+    value = move.get("value")
+    if type(value) is not int:
+        raise MalformedMove(f"a bid value is a number 9-13, not {value!r}", code="bad_value")
+    if not 9 <= value <= 13:
+        raise IllegalMove(f"a bid is a house value 9-13, not {value}", rule="B1", code="bad_bid")
+    if not hand & RANK_MASK[value]:
+        raise IllegalMove(
+            f"you can bid {value} only holding a card of {value}",
+            rule="B1" if hand & _HIGH else "B2",
+            code="bid_without_card",
+        )
+    return Play(seat, "bid", -1, value, 0, ())
+
+
+def _read_take(
+    deal: Deal, move: Mapping[str, Any], *, required: bool
+) -> tuple[int, tuple[int, ...]]:
+    if "take" not in move:
+        if required:
+            raise MalformedMove("a capture lists what it takes in take", code="bad_take")
+        return 0, ()
+    items = move["take"]
+    if not isinstance(items, list | tuple):
+        raise MalformedMove("take is a list of card codes and houses like H9", code="bad_take")
+    take = 0
+    named: list[int] = []
+    for item in items:
+        card = CARD_BY_CODE.get(item) if isinstance(item, str) else None
+        if card is not None:
+            if take & BIT[card]:
+                raise MalformedMove(f"take lists {item} twice", code="bad_take")
+            if not deal.loose & BIT[card]:
+                raise MalformedMove(f"{item} is not loose on the floor", code="not_on_floor")
+            take |= BIT[card]
+            continue
+        value = HOUSE_CODES.get(item) if isinstance(item, str) else None
+        if value is None:
+            raise MalformedMove(f"unknown floor item {item!r} in take", code="bad_take")
+        if value in named:
+            raise MalformedMove(f"take lists {item} twice", code="bad_take")
+        if deal.house(value) is None:
+            raise MalformedMove(f"there is no house {item} on the floor", code="not_on_floor")
+        named.append(value)
+    return take, tuple(sorted(named))
+
+
+def _check_opening(deal: Deal, value: int, what: str) -> None:
+    if deal.phase == OPENING and value != deal.bid:
+        raise IllegalMove(
+            f"the opening play must use the bid value {deal.bid}: {what}",
+            rule="B4",
+            code="opening_off_bid",
+        )
+
+
+def _read_throw(deal: Deal, seat: int, card: int) -> Play:
+    v = VALUE[card]
+    _check_opening(deal, v, f"you cannot throw {_a(v)}")
+    if deal.house(v) is not None:
+        raise IllegalMove(
+            f"{CODE[card]} must capture or join the house of {v}", rule="H4", code="must_capture"
+        )
+    if has_subset_sum(deal.loose, v):
+        raise IllegalMove(
+            f"{CODE[card]} can capture, so it may not be thrown loose",
+            rule="T1",
+            code="must_capture",
+        )
+    return Play(seat, "throw", card, 0, 0, ())
+
+
+def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int, ...]) -> Play:
+    v = VALUE[card]
+    _check_opening(deal, v, f"you cannot capture with {_a(v)}")
+    for value in named:
+        if value != v:
+            raise IllegalMove(
+                f"{_a(v)} captures only a house of {v}, not H{value}",
+                rule="C1",
+                code="capture_wrong_house",
+            )
+    own = deal.house(v)
+    if own is not None and not named:
+        raise IllegalMove(
+            f"a capture with {CODE[card]} must take the house of {v}",
+            rule="C2",
+            code="capture_not_maximal",
+        )
+    if not take and not named:
+        rule = "C2" if has_subset_sum(deal.loose, v) else "T1"
+        raise IllegalMove(
+            f"a capture with {CODE[card]} must take something", rule=rule, code="capture_nothing"
+        )
+    if take and split(take, v) is None:
+        raise IllegalMove(
+            f"the loose cards taken do not split into sets of {v}",
+            rule="C1",
+            code="capture_not_sets",
+        )
+    if has_subset_sum(deal.loose & ~take, v):
+        raise IllegalMove(
+            f"the capture leaves cards that sum to {v}: a capture takes all it can",
+            rule="C2",
+            code="capture_not_maximal",
+        )
+    return Play(seat, "capture", card, 0, take, named)
+
+
+def _read_build(
+    deal: Deal, seat: int, card: int, value: Any, take: int, named: tuple[int, ...]
+) -> Play:
+    if type(value) is not int:
+        raise MalformedMove(f"a build names a house value 9-13, not {value!r}", code="bad_value")
+    if not 9 <= value <= 13:
+        raise IllegalMove(f"a house has a value 9-13, not {value}", rule="H1", code="bad_value")
+    v = VALUE[card]
+    _check_opening(deal, value, f"you cannot build a house of {value}")
+    if deal.house(v) is not None and value != v:
+        raise IllegalMove(
+            f"{CODE[card]} must capture or join the house of {v}, not build {value}",
+            rule="H4",
+            code="must_join_house",
+        )
+    rest = deal.hands[seat] & ~BIT[card]
+    named = tuple(h for h in named if h != value)  # the target house need not be named
+    if named:
+        return _read_break(deal, seat, card, value, take, named, rest)
+    if v > value:
+        raise IllegalMove(
+            f"{CODE[card]} is worth more than {value}", rule="H5", code="build_not_sets"
+        )
+    loose = deal.loose
+    take |= loose & RANK_MASK[value]  # single loose cards of the value join (H4)
+    if split(take | BIT[card], value) is None:
+        raise IllegalMove(
+            f"{CODE[card]} and the cards taken do not split into sets of {value}",
+            rule="H5",
+            code="build_not_sets",
+        )
+    if deal.rules.auto_join_sets and has_subset_sum(loose & ~take, value):
+        raise IllegalMove(
+            f"loose cards summing to {value} must join the house (V4)",
+            rule="V4",
+            code="build_not_maximal",
+        )
+    target = deal.house(value)
+    if target is None:
+        if not take:
+            raise IllegalMove(
+                "a new house needs at least two cards", rule="H5", code="house_too_small"
+            )
+        limit = deal.rules.max_houses
+        if limit is not None and len(deal.houses) >= limit:
+            raise IllegalMove(
+                f"at most {limit} houses may lie on the floor", rule="V5", code="too_many_houses"
+            )
+        if not rest & RANK_MASK[value]:
+            raise IllegalMove(
+                f"to build a house of {value} you must keep {_a(value)} in hand",
+                rule="H5",
+                code="no_key",
+            )
+    elif not rest & RANK_MASK[value]:
+        partner = (seat + 2) % 4
+        if target.owned_by(seat):
+            raise IllegalMove(
+                f"you own the house of {value} and must keep {_a(value)} in hand",
+                rule="T2",
+                code="no_key",
+            )
+        if not target.owned_by(partner):
+            raise IllegalMove(
+                f"adding to an opponent's house of {value} needs {_a(value)} left in hand",
+                rule="H8",
+                code="no_key",
+            )
+    return Play(seat, "build", card, value, take, ())
+
+
+def _read_break(
+    deal: Deal,
+    seat: int,
+    card: int,
+    value: int,
+    take: int,
+    named: tuple[int, ...],
+    rest: int,
+) -> Play:
+    if len(named) > 1:
+        raise IllegalMove("only one house can be broken at a time", rule="H7", code="bad_break")
+    house = deal.house(named[0])
+    assert house is not None  # _read_take checked it is on the floor
+    v = VALUE[card]
+    if deal.phase == OPENING:
+        raise IllegalMove("the opening play cannot break a house", rule="B4", code="bad_break")
+    if house.cemented:
+        raise IllegalMove(
+            f"the house of {house.value} is cemented and cannot be broken",
+            rule="H7",
+            code="break_cemented",
+        )
+    if house.owned_by(seat):
+        raise IllegalMove(
+            f"you own the house of {house.value}: add to it instead of breaking it",
+            rule="H7",
+            code="break_own_house",
+        )
+    if house.value + v != value:
+        raise IllegalMove(
+            f"{CODE[card]} raises the house of {house.value} to {house.value + v}, not {value}",
+            rule="H7",
+            code="bad_break",
+        )
+    loose = deal.loose
+    singles = loose & RANK_MASK[value]
+    take |= singles
+    if deal.rules.auto_join_sets:
+        if take and split(take, value) is None:
+            raise IllegalMove(
+                f"the loose cards taken do not split into sets of {value}",
+                rule="V4",
+                code="build_not_sets",
+            )
+        if has_subset_sum(loose & ~take, value):
+            raise IllegalMove(
+                f"loose cards summing to {value} must join the house (V4)",
+                rule="V4",
+                code="build_not_maximal",
+            )
+    elif take != singles:
+        raise IllegalMove(
+            "breaking a house adds one card from hand and no floor card",
+            rule="H7",
+            code="bad_break",
+        )
+    if not rest & RANK_MASK[value]:
+        raise IllegalMove(
+            f"to raise the house to {value} you must hold {_a(value)}",
+            rule="H7",
+            code="no_key",
+        )
+    return Play(seat, "build", card, value, take, named)
+
+
+def _play(deal: Deal, play: Play) -> Deal:
+    """Return the position after a validated play."""
+    seat, action = play.seat, play.action
+    phase = deal.phase
+    if action == "bid":
+        return deal._replace(phase=OPENING, bid=play.value)
+    if action == "redeal":
+        return deal._replace(phase=REDEALT, to_play=None)
+
+    card = play.card
+    hands = list(deal.hands)
+    hands[seat] &= ~BIT[card]
+    loose = deal.loose
+    houses = deal.houses
+    piles = deal.piles
+    last_capture = deal.last_capture
+    swept = False
+    team = seat & 1
+    if action == "throw":
+        loose |= BIT[card]
+    elif action == "capture":
+        captured = play.take | BIT[card]
+        if play.houses:
+            house = houses[_index(houses, play.houses[0])]
+            captured |= house.cards
+            houses = tuple(h for h in houses if h is not house)
+        loose &= ~play.take
+        piles = (piles[0] | captured, piles[1]) if team == 0 else (piles[0], piles[1] | captured)
+        last_capture = team
+        swept = not loose and not houses
+    else:
+        # T2 needs no check of its own here: a card that is an owner's last key has the value
+        # of a house on the floor, so H4 sends it into that house (checked) or captures it.
+        houses, loose = _build(deal, play)
+
+    stock = deal.stock
+    if phase == OPENING and stock:
+        hands = _deal_stock(hands, stock, deal.bidder)
+        stock = ()
+    to_play = None
+    for step in (1, 2, 3, 4):
+        nxt = (seat + step) % 4
+        if hands[nxt]:
+            to_play = nxt
+            break
+
+    sweeps = deal.sweeps
+    if swept:
+        rules = deal.rules
+        if to_play is None:
+            worth = rules.last_sweep
+        elif phase == OPENING:
+            worth = rules.first_sweep
+        else:
+            worth = rules.sweep
+        if worth:
+            sweeps = (sweeps[0] + (worth,), sweeps[1]) if team == 0 else (
+                sweeps[0], sweeps[1] + (worth,))  # fmt: skip
+    new_phase = PLAY
+    if to_play is None:
+        new_phase = OVER
+        if last_capture is not None and (loose or houses):
+            leftovers = loose
+            for h in houses:
+                leftovers |= h.cards
+            piles = (
+                (piles[0] | leftovers, piles[1])
+                if last_capture == 0
+                else (piles[0], piles[1] | leftovers)
+            )
+            loose, houses = 0, ()
+    return Deal(
+        deal.rules, deal.dealer, deal.bid, new_phase, to_play, deal.plays + 1,
+        (hands[0], hands[1], hands[2], hands[3]), stock, loose, houses, piles, sweeps,
+        last_capture,
+    )  # fmt: skip
+
+
+def _index(houses: tuple[House, ...], value: int) -> int:
+    for i, h in enumerate(houses):
+        if h.value == value:
+            return i
+    raise LookupError(value)  # pragma: no cover - callers pass houses on the floor
+
+
+def _build(deal: Deal, play: Play) -> tuple[tuple[House, ...], int]:
+    """Return the floor's houses and loose cards after a validated build."""
+    seat, value = play.seat, play.value
+    houses = list(deal.houses)
+    loose = deal.loose & ~play.take
+    if play.houses:  # breaking: the raised house is one set, loose singles and sets join it
+        broken = houses.pop(_index(deal.houses, play.houses[0]))
+        new_sets: tuple[int, ...] = (broken.cards | BIT[play.card],)
+        if play.take:
+            joined = split(play.take, value)
+            assert joined is not None
+            new_sets += joined
+        owners = 1 << seat
+    else:
+        joined = split(play.take | BIT[play.card], value)
+        assert joined is not None
+        new_sets = joined
+        owners = 1 << seat
+    for i, h in enumerate(houses):
+        if h.value == value:
+            partner = (seat + 2) % 4
+            if not play.houses and h.owned_by(partner) and not h.owned_by(seat):
+                owners = h.owners  # adding to a partner's house is free and gives no ownership
+            else:
+                owners |= h.owners
+            houses[i] = House(value, h.sets + new_sets, owners)
+            break
+    else:
+        houses.append(House(value, new_sets, owners))
+        houses.sort(key=lambda h: h.value)
+    return tuple(houses), loose
+
+
+def _deal_stock(hands: list[int], stock: tuple[int, ...], bidder: int) -> list[int]:
+    """Deal the stock in packets of four going right from the bidder (S4)."""
+    order = (0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3)
+    for packet, offset in enumerate(order):
+        cards = stock[packet * 4 : packet * 4 + 4]
+        if not cards:
+            break
+        seat = (bidder + offset) % 4
+        for c in cards:
+            hands[seat] |= BIT[c]
+    return hands

@@ -1,0 +1,68 @@
+"""The rule variants a tournament may choose (RULES.md V1-V5); ``Rules()`` is the default game."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from .errors import InvalidRules
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The variants a match is played under. ``Rules()`` is the game of RULES.md as written.
+
+    >>> Rules().minimum, Rules(minimum=0).minimum
+    (9, 0)
+    """
+
+    #: V1: a sweep (W1), a sweep on the first play, a sweep on the last play (W2)
+    sweep: int = 50
+    first_sweep: int = 25
+    last_sweep: int = 0
+    #: V2: the minimum deal score of L3; 0 turns the rule off
+    minimum: int = 9
+    #: V3: the running lead that wins a bazzi (L2)
+    bazzi_lead: int = 100
+    #: V4: loose sets of a house's value join it automatically (maximal, player choosing)
+    auto_join_sets: bool = False
+    #: V5: at most this many houses on the floor (None: no limit beyond H3)
+    max_houses: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("sweep", "first_sweep", "last_sweep"):
+            _check_int(name, getattr(self, name), 0, 1000, "V1")
+        _check_int("minimum", self.minimum, 0, 50, "V2")
+        _check_int("bazzi_lead", self.bazzi_lead, 1, 10_000, "V3")
+        if not isinstance(self.auto_join_sets, bool):
+            raise InvalidRules("auto_join_sets (V4) must be true or false", code="bad_rules")
+        if self.max_houses is not None:
+            _check_int("max_houses", self.max_houses, 1, 5, "V5")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the variants as a JSON-ready dict (what a match records)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        """Return the Rules recorded in ``data``; missing keys take the default."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise InvalidRules("rules must be an object", code="bad_rules")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidRules(f"unknown rule variant(s): {', '.join(unknown)}", code="bad_rules")
+        return cls(**data)
+
+
+def _check_int(name: str, value: object, low: int, high: int, rule: str) -> None:
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidRules(
+            f"{name} ({rule}) must be a whole number from {low} to {high}, not {value!r}",
+            code="bad_rules",
+        )
+
+
+DEFAULT_RULES = Rules()
