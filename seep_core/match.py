@@ -78,6 +78,46 @@ class MatchProgress(NamedTuple):
     winner: int | None  # the winning team once over; None with over is a draw
     last_step: LedgerStep | None
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the match's standing as JSON-ready data (round-trips through from_dict)."""
+        return {
+            "format": self.format.to_dict(),
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "deals": self.deals,
+            "difference": self.difference,
+            "bazzis": list(self.bazzis),
+            "over": self.over,
+            "winner": self.winner,
+            "last_step": None if self.last_step is None else self.last_step.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> MatchProgress:
+        """Return the MatchProgress that ``to_dict`` wrote; raises SeepError if malformed."""
+        try:
+            step = data["last_step"]
+            bazzis = data["bazzis"]
+            progress = cls(
+                MatchFormat.from_dict(data["format"]),
+                Rules.from_dict(data["rules"]),
+                data["dealer"],
+                data["deals"],
+                data["difference"],
+                (bazzis[0], bazzis[1]),
+                data["over"],
+                data["winner"],
+                None
+                if step is None
+                else LedgerStep(step["difference"], step["bazzi"], step["reason"]),
+            )
+        except (KeyError, TypeError, IndexError) as exc:
+            raise SeepError(f"malformed match progress: {exc!r}", code="bad_progress") from exc
+        ints = (progress.dealer, progress.deals, progress.difference, *progress.bazzis)
+        if not all(type(i) is int for i in ints) or not 0 <= progress.dealer <= 3:
+            raise SeepError("malformed match progress: bad numbers", code="bad_progress")
+        return progress
+
     @property
     def draw(self) -> bool:
         """Whether the match ended level."""
