@@ -7,11 +7,13 @@ recurs (the split of a multiset of values depends only on the values, not the su
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from .cards import BIT, VALUE
+from .cards import RANK_MASK
 
 _SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {}
-_SPLITS: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] = {}
+_SPLITS: dict[tuple[int, tuple[int, ...]], Any] = {}
+_UNKNOWN: Any = object()
 _CACHE_LIMIT = 1 << 16
 
 
@@ -20,40 +22,47 @@ def subsets_by_sum(loose: int) -> tuple[tuple[int, ...], ...]:
     found = _SUBSETS.get(loose)
     if found is not None:
         return found
-    cards: list[int] = []
+    entries = [(0, 0)]  # (subset, sum) for every subset of the cards seen so far, sum <= 13
     mask = loose
     while mask:
         low = mask & -mask
-        cards.append(low.bit_length() - 1)
         mask ^= low
-    by_sum: list[list[int]] = [[] for _ in range(14)]
-    n = len(cards)
-
-    def grow(start: int, subset: int, total: int) -> None:
-        for j in range(start, n):
-            card = cards[j]
-            new_total = total + VALUE[card]
-            if new_total > 13:
-                return  # cards ascend in value, so every later one overshoots too
-            new_subset = subset | BIT[card]
-            by_sum[new_total].append(new_subset)
-            grow(j + 1, new_subset, new_total)
-
-    grow(0, 0, 0)
-    result = tuple(tuple(s) for s in by_sum)
+        v = (low.bit_length() + 3) >> 2
+        limit = 13 - v
+        entries += [(m | low, t + v) for m, t in entries if t <= limit]
+    by_sum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
+    for m, t in entries:
+        by_sum[t].append(m)
+    by_sum[0] = []
+    result = tuple([tuple(s) for s in by_sum])
     if len(_SUBSETS) >= _CACHE_LIMIT:
         _SUBSETS.clear()
     _SUBSETS[loose] = result
     return result
 
 
+SUMS_LIMIT = (1 << 14) - 1
+
+
+def subset_sums(mask: int) -> int:
+    """Return the sums (up to 13) of the subsets of ``mask`` as a bitset; bit 0 is always set."""
+    reach = 1
+    while mask:
+        low = mask & -mask
+        reach = (reach | reach << ((low.bit_length() + 3) >> 2)) & SUMS_LIMIT
+        mask ^= low
+    return reach
+
+
 def has_subset_sum(mask: int, target: int) -> bool:
     """Return whether some non-empty subset of the cards in ``mask`` sums to ``target``."""
+    if mask & RANK_MASK[target]:
+        return True
     reach = 1
     limit = (1 << (target + 1)) - 1
     while mask:
         low = mask & -mask
-        reach = (reach | reach << VALUE[low.bit_length() - 1]) & limit
+        reach = (reach | reach << ((low.bit_length() + 3) >> 2)) & limit
         mask ^= low
     return bool(reach >> target & 1)
 
@@ -66,14 +75,15 @@ def disjoint_unions(subsets: Iterable[int]) -> set[int]:
     return unions
 
 
-def maximal_unions(subsets: tuple[int, ...], within: int = -1) -> set[int]:
+def maximal_unions(subsets: tuple[int, ...]) -> set[int]:
     """Return the unions of disjoint families of ``subsets`` that leave none of them untouched.
 
-    Only subsets inside ``within`` are used. A union is maximal when every subset overlaps it:
-    nothing of the value is left behind (C2, V4).
+    A union is maximal when every subset overlaps it: nothing of the value is left behind
+    (C2, V4).
     """
-    usable = [s for s in subsets if s & within == s]
-    return {u for u in disjoint_unions(usable) if all(s & u for s in usable)}
+    if len(subsets) == 1:
+        return {subsets[0]}
+    return {u for u in disjoint_unions(subsets) if all(s & u for s in subsets)}
 
 
 def split(cards: int, target: int) -> tuple[int, ...] | None:
@@ -81,37 +91,28 @@ def split(cards: int, target: int) -> tuple[int, ...] | None:
 
     The split is deterministic: equal inputs give equal houses.
     """
-    ordered = []
+    if not cards & (cards - 1):  # one card: a set only if it is worth the target alone
+        return (cards,) if cards and (cards.bit_length() + 3) >> 2 == target else None
+    ordered = []  # by value descending (highest card first)
     mask = cards
     while mask:
-        low = mask & -mask
-        ordered.append(low.bit_length() - 1)
-        mask ^= low
-    # by value descending, then card order; a card's index orders it within its value
-    ordered.sort(key=lambda c: (-(c >> 2), c))
-    values = tuple(VALUE[c] for c in ordered)
-    key = (target, values)
-    if key in _SPLITS:
-        groups = _SPLITS[key]
-    else:
-        groups = _split_values(values, target)
+        top = mask.bit_length() - 1
+        ordered.append(top)
+        mask ^= 1 << top
+    key = (target, tuple([(c >> 2) + 1 for c in ordered]))
+    groups = _SPLITS.get(key, _UNKNOWN)
+    if groups is _UNKNOWN:
+        groups = _split_values(key[1], target)
         if len(_SPLITS) >= _CACHE_LIMIT:
             _SPLITS.clear()
         _SPLITS[key] = groups
     if groups is None:
         return None
-    sets = []
-    for group in groups:
-        s = 0
-        for i, card in enumerate(ordered):
-            if group >> i & 1:
-                s |= BIT[card]
-        sets.append(s)
-    return tuple(sets)
+    return tuple([sum([1 << ordered[i] for i in group]) for group in groups])
 
 
-def _split_values(values: tuple[int, ...], target: int) -> tuple[int, ...] | None:
-    """Partition positions of descending ``values`` into groups summing to target (index masks)."""
+def _split_values(values: tuple[int, ...], target: int) -> tuple[tuple[int, ...], ...] | None:
+    """Partition positions of descending ``values`` into groups each summing to ``target``."""
     n = len(values)
     if n == 0 or sum(values) % target or values[0] > target:
         return None
@@ -142,4 +143,6 @@ def _split_values(values: tuple[int, ...], target: int) -> tuple[int, ...] | Non
                 yield (1 << j) | rest
 
     found = solve(0)
-    return None if found is None else tuple(found)
+    if found is None:
+        return None
+    return tuple(tuple(i for i in range(n) if group >> i & 1) for group in found)

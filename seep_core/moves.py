@@ -11,7 +11,15 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, VALUE, bits
-from .combos import disjoint_unions, has_subset_sum, maximal_unions, split, subsets_by_sum
+from .combos import (
+    SUMS_LIMIT,
+    disjoint_unions,
+    has_subset_sum,
+    maximal_unions,
+    split,
+    subset_sums,
+    subsets_by_sum,
+)
 from .errors import IllegalMove, MalformedMove
 from .state import BID, HOUSE_CODES, OPENING, OVER, PLAY, REDEALT, Deal, House
 
@@ -25,6 +33,7 @@ _FIELDS: dict[str, frozenset[str]] = {
 }
 _HIGH = RANK_MASK[9] | RANK_MASK[10] | RANK_MASK[11] | RANK_MASK[12] | RANK_MASK[13]
 _HOUSE_NAME = {v: f"H{v}" for v in range(9, 14)}
+_new_deal = _new_play = tuple.__new__  # skips NamedTuple's Python-level __new__ (hot path)
 _VALUE_NAME = {1: "an ace", 11: "a jack", 12: "a queen", 13: "a king"}
 
 
@@ -42,6 +51,8 @@ class Play(NamedTuple):
     value: int  # the bid or the house value; 0 where none
     take: int  # loose cards taken or put into the house
     houses: tuple[int, ...]  # values of the houses taken (capture) or broken (build)
+    sets: tuple[int, ...] = ()  # build: the new sets the card and the take make (H2)
+    sums: int = 0  # capture: the subset sums of the loose cards left (Deal.sums after it)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the move in its JSON form, ``take`` in card order with houses last."""
@@ -63,89 +74,146 @@ def legal_moves(deal: Deal) -> list[dict[str, Any]]:
 
     The order is fixed: by card, then throw, capture, build and break, then value and take.
     """
-    return [p.to_dict() for p in legal_plays(deal)]
-
-
-def legal_plays(deal: Deal) -> list[Play]:
-    """Return every legal move as a ``Play`` (the generator behind ``legal_moves``)."""
-    phase = deal.phase
     seat = deal.to_play
     if seat is None:
         return []
+    phase = deal.phase
     hand = deal.hands[seat]
     if phase == BID:
-        bids = [Play(seat, "bid", -1, v, 0, ()) for v in range(9, 14) if hand & RANK_MASK[v]]
-        return bids or [Play(seat, "redeal", -1, 0, 0, ())]
-    if phase not in (OPENING, PLAY):
+        bids = [
+            {"seat": seat, "action": "bid", "value": v} for v in _BID_VALUES if hand & RANK_MASK[v]
+        ]
+        return bids or [{"seat": seat, "action": "redeal"}]
+    if phase not in (PLAY, OPENING):
         return []
+    out: list[dict[str, Any]] = []
+    append = out.append
+    for value, options in _options(deal, seat, hand):
+        mask = hand & RANK_MASK[value]
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            code = CODE[low.bit_length() - 1]
+            for action, house_value, take in options:
+                if action == "throw":
+                    append({"seat": seat, "action": action, "card": code})
+                elif action == "capture":
+                    append({"seat": seat, "action": action, "card": code, "take": take[:]})
+                else:
+                    append(
+                        {
+                            "seat": seat,
+                            "action": action,
+                            "card": code,
+                            "value": house_value,
+                            "take": take[:],
+                        }
+                    )
+    return out
 
+
+_BID_VALUES = (9, 10, 11, 12, 13)
+_Option = tuple[str, int, list[str]]
+_THROW: _Option = ("throw", 0, [])
+
+
+def _take_codes(take: int, houses: tuple[int, ...] = ()) -> list[str]:
+    out = []
+    while take:
+        low = take & -take
+        out.append(CODE[low.bit_length() - 1])
+        take ^= low
+    for v in houses:
+        out.append(_HOUSE_NAME[v])
+    return out
+
+
+def _options(deal: Deal, seat: int, hand: int) -> list[tuple[int, list[_Option]]]:
+    """Return, per capture value held, what a card of that value may do (the same for each).
+
+    A card's options depend on its value only: the key checks ask for *another* card of the
+    house's value, which is the same question for every card of one value.
+    """
     rules = deal.rules
-    opening = phase == OPENING
+    opening = deal.phase == OPENING
     bid = deal.bid or 0
     loose = deal.loose
     by_sum = subsets_by_sum(loose)
-    houses: dict[int, House] = {h.value: h for h in deal.houses}
     partner = (seat + 2) % 4
-    room = rules.max_houses is None or len(houses) < rules.max_houses
+    houses: list[House | None] = [None] * 14
+    free = [False] * 14  # adding to this house is free: the partner owns it, the player not
+    for h in deal.houses:
+        houses[h.value] = h
+        free[h.value] = bool(h.owners >> partner & 1) and not h.owners >> seat & 1
+    room = rules.max_houses is None or len(deal.houses) < rules.max_houses
     auto_sets = rules.auto_join_sets
-    out: list[Play] = []
-    # per value V: the unions of disjoint V-sets that may join a house of V alongside the card
+    held = [0] * 14
+    mask = hand
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        held[(low.bit_length() + 3) >> 2] += 1
+    # the house values a card could go to: the player holds a key, or adding is free
+    targets = [bid] if opening else [w for w in _BID_VALUES if held[w] or free[w]]
+    # per value V: the unions of disjoint V-sets that may join a house of V with the card
     extras: dict[int, list[int]] = {}
-
-    def extra_unions(value: int) -> list[int]:
-        found = extras.get(value)
-        if found is None:
-            singles = loose & RANK_MASK[value]
-            found = [u for u in disjoint_unions(by_sum[value]) if u & singles == singles]
-            extras[value] = found
-        return found
-
-    for card in bits(hand):
-        v = VALUE[card]
-        rest = hand & ~BIT[card]
-        own = houses.get(v)
+    result = []
+    for v in [v for v in range(1, 14) if held[v]]:
+        options: list[_Option] = []
+        own = houses[v]
         # throw and capture (the opening allows only cards of the bid value, B4)
         if not opening or v == bid:
-            if own is None and not by_sum[v]:
-                out.append(Play(seat, "throw", card, 0, 0, ()))
+            subsets = by_sum[v]
+            if own is None and not subsets:
+                options.append(_THROW)
             else:
                 taken = (v,) if own is not None else ()
-                for union in sorted(maximal_unions(by_sum[v]) if by_sum[v] else {0}):
-                    out.append(Play(seat, "capture", card, 0, union, taken))
+                if len(subsets) > 1:
+                    subsets = tuple(sorted(maximal_unions(subsets)))
+                for union in subsets or (0,):
+                    options.append(("capture", 0, _take_codes(union, taken)))
         # builds: adding to or creating a house of V with the card and loose sets
-        for value in (bid,) if opening else range(max(v, 9), 14):
+        for value in targets:
             if v > value or (own is not None and value != v):
                 continue  # too big; or H4: a card of a house's value goes to that house
-            target = houses.get(value)
-            free = target is not None and target.owned_by(partner) and not target.owned_by(seat)
-            if not free and not rest & RANK_MASK[value]:
+            target = houses[value]
+            if not free[value] and held[value] - (v == value) <= 0:
                 continue  # H5/H8: keep a card of the value
             if target is None and not room:
                 continue  # V5
             firsts = (0,) if v == value else by_sum[value - v]
             if not firsts:
                 continue
-            unions = extra_unions(value)
-            takes = {f | u for f in firsts for u in unions if not f & u}
+            unions = extras.get(value)
+            if unions is None:
+                singles = loose & RANK_MASK[value]
+                unions = [u for u in disjoint_unions(by_sum[value]) if u & singles == singles]
+                extras[value] = unions
+            if firsts[0] == 0:
+                takes = set(unions)
+            elif len(unions) == 1 and unions[0] == 0:
+                takes = set(firsts)
+            else:
+                takes = {f | u for f in firsts for u in unions if not f & u}
             if auto_sets:
                 takes = {t for t in takes if not has_subset_sum(loose & ~t, value)}
             if target is None:
                 takes.discard(0)  # a new house needs two cards
             for take in sorted(takes):
-                out.append(Play(seat, "build", card, value, take, ()))
+                options.append(("build", value, _take_codes(take)))
         # breaking (raising) an ordinary house the player does not own (H7)
         if own is None and not opening:
             for house in deal.houses:
                 value = house.value + v
-                if value > 13 or house.cemented or house.owned_by(seat):
+                if value > 13 or len(house.sets) > 1 or house.owners >> seat & 1:
                     continue
-                if not rest & RANK_MASK[value]:
+                if not held[value]:
                     continue
-                singles = loose & RANK_MASK[value]
-                takes = maximal_unions(by_sum[value]) if auto_sets else {singles}
+                takes = maximal_unions(by_sum[value]) if auto_sets else {loose & RANK_MASK[value]}
                 for take in sorted(takes):
-                    out.append(Play(seat, "build", card, value, take, (house.value,)))
-    return out
+                    options.append(("build", value, _take_codes(take, (house.value,))))
+        result.append((v, options))
+    return result
 
 
 # --- applying ------------------------------------------------------------------------------
@@ -179,17 +247,17 @@ def replay(deal: Deal, moves: Any) -> Deal:
 
 def read_move(deal: Deal, move: Mapping[str, Any]) -> Play:
     """Parse a move and check it against the rules; return it in canonical form."""
-    if not isinstance(move, Mapping):
+    if type(move) is not dict and not isinstance(move, Mapping):
         raise MalformedMove("a move is an object with seat and action", code="bad_move")
     action = move.get("action")
-    fields = _FIELDS.get(action) if isinstance(action, str) else None
+    fields = _FIELDS.get(action) if type(action) is str else None
     if fields is None:
         raise MalformedMove(
             f"unknown action {action!r}: one of bid, redeal, throw, capture, build",
             code="unknown_action",
         )
-    extra = [k for k in move if k not in fields]
-    if extra:
+    if not fields.issuperset(move):
+        extra = [k for k in move if k not in fields]
         raise MalformedMove(
             f"a {action} move has no field {', '.join(map(str, sorted(map(str, extra))))}",
             code="unexpected_field",
@@ -217,7 +285,7 @@ def read_move(deal: Deal, move: Mapping[str, Any]) -> Play:
         )
 
     code = move.get("card")
-    card = CARD_BY_CODE.get(code) if isinstance(code, str) else None
+    card = CARD_BY_CODE.get(code) if type(code) is str else None
     if card is None:
         raise MalformedMove(f"unknown card code {code!r}", code="unknown_card")
     if not hand & BIT[card]:
@@ -291,34 +359,35 @@ def _read_take(
     return take, tuple(sorted(named))
 
 
-def _check_opening(deal: Deal, value: int, what: str) -> None:
-    if deal.phase == OPENING and value != deal.bid:
-        raise IllegalMove(
-            f"the opening play must use the bid value {deal.bid}: {what}",
-            rule="B4",
-            code="opening_off_bid",
-        )
+def _off_bid(deal: Deal, what: str) -> IllegalMove:
+    return IllegalMove(
+        f"the opening play must use the bid value {deal.bid}: {what}",
+        rule="B4",
+        code="opening_off_bid",
+    )
 
 
 def _read_throw(deal: Deal, seat: int, card: int) -> Play:
     v = VALUE[card]
-    _check_opening(deal, v, f"you cannot throw {_a(v)}")
-    if deal.house(v) is not None:
+    if deal.phase == OPENING and v != deal.bid:
+        raise _off_bid(deal, f"you cannot throw {_a(v)}")
+    if deal.houses and deal.house(v) is not None:
         raise IllegalMove(
             f"{CODE[card]} must capture or join the house of {v}", rule="H4", code="must_capture"
         )
-    if has_subset_sum(deal.loose, v):
+    if deal.sums >> v & 1:
         raise IllegalMove(
             f"{CODE[card]} can capture, so it may not be thrown loose",
             rule="T1",
             code="must_capture",
         )
-    return Play(seat, "throw", card, 0, 0, ())
+    return _new_play(Play, (seat, "throw", card, 0, 0, (), (), 0))
 
 
 def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int, ...]) -> Play:
     v = VALUE[card]
-    _check_opening(deal, v, f"you cannot capture with {_a(v)}")
+    if deal.phase == OPENING and v != deal.bid:
+        raise _off_bid(deal, f"you cannot capture with {_a(v)}")
     for value in named:
         if value != v:
             raise IllegalMove(
@@ -334,23 +403,26 @@ def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int,
             code="capture_not_maximal",
         )
     if not take and not named:
-        rule = "C2" if has_subset_sum(deal.loose, v) else "T1"
+        rule = "C2" if deal.sums >> v & 1 else "T1"
         raise IllegalMove(
             f"a capture with {CODE[card]} must take something", rule=rule, code="capture_nothing"
         )
-    if take and split(take, v) is None:
+    if take and (
+        VALUE[take.bit_length() - 1] != v if take & (take - 1) == 0 else split(take, v) is None
+    ):
         raise IllegalMove(
             f"the loose cards taken do not split into sets of {v}",
             rule="C1",
             code="capture_not_sets",
         )
-    if has_subset_sum(deal.loose & ~take, v):
+    sums = subset_sums(deal.loose & ~take)
+    if sums >> v & 1:
         raise IllegalMove(
             f"the capture leaves cards that sum to {v}: a capture takes all it can",
             rule="C2",
             code="capture_not_maximal",
         )
-    return Play(seat, "capture", card, 0, take, named)
+    return _new_play(Play, (seat, "capture", card, 0, take, named, (), sums))
 
 
 def _read_build(
@@ -361,7 +433,8 @@ def _read_build(
     if not 9 <= value <= 13:
         raise IllegalMove(f"a house has a value 9-13, not {value}", rule="H1", code="bad_value")
     v = VALUE[card]
-    _check_opening(deal, value, f"you cannot build a house of {value}")
+    if deal.phase == OPENING and value != deal.bid:
+        raise _off_bid(deal, f"you cannot build a house of {value}")
     if deal.house(v) is not None and value != v:
         raise IllegalMove(
             f"{CODE[card]} must capture or join the house of {v}, not build {value}",
@@ -378,7 +451,8 @@ def _read_build(
         )
     loose = deal.loose
     take |= loose & RANK_MASK[value]  # single loose cards of the value join (H4)
-    if split(take | BIT[card], value) is None:
+    sets = split(take | BIT[card], value)
+    if sets is None:
         raise IllegalMove(
             f"{CODE[card]} and the cards taken do not split into sets of {value}",
             rule="H5",
@@ -421,7 +495,7 @@ def _read_build(
                 rule="H8",
                 code="no_key",
             )
-    return Play(seat, "build", card, value, take, ())
+    return _new_play(Play, (seat, "build", card, value, take, (), sets, 0))
 
 
 def _read_break(
@@ -461,8 +535,9 @@ def _read_break(
     loose = deal.loose
     singles = loose & RANK_MASK[value]
     take |= singles
+    joined = split(take, value) if take else ()
     if deal.rules.auto_join_sets:
-        if take and split(take, value) is None:
+        if joined is None:
             raise IllegalMove(
                 f"the loose cards taken do not split into sets of {value}",
                 rule="V4",
@@ -486,70 +561,86 @@ def _read_break(
             rule="H7",
             code="no_key",
         )
-    return Play(seat, "build", card, value, take, named)
+    assert joined is not None  # singles always split; V4 takes were checked above
+    return Play(seat, "build", card, value, take, named, (house.cards | BIT[card], *joined))
 
 
 def _play(deal: Deal, play: Play) -> Deal:
     """Return the position after a validated play."""
     seat, action = play.seat, play.action
-    phase = deal.phase
     if action == "bid":
         return deal._replace(phase=OPENING, bid=play.value)
     if action == "redeal":
         return deal._replace(phase=REDEALT, to_play=None)
 
-    card = play.card
-    hands = list(deal.hands)
-    hands[seat] &= ~BIT[card]
+    bit = BIT[play.card]
+    h0, h1, h2, h3 = deal.hands
+    if seat == 0:
+        h0 ^= bit
+    elif seat == 1:
+        h1 ^= bit
+    elif seat == 2:
+        h2 ^= bit
+    else:
+        h3 ^= bit
+    hands = (h0, h1, h2, h3)
     loose = deal.loose
     houses = deal.houses
     piles = deal.piles
     last_capture = deal.last_capture
     swept = False
     team = seat & 1
+    sums = deal.sums
     if action == "throw":
-        loose |= BIT[card]
+        loose |= bit
+        v = (bit.bit_length() + 3) >> 2
+        sums = (sums | sums << v) & SUMS_LIMIT
     elif action == "capture":
-        captured = play.take | BIT[card]
+        captured = play.take | bit
         if play.houses:
             house = houses[_index(houses, play.houses[0])]
             captured |= house.cards
-            houses = tuple(h for h in houses if h is not house)
+            houses = tuple([h for h in houses if h is not house])
         loose &= ~play.take
         piles = (piles[0] | captured, piles[1]) if team == 0 else (piles[0], piles[1] | captured)
         last_capture = team
         swept = not loose and not houses
+        sums = play.sums
     else:
         # T2 needs no check of its own here: a card that is an owner's last key has the value
         # of a house on the floor, so H4 sends it into that house (checked) or captures it.
         houses, loose = _build(deal, play)
+        sums = subset_sums(loose)
 
     stock = deal.stock
-    if phase == OPENING and stock:
+    opening = deal.phase == OPENING
+    if opening and stock:
         hands = _deal_stock(hands, stock, deal.bidder)
         stock = ()
-    to_play = None
-    for step in (1, 2, 3, 4):
-        nxt = (seat + step) % 4
-        if hands[nxt]:
-            to_play = nxt
-            break
+    to_play: int | None = (seat + 1) & 3
+    if not hands[to_play]:  # type: ignore[index]
+        to_play = None
+        for step in (2, 3, 4):
+            nxt = (seat + step) & 3
+            if hands[nxt]:
+                to_play = nxt
+                break
 
     sweeps = deal.sweeps
     if swept:
         rules = deal.rules
         if to_play is None:
             worth = rules.last_sweep
-        elif phase == OPENING:
+        elif opening:
             worth = rules.first_sweep
         else:
             worth = rules.sweep
         if worth:
             sweeps = (sweeps[0] + (worth,), sweeps[1]) if team == 0 else (
                 sweeps[0], sweeps[1] + (worth,))  # fmt: skip
-    new_phase = PLAY
+    phase = PLAY
     if to_play is None:
-        new_phase = OVER
+        phase = OVER
         if last_capture is not None and (loose or houses):
             leftovers = loose
             for h in houses:
@@ -559,12 +650,12 @@ def _play(deal: Deal, play: Play) -> Deal:
                 if last_capture == 0
                 else (piles[0], piles[1] | leftovers)
             )
-            loose, houses = 0, ()
-    return Deal(
-        deal.rules, deal.dealer, deal.bid, new_phase, to_play, deal.plays + 1,
-        (hands[0], hands[1], hands[2], hands[3]), stock, loose, houses, piles, sweeps,
-        last_capture,
-    )  # fmt: skip
+            loose, houses, sums = 0, (), 1
+    # tuple.__new__ skips NamedTuple's Python-level __new__: this is the hot path of replay
+    return _new_deal(Deal, (
+        deal.rules, deal.dealer, deal.bid, phase, to_play, deal.plays + 1, hands, stock,
+        loose, houses, piles, sweeps, last_capture, sums,
+    ))  # fmt: skip
 
 
 def _index(houses: tuple[House, ...], value: int) -> int:
@@ -579,19 +670,10 @@ def _build(deal: Deal, play: Play) -> tuple[tuple[House, ...], int]:
     seat, value = play.seat, play.value
     houses = list(deal.houses)
     loose = deal.loose & ~play.take
-    if play.houses:  # breaking: the raised house is one set, loose singles and sets join it
-        broken = houses.pop(_index(deal.houses, play.houses[0]))
-        new_sets: tuple[int, ...] = (broken.cards | BIT[play.card],)
-        if play.take:
-            joined = split(play.take, value)
-            assert joined is not None
-            new_sets += joined
-        owners = 1 << seat
-    else:
-        joined = split(play.take | BIT[play.card], value)
-        assert joined is not None
-        new_sets = joined
-        owners = 1 << seat
+    new_sets = play.sets
+    owners = 1 << seat
+    if play.houses:  # breaking: the raised house leaves its old value
+        houses.pop(_index(deal.houses, play.houses[0]))
     for i, h in enumerate(houses):
         if h.value == value:
             partner = (seat + 2) % 4
@@ -607,8 +689,11 @@ def _build(deal: Deal, play: Play) -> tuple[tuple[House, ...], int]:
     return tuple(houses), loose
 
 
-def _deal_stock(hands: list[int], stock: tuple[int, ...], bidder: int) -> list[int]:
+def _deal_stock(
+    dealt: tuple[int, int, int, int], stock: tuple[int, ...], bidder: int
+) -> tuple[int, int, int, int]:
     """Deal the stock in packets of four going right from the bidder (S4)."""
+    hands = [*dealt]
     order = (0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3)
     for packet, offset in enumerate(order):
         cards = stock[packet * 4 : packet * 4 + 4]
@@ -617,4 +702,4 @@ def _deal_stock(hands: list[int], stock: tuple[int, ...], bidder: int) -> list[i
         seat = (bidder + offset) % 4
         for c in cards:
             hands[seat] |= BIT[c]
-    return hands
+    return (hands[0], hands[1], hands[2], hands[3])

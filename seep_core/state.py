@@ -11,6 +11,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple, NoReturn
 
 from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, codes, mask_value
+from .combos import subset_sums
 from .errors import InvalidPosition, MalformedMove
 from .rules import DEFAULT_RULES, Rules
 
@@ -76,6 +77,8 @@ class Deal(NamedTuple):
     piles: tuple[int, int]
     sweeps: tuple[tuple[int, ...], tuple[int, ...]]
     last_capture: int | None
+    #: derived from ``loose``, kept for speed: bit s is set when loose cards can sum to s (T1)
+    sums: int
 
     @property
     def bidder(self) -> int:
@@ -151,7 +154,7 @@ def new_deal(dealer: int, deck: Any, rules: Rules | None = None) -> Deal:
     return Deal(
         rules or DEFAULT_RULES, dealer, None, BID, bidder, 0,
         (hands[0], hands[1], hands[2], hands[3]), tuple(cards[8:]), loose, (), (0, 0), ((), ()),
-        None,
+        None, subset_sums(loose),
     )  # fmt: skip
 
 
@@ -294,7 +297,7 @@ def _from_dict(position: Any, rules: Rules | None) -> Deal:
 
     deal = Deal(
         rules, dealer, bid, phase, to_play, plays, (hands[0], hands[1], hands[2], hands[3]),
-        stock, loose, tuple(houses), piles, sweeps, last_capture,
+        stock, loose, tuple(houses), piles, sweeps, last_capture, subset_sums(loose),
     )  # fmt: skip
     _check_phase(deal)
     return deal

@@ -1,0 +1,106 @@
+"""Engine benchmark: moves per second in random play and when replaying recorded moves.
+
+Plays ``--deals`` random deals from a fixed seed, choosing every move from ``legal_moves``
+(random play), then replays each recorded deal once from its deck with ``apply`` (replay).
+Each figure is measured ``--rounds`` times on one core; the best and the median are written
+to bench/results/engine.json. Caches are cleared before every round, so a replay never
+profits from having seen the same deal before.
+
+    python -m bench.engine [--deals 300] [--rounds 5] [--seed 2026]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import seep_core as sc
+from seep_core import combos
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _clear_caches() -> None:
+    combos._SUBSETS.clear()
+    combos._SPLITS.clear()
+
+
+def random_play(deals: int, seed: int) -> tuple[float, list[tuple[sc.Deal, list[dict[str, Any]]]]]:
+    """Return random-play moves per second and the recorded deals (start position, moves)."""
+    _clear_caches()
+    rng = random.Random(seed)
+    recorded = []
+    moves_made = 0
+    start = time.perf_counter()
+    for n in range(deals):
+        deck = sc.ordered_deck()
+        rng.shuffle(deck)
+        first = deal = sc.new_deal(dealer=n % 4, deck=deck)
+        moves = []
+        while deal.phase not in ("over", "redealt"):
+            move = rng.choice(sc.legal_moves(deal))
+            deal = sc.apply(deal, move)
+            moves.append(move)
+        moves_made += len(moves)
+        recorded.append((first, moves))
+    return moves_made / (time.perf_counter() - start), recorded
+
+
+def replay(recorded: list[tuple[sc.Deal, list[dict[str, Any]]]]) -> float:
+    """Return moves per second applying every recorded move once, deal by deal."""
+    _clear_caches()
+    apply = sc.apply
+    count = sum(len(moves) for _, moves in recorded)
+    start = time.perf_counter()
+    for deal, moves in recorded:
+        for move in moves:
+            deal = apply(deal, move)
+    return count / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    random_rates, replay_rates = [], []
+    recorded: list[tuple[sc.Deal, list[dict[str, Any]]]] = []
+    for _ in range(args.rounds):
+        rate, recorded = random_play(args.deals, args.seed)
+        random_rates.append(rate)
+        replay_rates.append(replay(recorded))
+    moves = sum(len(m) for _, m in recorded)
+    result = {
+        "benchmark": "engine",
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "deals": args.deals,
+        "moves_per_round": moves,
+        "rounds": args.rounds,
+        "seed": args.seed,
+        "random_play_moves_per_s": {
+            "best": round(max(random_rates)),
+            "median": round(statistics.median(random_rates)),
+        },
+        "replay_moves_per_s": {
+            "best": round(max(replay_rates)),
+            "median": round(statistics.median(replay_rates)),
+        },
+        "targets": {"random_play_moves_per_s": 30_000, "replay_moves_per_s": 200_000},
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "engine.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
