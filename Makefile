@@ -17,10 +17,9 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo --if-empty
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, API: http://$(HOST):$(PORT)/api/v1/)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,9 @@
+"""The ASGI entry point."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+
+application = get_asgi_application()

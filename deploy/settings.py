@@ -1,0 +1,265 @@
+"""Django settings: one module, configured by environment variables.
+
+Development is one variable away (``DEBUG=1``, which ``make run`` sets); everything else has
+a default that is safe only in development. With DEBUG off (the default) the deployment must
+say ``SECRET_KEY`` and ``ALLOWED_HOSTS`` itself. A malformed value stops start-up with an
+``ImproperlyConfigured`` naming the variable and what it should look like. An empty variable
+counts as unset.
+
+The test suite sets nothing here: ``[tool.pytest.ini_options] env`` in pyproject.toml gives
+``SECRET_KEY`` and ``ALLOWED_HOSTS`` test-only defaults, so tests run with DEBUG off, as
+production does.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def _bool(name: str, default: bool) -> bool:
+    raw = _raw(name)
+    if raw is None:
+        return default
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be a boolean (1/0, true/false, yes/no, on/off), not {raw!r}"
+    )
+
+
+def _int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = _raw(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or int(raw) < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number >= {minimum}, not {raw!r}")
+    return int(raw)
+
+
+def _list(name: str) -> list[str] | None:
+    raw = _raw(name)
+    if raw is None:
+        return None
+    items = [item.strip() for item in raw.split(",") if item.strip()]
+    if not items:
+        raise ImproperlyConfigured(f"{name} must be a comma-separated list, not {raw!r}")
+    return items
+
+
+def _required(name: str, why: str) -> str:
+    raw = _raw(name)
+    if raw is None:
+        raise ImproperlyConfigured(f"{name} must be set {why}")
+    return raw
+
+
+def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = _raw(name)
+    if raw is None:
+        return default
+    if raw.upper() not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+    return raw.upper()
+
+
+def _scheme(url: str) -> str:
+    # Only the scheme goes into error messages: the rest of a URL may hold a password.
+    return url.split("://", 1)[0] if "://" in url else "(no scheme)"
+
+
+def _database(url: str | None) -> dict[str, object]:
+    """Return the DATABASES["default"] entry for ``DATABASE_URL`` (None: the SQLite file)."""
+    if url is None:
+        url = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+    scheme = urlsplit(url).scheme if "://" in url else ""
+    if scheme == "sqlite":
+        config = environ.Env.db_url_config(url)
+        name = config["NAME"]
+        if name != ":memory:" and not Path(name).is_absolute():
+            config["NAME"] = str(BASE_DIR / name)
+        # IMMEDIATE: a write transaction takes the write lock when it begins, so two appends
+        # queue up instead of one failing half-way with "database is locked".
+        config["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            **config.get("OPTIONS", {}),
+        }
+        return config
+    if scheme in {"postgres", "postgresql", "pgsql", "psql"}:
+        config = environ.Env.db_url_config(url)
+        if not config.get("NAME"):
+            raise ImproperlyConfigured(
+                "DATABASE_URL must name the database: postgres://user:password@host:port/name"
+            )
+        config["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 60)
+        config["CONN_HEALTH_CHECKS"] = True
+        return config
+    raise ImproperlyConfigured(
+        "DATABASE_URL must be sqlite:///path/to/file.sqlite3 or "
+        f"postgres://user:password@host:port/name, not a {_scheme(url)!r} URL"
+    )
+
+
+def _broker(url: str | None) -> str | None:
+    if url is None:
+        return None
+    if urlsplit(url).scheme not in {"redis", "rediss"} or "://" not in url:
+        raise ImproperlyConfigured(
+            f"REDIS_URL must be redis://host:port/db or rediss://..., not a {_scheme(url)!r} URL"
+        )
+    return url
+
+
+# --- Core -------------------------------------------------------------------------------
+
+DEBUG = _bool("DEBUG", default=False)
+
+if DEBUG:
+    SECRET_KEY = _raw("SECRET_KEY") or "django-insecure-development-only-key-never-deploy-this"
+    ALLOWED_HOSTS = _list("ALLOWED_HOSTS") or ["localhost", "127.0.0.1", "[::1]"]
+else:
+    SECRET_KEY = _required("SECRET_KEY", "when DEBUG is off (a long random string)")
+    _hosts = _list("ALLOWED_HOSTS")
+    if _hosts is None:
+        raise ImproperlyConfigured(
+            "ALLOWED_HOSTS must be set when DEBUG is off (comma-separated host names, "
+            "e.g. seep.example.org,www.seep.example.org)"
+        )
+    ALLOWED_HOSTS = _hosts
+CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS") or []
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "deploy.urls"
+WSGI_APPLICATION = "deploy.wsgi.application"
+ASGI_APPLICATION = "deploy.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------
+
+DATABASES = {"default": _database(_raw("DATABASE_URL"))}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# --- Celery (read by deploy/celery.py through the CELERY_ namespace) ---------------------
+
+REDIS_URL = _broker(_raw("REDIS_URL"))
+
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    # No broker configured (the embedded default): tasks run in-process when sent, and
+    # their exceptions reach the caller instead of vanishing in a log.
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+# Tasks write projections to the database; nobody waits for a return value.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+# A task is acknowledged only once it has finished, and re-queued if its worker dies, so a
+# crash costs a repeat (tasks are idempotent), never a lost projection update.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 90
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis re-delivers a message not acknowledged within the visibility timeout. With late acks
+# it must exceed the longest task (the 90 s hard limit) by a margin, or a slow task would
+# run twice; it is also how long a task of a killed worker waits before it is redelivered.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below, to stdout
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- Logging: everything to stdout, for the process manager to collect -------------------
+
+LOG_LEVEL = _choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s"},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["stdout"], "level": LOG_LEVEL, "propagate": False},
+    },
+}

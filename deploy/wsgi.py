@@ -1,0 +1,9 @@
+"""The WSGI entry point (``gunicorn deploy.wsgi``)."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+
+application = get_wsgi_application()
