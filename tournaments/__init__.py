@@ -1,0 +1,1 @@
+"""Tournaments, teams, players, matches and each match's append-only event log."""

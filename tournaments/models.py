@@ -1,0 +1,334 @@
+"""Tournaments, teams, players and matches, and each match's append-only event log.
+
+Models hold data and the invariants the database can keep. Writing a match's history is the
+append service's job (``tournaments.services``); the event table itself refuses UPDATE and
+DELETE (migration 0002), so no code path can rewrite it. See docs/events.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+import seep_core
+
+
+def default_rules() -> dict[str, Any]:
+    """Return the default rule variants (RULES.md as written) as a JSON-ready dict."""
+    return seep_core.Rules().to_dict()
+
+
+def default_match_format() -> dict[str, Any]:
+    """Return the default match format (M1: one bazzi) as a JSON-ready dict."""
+    return seep_core.MatchFormat().to_dict()
+
+
+def checked_rules(value: object) -> dict[str, Any]:
+    """Return ``value`` as a complete rules dict; raise ValidationError if the engine refuses it.
+
+    >>> checked_rules({"minimum": 0})["minimum"], checked_rules({})["sweep"]
+    (0, 50)
+    """
+    if not isinstance(value, dict):
+        raise ValidationError("rules must be an object", code="bad_rules")
+    try:
+        return seep_core.Rules.from_dict(value).to_dict()
+    except seep_core.SeepError as exc:
+        raise ValidationError(exc.message, code=exc.code) from exc
+
+
+def checked_match_format(value: object) -> dict[str, Any]:
+    """Return ``value`` as a complete match format dict; raise ValidationError if it is refused."""
+    if not isinstance(value, dict):
+        raise ValidationError("a match format must be an object", code="bad_format")
+    try:
+        return seep_core.MatchFormat.from_dict(value).to_dict()
+    except seep_core.SeepError as exc:
+        raise ValidationError(exc.message, code=exc.code) from exc
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_tournaments"
+    )
+    rules = models.JSONField(
+        default=default_rules,
+        blank=True,
+        help_text="Rule variants (RULES.md V1-V5); each match copies them when it is created.",
+    )
+    match_format = models.JSONField(
+        default=default_match_format,
+        blank=True,
+        help_text="The default match format (M1) for this tournament's matches.",
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        """Check the rules and format with the engine and store them complete (defaults filled)."""
+        errors: dict[str, ValidationError] = {}
+        try:
+            self.rules = checked_rules(self.rules)
+        except ValidationError as exc:
+            errors["rules"] = exc
+        try:
+            self.match_format = checked_match_format(self.match_format)
+        except ValidationError as exc:
+            errors["match_format"] = exc
+        if errors:
+            raise ValidationError(errors)
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=200)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        help_text="The account this player signs in with, if any.",
+    )
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    """A fixed pair of players registered in one tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="teams")
+    name = models.CharField(max_length=200)
+    first_player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="teams_as_first"
+    )
+    second_player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="teams_as_second"
+    )
+
+    class Meta:
+        ordering = ["tournament", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "name"], name="team_name_unique_in_tournament"
+            ),
+            models.CheckConstraint(
+                condition=~Q(first_player=F("second_player")),
+                name="team_players_distinct",
+                violation_error_message="A team is two different players.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        """Refuse a player who already plays for another team of the same tournament."""
+        if not (self.tournament_id and self.first_player_id and self.second_player_id):
+            return
+        players = [self.first_player_id, self.second_player_id]
+        clash = (
+            Team.objects.filter(tournament_id=self.tournament_id)
+            .filter(Q(first_player__in=players) | Q(second_player__in=players))
+            .exclude(pk=self.pk)
+            .first()
+        )
+        if clash is not None:
+            raise ValidationError(
+                f"A player of this team already plays for {clash.name} in this tournament."
+            )
+
+
+class Match(models.Model):
+    """A match between two teams: team0 sits at seats 0 and 2, team1 at seats 1 and 3."""
+
+    class Mode(models.TextChoices):
+        DIGITAL = "digital", "digital (the server deals)"
+        TABLE = "table", "table (every move recorded at a physical table)"
+        SCORE = "score", "score (each deal's result entered)"
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "scheduled"
+        IN_PROGRESS = "in_progress", "in progress"
+        FINISHED = "finished", "finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
+    team0 = models.ForeignKey(
+        Team,
+        on_delete=models.PROTECT,
+        related_name="matches_as_team0",
+        help_text="Sits at seats 0 and 2: its first player at 0, its second at 2.",
+    )
+    team1 = models.ForeignKey(
+        Team,
+        on_delete=models.PROTECT,
+        related_name="matches_as_team1",
+        help_text="Sits at seats 1 and 3: its first player at 1, its second at 3.",
+    )
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    # Copied from the tournament when the match is created, never changed after: the
+    # seep_core.Rules the match is played under, whatever the tournament's rules become.
+    rules = models.JSONField(editable=False)
+    match_format = models.JSONField(
+        blank=True,
+        help_text="How long the match lasts (M1); blank takes the tournament's format.",
+    )
+    first_dealer = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(3)],
+        help_text="Seat 0-3 (S2); blank: the server draws one when the match starts.",
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    # The head of the event log: the last event's seq and hash (0 and "" before the first).
+    last_seq = models.PositiveIntegerField(default=0, editable=False)
+    last_hash = models.CharField(max_length=64, default="", blank=True, editable=False)
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="scorekept_matches"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(team0=F("team1")),
+                name="match_teams_distinct",
+                violation_error_message="A match is between two different teams.",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_dealer__isnull=True) | Q(first_dealer__lte=3),
+                name="match_first_dealer_is_a_seat",
+                violation_error_message="The first dealer is a seat, 0-3.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team0} v {self.team1}"
+
+    def clean(self) -> None:
+        """Check the teams, rules and format; a new match takes the tournament's rules.
+
+        Errors are not tied to fields: once a match has started the admin shows its fields
+        read-only, and a form cannot attach an error to a field it does not have.
+        """
+        if not self.tournament_id:
+            return
+        errors: list[str] = []
+        for field in ("team0", "team1"):
+            team = getattr(self, field) if getattr(self, f"{field}_id") else None
+            if team is not None and team.tournament_id != self.tournament_id:
+                errors.append(f"{field}: {team} is not a team of {self.tournament}.")
+        if self._state.adding:
+            # The rules are fixed when the match is created; checked once, never rewritten.
+            try:
+                rules = self.tournament.rules if self.rules is None else self.rules
+                self.rules = checked_rules(rules)
+            except ValidationError as exc:
+                errors.extend(f"rules: {message}" for message in exc.messages)
+        try:
+            match_format = (
+                self.tournament.match_format if self.match_format is None else self.match_format
+            )
+            self.match_format = checked_match_format(match_format)
+        except ValidationError as exc:
+            errors.extend(f"match format: {message}" for message in exc.messages)
+        if errors:
+            raise ValidationError(errors)
+
+    def seat_players(self) -> tuple[Player, Player, Player, Player]:
+        """Return the four players by seat (0-3): partners sit opposite each other."""
+        team0, team1 = self.team0, self.team1
+        return (team0.first_player, team1.first_player, team0.second_player, team1.second_player)
+
+    def team_of_seat(self, seat: int) -> Team:
+        """Return the team playing at ``seat``: team0 at the even seats, team1 at the odd."""
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise ValueError(f"a seat is 0, 1, 2 or 3, not {seat!r}")
+        return self.team0 if seat % 2 == 0 else self.team1
+
+
+class MatchEvent(models.Model):
+    """One fact in a match's history: seq 1, 2, 3… with no gaps; never changed or removed."""
+
+    class Kind(models.TextChoices):
+        MATCH_STARTED = "match_started", "match started"
+        DEAL_STARTED = "deal_started", "deal started"
+        MOVE_PLAYED = "move_played", "move played"
+        DEAL_ENDED = "deal_ended", "deal ended"
+        MATCH_ENDED = "match_ended", "match ended"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    payload = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="match_events",
+        help_text="Who asked for the event; empty for events the server wrote itself.",
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+    # NULL, not "", for an unkeyed event: NULLs never collide in the unique constraint.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    # sha256 of the client's request on a keyed event, to tell a retry from a key reused
+    # for a different request.
+    request_digest = models.CharField(max_length=64, blank=True, default="")
+    # For a derived event: the seq of the command event that caused it.
+    caused_by = models.PositiveIntegerField(null=True, blank=True)
+    # sha256(previous event's hash + canonical JSON of this event): the chain (docs/events.md).
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            # Also the index that reads a match's stream in order.
+            models.UniqueConstraint(fields=["match", "seq"], name="matchevent_seq_unique"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"], name="matchevent_idempotency_key_unique"
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="matchevent_seq_from_1"),
+            models.CheckConstraint(
+                condition=Q(caused_by__isnull=True) | Q(caused_by__lt=F("seq")),
+                name="matchevent_caused_by_earlier",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} #{self.seq} {self.kind}"
+
+
+class MatchSnapshot(models.Model):
+    """The engine state after event ``seq``: a cache for validating appends, never the truth.
+
+    Rebuildable at any time by replaying the match's events through seep_core.
+    """
+
+    match = models.OneToOneField(
+        Match, primary_key=True, on_delete=models.PROTECT, related_name="snapshot"
+    )
+    seq = models.PositiveIntegerField(help_text="The last event folded into the state.")
+    state = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"snapshot of match {self.match_id} at #{self.seq}"
