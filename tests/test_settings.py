@@ -1,0 +1,198 @@
+"""deploy.settings reads the environment, and refuses a bad value at start-up by name.
+
+Each case loads the settings in a fresh interpreter with exactly the environment given (no
+pytest-env defaults), as a process manager would start the application.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+PRODUCTION = {"SECRET_KEY": "s" * 50, "ALLOWED_HOSTS": "seep.example.org"}
+
+# What the child prints: the settings a test looks at, and the Celery app's view of them.
+REPORT = """
+import json, django
+django.setup()
+from django.conf import settings
+from deploy import celery_app
+db = settings.DATABASES["default"]
+conf = celery_app.conf
+print(json.dumps({
+    "DEBUG": settings.DEBUG,
+    "SECRET_KEY": settings.SECRET_KEY,
+    "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "ENGINE": db["ENGINE"],
+    "NAME": str(db["NAME"]),
+    "HOST": db.get("HOST"),
+    "CONN_MAX_AGE": db.get("CONN_MAX_AGE"),
+    "CONN_HEALTH_CHECKS": db.get("CONN_HEALTH_CHECKS"),
+    "TIME_ZONE": settings.TIME_ZONE,
+    "USE_TZ": settings.USE_TZ,
+    "DEFAULT_AUTO_FIELD": settings.DEFAULT_AUTO_FIELD,
+    "broker_url": conf.broker_url,
+    "task_always_eager": conf.task_always_eager,
+    "task_eager_propagates": conf.task_eager_propagates,
+    "task_acks_late": conf.task_acks_late,
+    "task_reject_on_worker_lost": conf.task_reject_on_worker_lost,
+    "worker_prefetch_multiplier": conf.worker_prefetch_multiplier,
+    "task_soft_time_limit": conf.task_soft_time_limit,
+    "task_time_limit": conf.task_time_limit,
+    "task_serializer": conf.task_serializer,
+    "accept_content": list(conf.accept_content),
+    "broker_connection_retry_on_startup": conf.broker_connection_retry_on_startup,
+    "visibility_timeout": conf.broker_transport_options.get("visibility_timeout"),
+}))
+"""
+
+
+def start(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Load the settings with only ``env`` (and PATH) set; return the finished process."""
+    return subprocess.run(
+        [sys.executable, "-c", REPORT],
+        cwd=REPO,
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "DJANGO_SETTINGS_MODULE": "deploy.settings",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def loaded(env: dict[str, str]) -> dict[str, Any]:
+    process = start(env)
+    assert process.returncode == 0, process.stderr
+    return json.loads(process.stdout.splitlines()[-1])
+
+
+def refused(env: dict[str, str]) -> str:
+    """Return the last line of the traceback of a start-up that must fail."""
+    process = start(env)
+    assert process.returncode != 0, f"started with {env}"
+    last_line = process.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("django.core.exceptions.ImproperlyConfigured: "), process.stderr
+    return last_line
+
+
+class TestDevelopment:
+    def test_debug_alone_starts_on_the_embedded_defaults(self) -> None:
+        settings = loaded({"DEBUG": "1"})
+        assert settings["DEBUG"] is True
+        assert settings["ENGINE"] == "django.db.backends.sqlite3"
+        assert settings["NAME"] == str(REPO / "db.sqlite3")
+        assert settings["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
+        assert settings["SECRET_KEY"].startswith("django-insecure-")
+
+    def test_without_redis_tasks_run_in_process_and_raise_to_the_caller(self) -> None:
+        settings = loaded({"DEBUG": "1"})
+        assert settings["task_always_eager"] is True
+        assert settings["task_eager_propagates"] is True
+        assert settings["broker_url"] == "memory://"
+
+    @pytest.mark.parametrize("word", ["1", "true", "Yes", "ON"])
+    def test_debug_accepts_the_usual_words_for_on(self, word: str) -> None:
+        assert loaded({"DEBUG": word})["DEBUG"] is True
+
+    @pytest.mark.parametrize("word", ["0", "false", "No", "off", ""])
+    def test_debug_accepts_the_usual_words_for_off(self, word: str) -> None:
+        assert loaded({"DEBUG": word, **PRODUCTION})["DEBUG"] is False
+
+
+class TestProduction:
+    def test_explicit_values_are_used(self) -> None:
+        settings = loaded(
+            {
+                **PRODUCTION,
+                "ALLOWED_HOSTS": " seep.example.org, api.seep.example.org ,",
+                "DATABASE_URL": "postgres://seep:pw@db.internal:5432/seep",
+                "REDIS_URL": "redis://cache.internal:6379/2",
+                "CONN_MAX_AGE": "300",
+            }
+        )
+        assert settings["DEBUG"] is False
+        assert settings["SECRET_KEY"] == PRODUCTION["SECRET_KEY"]
+        assert settings["ALLOWED_HOSTS"] == ["seep.example.org", "api.seep.example.org"]
+        assert settings["ENGINE"] == "django.db.backends.postgresql"
+        assert (settings["HOST"], settings["NAME"]) == ("db.internal", "seep")
+        assert settings["CONN_MAX_AGE"] == 300
+        assert settings["CONN_HEALTH_CHECKS"] is True
+        assert settings["broker_url"] == "redis://cache.internal:6379/2"
+        assert settings["task_always_eager"] is False
+
+    def test_postgresql_connections_are_kept_a_minute_by_default(self) -> None:
+        settings = loaded({**PRODUCTION, "DATABASE_URL": "postgresql://u@localhost/seep"})
+        assert settings["CONN_MAX_AGE"] == 60
+        assert settings["CONN_HEALTH_CHECKS"] is True
+
+    def test_a_relative_sqlite_path_is_relative_to_the_repository(self) -> None:
+        settings = loaded({**PRODUCTION, "DATABASE_URL": "sqlite:///var/seep.sqlite3"})
+        assert settings["NAME"] == str(REPO / "var" / "seep.sqlite3")
+
+    def test_celery_is_set_up_for_at_least_once_delivery(self) -> None:
+        settings = loaded({**PRODUCTION, "REDIS_URL": "redis://127.0.0.1:6379/0"})
+        assert settings["task_acks_late"] is True
+        assert settings["task_reject_on_worker_lost"] is True
+        assert settings["worker_prefetch_multiplier"] == 1
+        assert settings["task_soft_time_limit"] < settings["task_time_limit"]
+        # Redis redelivers an unacknowledged task after the visibility timeout: it must be
+        # longer than any task may run, or a slow task would run twice at once.
+        assert settings["visibility_timeout"] > settings["task_time_limit"]
+        assert settings["task_serializer"] == "json"
+        assert settings["accept_content"] == ["json"]
+        assert settings["broker_connection_retry_on_startup"] is True
+
+    def test_time_is_utc_and_keys_are_big(self) -> None:
+        settings = loaded({"DEBUG": "1"})
+        assert (settings["TIME_ZONE"], settings["USE_TZ"]) == ("UTC", True)
+        assert settings["DEFAULT_AUTO_FIELD"] == "django.db.models.BigAutoField"
+
+
+class TestBadValuesStopStartUp:
+    def test_no_environment_at_all_is_refused_for_want_of_a_secret_key(self) -> None:
+        assert "SECRET_KEY must be set when DEBUG is off" in refused({})
+
+    def test_a_missing_secret_key_is_refused_when_debug_is_off(self) -> None:
+        message = refused({"DEBUG": "0", "ALLOWED_HOSTS": "seep.example.org"})
+        assert "SECRET_KEY must be set when DEBUG is off" in message
+
+    def test_missing_allowed_hosts_are_refused_when_debug_is_off(self) -> None:
+        message = refused({"SECRET_KEY": "s" * 50})
+        assert "ALLOWED_HOSTS must be set when DEBUG is off" in message
+
+    @pytest.mark.parametrize(
+        ("env", "words"),
+        [
+            ({"DEBUG": "maybe"}, "DEBUG must be a boolean (1/0, true/false, yes/no, on/off)"),
+            ({"DATABASE_URL": "nonsense://x"}, "DATABASE_URL must be sqlite:///"),
+            ({"DATABASE_URL": "db.sqlite3"}, "DATABASE_URL must be sqlite:///"),
+            ({"DATABASE_URL": "postgres://localhost"}, "DATABASE_URL must name the database"),
+            ({"REDIS_URL": "http://x"}, "REDIS_URL must be redis://host:port/db"),
+            ({"CONN_MAX_AGE": "abc"}, "CONN_MAX_AGE must be a whole number >= 0"),
+            ({"CONN_MAX_AGE": "-5"}, "CONN_MAX_AGE must be a whole number >= 0"),
+            ({"ALLOWED_HOSTS": ",,"}, "ALLOWED_HOSTS must be a comma-separated list"),
+            ({"LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of DEBUG, INFO"),
+        ],
+    )
+    def test_a_malformed_value_is_refused_by_name(self, env: dict[str, str], words: str) -> None:
+        if "CONN_MAX_AGE" in env:  # read only for PostgreSQL
+            env = {**env, "DATABASE_URL": "postgres://u@localhost/seep"}
+        assert words in refused({**PRODUCTION, **env})
+
+    def test_a_refused_database_url_does_not_print_its_password(self) -> None:
+        process = start({**PRODUCTION, "DATABASE_URL": "mysql://seep:hunter2@db/seep"})
+        assert process.returncode != 0
+        assert "DATABASE_URL" in process.stderr
+        assert "hunter2" not in process.stderr
