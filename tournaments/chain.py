@@ -1,0 +1,52 @@
+"""The hash chain over a match's events (docs/events.md): sha256(previous hash + event JSON)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+GENESIS = "0" * 64
+
+
+def canonical_json(value: Any) -> str:
+    """Return ``value`` as canonical JSON: sorted keys, no spaces, UTF-8 kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def timestamp(moment: datetime) -> str:
+    """Return ``moment`` in ISO 8601 UTC with microseconds, as the chain hashes it."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def event_hash(
+    previous: str,
+    *,
+    seq: int,
+    kind: str,
+    payload: Any,
+    actor: int | None,
+    recorded_at: datetime,
+    idempotency_key: str | None,
+    caused_by: int | None,
+) -> str:
+    """Return the hash of one event chained to the previous event's hash."""
+    body = canonical_json(
+        {
+            "seq": seq,
+            "kind": kind,
+            "payload": payload,
+            "actor": actor,
+            "recorded_at": timestamp(recorded_at),
+            "idempotency_key": idempotency_key,
+            "caused_by": caused_by,
+        }
+    )
+    return hashlib.sha256((previous + body).encode()).hexdigest()
+
+
+def request_digest(kind: str, payload: Any, expected_seq: int) -> str:
+    """Return the fingerprint of an append request (to tell a retry from a reused key)."""
+    body = canonical_json({"kind": kind, "payload": payload, "expected_seq": expected_seq})
+    return hashlib.sha256(body.encode()).hexdigest()

@@ -1,0 +1,73 @@
+"""Reading a match's history. Every reader renders events through ``render_event``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from . import matchlog
+from .access import is_director
+from .models import Match, MatchEvent, MatchSnapshot
+
+#: payload fields that hold unplayed cards, hidden from all but directors until the deal is over
+SECRET_FIELDS = {matchlog.DEAL_STARTED: ("deck",)}
+
+
+def open_deal(match: Match) -> int | None:
+    """Return the number of the deal still in play (its cards secret), or None."""
+    snapshot = MatchSnapshot.objects.filter(match=match).values_list("state", flat=True).first()
+    if snapshot is None:
+        return None
+    deal = snapshot.get("deal")
+    if deal is None or deal.get("phase") in ("over", "redealt"):
+        return None
+    return int(snapshot["deal_no"])
+
+
+def render_event(
+    event: MatchEvent, viewer: Any, *, director: bool | None = None, secret_deal: Any = ...
+) -> dict[str, Any]:
+    """Return ``event`` as ``viewer`` may see it (None: the public).
+
+    A deal's deck is shown only to the match's directors until that deal is over. Pass
+    ``director`` and ``secret_deal`` (``open_deal(match)``) when rendering many events of one
+    match, to look them up once.
+    """
+    match = event.match
+    if director is None:
+        director = is_director(viewer, match.tournament)
+    payload = dict(event.payload)
+    hidden: list[str] = []
+    fields = SECRET_FIELDS.get(event.kind, ())
+    if fields and not director:
+        if secret_deal is ...:
+            secret_deal = open_deal(match)
+        if payload.get("deal") == secret_deal:
+            for name in fields:
+                if name in payload:
+                    payload[name] = None
+                    hidden.append(name)
+    out: dict[str, Any] = {
+        "seq": event.seq,
+        "kind": event.kind,
+        "payload": payload,
+        "actor": event.actor_id,
+        "recorded_at": event.recorded_at.isoformat(),
+        "caused_by": event.caused_by,
+        "hash": event.hash,
+    }
+    if hidden:
+        out["hidden"] = hidden
+    return out
+
+
+def render_events(match: Match, events: Iterable[MatchEvent], viewer: Any) -> list[dict[str, Any]]:
+    """Return ``events`` of ``match`` as ``viewer`` may see them."""
+    director = is_director(viewer, match.tournament)
+    secret = None if director else open_deal(match)
+    return [render_event(e, viewer, director=director, secret_deal=secret) for e in events]
+
+
+def match_events(match: Match, *, after_seq: int = 0) -> Any:
+    """Return the match's events after ``after_seq`` in order (a queryset)."""
+    return MatchEvent.objects.filter(match=match, seq__gt=after_seq).order_by("seq")
