@@ -138,7 +138,7 @@ def test_a_retried_request_writes_once_and_returns_the_same_events(world: Any) -
             payload={"move": move},
             actor=None,
             idempotency_key="retry-me",
-        )  # fmt: skip
+        )
         for _ in range(5)
     ]
     assert [r.replayed for r in results] == [False, True, True, True, True]
@@ -238,10 +238,13 @@ def test_a_rolled_back_append_schedules_nothing(
     world: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with mock.patch("tournaments.services._schedule_projection") as schedule:
-        with django_capture_on_commit_callbacks(execute=True) as callbacks:
-            with pytest.raises(RuntimeError), transaction.atomic():
-                start(world.digital_match, world.organizer)
-                raise RuntimeError("the caller's transaction fails after the append")
+        with (
+            django_capture_on_commit_callbacks(execute=True) as callbacks,
+            pytest.raises(RuntimeError),
+            transaction.atomic(),
+        ):
+            start(world.digital_match, world.organizer)
+            raise RuntimeError("the caller's transaction fails after the append")
         assert callbacks == []
     schedule.assert_not_called()
     assert not MatchEvent.objects.filter(match=world.digital_match).exists()
