@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 
 import seep_core
 from tournaments.models import Match, MatchEvent
+from tournaments.services import match_append_event
 
 pytestmark = pytest.mark.django_db
 
@@ -69,25 +70,35 @@ def test_a_started_matchs_teams_and_mode_cannot_be_changed(staff_client: Any, wo
     assert not match.scorekeepers.exists()  # who keeps score may still change
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("tournaments.selectors") is None,
-    reason="render_event lands with the append service",
-)
-def test_the_event_page_shows_the_payload_as_render_event_shows_it(
-    staff_client: Any, world: Any
-) -> None:
-    from tournaments.selectors import render_event
-
-    event = MatchEvent.objects.create(
+def deal_started_event(world: Any) -> MatchEvent:
+    """Start the digital match through the append service; return its deal_started event."""
+    match_append_event(
         match=world.digital_match,
-        seq=1,
-        kind=MatchEvent.Kind.MATCH_STARTED,
-        payload={"first_dealer": 2, "mode": "digital"},
-        hash="a" * 64,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": 3},
+        actor=world.organizer,
     )
+    return world.digital_match.events.get(kind=MatchEvent.Kind.DEAL_STARTED)
+
+
+def test_a_director_sees_the_deck_of_the_deal_in_play(staff_client: Any, world: Any) -> None:
+    event = deal_started_event(world)
     response = staff_client.get(f"/admin/tournaments/matchevent/{event.pk}/change/")
     assert response.status_code == 200
-    shown = render_event(event, response.wsgi_request.user)
-    assert shown is not None
-    assert b"first_dealer" in response.content
-    assert b"Save" not in response.content
+    assert b"&quot;deck&quot;: [" in response.content
+    assert b'name="_save"' not in response.content  # shown, not editable
+
+
+def test_other_staff_see_the_event_through_render_event_without_the_deck(
+    client: Any, django_user_model: Any, world: Any
+) -> None:
+    clerk = django_user_model.objects.create_user("clerk", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_matchevent"))
+    client.force_login(clerk)
+    event = deal_started_event(world)
+    response = client.get(f"/admin/tournaments/matchevent/{event.pk}/change/")
+    assert response.status_code == 200
+    assert b"&quot;deck&quot;: null" in response.content
+    for card in event.payload["deck"][:5]:
+        assert f"&quot;{card}&quot;".encode() not in response.content
