@@ -85,7 +85,10 @@ def match_append_event(
     try:
         with transaction.atomic():
             locked = (
-                Match.objects.select_for_update()
+                # of=self: lock this match's row only. A plain FOR UPDATE with these joins
+                # also locks the tournament and team rows, serializing every match of a
+                # tournament behind one lock.
+                Match.objects.select_for_update(of=("self",))
                 .select_related("tournament", "team0", "team1")
                 .get(pk=match_id)
             )
