@@ -128,7 +128,9 @@ def _original_result(match: Match, key: str, digest: str) -> AppendResult | None
         .filter(Q(seq=first.seq) | Q(caused_by=first.seq))
         .order_by("seq")
     )
-    return AppendResult(events, match.last_seq, replayed=True)
+    # The original answer: the head right after that append, not the head now (a client that
+    # takes the head now as its next expected_seq would skip the events it has not seen).
+    return AppendResult(events, events[-1].seq, replayed=True)
 
 
 def _authorize(match: Match, actor: Any, kind: str, payload: Any) -> None:
