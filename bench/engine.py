@@ -58,7 +58,8 @@ def replay(recorded: list[tuple[sc.Deal, list[dict[str, Any]]]]) -> float:
     apply = sc.apply
     count = sum(len(moves) for _, moves in recorded)
     start = time.perf_counter()
-    for deal, moves in recorded:
+    for first, moves in recorded:
+        deal = first
         for move in moves:
             deal = apply(deal, move)
     return count / (time.perf_counter() - start)
