@@ -14,6 +14,7 @@ production does.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -77,6 +78,17 @@ def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     if raw.upper() not in choices:
         raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
     return raw.upper()
+
+
+def _queue(name: str, default: str) -> str:
+    raw = _raw(name)
+    if raw is None:
+        return default
+    if not re.fullmatch(r"[A-Za-z0-9_.:-]{1,100}", raw):
+        raise ImproperlyConfigured(
+            f"{name} must be a queue name (letters, digits, _ . : -), not {raw!r}"
+        )
+    return raw
 
 
 def _scheme(url: str) -> str:
@@ -155,6 +167,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "tournaments",
+    "scoring",
 ]
 
 MIDDLEWARE = [
@@ -239,7 +252,20 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # run twice; it is also how long a task of a killed worker waits before it is redelivered.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below, to stdout
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# The queue tasks are sent to and workers read (unless started with -Q). Deployments, or
+# test runs, sharing one Redis server each take their own.
+CELERY_TASK_DEFAULT_QUEUE = _queue("CELERY_QUEUE", "celery")
+# The scoring catch-up: re-sends the projection of every match that lags its log, so a lost
+# message (Redis restarted, worker killed) costs at most about this delay. Run one beat.
+SCORING_CATCH_UP_SECONDS = _int("SCORING_CATCH_UP_SECONDS", 15, minimum=1)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "scoring-catch-up": {
+        "task": "scoring.tasks.catch_up",
+        "schedule": float(SCORING_CATCH_UP_SECONDS),
+        # A beat that fires while no worker is up must not leave a pile of catch-ups.
+        "options": {"expires": SCORING_CATCH_UP_SECONDS},
+    },
+}
 
 # --- Logging: everything to stdout, for the process manager to collect -------------------
 

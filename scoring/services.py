@@ -1,0 +1,216 @@
+"""Writing the scoring read models: bring one match's projection up to the head of its log.
+
+``update_match_projection`` is the one writer. It is safe to run twice, concurrently, late or
+out of order: it locks the match's result row, compares the checkpoint with the head of the
+log, and writes the rows and the new checkpoint in the same transaction, so a second run
+finds nothing to do and a stale run can only bring the projection up to date.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import Match, MatchEvent
+
+from .models import DealResult, MatchResult
+from .projections import SCORED_KINDS, DealRow, LogEvent, MatchRow, fold
+
+log = logging.getLogger(__name__)
+
+#: what ``update_match_projection`` did
+MISSING = "missing"  # no such match (deleted before it had events): nothing to project
+CURRENT = "current"  # the checkpoint is at the head of the log (or no log yet): no writes
+ADVANCED = "advanced"  # only events that cannot change a result: the checkpoint moved
+RECOMPUTED = "recomputed"  # the match was folded again; changed rows were written
+
+#: the DealResult fields the fold decides (everything but the id and the match)
+DEAL_FIELDS = (
+    "dealer", "points0", "points1", "sweeps0", "sweeps1", "total0", "total1", "difference",
+    "running_difference", "reset", "bazzi", "reason", "bazzis0", "bazzis1", "seq",
+)  # fmt: skip
+#: the MatchResult fields the fold decides (``completed_at`` is written apart, once)
+MATCH_FIELDS = (
+    "started", "deals", "difference", "bazzis0", "bazzis1", "next_dealer", "over", "winner",
+    "draw",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ProjectionUpdate:
+    """What one call of ``update_match_projection`` found and wrote."""
+
+    match_id: int
+    outcome: str  # MISSING, CURRENT, ADVANCED or RECOMPUTED
+    seq: int  # the checkpoint afterwards
+    rows_changed: int  # deal rows created, changed or deleted, plus the match row's result
+    completed: bool  # this call recorded the match's completion (and scheduled the hook)
+
+
+def update_match_projection(*, match_id: int, rebuild: bool = False) -> ProjectionUpdate:
+    """Bring the scoring projection of match ``match_id`` up to the head of its log.
+
+    In one transaction: lock the match's MatchResult row (created first if missing, without
+    a race), read the head of the log, and return at once if the checkpoint is there. If
+    only events that cannot change a result came in since the checkpoint (moves, new deals
+    dealt), just move the checkpoint. Otherwise fold the match's scored events from the start
+    (``projections.fold``) and write the rows that differ, the new checkpoint, and, the first
+    time the match is over, its completion, which schedules ``on_match_completed`` after the
+    commit. ``rebuild`` ignores the checkpoint and always folds from the log.
+    """
+    with transaction.atomic():
+        result = _locked_result(match_id)
+        if result is None:  # no such match, or one with no events: nothing to project
+            outcome = CURRENT if Match.objects.filter(pk=match_id).exists() else MISSING
+            return ProjectionUpdate(match_id, outcome, 0, 0, False)
+        # Read after taking the lock: whatever committed before us is visible, and the
+        # head only grows, so a run that waited for another sees at least what it saw.
+        head = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
+        if not rebuild and result.seq >= head:
+            return ProjectionUpdate(match_id, CURRENT, result.seq, 0, False)
+        now = timezone.now()
+        events = MatchEvent.objects.filter(match_id=match_id, seq__lte=head, kind__in=SCORED_KINDS)
+        if not rebuild and not events.filter(seq__gt=result.seq).exists():
+            # The rows already are the fold of everything up to the checkpoint, and nothing
+            # since can change them.
+            result.seq, result.updated_at = head, now
+            result.save(update_fields=["seq", "updated_at"])
+            return ProjectionUpdate(match_id, ADVANCED, head, 0, False)
+        projection = fold(
+            LogEvent(*row)
+            for row in events.order_by("seq").values_list("seq", "kind", "payload", "recorded_at")
+        )
+        changed = _write_deals(match_id, projection.deals)
+        match_changed = _set_match_fields(result, projection.match)
+        completing = result.completed_at is None and projection.match.completed_at is not None
+        if not completing and result.completed_at != projection.match.completed_at:
+            # Only a correction that reopens a finished match, or changes the deal that
+            # decided it, gets here (no such event exists yet); keep the row equal to the log.
+            log.warning(
+                "match %s: completion moves from %s to %s",
+                match_id,
+                result.completed_at,
+                projection.match.completed_at,
+            )
+            result.completed_at = projection.match.completed_at
+            match_changed = True
+        if match_changed or result.seq != head:
+            result.seq, result.updated_at = head, now
+            result.save()
+        completed = completing and _record_completion(result, projection.match)
+        outcome = ProjectionUpdate(
+            match_id, RECOMPUTED, head, changed + int(match_changed or completed), completed
+        )
+    log.debug("match %s: projection %s", match_id, outcome)
+    return outcome
+
+
+def _locked_result(match_id: int) -> MatchResult | None:
+    """Return the match's result row, locked until the transaction ends.
+
+    None when there is no such match, or the match has no events yet (no row is made for it).
+    """
+    rows = MatchResult.objects.select_for_update()
+    result = rows.filter(match_id=match_id).first()
+    if result is not None:
+        return result
+    head = Match.objects.filter(pk=match_id).values_list("last_seq", flat=True).first()
+    if not head:
+        return None
+    # Two first runs may race here: ON CONFLICT DO NOTHING lets both go on to the lock.
+    MatchResult.objects.bulk_create([MatchResult(match_id=match_id)], ignore_conflicts=True)
+    return rows.get(match_id=match_id)
+
+
+def _deal_values(row: DealRow) -> dict[str, Any]:
+    return {
+        "dealer": row.dealer,
+        "points0": row.points[0],
+        "points1": row.points[1],
+        "sweeps0": list(row.sweeps[0]),
+        "sweeps1": list(row.sweeps[1]),
+        "total0": row.total[0],
+        "total1": row.total[1],
+        "difference": row.difference,
+        "running_difference": row.running_difference,
+        "reset": row.reset,
+        "bazzi": row.bazzi,
+        "reason": row.reason,
+        "bazzis0": row.bazzis[0],
+        "bazzis1": row.bazzis[1],
+        "seq": row.seq,
+    }
+
+
+def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
+    """Make the match's DealResult rows equal ``rows``, writing only what differs."""
+    stored = {d.deal: d for d in DealResult.objects.filter(match_id=match_id)}
+    create, update = [], []
+    for row in rows:
+        values = _deal_values(row)
+        current = stored.pop(row.deal, None)
+        if current is None:
+            create.append(DealResult(match_id=match_id, deal=row.deal, **values))
+        elif any(getattr(current, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(current, name, value)
+            update.append(current)
+    if stored:  # deals the log no longer scores (a voided deal, once corrections exist)
+        DealResult.objects.filter(pk__in=[d.pk for d in stored.values()]).delete()
+    if create:
+        DealResult.objects.bulk_create(create)
+    if update:
+        DealResult.objects.bulk_update(update, DEAL_FIELDS)
+    return len(create) + len(update) + len(stored)
+
+
+def _set_match_fields(result: MatchResult, row: MatchRow) -> bool:
+    """Set the fold's values on ``result``; return whether any differed."""
+    values = {
+        "started": row.started,
+        "deals": row.deals,
+        "difference": row.difference,
+        "bazzis0": row.bazzis[0],
+        "bazzis1": row.bazzis[1],
+        "next_dealer": row.next_dealer,
+        "over": row.over,
+        "winner": row.winner,
+        "draw": row.draw,
+    }
+    changed = False
+    for name, value in values.items():
+        if getattr(result, name) != value:
+            setattr(result, name, value)
+            changed = True
+    return changed
+
+
+def _record_completion(result: MatchResult, row: MatchRow) -> bool:
+    """Write the match's completion once; schedule ``on_match_completed`` after the commit.
+
+    The row is locked, so the condition always holds here; it is kept as the statement of
+    the rule (a completion is written once) in case a future path writes without the lock.
+    """
+    written = MatchResult.objects.filter(pk=result.pk, completed_at__isnull=True).update(
+        completed_at=row.completed_at
+    )
+    if not written:
+        return False
+    result.completed_at = row.completed_at
+    from .tasks import on_match_completed
+
+    # robust: a broker that is down at this moment must not fail the committed projection.
+    transaction.on_commit(partial(on_match_completed.delay, result.pk), robust=True)
+    log.info(
+        "match %s completed: winner %s, draw %s, bazzis %s",
+        result.pk,
+        row.winner,
+        row.draw,
+        row.bazzis,
+    )
+    return True

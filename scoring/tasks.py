@@ -1,0 +1,83 @@
+"""The scoring tasks: bring a match's projection up to its log, and catch up on lost messages.
+
+Every task takes ids and is safe to run twice, concurrently, late or out of order (the work
+is claimed and checkpointed in the database: ``services.update_match_projection``). Messages
+are acknowledged late and re-queued if the worker dies, and ``catch_up`` (run by Celery beat
+every ``SCORING_CATCH_UP_SECONDS``) re-sends whatever a lost message left behind.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from . import selectors, services
+
+log = logging.getLogger(__name__)
+
+#: a match appended to within this many seconds has its own task on the way
+CATCH_UP_GRACE_SECONDS = 5.0
+
+_RELIABLE: dict[str, Any] = {
+    "acks_late": True,  # acknowledged when done: a worker that dies re-queues the message
+    "reject_on_worker_lost": True,
+    "ignore_result": True,  # results live in the database; nobody waits on a task
+}
+
+
+@shared_task(
+    **_RELIABLE,
+    soft_time_limit=30,
+    time_limit=60,  # well under the broker's visibility timeout (deploy/settings.py)
+    # A lost connection, a deadlock or a serialization failure: the transaction rolled
+    # back, so trying again later is safe.
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=1,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+)
+def project_match(match_id: int) -> str:
+    """Bring match ``match_id``'s scoring projection up to the head of its log.
+
+    Sent by the append service after every commit (``tournaments.services``) and by
+    ``catch_up``. Returns what it did (``services.CURRENT``, ``ADVANCED``, ...).
+    """
+    return services.update_match_projection(match_id=match_id).outcome
+
+
+@shared_task(**_RELIABLE, soft_time_limit=50, time_limit=60)
+def catch_up(grace_seconds: float = CATCH_UP_GRACE_SECONDS) -> int:
+    """Send ``project_match`` for every match whose projection lags its log; return how many.
+
+    A message lost with a Redis restart, or held by a killed worker until the broker's
+    visibility timeout, costs a delay of one catch-up period, never a wrong result. The
+    messages it sends expire after a few periods, so a backed-up queue does not fill with
+    copies: a later catch-up sends a fresh one if the match still lags.
+    """
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    match_ids = list(selectors.lagging_matches(recorded_before=cutoff).values_list("pk", flat=True))
+    expires = 4 * settings.SCORING_CATCH_UP_SECONDS
+    for match_id in match_ids:
+        project_match.apply_async((match_id,), expires=expires)
+    if match_ids:
+        log.info("catch-up: %d match projection(s) behind their log: %s", len(match_ids), match_ids)
+    return len(match_ids)
+
+
+@shared_task(**_RELIABLE, soft_time_limit=30, time_limit=60)
+def on_match_completed(match_id: int) -> None:
+    """React to a match's completion, recorded once by the projection (``completed_at``).
+
+    Sent once, after the commit that records the completion. Deliberately empty for now:
+    stage standings and bracket advancement are separate issues and will start here. Like
+    this app, they must keep their own checkpoint and catch-up (a message can be lost, and
+    can arrive twice), reading ``MatchResult`` rows with ``completed_at`` set.
+    """
+    log.debug("match %s completed: nothing follows yet", match_id)
