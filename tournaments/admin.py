@@ -15,6 +15,8 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from scoring.admin import DealResultInline, MatchResultInline
+
 from .models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
 
 
@@ -49,6 +51,8 @@ class MatchAdmin(admin.ModelAdmin):
     list_select_related = ("tournament", "team0", "team1")
     filter_horizontal = ("scorekeepers",)
     readonly_fields = ("rules", "status", "last_seq", "last_hash", "created_at")
+    # The scoring projection of the match's log: its standing and its deals, read-only.
+    inlines = (MatchResultInline, DealResultInline)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> Any:
         """Return what staff may not edit: the history's head always; the setup once started."""
