@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 run: $(STAMP)
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py seed_demo --if-empty
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, API: http://$(HOST):$(PORT)/api/v1/)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
