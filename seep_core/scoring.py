@@ -92,8 +92,10 @@ def next_dealer(dealer: int, ahead: int | None, bazzi: bool) -> int:
     """
     if type(dealer) is not int or not 0 <= dealer <= 3:
         raise SeepError(f"dealer must be a seat 0-3, not {dealer!r}", code="bad_seat")
-    if ahead not in (None, 0, 1) or isinstance(ahead, bool):
+    if ahead is not None and (type(ahead) is not int or ahead not in (0, 1)):
         raise SeepError(f"ahead must be team 0, 1 or None, not {ahead!r}", code="bad_team")
+    if not isinstance(bazzi, bool):
+        raise SeepError(f"bazzi must be true or false, not {bazzi!r}", code="bad_team")
     if bazzi and ahead is None:
         raise SeepError("after a bazzi, ahead is the team that won it", code="bad_team", rule="R3")
     chosen = (dealer + 1) % 4 if ahead == dealer % 2 else dealer

@@ -292,7 +292,7 @@ def _from_dict(position: Any, rules: Rules | None) -> Deal:
         _bad("sweeps must be two lists of positive sweep values", "bad_shape")
     sweeps = (tuple(sweeps_data[0]), tuple(sweeps_data[1]))
     last_capture = position["last_capture"]
-    if last_capture not in (None, 0, 1) or isinstance(last_capture, bool):
+    if last_capture is not None and (type(last_capture) is not int or last_capture not in (0, 1)):
         _bad(f"last_capture must be 0, 1 or null, not {last_capture!r}", "bad_shape")
 
     deal = Deal(
