@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -202,10 +201,17 @@ def _record_completion(result: MatchResult, row: MatchRow) -> bool:
     if not written:
         return False
     result.completed_at = row.completed_at
-    from .tasks import on_match_completed
+    match_id = result.pk
+
+    def send_completion() -> None:
+        from .tasks import on_match_completed
+
+        on_match_completed.delay(match_id)
 
     # robust: a broker that is down at this moment must not fail the committed projection.
-    transaction.on_commit(partial(on_match_completed.delay, result.pk), robust=True)
+    # (A named function: Django 5.2 logs a failed robust callback by its __qualname__, which
+    # a functools.partial does not have.)
+    transaction.on_commit(send_completion, robust=True)
     log.info(
         "match %s completed: winner %s, draw %s, bazzis %s",
         result.pk,

@@ -124,6 +124,17 @@ def test_the_completion_hook_waits_for_the_commit(world: Any) -> None:
     hook.assert_called_once_with(match.pk)
 
 
+def test_a_broker_down_when_the_hook_is_sent_does_not_fail_the_projection(world: Any) -> None:
+    with mock.patch(NO_PROJECTION):
+        match = score_match_with_deals(world, [[95, 5]])
+    down = OperationalError("Error 111 connecting to the broker")
+    with mock.patch.object(tasks.on_match_completed, "delay", side_effect=down) as hook:
+        with committed():
+            update = update_match_projection(match_id=match.pk)
+        hook.assert_called_once_with(match.pk)
+    assert update.completed and result_of(match).completed_at is not None
+
+
 def test_a_rebuild_corrects_a_tampered_row_and_says_so(world: Any) -> None:
     match = score_match_with_deals(world, [[60, 40], [30, 70]])
     rows = projection_rows()
