@@ -48,10 +48,11 @@ class TestH1WhatAHouseIs:
 
 
 class TestH2OrdinaryAndCementedHouses:
-    def test_the_cemented_king_house_of_3_10_and_5_4_4_and_k_and_a_6_2_2_is_valid(self):
+    def test_the_cemented_king_house_of_3_10_and_5_4_4_and_k_and_a_6_2_2_2_is_valid(self):
         d = deal(hands=[["9D"], ["KS"], [], []], houses=[CEMENTED_KING])
         assert floor_houses(d)[13] == CEMENTED_KING
-        assert sc.House is not None and d.house(13).cemented
+        assert d.house(13).cemented
+        assert sc.Deal.from_dict(d.to_dict()) == d
 
     def test_the_king_house_exactly_as_rules_md_prints_it_is_refused_since_a_6_2_2_is_11(self):
         literal = house(
