@@ -240,6 +240,8 @@ def canonical_move(deal: Deal, move: Mapping[str, Any]) -> dict[str, Any]:
 
 def replay(deal: Deal, moves: Any) -> Deal:
     """Return the position after applying ``moves`` in order (a fold of ``apply``)."""
+    if not isinstance(moves, list | tuple):
+        raise MalformedMove("moves to replay are a list of moves", code="bad_move")
     for move in moves:
         deal = _play(deal, read_move(deal, move))
     return deal
@@ -431,6 +433,10 @@ def _read_build(
     if type(value) is not int:
         raise MalformedMove(f"a build names a house value 9-13, not {value!r}", code="bad_value")
     if not 9 <= value <= 13:
+        if value > 13 and named:
+            raise IllegalMove(
+                f"a house cannot be raised above 13, not to {value}", rule="H7", code="bad_break"
+            )
         raise IllegalMove(f"a house has a value 9-13, not {value}", rule="H1", code="bad_value")
     v = VALUE[card]
     if deal.phase == OPENING and value != deal.bid:

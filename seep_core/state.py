@@ -331,6 +331,8 @@ def _house(data: Any, seen: set[int]) -> House:
     for seat in owners_data:
         if type(seat) is not int or not 0 <= seat <= 3:
             _bad(f"an owner of the house of {value} is not a seat 0-3: {seat!r}", "bad_seat")
+        if owners >> seat & 1:
+            _bad(f"seat {seat} is named twice as an owner of the house of {value}", "bad_house")
         owners |= 1 << seat
     return House(value, tuple(sets), owners)
 
@@ -350,8 +352,8 @@ def _check_phase(deal: Deal) -> None:
     elif phase == OPENING:
         if deal.bid is None:
             _bad("in phase opening the bid is made (B4)", rule="B4")
-        if deal.plays:
-            _bad("in phase opening no play is made yet (B4)", rule="B4")
+        if deal.plays or deal.houses or any(deal.piles) or any(deal.sweeps):
+            _bad("in phase opening no play is made yet: no house, pile or sweep (B4)", rule="B4")
         if not hands[deal.bidder] & RANK_MASK[deal.bid or 0]:
             _bad(f"the bidder holds no card of the bid value {deal.bid} (B1)", rule="B1")
     elif phase == PLAY:
@@ -366,6 +368,8 @@ def _check_phase(deal: Deal) -> None:
             _bad("in phase over every card is played (E1)", rule="E1")
         if deal.houses:
             _bad("in phase over no house is left on the floor (E1)", rule="E1")
+        if deal.loose and deal.last_capture is not None:
+            _bad("in phase over the cards left go to the last capturer (E1)", rule="E1")
     elif deal.bid is not None or deal.plays:
         _bad("a redealt deal has no bid and no plays (B2)", rule="B2")
     if phase in (OVER, REDEALT) and deal.to_play is not None:

@@ -233,6 +233,26 @@ def _bad_positions():
             "to play",
         ),
         ("a floor without houses", with_(floor={"loose": []}), "bad_shape", "floor"),
+        (
+            "an owner named twice",
+            with_(floor__houses=[{**h11, "owners": [1, 1]}]),
+            "bad_house",
+            "twice",
+        ),
+        (
+            "a pile before the opening play",
+            with_(phase="opening", plays=0, piles=[["AS"], []]),
+            "inconsistent_position",
+            "opening",
+        ),
+        (
+            "loose cards left at the end although someone captured",
+            with_(
+                phase="over", to_play=None, hands=[[], [], [], []], floor__houses=[], last_capture=0
+            ),
+            "inconsistent_position",
+            "last capturer",
+        ),
         ("a position that is a list", [], "bad_shape", "object"),
     ]
     return [pytest.param(pos, code, word, id=name) for name, pos, code, word in cases]
@@ -248,6 +268,23 @@ class TestInvalidPositions:
             sc.Deal.from_dict(pos)
         assert info.value.code == code
         assert word in info.value.message
+
+    def test_replaying_something_that_is_not_a_list_of_moves_is_malformed(self):
+        with pytest.raises(sc.MalformedMove):
+            sc.replay(PLAY, None)
+
+    def test_raising_a_house_above_13_is_refused_under_h7(self):
+        deal = sc.Deal.from_dict(
+            position(
+                hands=[["2H", "KC"], ["KD", "JC"], ["6C"], ["8D"]],
+                houses=[house(13, ["5S", "8S"], owners=[1])],
+            )
+        )
+        with pytest.raises(sc.IllegalMove) as info:
+            sc.apply(
+                deal, {"seat": 0, "action": "build", "card": "2H", "value": 15, "take": ["H13"]}
+            )
+        assert info.value.rule == "H7"
 
     @pytest.mark.parametrize("last_capture", [1.0, 0.0, "1", [0]])
     def test_a_last_capture_that_is_not_the_integer_0_or_1_is_refused(self, last_capture):
