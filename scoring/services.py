@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from tournaments.models import Match, MatchEvent
@@ -62,6 +63,16 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
     time the match is over, its completion, which schedules ``on_match_completed`` after the
     commit. ``rebuild`` ignores the checkpoint and always folds from the log.
     """
+    if not rebuild:
+        # Already at the head (a copy delivered twice, or a task whose events an earlier one
+        # folded): one read, no transaction, no lock.
+        at_head = (
+            MatchResult.objects.filter(match_id=match_id, seq__gte=F("match__last_seq"))
+            .values_list("seq", flat=True)
+            .first()
+        )
+        if at_head is not None:
+            return ProjectionUpdate(match_id, CURRENT, at_head, 0, False)
     with transaction.atomic():
         result = _locked_result(match_id)
         if result is None:  # no such match, or one with no events: nothing to project

@@ -1,0 +1,80 @@
+"""Two copies of the projection task at the same time, on PostgreSQL's real row locks: the
+second waits for the first and then finds nothing to do, even when both race to create the
+match's result row."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import connection, transaction
+
+from scoring import tasks
+from scoring.services import ProjectionUpdate, update_match_projection
+
+from .helpers import enter, new_match, projection_rows, start, wipe_projections
+from .worker import wait_until
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def someone_waits_on_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
+            [connection.settings_dict["NAME"]],
+        )
+        return bool(cursor.fetchone()[0])
+
+
+def in_thread(work: Callable[[], ProjectionUpdate], results: dict[str, Any], key: str) -> Any:
+    def run() -> None:
+        try:
+            results[key] = work()
+        except BaseException as exc:  # reported by the test, not lost in the thread
+            results[key] = exc
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, name=key)
+    thread.start()
+    return thread
+
+
+def test_a_second_copy_waits_for_the_first_and_writes_nothing(world: Any) -> None:
+    with mock.patch("tournaments.services._schedule_projection"):  # no projection yet
+        match = new_match(world)
+        start(match)
+        for points in ([60, 40], [30, 70], [95, 5]):
+            enter(match, points)
+    results: dict[str, Any] = {}
+    first_in = threading.Event()
+    release_first = threading.Event()
+
+    def first() -> ProjectionUpdate:
+        with transaction.atomic():  # holds the new row's lock until released
+            update = update_match_projection(match_id=match.pk)
+            first_in.set()
+            assert release_first.wait(30)
+        return update
+
+    with mock.patch.object(tasks.on_match_completed, "delay") as hook:
+        threads = [in_thread(first, results, "first")]
+        assert first_in.wait(30)
+        threads.append(
+            in_thread(lambda: update_match_projection(match_id=match.pk), results, "second")
+        )
+        wait_until(someone_waits_on_a_lock, 10, "the second copy to wait for the first")
+        release_first.set()
+        for thread in threads:
+            thread.join(30)
+    assert results["first"].outcome == "recomputed" and results["first"].completed
+    assert results["second"].outcome == "current" and not results["second"].completed
+    hook.assert_called_once_with(match.pk)
+    rows = projection_rows()
+    wipe_projections()
+    update_match_projection(match_id=match.pk, rebuild=True)
+    assert projection_rows() == rows
