@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -108,7 +107,10 @@ def match_append_event(
             except sc.SeepError as exc:
                 raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
             events = _write(locked, planned, actor, idempotency_key, digest, new_state)
-            transaction.on_commit(partial(_schedule_projection, locked.pk), robust=True)
+            # robust: a broker that is down must not fail an append that has committed (the
+            # scoring catch-up sends it later). Not a functools.partial: Django 5.2 logs a
+            # failed robust callback by its __qualname__, which a partial does not have.
+            transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
             return AppendResult(events, events[-1].seq, replayed=False)
     except IntegrityError as exc:
         # Only a racing writer that slipped past the lock (or a duplicate key) gets here.

@@ -257,13 +257,6 @@ def test_a_broker_restarted_with_tasks_queued_loses_them_and_the_workers_recover
     assert_projection_equals_a_rebuild()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AttributeError,
-    reason="tournaments.services schedules with on_commit(partial(...), robust=True); Django "
-    "5.2 logs a failing robust callback by func.__qualname__, which a partial lacks, so a "
-    "broker that is down makes a committed append raise AttributeError",
-)
 def test_an_append_while_the_broker_is_down_is_committed_and_caught_up_later(
     world: Any, workers: Callable[..., Worker], tmp_path: Any
 ) -> None:
