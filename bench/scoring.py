@@ -6,7 +6,7 @@ Needs PostgreSQL and Redis, named as the application names them:
         python -m bench.scoring [--matches 8] [--moves 250] [--rate 40] [--seconds 20] [--keep]
 
 (``make bench-scoring`` runs it with the environment it is given). It never touches the database
-DATABASE_URL names: it creates its own, ``--database`` (default ``seep_bench``) on the same
+DATABASE_URL names: it creates its own, ``--database`` (default ``seep_bench_scoring``) on the same
 server, dropping it first and again at the end (unless ``--keep``), and it sends its tasks to a
 queue of its own on REDIS_URL, whose keys it deletes at the end. It starts one real worker
 (``celery -A deploy worker --pool=prefork --concurrency=1``, the production settings: late
@@ -53,7 +53,9 @@ SUCCEEDED = re.compile(r"Task scoring\.tasks\.project_match\[[-\w]+\] succeeded 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--database", default="seep_bench", help="scratch database to create")
+    parser.add_argument(
+        "--database", default="seep_bench_scoring", help="scratch database to create"
+    )
     parser.add_argument("--matches", type=int, default=8, help="digital matches per phase")
     parser.add_argument("--moves", type=int, default=250, help="moves per digital match (phase 1)")
     parser.add_argument("--score-matches", type=int, default=8)

@@ -151,6 +151,7 @@ class DealResultAdmin(_ReadOnly, _DealColumns, admin.ModelAdmin):
     list_display = ("match", *DEAL_COLUMNS)
     list_filter = ("reset", "reason", "match__tournament")
     list_select_related = ("match__team0", "match__team1")
+    search_fields = ("match__team0__name", "match__team1__name")
     ordering = ("match", "deal")
     fields = ("match", *DEAL_COLUMNS)
     readonly_fields = fields

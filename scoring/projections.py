@@ -20,7 +20,9 @@ from tournaments import matchlog
 
 log = logging.getLogger(__name__)
 
-#: the event kinds the projection reads; any other kind cannot change a result
+#: the event kinds the projection reads; any other kind cannot change a result, and a task
+#: that finds only other kinds past its checkpoint just moves the checkpoint. A new kind that
+#: changes results (a director's correction) must be added here.
 SCORED_KINDS = (matchlog.MATCH_STARTED, matchlog.DEAL_ENDED, matchlog.MATCH_ENDED)
 
 
