@@ -1,7 +1,7 @@
 """The admin shows the scoring read models, read-only: they are rebuilt from the logs, never edited.
 
-``MatchResultInline`` and ``DealResultInline`` put a match's standing and its deals, deal by
-deal, on the match's own admin page (``tournaments.admin.MatchAdmin``).
+``match_scoresheet`` puts a match's result and its deals, deal by deal, on the match's own
+admin page (``tournaments.admin.MatchAdmin``).
 """
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from tournaments.models import Match
@@ -31,11 +30,11 @@ def _pair(a: Any, b: Any) -> str:
 
 
 def _sweeps(values: list[int]) -> str:
-    return " + ".join(str(v) for v in values) or "-"
+    return " + ".join(str(v) for v in values) or "0"
 
 
 class _ReadOnly:
-    """Shows rows; never adds, changes or deletes them (mixed into admins and inlines)."""
+    """Shows rows; never adds, changes or deletes them."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -77,24 +76,6 @@ DEAL_COLUMNS = (
     "deal", "dealer", "points", "sweeps", "totals", "difference", "running_difference", "reset",
     "bazzi_won_by", "bazzis", "seq",
 )  # fmt: skip
-
-
-class DealResultInline(_ReadOnly, _DealColumns, admin.TabularInline):
-    """A match's deals, deal by deal: scores (team 0 - team 1), running difference, bazzis."""
-
-    model = DealResult
-    extra = 0
-    can_delete = False
-    fields = DEAL_COLUMNS
-    readonly_fields = DEAL_COLUMNS
-    ordering = ("deal",)
-    verbose_name = "deal (team 0 - team 1)"
-    verbose_name_plural = "deals (team 0 - team 1; difference: team 0 minus team 1)"
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[DealResult]:
-        return super().get_queryset(request).select_related("match__team0", "match__team1")
-
-
 MATCH_COLUMNS = (
     "bazzis", "difference", "deals", "next_dealer", "over", "winning_team", "draw",
     "completed_at", "seq", "updated_at",
@@ -111,15 +92,67 @@ class _MatchColumns:
         return _team(result.match, result.winner)
 
 
-class MatchResultInline(_ReadOnly, _MatchColumns, admin.StackedInline):
-    """The match's standing as far as its log has been projected (``seq``)."""
+SCORESHEET_HEAD = (
+    "deal", "dealer", "card points", "sweeps", "totals", "difference", "running difference",
+    "bazzi", "bazzis after",
+)  # fmt: skip
 
-    model = MatchResult
-    extra = 0
-    can_delete = False
-    fields = MATCH_COLUMNS
-    readonly_fields = MATCH_COLUMNS
-    verbose_name = verbose_name_plural = "result (team 0 - team 1)"
+
+def match_scoresheet(match: Match) -> SafeString:
+    """Return the match's result and its deals, deal by deal, as an HTML table (read-only).
+
+    Scores read "team 0 - team 1"; differences are team 0 minus team 1. Shown on the match's
+    admin page (``tournaments.admin.MatchAdmin``) as a read-only field, so the match's own form
+    posts nothing for it.
+    """
+    result = MatchResult.objects.filter(match=match).first() if match.pk else None
+    if result is None:
+        return format_html("<p>{}</p>", "Not projected yet (no events, or a worker has work).")
+    columns = _DealColumns()
+    deals = DealResult.objects.filter(match=match).select_related("match__team0", "match__team1")
+    if result.over:
+        outcome = "a draw" if result.winner is None else f"won by {_team(match, result.winner)}"
+    else:
+        outcome = f"in progress, next dealer: seat {result.next_dealer}"
+    behind = f" (the log is at event {match.last_seq})" if result.seq < match.last_seq else ""
+    summary = format_html(
+        "<p><strong>{} v {}</strong>: {}; bazzis {}, running difference {}, {} deal(s) "
+        "scored; projected to event {}{}.</p>",
+        match.team0,
+        match.team1,
+        outcome,
+        _pair(result.bazzis0, result.bazzis1),
+        result.difference,
+        result.deals,
+        result.seq,
+        behind,
+    )
+    head = format_html_join("", "<th>{}</th>", ((name,) for name in SCORESHEET_HEAD))
+    rows = format_html_join(
+        "\n",
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td></tr>",
+        (
+            (
+                d.deal,
+                d.dealer,
+                columns.points(d),
+                columns.sweeps(d),
+                columns.totals(d),
+                d.difference,
+                d.running_difference,
+                columns.bazzi_won_by(d),
+                columns.bazzis(d),
+            )
+            for d in deals
+        ),
+    )
+    return format_html(
+        '{}<table class="scoresheet"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>',
+        summary,
+        head,
+        rows,
+    )
 
 
 @admin.register(MatchResult)

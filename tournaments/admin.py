@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from scoring.admin import DealResultInline, MatchResultInline
+from scoring.admin import match_scoresheet
 
 from .models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
 
@@ -50,9 +50,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("status", "mode", "tournament")
     list_select_related = ("tournament", "team0", "team1")
     filter_horizontal = ("scorekeepers",)
-    readonly_fields = ("rules", "status", "last_seq", "last_hash", "created_at")
-    # The scoring projection of the match's log: its standing and its deals, read-only.
-    inlines = (MatchResultInline, DealResultInline)
+    readonly_fields = ("rules", "status", "last_seq", "last_hash", "created_at", "scoresheet")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> Any:
         """Return what staff may not edit: the history's head always; the setup once started."""
@@ -62,6 +60,11 @@ class MatchAdmin(admin.ModelAdmin):
             if obj.status != Match.Status.SCHEDULED:
                 fields += ["team0", "team1", "mode", "match_format", "first_dealer"]
         return fields
+
+    @admin.display(description="result and deals")
+    def scoresheet(self, match: Match) -> SafeString:
+        """The scoring projection of the match's log: its result and deals, deal by deal."""
+        return match_scoresheet(match)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
