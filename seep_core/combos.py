@@ -6,22 +6,27 @@ recurs (the split of a multiset of values depends only on the values, not the su
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .cards import RANK_MASK
 
-_SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_SUBSETS: dict[int, list[list[int]]] = {}
 _SPLITS: dict[tuple[int, tuple[int, ...]], Any] = {}
 _UNKNOWN: Any = object()
 _CACHE_LIMIT = 1 << 16
+_NONE: list[int] = []  # shared by every sum no subset reaches; never appended to
 
 
-def subsets_by_sum(loose: int) -> tuple[tuple[int, ...], ...]:
-    """Return, for each sum 0..13, every non-empty subset of ``loose`` with that value sum."""
+def subsets_by_sum(loose: int) -> list[list[int]]:
+    """Return, for each sum 0..13, every non-empty subset of ``loose`` with that value sum.
+
+    The lists are memoized and shared: callers must not change them.
+    """
     found = _SUBSETS.get(loose)
     if found is not None:
         return found
+    by_sum = [_NONE] * 14
     entries = [(0, 0)]  # (subset, sum) for every subset of the cards seen so far, sum <= 13
     mask = loose
     while mask:
@@ -29,16 +34,20 @@ def subsets_by_sum(loose: int) -> tuple[tuple[int, ...], ...]:
         mask ^= low
         v = (low.bit_length() + 3) >> 2
         limit = 13 - v
-        entries += [(m | low, t + v) for m, t in entries if t <= limit]
-    by_sum: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
-    for m, t in entries:
-        by_sum[t].append(m)
-    by_sum[0] = []
-    result = tuple([tuple(s) for s in by_sum])
+        # plain loops: a floor holds a handful of loose cards, too few to pay for comprehensions
+        for subset, total in entries[:]:
+            if total <= limit:
+                m, t = subset | low, total + v
+                entries.append((m, t))
+                group = by_sum[t]
+                if group:
+                    group.append(m)
+                else:
+                    by_sum[t] = [m]
     if len(_SUBSETS) >= _CACHE_LIMIT:
         _SUBSETS.clear()
-    _SUBSETS[loose] = result
-    return result
+    _SUBSETS[loose] = by_sum
+    return by_sum
 
 
 SUMS_LIMIT = (1 << 14) - 1
@@ -75,7 +84,7 @@ def disjoint_unions(subsets: Iterable[int]) -> set[int]:
     return unions
 
 
-def maximal_unions(subsets: tuple[int, ...]) -> set[int]:
+def maximal_unions(subsets: Sequence[int]) -> set[int]:
     """Return the unions of disjoint families of ``subsets`` that leave none of them untouched.
 
     A union is maximal when every subset overlaps it: nothing of the value is left behind

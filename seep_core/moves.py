@@ -86,134 +86,178 @@ def legal_moves(deal: Deal) -> list[dict[str, Any]]:
         return bids or [{"seat": seat, "action": "redeal"}]
     if phase not in (PLAY, OPENING):
         return []
-    out: list[dict[str, Any]] = []
-    append = out.append
-    for value, options in _options(deal, seat, hand):
-        mask = hand & RANK_MASK[value]
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            code = CODE[low.bit_length() - 1]
-            for action, house_value, take in options:
-                if action == "throw":
-                    append({"seat": seat, "action": action, "card": code})
-                elif action == "capture":
-                    append({"seat": seat, "action": action, "card": code, "take": take[:]})
-                else:
-                    append(
-                        {
-                            "seat": seat,
-                            "action": action,
-                            "card": code,
-                            "value": house_value,
-                            "take": take[:],
-                        }
-                    )
-    return out
+    return _card_plays(deal, seat, hand)
 
 
 _BID_VALUES = (9, 10, 11, 12, 13)
-_Option = tuple[str, int, list[str]]
-_THROW: _Option = ("throw", 0, [])
+#: bit V set for every house value V (9-13)
+_HOUSE_VALUES = sum(1 << v for v in _BID_VALUES)
 
 
-def _take_codes(take: int, houses: tuple[int, ...] = ()) -> list[str]:
+def _codes(take: int) -> list[str]:
+    """Return the codes of the cards in ``take``, in card order."""
     out = []
     while take:
         low = take & -take
         out.append(CODE[low.bit_length() - 1])
         take ^= low
-    for v in houses:
-        out.append(_HOUSE_NAME[v])
     return out
 
 
-def _options(deal: Deal, seat: int, hand: int) -> list[tuple[int, list[_Option]]]:
-    """Return, per capture value held, what a card of that value may do (the same for each).
+def _card_plays(deal: Deal, seat: int, hand: int) -> list[dict[str, Any]]:
+    """Return the legal card plays (phases opening and play) in the order of ``legal_moves``.
 
     A card's options depend on its value only: the key checks ask for *another* card of the
-    house's value, which is the same question for every card of one value.
+    house's value, which is the same question for every card of one value. So they are worked
+    out once per value held and repeated for the other cards of that value.
+
+    ``deal.sums`` answers "can loose cards sum to s?" without listing subsets, which settles
+    throws and most build targets; the subsets themselves are listed only when a move needs
+    them.
     """
     rules = deal.rules
     opening = deal.phase == OPENING
     bid = deal.bid or 0
     loose = deal.loose
-    by_sum = subsets_by_sum(loose)
+    sums = deal.sums
+    floor_houses = deal.houses
+    by_sum: list[list[int]] | None = None  # subsets_by_sum(loose), once needed
     partner = (seat + 2) % 4
-    houses: list[House | None] = [None] * 14
-    free = [False] * 14  # adding to this house is free: the partner owns it, the player not
-    for h in deal.houses:
-        houses[h.value] = h
-        free[h.value] = bool(h.owners >> partner & 1) and not h.owners >> seat & 1
-    room = rules.max_houses is None or len(deal.houses) < rules.max_houses
-    auto_sets = rules.auto_join_sets
-    held = [0] * 14
+    free = 0  # bit V: adding to the house of V is free (the partner owns it, the player not)
+    on_floor = 0  # bit V: a house of V is on the floor
+    breakable = []  # ordinary houses the player does not own (H7)
+    for h in floor_houses:
+        on_floor |= 1 << h.value
+        owners = h.owners
+        if owners >> partner & 1 and not owners >> seat & 1:
+            free |= 1 << h.value
+        if len(h.sets) == 1 and not owners >> seat & 1:
+            breakable.append(h)
+    held = []  # (value, the cards of that value in hand), by value
+    one = two = 0  # bit V: the hand holds at least one, two cards of value V
     mask = hand
     while mask:
         low = mask & -mask
-        mask ^= low
-        held[(low.bit_length() + 3) >> 2] += 1
-    # the house values a card could go to: the player holds a key, or adding is free
-    targets = [bid] if opening else [w for w in _BID_VALUES if held[w] or free[w]]
+        v = (low.bit_length() + 3) >> 2
+        cards = hand & RANK_MASK[v]
+        mask ^= cards
+        held.append((v, cards))
+        one |= 1 << v
+        if cards & (cards - 1):
+            two |= 1 << v
+    # the house values a card may go to (H5/H8: a key stays in hand, unless adding is free)
+    values = 1 << bid if opening else _HOUSE_VALUES  # B4: the opening builds the bid value
+    if rules.max_houses is not None and len(floor_houses) >= rules.max_houses:
+        values &= on_floor  # V5: no new house
+    keyed = values & (free | two)  # whichever card of the value is played, a key stays
+    keyed_once = values & one  # a key stays if the card played has another value
+    auto_sets = rules.auto_join_sets
     # per value V: the unions of disjoint V-sets that may join a house of V with the card
-    extras: dict[int, list[int]] = {}
-    result = []
-    for v in [v for v in range(1, 14) if held[v]]:
-        options: list[_Option] = []
-        own = houses[v]
+    extras: list[list[int] | None] = [None] * 14
+    out: list[dict[str, Any]] = []
+    append = out.append
+    for v, cards in held:
+        low = cards & -cards
+        code = CODE[low.bit_length() - 1]
+        first = len(out)
+        own = on_floor >> v & 1  # a house of the card's value is on the floor
         # throw and capture (the opening allows only cards of the bid value, B4)
         if not opening or v == bid:
-            subsets = by_sum[v]
-            if own is None and not subsets:
-                options.append(_THROW)
+            if not sums >> v & 1:  # no loose cards sum to v
+                if not own:
+                    append({"seat": seat, "action": "throw", "card": code})
+                else:
+                    append(
+                        {"seat": seat, "action": "capture", "card": code, "take": [_HOUSE_NAME[v]]}
+                    )
             else:
-                taken = (v,) if own is not None else ()
+                if by_sum is None:
+                    by_sum = subsets_by_sum(loose)
+                subsets = by_sum[v]
                 if len(subsets) > 1:
-                    subsets = tuple(sorted(maximal_unions(subsets)))
-                for union in subsets or (0,):
-                    options.append(("capture", 0, _take_codes(union, taken)))
-        # builds: adding to or creating a house of V with the card and loose sets
-        for value in targets:
-            if v > value or (own is not None and value != v):
-                continue  # too big; or H4: a card of a house's value goes to that house
-            target = houses[value]
-            if not free[value] and held[value] - (v == value) <= 0:
-                continue  # H5/H8: keep a card of the value
-            if target is None and not room:
-                continue  # V5
-            firsts = (0,) if v == value else by_sum[value - v]
-            if not firsts:
-                continue
-            unions = extras.get(value)
+                    subsets = sorted(maximal_unions(subsets))
+                for union in subsets:
+                    items = _codes(union)
+                    if own:
+                        items.append(_HOUSE_NAME[v])
+                    append({"seat": seat, "action": "capture", "card": code, "take": items})
+        # builds: adding to or creating a house with the card and loose sets; the target's
+        # value minus v must be a sum of loose cards (the card alone when it is worth it)
+        targets = (keyed | keyed_once & ~(1 << v)) & sums << v
+        if own:
+            targets &= 1 << v  # H4: a card of a house's value goes to that house
+        while targets:
+            bit = targets & -targets
+            targets ^= bit
+            value = bit.bit_length() - 1
+            unions = extras[value]
             if unions is None:
-                singles = loose & RANK_MASK[value]
-                unions = [u for u in disjoint_unions(by_sum[value]) if u & singles == singles]
+                if sums >> value & 1:
+                    if by_sum is None:
+                        by_sum = subsets_by_sum(loose)
+                    singles = loose & RANK_MASK[value]
+                    unions = [u for u in disjoint_unions(by_sum[value]) if u & singles == singles]
+                else:
+                    unions = [0]
                 extras[value] = unions
-            if firsts[0] == 0:
+            if v == value:
                 takes = set(unions)
-            elif len(unions) == 1 and unions[0] == 0:
-                takes = set(firsts)
             else:
-                takes = {f | u for f in firsts for u in unions if not f & u}
+                if by_sum is None:
+                    by_sum = subsets_by_sum(loose)
+                firsts = by_sum[value - v]
+                if len(unions) == 1 and unions[0] == 0:
+                    takes = set(firsts)
+                else:
+                    takes = {f | u for f in firsts for u in unions if not f & u}
             if auto_sets:
                 takes = {t for t in takes if not has_subset_sum(loose & ~t, value)}
-            if target is None:
+            if not on_floor >> value & 1:
                 takes.discard(0)  # a new house needs two cards
             for take in sorted(takes):
-                options.append(("build", value, _take_codes(take)))
+                append(
+                    {
+                        "seat": seat,
+                        "action": "build",
+                        "card": code,
+                        "value": value,
+                        "take": _codes(take),
+                    }
+                )
         # breaking (raising) an ordinary house the player does not own (H7)
-        if own is None and not opening:
-            for house in deal.houses:
+        if not own and not opening:
+            for house in breakable:
                 value = house.value + v
-                if value > 13 or len(house.sets) > 1 or house.owners >> seat & 1:
+                if value > 13 or not one >> value & 1:
                     continue
-                if not held[value]:
-                    continue
-                takes = maximal_unions(by_sum[value]) if auto_sets else {loose & RANK_MASK[value]}
+                if not auto_sets:
+                    takes = {loose & RANK_MASK[value]}
+                elif sums >> value & 1:
+                    if by_sum is None:
+                        by_sum = subsets_by_sum(loose)
+                    takes = maximal_unions(by_sum[value])
+                else:
+                    takes = {0}
                 for take in sorted(takes):
-                    options.append(("build", value, _take_codes(take, (house.value,))))
-        result.append((v, options))
-    return result
+                    append({
+                        "seat": seat, "action": "build", "card": code, "value": value,
+                        "take": [*_codes(take), _HOUSE_NAME[house.value]],
+                    })  # fmt: skip
+        # the other cards of this value have the same options
+        others = cards ^ low
+        if others:
+            options = out[first:]
+            while others:
+                low = others & -others
+                others ^= low
+                code = CODE[low.bit_length() - 1]
+                for option in options:
+                    move = option.copy()
+                    move["card"] = code
+                    if "take" in move:
+                        move["take"] = move["take"][:]
+                    append(move)
+    return out
 
 
 # --- applying ------------------------------------------------------------------------------
