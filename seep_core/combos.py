@@ -102,13 +102,16 @@ def split(cards: int, target: int) -> tuple[int, ...] | None:
     """
     if not cards & (cards - 1):  # one card: a set only if it is worth the target alone
         return (cards,) if cards and (cards.bit_length() + 3) >> 2 == target else None
-    ordered = []  # by value descending (highest card first)
+    ordered = []  # the cards by value descending (highest card first), as bits
+    values = []
     mask = cards
     while mask:
         top = mask.bit_length() - 1
-        ordered.append(top)
-        mask ^= 1 << top
-    key = (target, tuple([(c >> 2) + 1 for c in ordered]))
+        high = 1 << top
+        ordered.append(high)
+        values.append((top >> 2) + 1)
+        mask ^= high
+    key = (target, tuple(values))
     groups = _SPLITS.get(key, _UNKNOWN)
     if groups is _UNKNOWN:
         groups = _split_values(key[1], target)
@@ -117,7 +120,13 @@ def split(cards: int, target: int) -> tuple[int, ...] | None:
         _SPLITS[key] = groups
     if groups is None:
         return None
-    return tuple([sum([1 << ordered[i] for i in group]) for group in groups])
+    sets = []  # plain loops: two or three small groups are too few to pay for comprehensions
+    for group in groups:
+        s = 0
+        for i in group:
+            s |= ordered[i]
+        sets.append(s)
+    return tuple(sets)
 
 
 def _split_values(values: tuple[int, ...], target: int) -> tuple[tuple[int, ...], ...] | None:

@@ -8,7 +8,8 @@ precisely when its canonical form is listed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import Any
 
 from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, VALUE, bits
 from .combos import (
@@ -33,7 +34,8 @@ _FIELDS: dict[str, frozenset[str]] = {
 }
 _HIGH = RANK_MASK[9] | RANK_MASK[10] | RANK_MASK[11] | RANK_MASK[12] | RANK_MASK[13]
 _HOUSE_NAME = {v: f"H{v}" for v in range(9, 14)}
-_new_deal = _new_play = tuple.__new__  # skips NamedTuple's Python-level __new__ (hot path)
+_new_deal = _new_house = tuple.__new__  # skips NamedTuple's Python-level __new__
+_by_value = attrgetter("value")  # a sort key without a Python-level call per house
 _VALUE_NAME = {1: "an ace", 11: "a jack", 12: "a queen", 13: "a king"}
 
 
@@ -42,28 +44,32 @@ def _a(value: int) -> str:
     return _VALUE_NAME.get(value, f"an {value}" if value == 8 else f"a {value}")
 
 
-class Play(NamedTuple):
-    """A validated move in canonical form (what ``legal_moves`` would list)."""
+#: A validated move in canonical form (what ``legal_moves`` would list), as a plain tuple
+#: ``(seat, action, card, value, take, houses, sets, sums)``:
+#:
+#: - ``card``: the card played, -1 for bid and redeal;
+#: - ``value``: the bid or the house value, 0 where none;
+#: - ``take``: the loose cards taken or put into the house (bitmask);
+#: - ``houses``: the values of the houses taken (capture) or broken (build);
+#: - ``sets``: build: the new sets the card and the take make (H2);
+#: - ``sums``: capture: the subset sums of the loose cards left (``Deal.sums`` after it).
+#:
+#: Every move makes one, and a plain tuple is much cheaper to build and unpack than a
+#: NamedTuple (a tuple subclass): this is the hot path of replay.
+Play = tuple[int, str, int, int, int, tuple[int, ...], tuple[int, ...], int]
 
-    seat: int
-    action: str
-    card: int  # -1 for bid and redeal
-    value: int  # the bid or the house value; 0 where none
-    take: int  # loose cards taken or put into the house
-    houses: tuple[int, ...]  # values of the houses taken (capture) or broken (build)
-    sets: tuple[int, ...] = ()  # build: the new sets the card and the take make (H2)
-    sums: int = 0  # capture: the subset sums of the loose cards left (Deal.sums after it)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the move in its JSON form, ``take`` in card order with houses last."""
-        out: dict[str, Any] = {"seat": self.seat, "action": self.action}
-        if self.action in ("throw", "capture", "build"):
-            out["card"] = CODE[self.card]
-        if self.action in ("bid", "build"):
-            out["value"] = self.value
-        if self.action in ("capture", "build"):
-            out["take"] = [CODE[c] for c in bits(self.take)] + [_HOUSE_NAME[v] for v in self.houses]
-        return out
+def _move_dict(play: Play) -> dict[str, Any]:
+    """Return a validated move in its JSON form, ``take`` in card order with houses last."""
+    seat, action, card, value, take, houses = play[:6]
+    out: dict[str, Any] = {"seat": seat, "action": action}
+    if action in ("throw", "capture", "build"):
+        out["card"] = CODE[card]
+    if action in ("bid", "build"):
+        out["value"] = value
+    if action in ("capture", "build"):
+        out["take"] = [CODE[c] for c in bits(take)] + [_HOUSE_NAME[v] for v in houses]
+    return out
 
 
 # --- generating ----------------------------------------------------------------------------
@@ -279,7 +285,7 @@ def canonical_move(deal: Deal, move: Mapping[str, Any]) -> dict[str, Any]:
     """
     play = read_move(deal, move)
     _play(deal, play)
-    return play.to_dict()
+    return _move_dict(play)
 
 
 def replay(deal: Deal, moves: Any) -> Deal:
@@ -312,12 +318,13 @@ def read_move(deal: Deal, move: Mapping[str, Any]) -> Play:
     if type(seat) is not int or not 0 <= seat <= 3:
         raise MalformedMove(f"seat must be 0-3, not {seat!r}", code="bad_seat")
     phase = deal.phase
-    if phase == OVER:
-        raise IllegalMove("the deal is over: no more moves", rule="E1", code="deal_over")
-    if phase == REDEALT:
-        raise IllegalMove(
-            "the deal was thrown in (B2): a new deal starts", rule="B2", code="deal_over"
-        )
+    if phase != PLAY:
+        if phase == OVER:
+            raise IllegalMove("the deal is over: no more moves", rule="E1", code="deal_over")
+        if phase == REDEALT:
+            raise IllegalMove(
+                "the deal was thrown in (B2): a new deal starts", rule="B2", code="deal_over"
+            )
     if seat != deal.to_play:
         raise IllegalMove(
             f"it is seat {deal.to_play}'s turn, not seat {seat}'s", rule="T0", code="not_your_turn"
@@ -352,7 +359,7 @@ def _read_bid(seat: int, action: str, move: Mapping[str, Any], hand: int) -> Pla
                 rule="B2",
                 code="redeal_with_high_card",
             )
-        return Play(seat, "redeal", -1, 0, 0, ())
+        return (seat, "redeal", -1, 0, 0, (), (), 0)
     if action != "bid":
         raise IllegalMove(
             "the bidder bids first (B1) and plays after the floor is turned (B3)",
@@ -370,7 +377,7 @@ def _read_bid(seat: int, action: str, move: Mapping[str, Any], hand: int) -> Pla
             rule="B1" if hand & _HIGH else "B2",
             code="bid_without_card",
         )
-    return Play(seat, "bid", -1, value, 0, ())
+    return (seat, "bid", -1, value, 0, (), (), 0)
 
 
 def _read_take(
@@ -385,14 +392,16 @@ def _read_take(
         raise MalformedMove("take is a list of card codes and houses like H9", code="bad_take")
     take = 0
     named: list[int] = []
+    loose = deal.loose
     for item in items:
         card = CARD_BY_CODE.get(item) if isinstance(item, str) else None
         if card is not None:
-            if take & BIT[card]:
+            bit = BIT[card]
+            if take & bit:
                 raise MalformedMove(f"take lists {item} twice", code="bad_take")
-            if not deal.loose & BIT[card]:
+            if not loose & bit:
                 raise MalformedMove(f"{item} is not loose on the floor", code="not_on_floor")
-            take |= BIT[card]
+            take |= bit
             continue
         value = HOUSE_CODES.get(item) if isinstance(item, str) else None
         if value is None:
@@ -402,7 +411,7 @@ def _read_take(
         if deal.house(value) is None:
             raise MalformedMove(f"there is no house {item} on the floor", code="not_on_floor")
         named.append(value)
-    return take, tuple(sorted(named))
+    return take, tuple(sorted(named)) if named else ()
 
 
 def _off_bid(deal: Deal, what: str) -> IllegalMove:
@@ -427,7 +436,7 @@ def _read_throw(deal: Deal, seat: int, card: int) -> Play:
             rule="T1",
             code="must_capture",
         )
-    return _new_play(Play, (seat, "throw", card, 0, 0, (), (), 0))
+    return (seat, "throw", card, 0, 0, (), (), 0)
 
 
 def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int, ...]) -> Play:
@@ -441,8 +450,7 @@ def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int,
                 rule="C1",
                 code="capture_wrong_house",
             )
-    own = deal.house(v)
-    if own is not None and not named:
+    if not named and deal.houses and deal.house(v) is not None:
         raise IllegalMove(
             f"a capture with {CODE[card]} must take the house of {v}",
             rule="C2",
@@ -468,7 +476,7 @@ def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int,
             rule="C2",
             code="capture_not_maximal",
         )
-    return _new_play(Play, (seat, "capture", card, 0, take, named, (), sums))
+    return (seat, "capture", card, 0, take, named, (), sums)
 
 
 def _read_build(
@@ -485,14 +493,16 @@ def _read_build(
     v = VALUE[card]
     if deal.phase == OPENING and value != deal.bid:
         raise _off_bid(deal, f"you cannot build a house of {value}")
-    if deal.house(v) is not None and value != v:
+    houses = deal.houses
+    if value != v and houses and deal.house(v) is not None:
         raise IllegalMove(
             f"{CODE[card]} must capture or join the house of {v}, not build {value}",
             rule="H4",
             code="must_join_house",
         )
     rest = deal.hands[seat] & ~BIT[card]
-    named = tuple(h for h in named if h != value)  # the target house need not be named
+    if value in named:  # the target house need not be named
+        named = tuple(h for h in named if h != value)
     if named:
         return _read_break(deal, seat, card, value, take, named, rest)
     if v > value:
@@ -514,14 +524,14 @@ def _read_build(
             rule="V4",
             code="build_not_maximal",
         )
-    target = deal.house(value)
+    target = deal.house(value) if houses else None
     if target is None:
         if not take:
             raise IllegalMove(
                 "a new house needs at least two cards", rule="H5", code="house_too_small"
             )
         limit = deal.rules.max_houses
-        if limit is not None and len(deal.houses) >= limit:
+        if limit is not None and len(houses) >= limit:
             raise IllegalMove(
                 f"at most {limit} houses may lie on the floor", rule="V5", code="too_many_houses"
             )
@@ -545,7 +555,7 @@ def _read_build(
                 rule="H8",
                 code="no_key",
             )
-    return _new_play(Play, (seat, "build", card, value, take, (), sets, 0))
+    return (seat, "build", card, value, take, (), sets, 0)
 
 
 def _read_break(
@@ -612,19 +622,22 @@ def _read_break(
             code="no_key",
         )
     assert joined is not None  # singles always split; V4 takes were checked above
-    return Play(seat, "build", card, value, take, named, (house.cards | BIT[card], *joined))
+    return (seat, "build", card, value, take, named, (house.cards | BIT[card], *joined), 0)
 
 
 def _play(deal: Deal, play: Play) -> Deal:
     """Return the position after a validated play."""
-    seat, action = play.seat, play.action
+    # unpacking the tuples once is cheaper than reading a dozen fields by name (hot path)
+    seat, action, card, value, take, named, sets, sums_left = play
     if action == "bid":
-        return deal._replace(phase=OPENING, bid=play.value)
+        return deal._replace(phase=OPENING, bid=value)
     if action == "redeal":
         return deal._replace(phase=REDEALT, to_play=None)
+    (rules, dealer, bid, phase, _, plays, hands, stock, loose, houses, piles, sweeps,
+     last_capture, sums) = deal  # fmt: skip
 
-    bit = BIT[play.card]
-    h0, h1, h2, h3 = deal.hands
+    bit = BIT[card]
+    h0, h1, h2, h3 = hands
     if seat == 0:
         h0 ^= bit
     elif seat == 1:
@@ -634,38 +647,33 @@ def _play(deal: Deal, play: Play) -> Deal:
     else:
         h3 ^= bit
     hands = (h0, h1, h2, h3)
-    loose = deal.loose
-    houses = deal.houses
-    piles = deal.piles
-    last_capture = deal.last_capture
     swept = False
     team = seat & 1
-    sums = deal.sums
     if action == "throw":
         loose |= bit
-        v = (bit.bit_length() + 3) >> 2
+        v = (card >> 2) + 1
         sums = (sums | sums << v) & SUMS_LIMIT
     elif action == "capture":
-        captured = play.take | bit
-        if play.houses:
-            house = houses[_index(houses, play.houses[0])]
+        captured = take | bit
+        if named:
+            house = houses[_index(houses, named[0])]
             captured |= house.cards
             houses = tuple([h for h in houses if h is not house])
-        loose &= ~play.take
+        loose &= ~take
         piles = (piles[0] | captured, piles[1]) if team == 0 else (piles[0], piles[1] | captured)
         last_capture = team
         swept = not loose and not houses
-        sums = play.sums
+        sums = sums_left
     else:
         # T2 needs no check of its own here: a card that is an owner's last key has the value
         # of a house on the floor, so H4 sends it into that house (checked) or captures it.
-        houses, loose = _build(deal, play)
+        houses = _build(houses, seat, value, sets, named)
+        loose &= ~take
         sums = subset_sums(loose)
 
-    stock = deal.stock
-    opening = deal.phase == OPENING
+    opening = phase == OPENING
     if opening and stock:
-        hands = _deal_stock(hands, stock, deal.bidder)
+        hands = _deal_stock(hands, stock, (dealer + 1) % 4)
         stock = ()
     to_play: int | None = (seat + 1) & 3
     if not hands[to_play]:  # type: ignore[index]
@@ -676,9 +684,7 @@ def _play(deal: Deal, play: Play) -> Deal:
                 to_play = nxt
                 break
 
-    sweeps = deal.sweeps
     if swept:
-        rules = deal.rules
         if to_play is None:
             worth = rules.last_sweep
         elif opening:
@@ -703,8 +709,8 @@ def _play(deal: Deal, play: Play) -> Deal:
             loose, houses, sums = 0, (), 1
     # tuple.__new__ skips NamedTuple's Python-level __new__: this is the hot path of replay
     return _new_deal(Deal, (
-        deal.rules, deal.dealer, deal.bid, phase, to_play, deal.plays + 1, hands, stock,
-        loose, houses, piles, sweeps, last_capture, sums,
+        rules, dealer, bid, phase, to_play, plays + 1, hands, stock, loose, houses, piles,
+        sweeps, last_capture, sums,
     ))  # fmt: skip
 
 
@@ -715,28 +721,30 @@ def _index(houses: tuple[House, ...], value: int) -> int:
     raise LookupError(value)  # pragma: no cover - callers pass houses on the floor
 
 
-def _build(deal: Deal, play: Play) -> tuple[tuple[House, ...], int]:
-    """Return the floor's houses and loose cards after a validated build."""
-    seat, value = play.seat, play.value
-    houses = list(deal.houses)
-    loose = deal.loose & ~play.take
-    new_sets = play.sets
+def _build(
+    floor: tuple[House, ...], seat: int, value: int, sets: tuple[int, ...], broken: tuple[int, ...]
+) -> tuple[House, ...]:
+    """Return the floor's houses after a validated build of ``sets`` into the house of ``value``.
+
+    ``broken`` names the house a break raises (it leaves its old value), or is empty.
+    """
+    houses = list(floor)
     owners = 1 << seat
-    if play.houses:  # breaking: the raised house leaves its old value
-        houses.pop(_index(deal.houses, play.houses[0]))
+    if broken:
+        houses.pop(_index(floor, broken[0]))
     for i, h in enumerate(houses):
         if h.value == value:
             partner = (seat + 2) % 4
-            if not play.houses and h.owned_by(partner) and not h.owned_by(seat):
+            if not broken and h.owners >> partner & 1 and not h.owners >> seat & 1:
                 owners = h.owners  # adding to a partner's house is free and gives no ownership
             else:
                 owners |= h.owners
-            houses[i] = House(value, h.sets + new_sets, owners)
+            houses[i] = _new_house(House, (value, h.sets + sets, owners))
             break
     else:
-        houses.append(House(value, new_sets, owners))
-        houses.sort(key=lambda h: h.value)
-    return tuple(houses), loose
+        houses.append(_new_house(House, (value, sets, owners)))
+        houses.sort(key=_by_value)
+    return tuple(houses)
 
 
 def _deal_stock(
