@@ -19,7 +19,8 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py seed_demo --if-empty
-	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, API: http://$(HOST):$(PORT)/api/v1/)"
+	@echo "Serving on http://$(HOST):$(PORT)/  - the demo club evening is in the admin:"
+	@echo "  http://$(HOST):$(PORT)/admin/  (user organizer, password organizer)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
