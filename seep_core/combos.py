@@ -102,6 +102,17 @@ def split(cards: int, target: int) -> tuple[int, ...] | None:
     """
     if not cards & (cards - 1):  # one card: a set only if it is worth the target alone
         return (cards,) if cards and (cards.bit_length() + 3) >> 2 == target else None
+    # most takes are a single set: their values sum to the target, and no search is needed
+    total = 0
+    mask = cards
+    while mask:
+        low = mask & -mask
+        total += (low.bit_length() + 3) >> 2
+        mask ^= low
+    if total == target:
+        return (cards,)
+    if total % target:
+        return None
     ordered = []  # the cards by value descending (highest card first), as bits
     values = []
     mask = cards

@@ -426,7 +426,7 @@ def _read_throw(deal: Deal, seat: int, card: int) -> Play:
     v = VALUE[card]
     if deal.phase == OPENING and v != deal.bid:
         raise _off_bid(deal, f"you cannot throw {_a(v)}")
-    if deal.houses and deal.house(v) is not None:
+    if v >= 9 and deal.houses and deal.house(v) is not None:  # houses are worth 9-13
         raise IllegalMove(
             f"{CODE[card]} must capture or join the house of {v}", rule="H4", code="must_capture"
         )
@@ -450,7 +450,7 @@ def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int,
                 rule="C1",
                 code="capture_wrong_house",
             )
-    if not named and deal.houses and deal.house(v) is not None:
+    if not named and v >= 9 and deal.houses and deal.house(v) is not None:
         raise IllegalMove(
             f"a capture with {CODE[card]} must take the house of {v}",
             rule="C2",
@@ -494,7 +494,7 @@ def _read_build(
     if deal.phase == OPENING and value != deal.bid:
         raise _off_bid(deal, f"you cannot build a house of {value}")
     houses = deal.houses
-    if value != v and houses and deal.house(v) is not None:
+    if value != v and v >= 9 and houses and deal.house(v) is not None:
         raise IllegalMove(
             f"{CODE[card]} must capture or join the house of {v}, not build {value}",
             rule="H4",
@@ -656,9 +656,9 @@ def _play(deal: Deal, play: Play) -> Deal:
     elif action == "capture":
         captured = take | bit
         if named:
-            house = houses[_index(houses, named[0])]
-            captured |= house.cards
-            houses = tuple([h for h in houses if h is not house])
+            i = _index(houses, named[0])
+            captured |= houses[i].cards
+            houses = houses[:i] + houses[i + 1 :]
         loose &= ~take
         piles = (piles[0] | captured, piles[1]) if team == 0 else (piles[0], piles[1] | captured)
         last_capture = team
@@ -747,17 +747,16 @@ def _build(
     return tuple(houses)
 
 
+#: for each card of the stock in dealing order, the seat it goes to, counted from the bidder
+_DEALT_TO = tuple(offset for offset in (0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3) for _ in range(4))
+
+
 def _deal_stock(
     dealt: tuple[int, int, int, int], stock: tuple[int, ...], bidder: int
 ) -> tuple[int, int, int, int]:
     """Deal the stock in packets of four going right from the bidder (S4)."""
     hands = [*dealt]
-    order = (0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3)
-    for packet, offset in enumerate(order):
-        cards = stock[packet * 4 : packet * 4 + 4]
-        if not cards:
-            break
-        seat = (bidder + offset) % 4
-        for c in cards:
-            hands[seat] |= BIT[c]
+    # a position's stock may be shorter than a full deal's (a puzzle): it runs out first
+    for c, offset in zip(stock, _DEALT_TO, strict=False):
+        hands[(bidder + offset) % 4] |= BIT[c]
     return (hands[0], hands[1], hands[2], hands[3])
