@@ -11,17 +11,17 @@ from typing import Any
 
 from .cards import RANK_MASK
 
-_SUBSETS: dict[int, list[list[int]]] = {}
+_SUBSETS: dict[int, Sequence[Sequence[int]]] = {}
 _SPLITS: dict[tuple[int, tuple[int, ...]], Any] = {}
 _UNKNOWN: Any = object()
 _CACHE_LIMIT = 1 << 16
 _NONE: list[int] = []  # shared by every sum no subset reaches; never appended to
 
 
-def subsets_by_sum(loose: int) -> list[list[int]]:
+def subsets_by_sum(loose: int) -> Sequence[Sequence[int]]:
     """Return, for each sum 0..13, every non-empty subset of ``loose`` with that value sum.
 
-    The lists are memoized and shared: callers must not change them.
+    The result is memoized and shared, hence typed read-only.
     """
     found = _SUBSETS.get(loose)
     if found is not None:

@@ -7,7 +7,7 @@ precisely when its canonical form is listed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -127,7 +127,7 @@ def _card_plays(deal: Deal, seat: int, hand: int) -> list[dict[str, Any]]:
     loose = deal.loose
     sums = deal.sums
     floor_houses = deal.houses
-    by_sum: list[list[int]] | None = None  # subsets_by_sum(loose), once needed
+    by_sum: Sequence[Sequence[int]] | None = None  # subsets_by_sum(loose), once needed
     partner = (seat + 2) % 4
     free = 0  # bit V: adding to the house of V is free (the partner owns it, the player not)
     on_floor = 0  # bit V: a house of V is on the floor
