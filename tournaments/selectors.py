@@ -63,6 +63,9 @@ def render_event(
 
 def render_events(match: Match, events: Iterable[MatchEvent], viewer: Any) -> list[dict[str, Any]]:
     """Return ``events`` of ``match`` as ``viewer`` may see them."""
+    # Read the events before the open deal: read after, the open deal may be older than a
+    # deal_started among them (an append committed in between), whose deck would show.
+    events = list(events)
     director = is_director(viewer, match.tournament)
     secret = None if director else open_deal(match)
     return [render_event(e, viewer, director=director, secret_deal=secret) for e in events]
