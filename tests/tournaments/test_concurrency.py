@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection, transaction
 
 import seep_core as sc
-from tournaments import matchlog
+from tournaments import matchlog, selectors
 from tournaments.errors import StaleSequence
 from tournaments.models import Match, MatchEvent, MatchSnapshot, Player, Team
 from tournaments.services import AppendResult, match_append_event, replay_log
@@ -399,3 +399,49 @@ def test_an_append_waits_for_the_open_append_on_its_match_then_learns_the_new_se
     (stale,) = outcome
     assert stale.current_seq == seq + 1
     assert_log_intact(match)
+
+
+def test_a_feed_rendered_while_another_request_ends_the_deal_never_shows_the_new_deck(
+    world: Any,
+) -> None:
+    """A view renders the lazy feed (``match_events``) while a player's move commits."""
+    match = world.digital_match
+    Match.objects.filter(pk=match.pk).update(match_format={"bazzis": 99, "first_to": True})
+    start(match, world.organizer)
+    rng = random.Random(4)
+    while True:  # play up to the move that ends the first deal
+        match.refresh_from_db()
+        deal = current_deal(match.pk)
+        last = [m for m in sc.legal_moves(deal) if sc.apply(deal, m).phase == "over"]
+        if last:
+            break
+        match_append_event(
+            match=match.pk, expected_seq=match.last_seq, kind="move_played",
+            payload={"move": rng.choice(sc.legal_moves(deal))}, actor=None,
+            shuffle=fixed_decks(match.last_seq),
+        )  # fmt: skip
+
+    def the_last_card_is_played() -> None:
+        try:
+            match_append_event(
+                match=match.pk, expected_seq=match.last_seq, kind="move_played",
+                payload={"move": last[0]}, actor=None, shuffle=fixed_decks(99),
+            )  # fmt: skip
+        finally:
+            connection.close()
+
+    class Feed:
+        """The feed as a view passes it (lazy); another request commits as it is read."""
+
+        def __iter__(self) -> Iterator[MatchEvent]:
+            other = threading.Thread(target=the_last_card_is_played)
+            other.start()
+            other.join(timeout=30)
+            return iter(selectors.match_events(match))
+
+    viewer = world.players[0].user  # a player, not a director
+    rendered = selectors.render_events(match, Feed(), viewer)
+    dealt = [e for e in rendered if e["kind"] == "deal_started"]
+    assert [e["payload"]["deal"] for e in dealt] == [1, 2]  # the new deal was read
+    assert dealt[1]["payload"]["deck"] is None and dealt[1]["hidden"] == ["deck"]
+    assert len(dealt[0]["payload"]["deck"]) == 52  # the first deal is over: its deck is shown
