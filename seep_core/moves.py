@@ -7,7 +7,7 @@ precisely when its canonical form is listed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -206,21 +206,24 @@ def _card_plays(deal: Deal, seat: int, hand: int) -> list[dict[str, Any]]:
                 else:
                     unions = [0]
                 extras[value] = unions
+            # each take once: the unions and the subsets are distinct, combining them is not
+            takes: Iterable[int]
             if v == value:
-                takes = set(unions)
+                takes = unions
             else:
                 if by_sum is None:
                     by_sum = subsets_by_sum(loose)
                 firsts = by_sum[value - v]
                 if len(unions) == 1 and unions[0] == 0:
-                    takes = set(firsts)
+                    takes = firsts
                 else:
                     takes = {f | u for f in firsts for u in unions if not f & u}
             if auto_sets:
-                takes = {t for t in takes if not has_subset_sum(loose & ~t, value)}
-            if not on_floor >> value & 1:
-                takes.discard(0)  # a new house needs two cards
+                takes = [t for t in takes if not has_subset_sum(loose & ~t, value)]
+            new_house = not on_floor >> value & 1
             for take in sorted(takes):
+                if not take and new_house:
+                    continue  # a new house needs two cards
                 append(
                     {
                         "seat": seat,
