@@ -102,20 +102,32 @@ def split(cards: int, target: int) -> tuple[int, ...] | None:
     """
     if not cards & (cards - 1):  # one card: a set only if it is worth the target alone
         return (cards,) if cards and (cards.bit_length() + 3) >> 2 == target else None
-    # most takes are a single set: their values sum to the target, and no search is needed
+    # A card worth the target is a set on its own (values are positive); they come first,
+    # highest card first, as the search below would place them.
+    sets = []
+    alone = cards & RANK_MASK[target]
+    while alone:
+        high = 1 << (alone.bit_length() - 1)
+        sets.append(high)
+        alone ^= high
+    rest = cards & ~RANK_MASK[target]
+    if not rest:
+        return tuple(sets)
+    # most takes are then a single set: their values sum to the target, no search is needed
     total = 0
-    mask = cards
+    mask = rest
     while mask:
         low = mask & -mask
         total += (low.bit_length() + 3) >> 2
         mask ^= low
     if total == target:
-        return (cards,)
+        sets.append(rest)
+        return tuple(sets)
     if total % target:
         return None
     ordered = []  # the cards by value descending (highest card first), as bits
     values = []
-    mask = cards
+    mask = rest
     while mask:
         top = mask.bit_length() - 1
         high = 1 << top
@@ -131,8 +143,7 @@ def split(cards: int, target: int) -> tuple[int, ...] | None:
         _SPLITS[key] = groups
     if groups is None:
         return None
-    sets = []  # plain loops: two or three small groups are too few to pay for comprehensions
-    for group in groups:
+    for group in groups:  # plain loops: a few small groups do not pay for comprehensions
         s = 0
         for i in group:
             s |= ordered[i]
