@@ -4,12 +4,12 @@ Needs PostgreSQL, named as the application names it (SQLite is refused: the figu
 matter are the production database's):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/seep python -m bench.store \\
-        [--appends 400] [--parallel 16] [--long 10000] [--short 10] [--keep]
+        [--appends 400] [--single-appends 2000] [--parallel 16] [--long 10000] [--keep]
 
 (``make bench-store`` runs it with the environment it is given). It never touches the database
-DATABASE_URL names: it creates its own, ``--database`` (default ``seep_bench_store``, a name no
-other benchmark uses, so that one run cannot drop another's database) on the same server,
-dropping it first and again at the end (unless ``--keep``), and migrates it.
+DATABASE_URL names: it creates its own, ``--database`` (default ``seep_bench``; bench/scoring.py
+uses another, so neither run drops the other's) on the same server, dropping it first and
+again at the end (unless ``--keep``), and migrates it.
 
 Every measured append is a real ``move_played`` through the append service, as a player sends
 it: the seat's player as actor, the match row locked, ``expected_seq`` checked, the move
@@ -19,8 +19,9 @@ the scoring worker, which bench/scoring.py measures). Moves are random legal mov
 ends a deal also writes its derived events (deal_ended, deal_started) in the same append. The
 match format (first to 99 bazzis) does not end within the benchmark (the prefill checks).
 
-Scenarios: one match at a time (in this process), and ``--parallel`` matches at once (one
-process each, each with its own connection), each at two log lengths, ``--short`` (10) and
+Scenarios: one match at a time (in this process, ``--single-appends`` timed appends per
+length), and ``--parallel`` matches at once (one process each, each with its own connection,
+``--appends`` timed appends each per length), each at two log lengths, ``--short`` (10) and
 ``--long`` (10,000). After ``--warmup`` unmeasured appends on a match of its own, every worker
 runs phases of ``--block`` appends that alternate short, long, short, long… (so that a busy,
 shared machine weighs on both lengths alike); in parallel, a barrier starts every phase in
@@ -70,8 +71,9 @@ FORMAT = {"bazzis": 99, "first_to": True}  # a match that does not end during th
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--database", default="seep_bench_store", help="scratch database to create")
+    parser.add_argument("--database", default="seep_bench", help="scratch database to create")
     parser.add_argument("--appends", type=int, default=400, help="timed appends per worker, length")
+    parser.add_argument("--single-appends", type=int, default=2000, help="the same, one match")
     parser.add_argument("--warmup", type=int, default=50, help="unmeasured appends per worker")
     parser.add_argument("--parallel", type=int, default=16, help="matches appended to at once")
     parser.add_argument("--short", type=int, default=10, help="the short log length")
@@ -110,11 +112,12 @@ def run(args: argparse.Namespace, bench_url: str) -> dict[str, Any]:
     import django
 
     rng = random.Random(args.seed)
-    phases = math.ceil(args.appends / args.block)
+    appends = {"single": args.single_appends, "parallel": args.appends}
     workers: dict[str, list[dict[str, Any]]] = {"single": [], "parallel": []}
     load_before = os.getloadavg()
     started = time.monotonic()
     for name, count in (("single", 1), ("parallel", args.parallel)):
+        phases = math.ceil(appends[name] / args.block)
         for _ in range(count):
             teams = _teams()
             workers[name].append(
@@ -170,10 +173,14 @@ def run(args: argparse.Namespace, bench_url: str) -> dict[str, Any]:
             "append": "move_played through tournaments.services.match_append_event "
             "(row lock, expected_seq, the seat's player as actor, seep_core validation from "
             "the snapshot, hash chain, snapshot write; projection scheduling stubbed)",
-            "appends_per_worker_per_length": phases * args.block,
+            "timed_appends_per_length": {
+                "1 match": len(workers["single"][0]["short"]) * args.block,
+                f"each of {args.parallel} matches": len(workers["parallel"][0]["short"])
+                * args.block,
+            },
             "warmup_appends_per_worker": args.warmup,
-            "phases": f"{phases} short and {phases} long phases of {args.block} appends, "
-            "alternating (short, long, short, ...); all workers start each phase together",
+            "phases": f"phases of {args.block} appends alternating short, long, short, ...; "
+            "in parallel, all workers start each phase together",
             "short_log": f"a fresh match prefilled to {args.short} events for each short phase",
             "long_log": f"one match per worker prefilled to {args.long:,} events, appended to in "
             "every long phase",
