@@ -26,6 +26,17 @@ from .models import Match, MatchEvent, MatchSnapshot, Team, Tournament
 
 log = logging.getLogger(__name__)
 
+#: the longest Idempotency-Key accepted (the column's size)
+MAX_KEY_LENGTH = MatchEvent._meta.get_field("idempotency_key").max_length or 200
+_APPEND_RELATED = (
+    "tournament",
+    "snapshot",
+    "team0__first_player",
+    "team0__second_player",
+    "team1__first_player",
+    "team1__second_player",
+)
+
 
 @dataclass(frozen=True)
 class AppendResult:
@@ -80,6 +91,12 @@ def match_append_event(
     ``actor`` None is the server itself (demo seeding, internal jobs).
     """
     match_id = match.pk if isinstance(match, Match) else match
+    if idempotency_key is not None and not (
+        isinstance(idempotency_key, str) and 1 <= len(idempotency_key) <= MAX_KEY_LENGTH
+    ):
+        raise CommandRefused(
+            f"an idempotency key is 1 to {MAX_KEY_LENGTH} characters", code="bad_idempotency_key"
+        )
     digest = request_digest(kind, payload, expected_seq)
     try:
         with transaction.atomic():
@@ -87,8 +104,10 @@ def match_append_event(
                 # of=self: lock this match's row only. A plain FOR UPDATE with these joins
                 # also locks the tournament and team rows, serializing every match of a
                 # tournament behind one lock.
+                # The one read an append needs: the seated players (for permissions) and
+                # the snapshot come along in the same query.
                 Match.objects.select_for_update(of=("self",))
-                .select_related("tournament", "team0", "team1")
+                .select_related(*_APPEND_RELATED)
                 .get(pk=match_id)
             )
             if idempotency_key is not None:
@@ -153,7 +172,10 @@ def _authorize(match: Match, actor: Any, kind: str, payload: Any) -> None:
 
 
 def _load_state(match: Match) -> matchlog.MatchState:
-    snapshot = MatchSnapshot.objects.filter(match=match).first()
+    try:
+        snapshot: MatchSnapshot | None = match.snapshot  # loaded with the locked match
+    except MatchSnapshot.DoesNotExist:
+        snapshot = None
     if snapshot is None:
         if match.last_seq:
             return rebuild_snapshot(match).state_value
@@ -210,9 +232,9 @@ def _write(
     Match.objects.filter(pk=match.pk).update(
         last_seq=last.seq, last_hash=last.hash, status=state.status
     )
-    MatchSnapshot.objects.update_or_create(
-        match=match, defaults={"seq": last.seq, "state": state.to_json()}
-    )
+    saved = MatchSnapshot.objects.filter(match=match).update(seq=last.seq, state=state.to_json())
+    if not saved:  # the match's first append (the match row is locked: no one races us)
+        MatchSnapshot.objects.create(match=match, seq=last.seq, state=state.to_json())
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
     return events
 

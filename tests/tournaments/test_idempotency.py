@@ -11,7 +11,7 @@ import pytest
 
 import seep_core as sc
 from tournaments import matchlog
-from tournaments.errors import IdempotencyKeyReused, MoveRefused, StaleSequence
+from tournaments.errors import CommandRefused, IdempotencyKeyReused, MoveRefused, StaleSequence
 from tournaments.models import Match, MatchEvent, MatchSnapshot
 from tournaments.services import AppendResult, match_append_event
 from tournaments.verify import verify_match
@@ -235,3 +235,33 @@ def test_a_key_belongs_to_one_match(world: Any) -> None:
     assert not a.replayed and not b.replayed
     assert {e.match_id for e in a.events} == {digital.pk}
     assert {e.match_id for e in b.events} == {score.pk}
+
+
+@pytest.mark.parametrize("key", ["", "k" * 201, 42])
+def test_an_idempotency_key_that_is_empty_too_long_or_not_text_is_refused(
+    world: Any, key: Any
+) -> None:
+    match = world.digital_match
+    with pytest.raises(CommandRefused) as refused:
+        match_append_event(
+            match=match,
+            expected_seq=0,
+            kind="match_started",
+            payload={},
+            actor=world.organizer,
+            idempotency_key=key,
+        )
+    assert refused.value.code == "bad_idempotency_key"
+    assert not MatchEvent.objects.filter(match=match).exists()
+
+
+def test_a_key_of_200_characters_is_accepted(world: Any) -> None:
+    result = match_append_event(
+        match=world.digital_match,
+        expected_seq=0,
+        kind="match_started",
+        payload={},
+        actor=world.organizer,
+        idempotency_key="k" * 200,
+    )
+    assert result.events[0].idempotency_key == "k" * 200
