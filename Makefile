@@ -39,11 +39,17 @@ bench: bench-engine bench-store bench-scoring
 bench-engine: $(STAMP)
 	$(BIN)/python -m bench.engine
 
+# The store and scoring benchmarks need PostgreSQL (and Redis): they create scratch databases
+# of their own on the server DATABASE_URL names (default: the local one) and drop them after.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
+
 bench-store: $(STAMP)
-	$(BIN)/python -m bench.store
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} $(BIN)/python -m bench.store
 
 bench-scoring: $(STAMP)
-	$(BIN)/python -m bench.scoring
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
+	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.scoring
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
