@@ -46,7 +46,9 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+
+from bench.scratch import drop_database, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parent.parent
@@ -75,7 +77,7 @@ def main() -> None:
         sys.exit("bench.scoring needs DATABASE_URL=postgres://... (PostgreSQL)")
     if not redis_url:
         sys.exit("bench.scoring needs REDIS_URL=redis://... (the broker)")
-    bench_url = _recreate_database(database_url, args.database)
+    bench_url = recreate_database(database_url, args.database)
     queue = f"seep-bench-scoring-{uuid.uuid4().hex[:8]}"
     os.environ.update(DATABASE_URL=bench_url, CELERY_QUEUE=queue)
     os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
@@ -113,7 +115,7 @@ def main() -> None:
 
         connections.close_all()
         if not args.keep:
-            _drop_database(database_url, args.database)
+            drop_database(database_url, args.database)
     (RESULTS / "scoring.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
 
@@ -425,34 +427,6 @@ def _stop(worker: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
-
-
-def _admin_connection(database_url: str) -> Any:
-    import psycopg
-
-    parts = urlsplit(database_url)
-    admin = urlunsplit(parts._replace(path="/postgres", scheme="postgresql"))
-    return psycopg.connect(admin, autocommit=True)
-
-
-def _recreate_database(database_url: str, name: str) -> str:
-    from psycopg import sql
-
-    with _admin_connection(database_url) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
-
-
-def _drop_database(database_url: str, name: str) -> None:
-    from psycopg import sql
-
-    with _admin_connection(database_url) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
 
 
 def _server_version() -> str:

@@ -59,11 +59,12 @@ import statistics
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+
+from bench.scratch import drop_database, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FORMAT = {"bazzis": 99, "first_to": True}  # a match that does not end during the benchmark
@@ -90,7 +91,7 @@ def main() -> None:
             "DATABASE_URL=postgres://user@host:port/name (it creates and uses its own database, "
             f"{args.database}, on that server)"
         )
-    bench_url = _recreate_database(database_url, args.database)
+    bench_url = recreate_database(database_url, args.database)
     try:
         _setup_django(bench_url)
         from django.core.management import call_command
@@ -100,7 +101,7 @@ def main() -> None:
     finally:
         _close_connections()
         if not args.keep:
-            _drop_database(database_url, args.database)
+            drop_database(database_url, args.database)
     result["database"] = f"{args.database} (dropped)" if not args.keep else args.database
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "store.json").write_text(json.dumps(result, indent=2) + "\n")
@@ -375,12 +376,7 @@ def _prefilled(teams: tuple[Any, Any], length: int, seed: int) -> int:
         rules=team0.tournament.rules, match_format=FORMAT, first_dealer=0,
     )  # fmt: skip
     rng = random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
+    shuffle = matchlog.repeatable_decks(rng)
     setup = matchlog.MatchSetup(match.mode, match.rules, match.match_format, 0)
     planned, state = matchlog.plan(
         matchlog.MatchState(match.mode), setup, "match_started", {}, shuffle=shuffle
@@ -516,36 +512,6 @@ def _environment() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "platform": platform.platform(),
     }
-
-
-@contextlib.contextmanager
-def _admin_connection(database_url: str) -> Iterator[Any]:
-    import psycopg
-
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        yield conn
-
-
-def _recreate_database(database_url: str, name: str) -> str:
-    from psycopg import sql
-
-    if urlsplit(database_url).path.lstrip("/") == name:
-        sys.exit(f"DATABASE_URL names {name}, the benchmark's scratch database: name another")
-    with _admin_connection(database_url) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
-
-
-def _drop_database(database_url: str, name: str) -> None:
-    from psycopg import sql
-
-    with _admin_connection(database_url) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
 
 
 if __name__ == "__main__":

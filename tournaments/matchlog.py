@@ -7,6 +7,7 @@ replay the stored log through it, so a snapshot and a replay cannot disagree by 
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -75,6 +76,21 @@ def secure_deck() -> list[str]:
     deck = sc.ordered_deck()
     secrets.SystemRandom().shuffle(deck)
     return deck
+
+
+def repeatable_decks(seed: int | random.Random) -> Shuffle:
+    """Return a shuffle that deals the same decks again for the same seed.
+
+    For demos, tests and benchmarks only: real matches are dealt with ``secure_deck``.
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    def shuffle() -> list[str]:
+        deck = sc.ordered_deck()
+        rng.shuffle(deck)
+        return deck
+
+    return shuffle
 
 
 def apply_event(state: MatchState, kind: str, payload: dict[str, Any]) -> MatchState:

@@ -5,12 +5,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import seep_core as sc
+
 from . import matchlog
 from .access import is_director
 from .models import Match, MatchEvent, MatchSnapshot
 
 #: payload fields that hold unplayed cards, hidden from all but directors until the deal is over
 SECRET_FIELDS = {matchlog.DEAL_STARTED: ("deck",)}
+
+
+def match_state(match: Match) -> matchlog.MatchState:
+    """Return where the match stands now (from its snapshot, which every append keeps)."""
+    snapshot = MatchSnapshot.objects.filter(match=match).values_list("state", flat=True).first()
+    if snapshot is None:
+        return matchlog.MatchState(match.mode)
+    return matchlog.MatchState.from_json(snapshot)
+
+
+def current_deal(match: Match) -> sc.Deal | None:
+    """Return the deal in play (full information: render it with ``seep_core.view``), or None."""
+    return match_state(match).deal
 
 
 def open_deal(match: Match) -> int | None:

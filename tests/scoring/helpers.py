@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from django.test import TestCase
 
 import seep_core as sc
 from scoring.models import DealResult, MatchResult
-from tournaments import matchlog
-from tournaments.models import Match, MatchSnapshot
+from tests.matches import deal_in_play as current_deal
+from tournaments.matchlog import repeatable_decks as decks
+from tournaments.models import Match
 from tournaments.services import AppendResult, match_append_event, match_create
 
 
@@ -24,18 +25,6 @@ def committed() -> Iterator[None]:
     """
     with TestCase.captureOnCommitCallbacks(execute=True):
         yield
-
-
-def decks(seed: int) -> Callable[[], list[str]]:
-    """Return a repeatable shuffle."""
-    rng = random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle
 
 
 def new_match(
@@ -82,12 +71,6 @@ def enter(match: Match, points: list[int], sweeps: Any = ((), ())) -> AppendResu
             payload={"points": list(points), "sweeps": [list(sweeps[0]), list(sweeps[1])]},
             actor=None,
         )
-
-
-def current_deal(match: Match) -> sc.Deal:
-    state = matchlog.MatchState.from_json(MatchSnapshot.objects.get(match=match).state)
-    assert state.deal is not None
-    return state.deal
 
 
 def play(match: Match, rng: random.Random, moves: int | None = None) -> int:

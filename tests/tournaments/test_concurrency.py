@@ -22,54 +22,18 @@ from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection, transaction
 
 import seep_core as sc
-from tournaments import matchlog, selectors
+from tests.matches import assert_log_intact, body
+from tests.matches import deal_in_play as current_deal
+from tournaments import selectors
 from tournaments.errors import StaleSequence
-from tournaments.models import Match, MatchEvent, MatchSnapshot, Player, Team
-from tournaments.services import AppendResult, match_append_event, replay_log
-from tournaments.verify import verify_match
+from tournaments.matchlog import repeatable_decks as fixed_decks
+from tournaments.models import Match, MatchEvent, Player, Team
+from tournaments.services import AppendResult, match_append_event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 THREADS = 8
 ROUNDS = 30
-
-
-def fixed_decks(seed: int) -> matchlog.Shuffle:
-    rng = random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle
-
-
-def body(result: AppendResult) -> list[tuple[Any, ...]]:
-    """Return what a response carries of an append: every field of its events, and the head."""
-    return [
-        (e.pk, e.seq, e.kind, e.payload, e.actor_id, e.recorded_at, e.idempotency_key,
-         e.caused_by, e.hash)
-        for e in result.events
-    ] + [("last_seq", result.last_seq)]  # fmt: skip
-
-
-def current_deal(match_id: int) -> sc.Deal:
-    state = matchlog.MatchState.from_json(MatchSnapshot.objects.get(match_id=match_id).state)
-    assert state.deal is not None
-    return state.deal
-
-
-def assert_log_intact(match: Match) -> None:
-    """The seqs run 1..N without gaps or duplicates, the chain verifies, the snapshot replays."""
-    match.refresh_from_db()
-    events = MatchEvent.objects.filter(match=match).order_by("seq")
-    seqs = list(events.values_list("seq", flat=True))
-    assert seqs == list(range(1, match.last_seq + 1))
-    assert verify_match(match) == []
-    snapshot = MatchSnapshot.objects.get(match=match)
-    assert snapshot.seq == match.last_seq
-    assert snapshot.state == replay_log(match).to_json()
 
 
 @pytest.fixture(autouse=True)

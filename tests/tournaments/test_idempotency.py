@@ -10,41 +10,17 @@ from typing import Any
 import pytest
 
 import seep_core as sc
-from tournaments import matchlog
+from tests.matches import body
+from tests.matches import deal_in_play as current_deal
 from tournaments.errors import CommandRefused, IdempotencyKeyReused, MoveRefused, StaleSequence
-from tournaments.models import Match, MatchEvent, MatchSnapshot
+from tournaments.matchlog import repeatable_decks as fixed_decks
+from tournaments.models import Match, MatchEvent
 from tournaments.services import AppendResult, match_append_event
 from tournaments.verify import verify_match
 
 pytestmark = pytest.mark.django_db
 
 RETRIES = 5
-
-
-def fixed_decks(seed: int = 1) -> matchlog.Shuffle:
-    rng = random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle
-
-
-def body(result: AppendResult) -> list[tuple[Any, ...]]:
-    """Return what a response carries of an append: every field of its events, and the head."""
-    return [
-        (e.pk, e.seq, e.kind, e.payload, e.actor_id, e.recorded_at, e.idempotency_key,
-         e.caused_by, e.hash)
-        for e in result.events
-    ] + [("last_seq", result.last_seq)]  # fmt: skip
-
-
-def current_deal(match: Match) -> sc.Deal:
-    state = matchlog.MatchState.from_json(MatchSnapshot.objects.get(match=match).state)
-    assert state.deal is not None
-    return state.deal
 
 
 def head(match: Match) -> tuple[int, int]:

@@ -32,6 +32,7 @@ from hypothesis.stateful import (
 )
 
 import seep_core as sc
+from tests.matches import body
 from tournaments import matchlog
 from tournaments.errors import (
     AppendRefused,
@@ -41,6 +42,7 @@ from tournaments.errors import (
     NotPermitted,
     StaleSequence,
 )
+from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
 from tournaments.services import AppendResult, match_append_event, replay_log
 from tournaments.verify import verify_match
@@ -59,25 +61,6 @@ MACHINE_SETTINGS = settings(
 WRITTEN, REPLAYED = "written", "replayed"
 SEEDS = st.integers(0, 2**32 - 1)
 KEYS = st.one_of(st.none(), st.sampled_from(["k1", "k2", "k3"]))  # few: reuse happens
-
-
-def fixed_decks(seed: int) -> matchlog.Shuffle:
-    rng = random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle
-
-
-def body(result: AppendResult) -> list[tuple[Any, ...]]:
-    return [
-        (e.pk, e.seq, e.kind, e.payload, e.actor_id, e.recorded_at, e.idempotency_key,
-         e.caused_by, e.hash)
-        for e in result.events
-    ] + [("last_seq", result.last_seq)]  # fmt: skip
 
 
 def build_match(mode: str, match_format: dict[str, Any]) -> tuple[Match, dict[str, Any]]:

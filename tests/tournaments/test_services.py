@@ -11,7 +11,7 @@ import pytest
 from django.db import transaction
 
 import seep_core as sc
-from tournaments import matchlog
+from tests.matches import deal_in_play as current_deal
 from tournaments.errors import (
     CommandRefused,
     IdempotencyKeyReused,
@@ -19,7 +19,8 @@ from tournaments.errors import (
     NotPermitted,
     StaleSequence,
 )
-from tournaments.models import Match, MatchEvent, MatchSnapshot
+from tournaments.matchlog import repeatable_decks as fixed_decks
+from tournaments.models import Match, MatchEvent
 from tournaments.selectors import render_events
 from tournaments.services import match_append_event
 from tournaments.verify import verify_match
@@ -27,28 +28,11 @@ from tournaments.verify import verify_match
 pytestmark = pytest.mark.django_db
 
 
-def fixed_decks(seed: int = 1) -> Any:
-    rng = random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle
-
-
 def start(match: Match, actor: Any, **payload: Any) -> Any:
     return match_append_event(
         match=match, expected_seq=0, kind="match_started", payload=payload, actor=actor,
-        shuffle=fixed_decks(),
+        shuffle=fixed_decks(1),
     )  # fmt: skip
-
-
-def current_deal(match: Match) -> sc.Deal:
-    state = matchlog.MatchState.from_json(MatchSnapshot.objects.get(match=match).state)
-    assert state.deal is not None
-    return state.deal
 
 
 def play(match: Match, move: dict[str, Any], actor: Any = None, **kw: Any) -> Any:

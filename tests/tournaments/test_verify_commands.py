@@ -25,30 +25,14 @@ from django.db import connection
 
 import seep_core as sc
 from tests.conftest import append_only_triggers_suspended
-from tournaments import matchlog
+from tests.matches import deal_in_play as current_deal
 from tournaments.chain import event_hash
+from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot
 from tournaments.services import match_append_event, replay_log
 from tournaments.verify import verify_match
 
 MOVES = 12
-
-
-def fixed_decks(seed: int) -> matchlog.Shuffle:
-    rng = random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle
-
-
-def current_deal(match: Match) -> sc.Deal:
-    state = matchlog.MatchState.from_json(MatchSnapshot.objects.get(match=match).state)
-    assert state.deal is not None
-    return state.deal
 
 
 def play(match: Match, moves: int, seed: int = 5) -> None:

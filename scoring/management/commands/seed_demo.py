@@ -14,7 +14,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
@@ -133,7 +133,7 @@ class Command(BaseCommand):
         match = match_create(
             tournament=tournament, team0=team0, team1=team1, mode="digital", match_format=fmt
         )
-        shuffle = _decks(rng)
+        shuffle = matchlog.repeatable_decks(rng)
         state = matchlog.MatchState(match.mode)
         seq = 0
 
@@ -197,14 +197,3 @@ def _quiet(logger_name: str) -> Iterator[None]:
         yield
     finally:
         logger.setLevel(level)
-
-
-def _decks(rng: random.Random) -> Callable[[], list[str]]:
-    """Return a shuffle drawing every deck from ``rng`` (the server's CSPRNG, made repeatable)."""
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle

@@ -1,0 +1,42 @@
+"""Scratch PostgreSQL databases for the benchmarks: created fresh, dropped afterwards."""
+
+from __future__ import annotations
+
+import sys
+from urllib.parse import urlsplit, urlunsplit
+
+
+def _admin_connection(database_url: str) -> object:
+    """Return an autocommit connection to the server's ``postgres`` database."""
+    import psycopg
+
+    parts = urlsplit(database_url)
+    admin = urlunsplit(parts._replace(path="/postgres", scheme="postgresql"))
+    return psycopg.connect(admin, autocommit=True)
+
+
+def recreate_database(database_url: str, name: str) -> str:
+    """(Re)create database ``name`` on the server ``database_url`` names; return its URL.
+
+    Refuses to touch the database ``database_url`` itself names.
+    """
+    from psycopg import sql
+
+    if urlsplit(database_url).path.lstrip("/") == name:
+        sys.exit(f"DATABASE_URL names {name}, the benchmark's scratch database: name another")
+    with _admin_connection(database_url) as conn:  # type: ignore[attr-defined]
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
+
+
+def drop_database(database_url: str, name: str) -> None:
+    """Drop database ``name`` (if it exists) on the server ``database_url`` names."""
+    from psycopg import sql
+
+    with _admin_connection(database_url) as conn:  # type: ignore[attr-defined]
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
