@@ -203,28 +203,22 @@ def _write(
         seq = first_seq + offset
         key = idempotency_key if offset == 0 else None
         caused_by = None if offset == 0 else first_seq
-        previous = event_hash(
-            previous,
-            seq=seq,
-            kind=kind,
-            payload=payload,
-            actor=actor_id,
-            recorded_at=now,
-            idempotency_key=key,
-            caused_by=caused_by,
-        )
+        fields = {
+            "seq": seq,
+            "kind": kind,
+            "payload": payload,
+            "recorded_at": now,
+            "idempotency_key": key,
+            "caused_by": caused_by,
+        }
+        previous = event_hash(previous, actor=actor_id, **fields)
         events.append(
             MatchEvent(
                 match=match,
-                seq=seq,
-                kind=kind,
-                payload=payload,
                 actor_id=actor_id,
-                recorded_at=now,
-                idempotency_key=key,
                 request_digest=digest if key is not None else "",
-                caused_by=caused_by,
                 hash=previous,
+                **fields,
             )
         )
     MatchEvent.objects.bulk_create(events)
