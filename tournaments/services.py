@@ -28,14 +28,9 @@ log = logging.getLogger(__name__)
 
 #: the longest Idempotency-Key accepted (the column's size)
 MAX_KEY_LENGTH = MatchEvent._meta.get_field("idempotency_key").max_length or 200
-_APPEND_RELATED = (
-    "tournament",
-    "snapshot",
-    "team0__first_player",
-    "team0__second_player",
-    "team1__first_player",
-    "team1__second_player",
-)
+#: read with the locked match: a join per relation costs more than it saves, so the seated
+#: players are looked up only when a player (not a director) appends
+_APPEND_RELATED = ("tournament", "snapshot")
 
 
 @dataclass(frozen=True)
@@ -104,8 +99,7 @@ def match_append_event(
                 # of=self: lock this match's row only. A plain FOR UPDATE with these joins
                 # also locks the tournament and team rows, serializing every match of a
                 # tournament behind one lock.
-                # The one read an append needs: the seated players (for permissions) and
-                # the snapshot come along in the same query.
+                # The tournament (for permissions) and the snapshot come along.
                 Match.objects.select_for_update(of=("self",))
                 .select_related(*_APPEND_RELATED)
                 .get(pk=match_id)
