@@ -72,7 +72,12 @@ def mask_value(mask: int) -> int:
 
 def codes(mask: int) -> list[str]:
     """Return the codes of the cards in a bitmask, in card order."""
-    return [CODE[c] for c in bits(mask)]
+    out = []  # a plain loop, not bits(): legal_moves calls this for every take it lists
+    while mask:
+        low = mask & -mask
+        out.append(CODE[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 class Card(int):

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
-from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, VALUE, bits
+from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, VALUE, codes
 from .combos import (
     SUMS_LIMIT,
     disjoint_unions,
@@ -68,7 +68,7 @@ def _move_dict(play: Play) -> dict[str, Any]:
     if action in ("bid", "build"):
         out["value"] = value
     if action in ("capture", "build"):
-        out["take"] = [CODE[c] for c in bits(take)] + [_HOUSE_NAME[v] for v in houses]
+        out["take"] = codes(take) + [_HOUSE_NAME[v] for v in houses]
     return out
 
 
@@ -98,16 +98,6 @@ def legal_moves(deal: Deal) -> list[dict[str, Any]]:
 _BID_VALUES = (9, 10, 11, 12, 13)
 #: bit V set for every house value V (9-13)
 _HOUSE_VALUES = sum(1 << v for v in _BID_VALUES)
-
-
-def _codes(take: int) -> list[str]:
-    """Return the codes of the cards in ``take``, in card order."""
-    out = []
-    while take:
-        low = take & -take
-        out.append(CODE[low.bit_length() - 1])
-        take ^= low
-    return out
 
 
 def _card_plays(deal: Deal, seat: int, hand: int) -> list[dict[str, Any]]:
@@ -183,7 +173,7 @@ def _card_plays(deal: Deal, seat: int, hand: int) -> list[dict[str, Any]]:
                 if len(subsets) > 1:
                     subsets = sorted(maximal_unions(subsets))
                 for union in subsets:
-                    items = _codes(union)
+                    items = codes(union)
                     if own:
                         items.append(_HOUSE_NAME[v])
                     append({"seat": seat, "action": "capture", "card": code, "take": items})
@@ -230,7 +220,7 @@ def _card_plays(deal: Deal, seat: int, hand: int) -> list[dict[str, Any]]:
                         "action": "build",
                         "card": code,
                         "value": value,
-                        "take": _codes(take),
+                        "take": codes(take),
                     }
                 )
         # breaking (raising) an ordinary house the player does not own (H7)
@@ -250,7 +240,7 @@ def _card_plays(deal: Deal, seat: int, hand: int) -> list[dict[str, Any]]:
                 for take in sorted(takes):
                     append({
                         "seat": seat, "action": "build", "card": code, "value": value,
-                        "take": [*_codes(take), _HOUSE_NAME[house.value]],
+                        "take": [*codes(take), _HOUSE_NAME[house.value]],
                     })  # fmt: skip
         # the other cards of this value have the same options
         others = cards ^ low
