@@ -26,7 +26,7 @@ MATCH_ENDED = "match_ended"
 COMMANDS = (MATCH_STARTED, MOVE_PLAYED, DEAL_ENDED)
 
 SCHEDULED, IN_PROGRESS, FINISHED = "scheduled", "in_progress", "finished"
-DIGITAL, TABLE, SCORE = "digital", "table", "score"
+DIGITAL, SCORE = "digital", "score"  # a table match records no moves yet
 
 
 class LogInconsistent(ValueError):
@@ -261,11 +261,9 @@ def plan(
     progress = state.progress
     assert progress is not None
     points, sweeps = _checked_result(payload, progress.rules, progress.dealer)
+    # card points sum to 100, so at most one team is under any minimum (V2: 0-50) and the
+    # ledger (L1-L3, in apply_event) always takes the deal
     total = [points[0] + sum(sweeps[0]), points[1] + sum(sweeps[1])]
-    try:
-        sc.ledger([total], progress.rules)
-    except sc.SeepError as exc:
-        raise CommandRefused(exc.message, code=exc.code, rule=exc.rule) from exc
     emit(
         DEAL_ENDED,
         {
