@@ -162,7 +162,7 @@ def _authorize(match: Match, actor: Any, kind: str, payload: Any) -> None:
         )
     if kind == matchlog.DEAL_ENDED and is_scorekeeper(actor, match):
         return
-    raise NotPermitted(f"you may not append {kind} to this match", code="forbidden", status=403)
+    raise NotPermitted(f"you may not append {kind} to this match", code="forbidden")
 
 
 def _load_state(match: Match) -> matchlog.MatchState:
@@ -172,11 +172,11 @@ def _load_state(match: Match) -> matchlog.MatchState:
         snapshot = None
     if snapshot is None:
         if match.last_seq:
-            return rebuild_snapshot(match).state_value
+            return rebuild_snapshot(match)
         return matchlog.MatchState(match.mode)
     if snapshot.seq != match.last_seq:  # stale cache (never expected): rebuild, never trust
         log.error("snapshot of match %s at %s, log at %s", match.pk, snapshot.seq, match.last_seq)
-        return rebuild_snapshot(match).state_value
+        return rebuild_snapshot(match)
     return matchlog.MatchState.from_json(snapshot.state)
 
 
@@ -220,19 +220,9 @@ def _write(
     Match.objects.filter(pk=match.pk).update(
         last_seq=last.seq, last_hash=last.hash, status=state.status
     )
-    saved = MatchSnapshot.objects.filter(match=match).update(seq=last.seq, state=state.to_json())
-    if not saved:  # the match's first append (the match row is locked: no one races us)
-        MatchSnapshot.objects.create(match=match, seq=last.seq, state=state.to_json())
+    _save_snapshot(match, last.seq, state)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
     return events
-
-
-@dataclass(frozen=True)
-class Rebuilt:
-    """A snapshot rebuilt from the log."""
-
-    snapshot: MatchSnapshot
-    state_value: matchlog.MatchState
 
 
 def replay_log(match: Match) -> matchlog.MatchState:
@@ -241,16 +231,21 @@ def replay_log(match: Match) -> matchlog.MatchState:
     return matchlog.replay(list(events), match.mode)
 
 
-def rebuild_snapshot(match: Match) -> Rebuilt:
-    """Rebuild a match's snapshot (and its status) from its log; call inside a transaction."""
+def rebuild_snapshot(match: Match) -> matchlog.MatchState:
+    """Rebuild a match's snapshot (and its status) from its log; call with the match locked."""
     state = replay_log(match)
-    snapshot, _ = MatchSnapshot.objects.update_or_create(
-        match=match, defaults={"seq": match.last_seq, "state": state.to_json()}
-    )
+    _save_snapshot(match, match.last_seq, state)
     if match.status != state.status:
         Match.objects.filter(pk=match.pk).update(status=state.status)
         match.status = state.status
-    return Rebuilt(snapshot, state)
+    return state
+
+
+def _save_snapshot(match: Match, seq: int, state: matchlog.MatchState) -> None:
+    """Write the match's snapshot; the caller holds the match row's lock, so no one races."""
+    data = state.to_json()
+    if not MatchSnapshot.objects.filter(match=match).update(seq=seq, state=data):
+        MatchSnapshot.objects.create(match=match, seq=seq, state=data)
 
 
 def _schedule_projection(match_id: int) -> None:
