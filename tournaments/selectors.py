@@ -15,9 +15,16 @@ from .models import Match, MatchEvent, MatchSnapshot
 SECRET_FIELDS = {matchlog.DEAL_STARTED: ("deck",)}
 
 
+def _stored_state(match: Match) -> dict[str, Any] | None:
+    state: dict[str, Any] | None = (
+        MatchSnapshot.objects.filter(match=match).values_list("state", flat=True).first()
+    )
+    return state
+
+
 def match_state(match: Match) -> matchlog.MatchState:
     """Return where the match stands now (from its snapshot, which every append keeps)."""
-    snapshot = MatchSnapshot.objects.filter(match=match).values_list("state", flat=True).first()
+    snapshot = _stored_state(match)
     if snapshot is None:
         return matchlog.MatchState(match.mode)
     return matchlog.MatchState.from_json(snapshot)
@@ -29,8 +36,11 @@ def current_deal(match: Match) -> sc.Deal | None:
 
 
 def open_deal(match: Match) -> int | None:
-    """Return the number of the deal still in play (its cards secret), or None."""
-    snapshot = MatchSnapshot.objects.filter(match=match).values_list("state", flat=True).first()
+    """Return the number of the deal still in play (its cards secret), or None.
+
+    Reads the stored JSON without rebuilding the engine state: the feed calls it per request.
+    """
+    snapshot = _stored_state(match)
     if snapshot is None:
         return None
     deal = snapshot.get("deal")
@@ -48,15 +58,14 @@ def render_event(
     ``director`` and ``secret_deal`` (``open_deal(match)``) when rendering many events of one
     match, to look them up once.
     """
-    match = event.match
-    if director is None:
-        director = is_director(viewer, match.tournament)
     payload = dict(event.payload)
     hidden: list[str] = []
     fields = SECRET_FIELDS.get(event.kind, ())
+    if fields and director is None:
+        director = is_director(viewer, event.match.tournament)
     if fields and not director:
         if secret_deal is ...:
-            secret_deal = open_deal(match)
+            secret_deal = open_deal(event.match)
         if payload.get("deal") == secret_deal:
             for name in fields:
                 if name in payload:

@@ -292,3 +292,17 @@ def test_moves_are_refused_in_a_score_match(world: Any) -> None:
     with pytest.raises(CommandRefused) as refused:
         play(world.score_match, {"seat": 1, "action": "redeal"})
     assert refused.value.code == "mode_mismatch"
+
+
+def test_rendering_a_feed_reads_the_match_once_not_per_event(
+    world: Any, django_assert_max_num_queries: Any
+) -> None:
+    match = world.digital_match
+    start(match, world.organizer, first_dealer=3)
+    for move in sc.legal_moves(current_deal(match))[:1]:
+        play(match, move)
+    events = list(MatchEvent.objects.filter(match=match))
+    viewer = world.players[0].user
+    with django_assert_max_num_queries(2):  # the tournament's organizer, the open deal
+        rendered = render_events(match, events, viewer)
+    assert [e["seq"] for e in rendered] == [1, 2, 3]
