@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString
 from scoring.admin import match_scoresheet
 
 from .models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
+from .selectors import render_event
 
 
 @admin.register(Tournament)
@@ -115,8 +116,6 @@ class MatchEventAdmin(ReadOnlyAdmin):
     @admin.display(description="payload")
     def shown_payload(self, event: MatchEvent) -> SafeString:
         """Return the event as ``render_event`` shows it to the viewer, as indented JSON."""
-        from .selectors import render_event  # lands with the append service
-
         shown = render_event(event, getattr(event, "_admin_viewer", None))
         return format_html(
             "<pre>{}</pre>", json.dumps(shown, indent=2, ensure_ascii=False, default=str)
