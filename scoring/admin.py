@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from tournaments.models import Match
+from tournaments.readonly_admin import ReadOnlyAdmin
 
 from .models import DealResult, MatchResult
 
@@ -31,19 +31,6 @@ def _pair(a: Any, b: Any) -> str:
 
 def _sweeps(values: list[int]) -> str:
     return " + ".join(str(v) for v in values) or "0"
-
-
-class _ReadOnly:
-    """Shows rows; never adds, changes or deletes them."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class _DealColumns:
@@ -156,7 +143,7 @@ def match_scoresheet(match: Match) -> SafeString:
 
 
 @admin.register(MatchResult)
-class MatchResultAdmin(_ReadOnly, _MatchColumns, admin.ModelAdmin):
+class MatchResultAdmin(_MatchColumns, ReadOnlyAdmin):
     list_display = (
         "match", "bazzis", "difference", "deals", "over", "winning_team", "draw",
         "completed_at", "seq", "log_head", "deal_list",
@@ -165,7 +152,6 @@ class MatchResultAdmin(_ReadOnly, _MatchColumns, admin.ModelAdmin):
     list_select_related = ("match__team0", "match__team1")
     ordering = ("match",)
     fields = ("match", *MATCH_COLUMNS)
-    readonly_fields = fields
 
     @admin.display(description="deals")
     def deal_list(self, result: MatchResult) -> SafeString:
@@ -180,11 +166,10 @@ class MatchResultAdmin(_ReadOnly, _MatchColumns, admin.ModelAdmin):
 
 
 @admin.register(DealResult)
-class DealResultAdmin(_ReadOnly, _DealColumns, admin.ModelAdmin):
+class DealResultAdmin(_DealColumns, ReadOnlyAdmin):
     list_display = ("match", *DEAL_COLUMNS)
     list_filter = ("reset", "reason", "match__tournament")
     list_select_related = ("match__team0", "match__team1")
     search_fields = ("match__team0__name", "match__team1__name")
     ordering = ("match", "deal")
     fields = ("match", *DEAL_COLUMNS)
-    readonly_fields = fields

@@ -34,11 +34,6 @@ DEAL_FIELDS = (
     "dealer", "points0", "points1", "sweeps0", "sweeps1", "total0", "total1", "difference",
     "running_difference", "reset", "bazzi", "reason", "bazzis0", "bazzis1", "seq",
 )  # fmt: skip
-#: the MatchResult fields the fold decides (``completed_at`` is written apart, once)
-MATCH_FIELDS = (
-    "started", "deals", "difference", "bazzis0", "bazzis1", "next_dealer", "over", "winner",
-    "draw",
-)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString
 from scoring.admin import match_scoresheet
 
 from .models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
+from .readonly_admin import ReadOnlyAdmin
 from .selectors import render_event
 
 
@@ -66,22 +67,6 @@ class MatchAdmin(admin.ModelAdmin):
     def scoresheet(self, match: Match) -> SafeString:
         """The scoring projection of the match's log: its result and deals, deal by deal."""
         return match_scoresheet(match)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Lists and shows rows, never adds, changes or deletes them."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return self.get_fields(request, obj)
 
 
 @admin.register(MatchEvent)
