@@ -18,6 +18,8 @@ from django.utils import timezone
 
 import seep_core
 
+from . import matchlog
+
 
 def default_rules() -> dict[str, Any]:
     """Return the default rule variants (RULES.md as written) as a JSON-ready dict."""
@@ -158,15 +160,8 @@ class Team(models.Model):
 class Match(models.Model):
     """A match between two teams: team0 sits at seats 0 and 2, team1 at seats 1 and 3."""
 
-    class Mode(models.TextChoices):
-        DIGITAL = "digital", "digital (the server deals)"
-        TABLE = "table", "table (every move recorded at a physical table)"
-        SCORE = "score", "score (each deal's result entered)"
-
-    class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "scheduled"
-        IN_PROGRESS = "in_progress", "in progress"
-        FINISHED = "finished", "finished"
+    Mode = matchlog.Mode
+    Status = matchlog.Status
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
     team0 = models.ForeignKey(
@@ -181,7 +176,7 @@ class Match(models.Model):
         related_name="matches_as_team1",
         help_text="Sits at seats 1 and 3: its first player at 1, its second at 3.",
     )
-    mode = models.CharField(max_length=10, choices=Mode.choices)
+    mode = models.CharField(max_length=10, choices=matchlog.choices(matchlog.Mode))
     # Copied from the tournament when the match is created, never changed after: the
     # seep_core.Rules the match is played under, whatever the tournament's rules become.
     rules = models.JSONField(editable=False)
@@ -195,7 +190,9 @@ class Match(models.Model):
         validators=[MaxValueValidator(3)],
         help_text="Seat 0-3 (S2); blank: the server draws one when the match starts.",
     )
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    status = models.CharField(
+        max_length=12, choices=matchlog.choices(matchlog.Status), default=matchlog.Status.SCHEDULED
+    )
     # The head of the event log: the last event's seq and hash (0 and "" before the first).
     last_seq = models.PositiveIntegerField(default=0, editable=False)
     last_hash = models.CharField(max_length=64, default="", blank=True, editable=False)
@@ -268,16 +265,11 @@ class Match(models.Model):
 class MatchEvent(models.Model):
     """One fact in a match's history: seq 1, 2, 3… with no gaps; never changed or removed."""
 
-    class Kind(models.TextChoices):
-        MATCH_STARTED = "match_started", "match started"
-        DEAL_STARTED = "deal_started", "deal started"
-        MOVE_PLAYED = "move_played", "move played"
-        DEAL_ENDED = "deal_ended", "deal ended"
-        MATCH_ENDED = "match_ended", "match ended"
+    Kind = matchlog.Kind
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=32, choices=Kind.choices)
+    kind = models.CharField(max_length=32, choices=matchlog.choices(matchlog.Kind))
     payload = models.JSONField()
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,

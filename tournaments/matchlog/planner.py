@@ -1,170 +1,26 @@
-"""A match's history as a pure fold: the state between events, and the events a command makes.
+"""Planning a command: the events a client's request makes, checked by replaying them.
 
-No database here. ``apply_event`` is the one place a match's state changes: the append service
-plans a command by emitting events through it, and ``verify_match``/``rebuild_snapshots``
-replay the stored log through it, so a snapshot and a replay cannot disagree by construction.
+No database here: the append service locks, plans with ``plan`` and writes what it returns.
 """
 
 from __future__ import annotations
 
-import random
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import seep_core as sc
 
-from .errors import CommandRefused
+from ..errors import CommandRefused
+from .decks import Shuffle, secure_deck
+from .fold import Event, apply_event
+from .kinds import COMMANDS, Kind, Mode
+from .state import FINISHED, SCHEDULED, MatchState
 
-MATCH_STARTED = "match_started"
-DEAL_STARTED = "deal_started"
-MOVE_PLAYED = "move_played"
-DEAL_ENDED = "deal_ended"
-MATCH_ENDED = "match_ended"
-#: the kinds a client may ask for; the others are derived by the server
-COMMANDS = (MATCH_STARTED, MOVE_PLAYED, DEAL_ENDED)
-
-SCHEDULED, IN_PROGRESS, FINISHED = "scheduled", "in_progress", "finished"
-DIGITAL, SCORE = "digital", "score"  # a table match records no moves yet
-
-
-class LogInconsistent(ValueError):
-    """A stored event that does not follow from the events before it (found by a replay)."""
-
-
-@dataclass(frozen=True)
-class MatchState:
-    """Where a match stands after some prefix of its log."""
-
-    mode: str
-    status: str = SCHEDULED
-    progress: sc.MatchProgress | None = None
-    deal_no: int = 0  # the number of the current (or last) deal, redeals included
-    deal: sc.Deal | None = None  # digital: the deal in play (None between matches)
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the state as JSON (what a snapshot stores)."""
-        return {
-            "version": 1,
-            "mode": self.mode,
-            "status": self.status,
-            "deal_no": self.deal_no,
-            "progress": None if self.progress is None else self.progress.to_dict(),
-            "deal": None if self.deal is None else self.deal.to_dict(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchState:
-        """Return the state ``to_json`` wrote."""
-        progress = (
-            None if data["progress"] is None else sc.MatchProgress.from_dict(data["progress"])
-        )
-        deal = None
-        if data["deal"] is not None:
-            rules = progress.rules if progress is not None else None
-            deal = sc.Deal.from_dict(data["deal"], rules)
-        return cls(data["mode"], data["status"], progress, data["deal_no"], deal)
-
-
-Event = tuple[str, dict[str, Any]]
-Shuffle = Callable[[], list[str]]
-
-
-def secure_deck() -> list[str]:
-    """Return the 52 card codes shuffled with the operating system's CSPRNG (``secrets``)."""
-    deck = sc.ordered_deck()
-    secrets.SystemRandom().shuffle(deck)
-    return deck
-
-
-def repeatable_decks(seed: int | random.Random) -> Shuffle:
-    """Return a shuffle that deals the same decks again for the same seed.
-
-    For demos, tests and benchmarks only: real matches are dealt with ``secure_deck``.
-    """
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-
-    def shuffle() -> list[str]:
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        return deck
-
-    return shuffle
-
-
-def apply_event(state: MatchState, kind: str, payload: dict[str, Any]) -> MatchState:
-    """Return the state after one stored event; raise LogInconsistent if it cannot follow."""
-    try:
-        return _apply(state, kind, payload)
-    except (sc.SeepError, KeyError, TypeError, IndexError) as exc:
-        raise LogInconsistent(f"{kind} does not follow: {exc}") from exc
-
-
-def _apply(state: MatchState, kind: str, payload: dict[str, Any]) -> MatchState:
-    if state.status == FINISHED:
-        raise LogInconsistent(f"{kind} after the match ended")
-    if kind == MATCH_STARTED:
-        if state.status != SCHEDULED:
-            raise LogInconsistent("match_started twice")
-        progress = sc.start_match(
-            payload["first_dealer"],
-            sc.MatchFormat.from_dict(payload["format"]),
-            sc.Rules.from_dict(payload["rules"]),
-        )
-        return replace(state, status=IN_PROGRESS, progress=progress, mode=payload["mode"])
-    progress = state.progress
-    if progress is None:
-        raise LogInconsistent(f"{kind} before match_started")
-    if kind == DEAL_STARTED:
-        if state.deal is not None and state.deal.phase != "redealt":
-            raise LogInconsistent("deal_started while a deal is in play or unscored")
-        if payload["deal"] != state.deal_no + 1 or payload["dealer"] != progress.dealer:
-            raise LogInconsistent(
-                f"deal_started #{payload['deal']} by seat {payload['dealer']}, expected "
-                f"#{state.deal_no + 1} by seat {progress.dealer}"
-            )
-        deal = sc.new_deal(payload["dealer"], payload["deck"], progress.rules)
-        return replace(state, deal_no=payload["deal"], deal=deal)
-    if kind == MOVE_PLAYED:
-        if state.deal is None or payload["deal"] != state.deal_no:
-            raise LogInconsistent(f"move_played for deal {payload['deal']}, not in play")
-        return replace(state, deal=sc.apply(state.deal, payload["move"]))
-    if kind == DEAL_ENDED:
-        total = payload["total"]
-        if state.mode == DIGITAL:
-            deal = state.deal
-            if deal is None or deal.phase != "over" or payload["deal"] != state.deal_no:
-                raise LogInconsistent("deal_ended before the deal is over")
-            score = sc.score(deal)
-            if [payload[k] for k in ("points", "sweeps", "total")] != [
-                score[k] for k in ("points", "sweeps", "total")
-            ]:
-                raise LogInconsistent(f"deal_ended says {payload}, the cards say {score}")
-            deal_no = state.deal_no
-        else:
-            deal_no = state.deal_no + 1
-            if payload["deal"] != deal_no:
-                raise LogInconsistent(f"deal_ended #{payload['deal']}, expected #{deal_no}")
-        if payload["dealer"] != progress.dealer:
-            raise LogInconsistent(f"deal_ended names dealer {payload['dealer']}")
-        return replace(state, progress=progress.after_deal(total), deal_no=deal_no, deal=None)
-    if kind == MATCH_ENDED:
-        if not progress.over:
-            raise LogInconsistent("match_ended before the format says it is over")
-        return replace(state, status=FINISHED)
-    raise LogInconsistent(f"unknown event kind {kind!r}")
-
-
-def replay(events: Sequence[Event], mode: str) -> MatchState:
-    """Return the state after folding ``events`` (kind, payload) from the start of a match."""
-    state = MatchState(mode)
-    for kind, payload in events:
-        state = apply_event(state, kind, payload)
-    return state
-
-
-# --- planning a command ------------------------------------------------------------------
+MATCH_STARTED, DEAL_STARTED, MOVE_PLAYED = Kind.MATCH_STARTED, Kind.DEAL_STARTED, Kind.MOVE_PLAYED
+DEAL_ENDED, MATCH_ENDED = Kind.DEAL_ENDED, Kind.MATCH_ENDED
+DIGITAL, SCORE = Mode.DIGITAL, Mode.SCORE
 
 
 @dataclass(frozen=True)
