@@ -8,7 +8,7 @@
 """
 
 from .decks import Shuffle, repeatable_decks, secure_deck
-from .fold import Event, apply_event, replay
+from .fold import Event, apply_event, match_outcome, replay
 from .kinds import COMMANDS, Kind, Mode, Status, choices
 from .planner import MatchSetup, plan
 from .state import LogInconsistent, MatchState
@@ -41,6 +41,7 @@ __all__ = [
     "Status",
     "apply_event",
     "choices",
+    "match_outcome",
     "plan",
     "repeatable_decks",
     "replay",
