@@ -22,7 +22,7 @@ from . import matchlog
 
 
 def default_rules() -> dict[str, Any]:
-    """Return the default rule variants (RULES.md as written) as a JSON-ready dict."""
+    """Return the default rule variants (docs/rules.md as written) as a JSON-ready dict."""
     return seep_core.Rules().to_dict()
 
 
@@ -61,10 +61,16 @@ class Tournament(models.Model):
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_tournaments"
     )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_tournaments",
+        help_text="Users the organizer added to direct this tournament with them.",
+    )
     rules = models.JSONField(
         default=default_rules,
         blank=True,
-        help_text="Rule variants (RULES.md V1-V5); each match copies them when it is created.",
+        help_text="Rule variants (docs/rules.md V1-V5); each match copies them when created.",
     )
     match_format = models.JSONField(
         default=default_match_format,
@@ -155,6 +161,21 @@ class Team(models.Model):
             raise ValidationError(
                 f"A player of this team already plays for {clash.name} in this tournament."
             )
+        if self.pk is not None and self.lineup_changed() and self.has_running_match():
+            raise ValidationError(
+                "This team is playing a match: its players cannot change until it is over."
+            )
+
+    def lineup_changed(self) -> bool:
+        """Return whether the players differ from the team as stored."""
+        stored = Team.objects.filter(pk=self.pk).values_list("first_player", "second_player")
+        return stored.first() not in (None, (self.first_player_id, self.second_player_id))
+
+    def has_running_match(self) -> bool:
+        """Return whether the team plays a match that has started and not ended."""
+        return Match.objects.filter(
+            Q(team0=self) | Q(team1=self), status=matchlog.Status.IN_PROGRESS
+        ).exists()
 
 
 class Match(models.Model):
@@ -319,8 +340,39 @@ class MatchSnapshot(models.Model):
         Match, primary_key=True, on_delete=models.PROTECT, related_name="snapshot"
     )
     seq = models.PositiveIntegerField(help_text="The last event folded into the state.")
+    # The hash of event ``seq`` and a keyed digest binding the match, the seq, that hash and
+    # the state: a snapshot is trusted only when both agree with the head of the log (a row
+    # copied from another match, or left behind, is rebuilt instead).
+    head_hash = models.CharField(max_length=64, default="", editable=False)
+    digest = models.CharField(max_length=64, default="", editable=False)
     state = models.JSONField()
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"snapshot of match {self.match_id} at #{self.seq}"
+
+
+class MatchReceipt(models.Model):
+    """A signed statement of a finished match: its result and the head of its log at the end.
+
+    Signed with a key kept outside the database (``tournaments.receipts``), so a copy handed
+    to the teams proves later what the log said, even against someone who can rewrite the
+    database. One per time the match ended (a correction that reopens it and ends it again
+    gets a new one).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="receipts")
+    seq = models.PositiveIntegerField(help_text="The event that ended the match.")
+    body = models.JSONField(help_text="What is signed (canonical JSON of it).")
+    signature = models.CharField(max_length=200)
+    key_id = models.CharField(max_length=64)
+    issued_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="matchreceipt_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"receipt of match {self.match_id} at #{self.seq}"
