@@ -12,7 +12,12 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-PRODUCTION = {"SECRET_KEY": "s" * 50, "ALLOWED_HOSTS": "seep.example.org"}
+RECEIPT_KEY = "tf6caK9pFwjDK14c9hgfwJT5mh-jb19lPZLZPrAoIuI"  # a test key, as in pyproject.toml
+PRODUCTION = {
+    "SECRET_KEY": "s" * 50,
+    "ALLOWED_HOSTS": "seep.example.org",
+    "RECEIPT_SIGNING_KEY": RECEIPT_KEY,
+}
 
 REPORT = """
 import json, django

@@ -25,6 +25,7 @@ from django.db import transaction
 import seep_core as sc
 from scoring.selectors import match_result
 from tournaments import matchlog
+from tournaments.access import SYSTEM
 from tournaments.models import Match, Player, Team, Tournament
 from tournaments.services import match_append_event, match_create
 
@@ -144,11 +145,11 @@ class Command(BaseCommand):
                 expected_seq=seq,
                 kind=kind,
                 payload=payload,
-                actor=None,
+                actor=SYSTEM,
                 shuffle=shuffle,
             )
             for event in result.events:
-                state = matchlog.apply_event(state, event.kind, event.payload)
+                state = matchlog.apply_event(state, event["kind"], event["payload"])
             seq = result.last_seq
 
         append(matchlog.MATCH_STARTED, {"first_dealer": rng.randrange(4)})
