@@ -26,7 +26,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict seep_core
+	$(BIN)/mypy --strict seep_core competition/formats
 
 pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -1,0 +1,1 @@
+"""Tournament formats and standings as pure functions: no database, no Django."""
