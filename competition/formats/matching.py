@@ -52,7 +52,7 @@ def max_weight_perfect_matching(
         found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
     else:
         try:
-            import networkx as nx
+            import networkx as nx  # type: ignore[import-untyped]  # untyped; used via Any
         except ImportError as exc:  # pragma: no cover - depends on the installation
             raise FormatError(
                 "networkx is not installed (pip install networkx)", code="no_solver"

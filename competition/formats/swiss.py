@@ -212,7 +212,8 @@ class _Problem:
     ) -> None:
         if method not in ("slide", "fold", "adjacent"):
             raise FormatError(f"unknown pairing method {method!r}", code="bad_method")
-        teams, scores = [], []
+        teams: list[Entrant] = []
+        scores: list[int] = []
         for row in standings:
             entrant, score = row
             if type(entrant) is not int or type(score) is not int:
