@@ -137,8 +137,9 @@ class FixtureState:
 
 @dataclass(frozen=True, slots=True)
 class BracketState:
-    """Where a bracket stands: every fixture's state, the champion once known, and who went
-    out where (entrant, fixture key), in the order of the fixtures."""
+    """Where a bracket stands: every fixture's state, the champion once known, and where
+    every other team finished (entrant, fixture key: where it went out, or the third-place
+    match for its winner), in the order of the fixtures."""
 
     fixtures: tuple[FixtureState, ...]
     champion: Entrant | None
@@ -265,11 +266,12 @@ def advance(bracket: Bracket, results: Mapping[str, Entrant]) -> BracketState:
             raise FormatError(f"{f.key} is {state}: it cannot have a result", code="not_ready")
         by_key[f.key] = FixtureState(f.key, a, b, winner, loser, state)
     states = tuple(by_key[f.key] for f in bracket.fixtures)
-    eliminated = [
-        (st.loser, f.key)
-        for f, st in zip(bracket.fixtures, states, strict=True)
-        if st.loser is not None and (f.loser_to is None or by_key[f.loser_to[0]].status == "void")
-    ]
+    eliminated = []
+    for f, st in zip(bracket.fixtures, states, strict=True):
+        if st.loser is not None and (f.loser_to is None or by_key[f.loser_to[0]].status == "void"):
+            eliminated.append((st.loser, f.key))
+        if st.winner is not None and f.winner_to is None and f.key != bracket.final:
+            eliminated.append((st.winner, f.key))  # a placing match's winner finishes there
     final = bracket.fixture(bracket.final)
     champion = winners.get(final.key)
     if by_key[final.key].status == "void" and final.played_if is not None:
