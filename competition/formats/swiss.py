@@ -60,10 +60,14 @@ priorities, and the pruned optimum is also optimal for ``fold`` whenever its tot
 cost is at most 2 x ``window`` + 1: an improving exchange would need an edge outside the
 window, whose fold cost alone is at least 2 x ``window`` + 2 (both its teams are more than
 ``window`` places from the other's nominal opponent). When a lower bound is not met the
-window grows fourfold (at last: the complete graph); when only the fold proof fails, the
-window grows to half the fold cost found, where the new optimum (no worse) is proven. So
-every result is optimal for priorities 1-5; closeness, a tie-break, is optimal within the
-graph solved.
+window grows fourfold (at last: the complete graph). So every result is optimal for
+priorities 1-4; fold is proven optimal when ``SwissRound.fold_proven`` (its total is at
+most 2 x ``window`` + 1), and is otherwise the best among pairs within the window: a team
+is never moved further than ``window`` places from its nominal opponent for the sake of
+the fold preference alone. Growing the window until fold is proven costs seconds at 1,024
+teams with many score groups (the proof needs the window to reach half the total fold
+cost), so it is not done; ``window=None`` gives the complete graph when it matters.
+Closeness, a tie-break, is optimal within the graph solved.
 
 >>> r = swiss_pairings([(1, 2), (2, 2), (3, 0), (4, 0)], round_number=2, played=[(1, 2)])
 >>> [(p.table, p.a, p.b) for p in r.pairings], [(f.entrant, f.direction) for f in r.floats]
@@ -110,9 +114,10 @@ class SwissCost:
 class SwissRound:
     """One Swiss round's pairings (by table), the bye, the floats and what they cost.
 
-    The pairing is proven optimal for rematches, bye, score gaps and fold; ``window`` is
-    the search window of the graph finally solved (None: the complete graph), ``edges``
-    its size, ``solver`` the matching library that solved it.
+    The pairing is proven optimal for rematches, bye and score gaps; for fold when
+    ``fold_proven`` (otherwise it is the best among pairs within the window). ``window``
+    is the search window of the graph finally solved (None: the complete graph),
+    ``edges`` its size, ``solver`` the matching library that solved it.
     """
 
     number: int
@@ -121,6 +126,7 @@ class SwissRound:
     floats: tuple[Float, ...]
     cost: SwissCost
     window: int | None
+    fold_proven: bool
     solver: str
     edges: int
 
@@ -157,15 +163,11 @@ def swiss_pairings(
         cost = problem.cost(matched)
         if width is None:
             break
-        if (cost.rematches, cost.bye_rank, cost.score_gaps) != (0, 0, problem.score_gap_bound):
-            width *= 4  # a lower bound is not met: maybe a wider graph meets it
-        elif cost.fold > 2 * width + 1:
-            # bounds met but fold unproven: with this width the next optimum's fold (no
-            # larger than this one's) is within the proof's reach
-            width = cost.fold // 2
-        else:
+        if (cost.rematches, cost.bye_rank, cost.score_gaps) == (0, 0, problem.score_gap_bound):
             break
-    return problem.result(round_number, matched, cost, width, name, len(edges))
+        width *= 4  # a lower bound is not met: maybe a wider graph meets it
+    proven = width is None or cost.fold <= 2 * width + 1
+    return problem.result(round_number, matched, cost, width, proven, name, len(edges))
 
 
 def pairing_cost(
@@ -364,6 +366,7 @@ class _Problem:
         matched: list[tuple[int, int]],
         cost: SwissCost,
         window: int | None,
+        fold_proven: bool,
         solver: str,
         edges: int,
     ) -> SwissRound:
@@ -381,4 +384,6 @@ class _Problem:
             if scores[i] != scores[j]:
                 floats.append(Float(teams[i], "down", scores[i], teams[j], scores[j]))
                 floats.append(Float(teams[j], "up", scores[j], teams[i], scores[i]))
-        return SwissRound(number, pairings, bye, tuple(floats), cost, window, solver, edges)
+        return SwissRound(
+            number, pairings, bye, tuple(floats), cost, window, fold_proven, solver, edges
+        )

@@ -188,17 +188,11 @@ def test_pruned_search_finds_what_the_complete_graph_finds(n: int, rounds: int) 
     standings, played, byes = simulate(n, rounds, n)
     pruned = swiss_pairings(standings, round_number=rounds + 1, played=played, byes=byes, window=4)
     full = swiss_pairings(standings, round_number=rounds + 1, played=played, byes=byes, window=None)
-    assert (
-        pruned.cost.rematches,
-        pruned.cost.bye_rank,
-        pruned.cost.score_gaps,
-        pruned.cost.fold,
-    ) == (
-        full.cost.rematches,
-        full.cost.bye_rank,
-        full.cost.score_gaps,
-        full.cost.fold,
-    )
+    proven = (pruned.cost.rematches, pruned.cost.bye_rank, pruned.cost.score_gaps)
+    assert proven == (full.cost.rematches, full.cost.bye_rank, full.cost.score_gaps)
+    assert pruned.cost.fold >= full.cost.fold
+    if pruned.fold_proven:
+        assert pruned.cost.fold == full.cost.fold
     assert full.window is None and full.edges > pruned.edges
 
 
