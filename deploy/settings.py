@@ -217,6 +217,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "tournaments",
     "scoring",
+    "competition",
 ]
 
 MIDDLEWARE = [
@@ -312,6 +313,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "scoring.tasks.catch_up",
         "schedule": float(SCORING_CATCH_UP_SECONDS),
         # A beat that fires while no worker is up must not leave a pile of catch-ups.
+        "options": {"expires": SCORING_CATCH_UP_SECONDS},
+    },
+    # Fixture results whose completion message was lost, and standings that lag.
+    "competition-catch-up": {
+        "task": "competition.tasks.catch_up",
+        "schedule": float(SCORING_CATCH_UP_SECONDS),
         "options": {"expires": SCORING_CATCH_UP_SECONDS},
     },
 }

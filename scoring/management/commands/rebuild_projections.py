@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.projections import ProjectionError
 from scoring.services import check_match_projection, update_match_projection
+from scoring.signals import projections_rebuilt
 from tournaments.models import Match
 
 
@@ -64,6 +65,10 @@ class Command(BaseCommand):
                     f"match {match_id}: at event {update.seq}, {update.rows_changed} row(s) changed"
                 )
         self.stdout.write(f"{matches} match(es) rebuilt, {changed} row(s) changed")
+        # Projections built on these (a stage's standings) are rebuilt by their own apps.
+        for _receiver, said in projections_rebuilt.send(sender=self.__class__):
+            if said:
+                self.stdout.write(str(said))
         if failed:
             raise CommandError(f"{failed} match(es) could not be rebuilt")
         if options["check"] and wrong:
