@@ -9,7 +9,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from tournaments.models import Team
+
 from .models import Fixture, Round, Stage, StandingRow
+from .services import bracket_state
 
 
 def stage_rounds(*, stage: Stage, include_drafts: bool = False) -> QuerySet[Round]:
@@ -93,20 +96,10 @@ def bracket_for_stage(*, stage: Stage, include_drafts: bool = False) -> dict[str
                 "loser_to": f.loser_to or None,
             }
         )
-    if stage.status == Stage.Status.COMPLETE and stage.elimination:
-        final = (
-            Fixture.objects.filter(stage=stage)
-            .exclude(result__in=("", Fixture.Result.VOID))
-            .filter(winner_to="")
-            .exclude(round__part="third_place")
-            .select_related("team_a", "team_b")
-            .order_by("-round__number")
-            .first()
-        )
-        if final is not None and final.winner() is not None:
-            team = final.winner()
-            assert team is not None
-            champion = {"team": team.pk, "name": team.name}
+    if stage.elimination and stage.status != Stage.Status.PENDING:
+        team_id = bracket_state(stage).champion
+        if team_id is not None:
+            champion = {"team": team_id, "name": Team.objects.get(pk=team_id).name}
     return {
         "stage": stage.pk,
         "format": stage.format,

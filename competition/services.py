@@ -426,6 +426,16 @@ def _draw_bracket(stage: Stage, seeds: list[int]) -> None:
     )
 
 
+def bracket_state(stage: Stage) -> formats.BracketState:
+    """Return the formats' reading of a bracket stage's results so far (its champion...)."""
+    results = {}
+    for f in Fixture.objects.filter(stage=stage).select_related("team_a", "team_b"):
+        winner = f.winner()
+        if winner is not None:
+            results[f.key] = winner.pk
+    return formats.advance(_bracket(stage), results)
+
+
 def _reconcile_bracket(stage: Stage) -> list[str]:
     """Bring the stored bracket up to the formats' placement of the results so far.
 
