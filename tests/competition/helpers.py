@@ -88,6 +88,6 @@ def make_club(n: int, *, slug: str = "club-cup", rated: bool = True) -> Club:
                 seed=i + 1,
                 rating=2000 - 10 * i if rated else None,
                 checked_in=True,
-            )  # fmt: skip
+            )
         )
     return Club(organizer, tournament, teams)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Any
 from unittest import mock
 
 import pytest

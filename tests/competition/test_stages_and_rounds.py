@@ -310,7 +310,7 @@ def test_a_withdrawn_teams_later_fixtures_are_forfeits_or_byes_as_the_stage_says
     assert not Fixture.objects.filter(Q_team(gone), round=later, result="").exists()  # ...decided
 
 
-def Q_team(team: Any) -> Any:  # noqa: N802 - reads like the Q it builds
+def Q_team(team: Any) -> Any:
     from django.db.models import Q
 
     return Q(team_a=team) | Q(team_b=team)

@@ -37,7 +37,7 @@ def swiss() -> Any:
             rounds=3,
             tiebreaks=["bazzis_won", "buchholz", "head_to_head", "sonneborn_berger", "random"],
             tiebreak_seed=99,
-        )  # fmt: skip
+        )
     )
     club.play_stage(stage, random.Random(11))
     return stage
