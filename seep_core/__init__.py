@@ -5,7 +5,7 @@
 >>> sc.legal_moves(deal)
 [{'seat': 0, 'action': 'redeal'}]
 
-See ENGINE.md for the interface and the JSON formats; RULES.md for the rule ids.
+See docs/engine.md for the interface and the JSON formats; docs/rules.md for the rule ids.
 """
 
 from .cards import CODE, Card, points

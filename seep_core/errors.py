@@ -25,7 +25,7 @@ class MalformedMove(SeepError):
 
 
 class IllegalMove(SeepError):
-    """A well-formed move the rules forbid here; `rule` is the RULES.md id it breaks."""
+    """A well-formed move the rules forbid here; `rule` is the docs/rules.md id it breaks."""
 
     rule: str
 
@@ -38,4 +38,4 @@ class InvalidPosition(SeepError):
 
 
 class InvalidRules(SeepError):
-    """Rule variants outside what RULES.md allows."""
+    """Rule variants outside what docs/rules.md allows."""

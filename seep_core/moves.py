@@ -1,4 +1,4 @@
-"""Legal moves and applying a move (RULES.md B, T, C, H, W, E).
+"""Legal moves and applying a move (docs/rules.md B, T, C, H, W, E).
 
 ``legal_moves`` generates; ``apply`` checks a given move rule by rule so that a refusal names the
 rule it breaks. The two agree exactly (the property tests hold them to it): a move is accepted

@@ -33,7 +33,7 @@ class LedgerStep(NamedTuple):
     reason: str | None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the step as ENGINE.md's ledger step."""
+        """Return the step in its JSON form (docs/engine.md "Ledger")."""
         return {"difference": self.difference, "bazzi": self.bazzi, "reason": self.reason}
 
 

@@ -1,4 +1,4 @@
-"""The position of a deal as an immutable value, its JSON form (ENGINE.md "Positions") and views.
+"""A deal's position as an immutable value, its JSON form (docs/engine.md "Positions"), views.
 
 A ``Deal`` is a tuple underneath (cheap to build, compare and hash), so ``apply`` returns a new
 one and replaying a deal is a fold. Cards and card sets are ints and bitmasks (see ``cards``);
@@ -97,7 +97,7 @@ class Deal(NamedTuple):
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the full position as JSON-ready data (ENGINE.md "Positions").
+        """Return the full position as JSON-ready data (docs/engine.md "Positions").
 
         The key ``rules`` is present only when the deal is played under non-default variants.
         """

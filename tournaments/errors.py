@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 class AppendRefused(Exception):
-    """An append that wrote nothing. ``code`` is stable; ``rule`` is a RULES.md id or None."""
+    """An append that wrote nothing. ``code`` is stable; ``rule`` is a docs/rules.md id or None."""
 
     status = 422
 

@@ -20,7 +20,7 @@ import seep_core
 
 
 def default_rules() -> dict[str, Any]:
-    """Return the default rule variants (RULES.md as written) as a JSON-ready dict."""
+    """Return the default rule variants (docs/rules.md as written) as a JSON-ready dict."""
     return seep_core.Rules().to_dict()
 
 
@@ -62,7 +62,7 @@ class Tournament(models.Model):
     rules = models.JSONField(
         default=default_rules,
         blank=True,
-        help_text="Rule variants (RULES.md V1-V5); each match copies them when it is created.",
+        help_text="Rule variants (docs/rules.md V1-V5); each match copies them when it is created.",
     )
     match_format = models.JSONField(
         default=default_match_format,
