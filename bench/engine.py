@@ -1,7 +1,9 @@
 """Engine benchmark: moves per second in random play and when replaying recorded moves.
 
 Plays ``--deals`` random deals from a fixed seed, choosing every move from ``legal_moves``
-(random play), then replays each recorded deal once from its deck with ``apply`` (replay).
+(random play), then replays each recorded deal once from its deck with ``apply`` (replay),
+and records each move as the append service does, with ``play`` (one check, one application)
+and with ``canonical_move`` followed by ``apply`` (two of each).
 Each figure is measured ``--rounds`` times on one core; the best and the median are written
 to bench/results/engine.json. Caches are cleared before every round, so a replay never
 profits from having seen the same deal before.
@@ -65,6 +67,27 @@ def replay(recorded: list[tuple[sc.Deal, list[dict[str, Any]]]]) -> float:
     return count / (time.perf_counter() - start)
 
 
+def record(recorded: list[tuple[sc.Deal, list[dict[str, Any]]]], *, one_call: bool) -> float:
+    """Return moves per second recording every move: its canonical form and the new position.
+
+    ``one_call``: with ``sc.play``, which checks and applies each move once; otherwise with
+    ``sc.canonical_move`` and then ``sc.apply``, which check it twice.
+    """
+    _clear_caches()
+    play, canonical_move, apply = sc.play, sc.canonical_move, sc.apply
+    count = sum(len(moves) for _, moves in recorded)
+    start = time.perf_counter()
+    for first, moves in recorded:
+        deal = first
+        for move in moves:
+            if one_call:
+                _, deal = play(deal, move)
+            else:
+                canonical_move(deal, move)
+                deal = apply(deal, move)
+    return count / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=300)
@@ -72,12 +95,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
 
-    random_rates, replay_rates = [], []
+    random_rates, replay_rates, play_rates, two_call_rates = [], [], [], []
     recorded: list[tuple[sc.Deal, list[dict[str, Any]]]] = []
     for _ in range(args.rounds):
         rate, recorded = random_play(args.deals, args.seed)
         random_rates.append(rate)
         replay_rates.append(replay(recorded))
+        play_rates.append(record(recorded, one_call=True))
+        two_call_rates.append(record(recorded, one_call=False))
     moves = sum(len(m) for _, m in recorded)
     result = {
         "benchmark": "engine",
@@ -95,6 +120,15 @@ def main() -> None:
         "replay_moves_per_s": {
             "best": round(max(replay_rates)),
             "median": round(statistics.median(replay_rates)),
+        },
+        # recording a move (the append path): sc.play, against canonical_move then apply
+        "record_with_play_moves_per_s": {
+            "best": round(max(play_rates)),
+            "median": round(statistics.median(play_rates)),
+        },
+        "record_with_canonical_move_and_apply_moves_per_s": {
+            "best": round(max(two_call_rates)),
+            "median": round(statistics.median(two_call_rates)),
         },
         "targets": {"random_play_moves_per_s": 30_000, "replay_moves_per_s": 200_000},
     }

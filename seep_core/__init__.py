@@ -11,7 +11,7 @@ See docs/engine.md for the interface and the JSON formats; docs/rules.md for the
 from .cards import CODE, Card, points
 from .errors import IllegalMove, InvalidPosition, InvalidRules, MalformedMove, SeepError
 from .match import InvalidFormat, MatchFormat, MatchProgress, start_match
-from .moves import apply, canonical_move, legal_moves, replay
+from .moves import apply, canonical_move, legal_moves, play, replay
 from .rules import Rules
 from .scoring import ledger, next_dealer, score
 from .state import Deal, House, new_deal, view
@@ -42,6 +42,7 @@ __all__ = [
     "new_deal",
     "next_dealer",
     "ordered_deck",
+    "play",
     "points",
     "replay",
     "score",
