@@ -12,6 +12,7 @@ from .cards import CODE, Card, points
 from .errors import IllegalMove, InvalidPosition, InvalidRules, MalformedMove, SeepError
 from .match import InvalidFormat, MatchFormat, MatchProgress, start_match
 from .moves import apply, canonical_move, legal_moves, play, replay
+from .results import check_result
 from .rules import Rules
 from .scoring import ledger, next_dealer, score
 from .state import Deal, House, new_deal, view
@@ -37,6 +38,7 @@ __all__ = [
     "SeepError",
     "apply",
     "canonical_move",
+    "check_result",
     "ledger",
     "legal_moves",
     "new_deal",

@@ -21,7 +21,10 @@ class SeepError(ValueError):
 
 
 class MalformedMove(SeepError):
-    """A move that cannot be read: wrong shape, unknown card, wrong seat, a card not held."""
+    """A move that cannot be read: wrong shape, unknown card, wrong seat, a card not held.
+
+    Also an entered deal result (score mode) that is not two numbers and two lists.
+    """
 
 
 class IllegalMove(SeepError):
