@@ -19,7 +19,7 @@ _by_value = attrgetter("value")  # a sort key without a Python-level call per ho
 def after(deal: Deal, checked: Checked) -> Deal:
     """Return the position after a validated move."""
     # unpacking the tuples once is cheaper than reading a dozen fields by name (hot path)
-    seat, action, card, value, take, named, sets, sums_left = checked
+    seat, action, card, value, take, named, sets, sums_left, _, _ = checked
     if action == "bid":
         return deal._replace(phase=OPENING, bid=value)
     if action == "redeal":

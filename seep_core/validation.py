@@ -4,16 +4,23 @@ it validated, in canonical form.
 Each check raises the error of the rule it enforces, so a refusal names that rule. What is
 accepted here is exactly what ``legal.legal_moves`` lists (the property tests hold the two to
 it); ``transition.after`` then applies a validated move without checking anything again.
+
+``read_card_play`` checks a card play against everything the table shows (the floor, the
+card, the bid), so digital and table mode share it. What the player must still hold after the
+play (the key of H5, H7, H8 and T2) it returns as the play's *key* instead of checking it:
+digital mode checks the key against the hand (``read_move``), table mode records it as a
+promise (``table``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, VALUE, codes
 from .combos import has_subset_sum, split, subset_sums
 from .errors import IllegalMove, MalformedMove
+from .rules import Rules
 from .state import BID, HOUSE_CODES, OPENING, OVER, REDEALT, Deal, House
 
 #: the fields each action takes (beyond seat and action); "take" is optional for build
@@ -30,18 +37,40 @@ HOUSE_NAME = {v: f"H{v}" for v in range(9, 14)}
 _VALUE_NAME = {1: "an ace", 11: "a jack", 12: "a queen", 13: "a king"}
 
 #: A validated move in canonical form (what ``legal_moves`` would list), as a plain tuple
-#: ``(seat, action, card, value, take, houses, sets, sums)``:
+#: ``(seat, action, card, value, take, houses, sets, sums, key, key_rule)``:
 #:
 #: - ``card``: the card played, -1 for bid and redeal;
 #: - ``value``: the bid or the house value, 0 where none;
 #: - ``take``: the loose cards taken or put into the house (bitmask);
 #: - ``houses``: the values of the houses taken (capture) or broken (build);
 #: - ``sets``: build: the new sets the card and the take make (H2);
-#: - ``sums``: capture: the subset sums of the loose cards left (``Deal.sums`` after it).
+#: - ``sums``: capture: the subset sums of the loose cards left (``Deal.sums`` after it);
+#: - ``key``: the value of a card the player must still hold after the play, 0 if none;
+#: - ``key_rule``: the rule that asks for it (H5, H7, H8 or T2), "" if none.
 #:
 #: Every move makes one, and a plain tuple is much cheaper to build and unpack than a
 #: NamedTuple (a tuple subclass): this is the hot path of replay.
-Checked = tuple[int, str, int, int, int, tuple[int, ...], tuple[int, ...], int]
+Checked = tuple[int, str, int, int, int, tuple[int, ...], tuple[int, ...], int, int, str]
+
+
+class Table(Protocol):
+    """What ``read_card_play`` reads of a position: what everybody at the table sees."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def bid(self) -> int | None: ...
+    @property
+    def to_play(self) -> int | None: ...
+    @property
+    def loose(self) -> int: ...
+    @property
+    def houses(self) -> tuple[House, ...]: ...
+    @property
+    def sums(self) -> int: ...
+    def house(self, value: int) -> House | None: ...
 
 
 def a_card_of(value: int) -> str:
@@ -64,34 +93,31 @@ def move_dict(checked: Checked) -> dict[str, Any]:
 
 def read_move(deal: Deal, move: Mapping[str, Any]) -> Checked:
     """Return ``move`` validated, in canonical form; raise if it cannot be read or is illegal."""
-    action, seat = _read_header(deal, move)
+    action, seat = read_header(deal, move, _FIELDS)
     hand = deal.hands[seat]
     if deal.phase == BID:
         return _read_bid(seat, action, move, hand)
-    if action in ("bid", "redeal"):
-        raise IllegalMove(
-            f"the bid is made already: {action} is not a play", rule="B1", code="wrong_phase"
-        )
-    code = move.get("card")
-    card = CARD_BY_CODE.get(code) if type(code) is str else None
-    if card is None:
-        raise MalformedMove(f"unknown card code {code!r}", code="unknown_card")
+    card = read_card(action, move)
     if not hand & BIT[card]:
-        raise MalformedMove(f"seat {seat} does not hold {code}", code="card_not_in_hand")
-    if action == "throw":
-        return _read_throw(deal, seat, card)
-    take, named_houses = _read_take(deal, move, required=action == "capture")
-    if action == "capture":
-        return _read_capture(deal, seat, card, take, named_houses)
-    return _read_build(deal, seat, card, move.get("value"), take, named_houses)
+        raise MalformedMove(f"seat {seat} does not hold {CODE[card]}", code="card_not_in_hand")
+    checked = read_card_play(deal, seat, card, action, move)
+    key = checked[8]
+    if key and not hand & ~BIT[card] & RANK_MASK[key]:
+        raise no_key(checked[9], key)
+    return checked
 
 
-def _read_header(deal: Deal, move: Mapping[str, Any]) -> tuple[str, int]:
-    """Return the action and seat of a move that has the fields of its action and is in turn."""
+def read_header(
+    deal: Table, move: Mapping[str, Any], fields_of: dict[str, frozenset[str]]
+) -> tuple[str, int]:
+    """Return the action and seat of a move that has the fields of its action and is in turn.
+
+    ``fields_of`` gives the fields of each action (they differ between the modes).
+    """
     if type(move) is not dict and not isinstance(move, Mapping):
         raise MalformedMove("a move is an object with seat and action", code="bad_move")
     action = move.get("action")
-    fields = _FIELDS.get(action) if type(action) is str else None
+    fields = fields_of.get(action) if type(action) is str else None
     if fields is None:
         raise MalformedMove(
             f"unknown action {action!r}: one of bid, redeal, throw, capture, build",
@@ -120,6 +146,48 @@ def _read_header(deal: Deal, move: Mapping[str, Any]) -> tuple[str, int]:
     return str(action), seat
 
 
+def read_card(action: str, move: Mapping[str, Any]) -> int:
+    """Return the card a play (throw, capture or build) plays; refuse a bid after the bid."""
+    if action in ("bid", "redeal"):
+        raise IllegalMove(
+            f"the bid is made already: {action} is not a play", rule="B1", code="wrong_phase"
+        )
+    code = move.get("card")
+    card = CARD_BY_CODE.get(code) if type(code) is str else None
+    if card is None:
+        raise MalformedMove(f"unknown card code {code!r}", code="unknown_card")
+    return card
+
+
+def read_card_play(
+    deal: Table, seat: int, card: int, action: str, move: Mapping[str, Any]
+) -> Checked:
+    """Return a card play validated against what the table shows, its key still to check."""
+    if action == "throw":
+        return _read_throw(deal, seat, card)
+    take, named_houses = _read_take(deal, move, required=action == "capture")
+    if action == "capture":
+        return _read_capture(deal, seat, card, take, named_houses)
+    return _read_build(deal, seat, card, move.get("value"), take, named_houses)
+
+
+def no_key(rule: str, value: int, why: str = "") -> IllegalMove:
+    """Return the refusal of a play that leaves its player without the key ``rule`` asks for.
+
+    ``why`` (table mode) says how the cards seen show it: ", and ..." is appended.
+    """
+    card = a_card_of(value)
+    if rule == "H5":
+        message = f"to build a house of {value} you must keep {card} in hand"
+    elif rule == "T2":
+        message = f"you own the house of {value} and must keep {card} in hand"
+    elif rule == "H8":
+        message = f"adding to an opponent's house of {value} needs {card} left in hand"
+    else:
+        message = f"to raise the house to {value} you must hold {card}"
+    return IllegalMove(message + why, rule=rule, code="no_key")
+
+
 def _read_bid(seat: int, action: str, move: Mapping[str, Any], hand: int) -> Checked:
     if action == "redeal":
         if hand & HIGH:
@@ -128,7 +196,7 @@ def _read_bid(seat: int, action: str, move: Mapping[str, Any], hand: int) -> Che
                 rule="B2",
                 code="redeal_with_high_card",
             )
-        return (seat, "redeal", -1, 0, 0, (), (), 0)
+        return (seat, "redeal", -1, 0, 0, (), (), 0, 0, "")
     value = bid_value(action, move)
     if not hand & RANK_MASK[value]:
         raise IllegalMove(
@@ -136,7 +204,7 @@ def _read_bid(seat: int, action: str, move: Mapping[str, Any], hand: int) -> Che
             rule="B1" if hand & HIGH else "B2",
             code="bid_without_card",
         )
-    return (seat, "bid", -1, value, 0, (), (), 0)
+    return (seat, "bid", -1, value, 0, (), (), 0, 0, "")
 
 
 def bid_value(action: str, move: Mapping[str, Any]) -> int:
@@ -156,7 +224,7 @@ def bid_value(action: str, move: Mapping[str, Any]) -> int:
 
 
 def _read_take(
-    deal: Deal, move: Mapping[str, Any], *, required: bool
+    deal: Table, move: Mapping[str, Any], *, required: bool
 ) -> tuple[int, tuple[int, ...]]:
     """Return the loose cards (bitmask) and the house values a move's ``take`` lists."""
     if "take" not in move:
@@ -190,7 +258,7 @@ def _read_take(
     return take, tuple(sorted(named)) if named else ()
 
 
-def _off_bid(deal: Deal, what: str) -> IllegalMove:
+def _off_bid(deal: Table, what: str) -> IllegalMove:
     return IllegalMove(
         f"the opening play must use the bid value {deal.bid}: {what}",
         rule="B4",
@@ -198,7 +266,7 @@ def _off_bid(deal: Deal, what: str) -> IllegalMove:
     )
 
 
-def _read_throw(deal: Deal, seat: int, card: int) -> Checked:
+def _read_throw(deal: Table, seat: int, card: int) -> Checked:
     v = VALUE[card]
     if deal.phase == OPENING and v != deal.bid:
         raise _off_bid(deal, f"you cannot throw {a_card_of(v)}")
@@ -212,10 +280,10 @@ def _read_throw(deal: Deal, seat: int, card: int) -> Checked:
             rule="T1",
             code="must_capture",
         )
-    return (seat, "throw", card, 0, 0, (), (), 0)
+    return (seat, "throw", card, 0, 0, (), (), 0, 0, "")
 
 
-def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int, ...]) -> Checked:
+def _read_capture(deal: Table, seat: int, card: int, take: int, named: tuple[int, ...]) -> Checked:
     v = VALUE[card]
     if deal.phase == OPENING and v != deal.bid:
         raise _off_bid(deal, f"you cannot capture with {a_card_of(v)}")
@@ -252,11 +320,11 @@ def _read_capture(deal: Deal, seat: int, card: int, take: int, named: tuple[int,
             rule="C2",
             code="capture_not_maximal",
         )
-    return (seat, "capture", card, 0, take, named, (), sums)
+    return (seat, "capture", card, 0, take, named, (), sums, 0, "")
 
 
 def _read_build(
-    deal: Deal, seat: int, card: int, value: Any, take: int, named: tuple[int, ...]
+    deal: Table, seat: int, card: int, value: Any, take: int, named: tuple[int, ...]
 ) -> Checked:
     if type(value) is not int:
         raise MalformedMove(f"a build names a house value 9-13, not {value!r}", code="bad_value")
@@ -276,11 +344,10 @@ def _read_build(
             rule="H4",
             code="must_join_house",
         )
-    rest = deal.hands[seat] & ~BIT[card]
     if value in named:  # the target house need not be named
         named = tuple(h for h in named if h != value)
     if named:
-        return _read_break(deal, seat, card, value, take, named, rest)
+        return _read_break(deal, seat, card, value, take, named)
     if v > value:
         raise IllegalMove(
             f"{CODE[card]} is worth more than {value}", rule="H5", code="build_not_sets"
@@ -303,12 +370,11 @@ def _read_build(
     target = deal.house(value) if houses else None
     if target is None:
         _check_new_house(deal, take, value)
-    if not rest & RANK_MASK[value]:
-        _refuse_keyless_build(seat, value, target)
-    return (seat, "build", card, value, take, (), sets, 0)
+    rule = _key_rule(seat, target)
+    return (seat, "build", card, value, take, (), sets, 0, value if rule else 0, rule)
 
 
-def _check_new_house(deal: Deal, take: int, value: int) -> None:
+def _check_new_house(deal: Table, take: int, value: int) -> None:
     """Refuse a new house of one card (H5) or one beyond the V5 limit."""
     if not take:
         raise IllegalMove("a new house needs at least two cards", rule="H5", code="house_too_small")
@@ -319,39 +385,22 @@ def _check_new_house(deal: Deal, take: int, value: int) -> None:
         )
 
 
-def _refuse_keyless_build(seat: int, value: int, target: House | None) -> None:
-    """Refuse a build into ``target`` (None: a new house) that leaves no card of ``value``.
-
-    Only adding to a house the partner owns, and the player does not, needs no key (H8).
+def _key_rule(seat: int, target: House | None) -> str:
+    """Return the rule by which a build into ``target`` (None: a new house) needs a key left
+    in hand: H5 for a new house, T2 for the player's own, H8 for an opponent's; "" for a house
+    the partner owns and the player does not, where adding is free (H8).
     """
     if target is None:
-        raise IllegalMove(
-            f"to build a house of {value} you must keep {a_card_of(value)} in hand",
-            rule="H5",
-            code="no_key",
-        )
+        return "H5"
     if target.owned_by(seat):
-        raise IllegalMove(
-            f"you own the house of {value} and must keep {a_card_of(value)} in hand",
-            rule="T2",
-            code="no_key",
-        )
-    if not target.owned_by((seat + 2) % 4):
-        raise IllegalMove(
-            f"adding to an opponent's house of {value} needs {a_card_of(value)} left in hand",
-            rule="H8",
-            code="no_key",
-        )
+        return "T2"
+    if target.owned_by((seat + 2) % 4):
+        return ""
+    return "H8"
 
 
 def _read_break(
-    deal: Deal,
-    seat: int,
-    card: int,
-    value: int,
-    take: int,
-    named: tuple[int, ...],
-    rest: int,
+    deal: Table, seat: int, card: int, value: int, take: int, named: tuple[int, ...]
 ) -> Checked:
     if len(named) > 1:
         raise IllegalMove("only one house can be broken at a time", rule="H7", code="bad_break")
@@ -379,16 +428,11 @@ def _read_break(
             code="bad_break",
         )
     joined, take = _joined_on_break(deal, value, take)
-    if not rest & RANK_MASK[value]:
-        raise IllegalMove(
-            f"to raise the house to {value} you must hold {a_card_of(value)}",
-            rule="H7",
-            code="no_key",
-        )
-    return (seat, "build", card, value, take, named, (house.cards | BIT[card], *joined), 0)
+    sets = (house.cards | BIT[card], *joined)
+    return (seat, "build", card, value, take, named, sets, 0, value, "H7")
 
 
-def _joined_on_break(deal: Deal, value: int, take: int) -> tuple[tuple[int, ...], int]:
+def _joined_on_break(deal: Table, value: int, take: int) -> tuple[tuple[int, ...], int]:
     """Return the sets of loose cards that join a house raised to ``value``, and their cards.
 
     By default only the single loose cards of the new value join (H4, H7); under V4 the loose
