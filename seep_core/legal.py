@@ -12,7 +12,7 @@ from typing import Any
 from .cards import CODE, RANK_MASK, codes
 from .combos import disjoint_unions, has_subset_sum, maximal_unions, subsets_by_sum
 from .state import BID, OPENING, PLAY, Deal, House
-from .validation import HOUSE_NAME
+from .validation import HOUSE_NAME, Table
 
 _BID_VALUES = (9, 10, 11, 12, 13)
 #: bit V set for every house value V (9-13)
@@ -38,11 +38,15 @@ def legal_moves(deal: Deal) -> Moves:
         return bids or [{"seat": seat, "action": "redeal"}]
     if phase not in (PLAY, OPENING):
         return []
-    return _card_plays(deal, seat, hand)
+    return card_plays(deal, seat, hand)
 
 
-def _card_plays(deal: Deal, seat: int, hand: int) -> Moves:
+def card_plays(deal: Table, seat: int, hand: int, *, keys: bool = True) -> Moves:
     """Return the legal card plays (phases opening and play) in the order of ``legal_moves``.
+
+    ``hand`` holds the cards the seat may play. ``keys=False`` says that no card will be
+    left in the hand after the play (table mode, where ``hand`` is every card not yet seen,
+    at a seat's last card), so no play that needs a key is legal.
 
     A card's options depend on its value only: the key checks ask for *another* card of the
     house's value, which is the same question for every card of one value. So they are worked
@@ -56,6 +60,8 @@ def _card_plays(deal: Deal, seat: int, hand: int) -> Moves:
     bid = deal.bid or 0
     on_floor, free, breakable = _survey_houses(deal.houses, seat)
     held, one, two = _held_values(hand)
+    if not keys:
+        one = two = 0
     # the house values a card may go to (H5/H8: a key stays in hand, unless adding is free)
     values = 1 << bid if opening else _HOUSE_VALUES  # B4: the opening builds the bid value
     limit = deal.rules.max_houses
@@ -122,7 +128,7 @@ def _held_values(hand: int) -> tuple[list[tuple[int, int]], int, int]:
     return held, one, two
 
 
-def _throw_or_captures(out: Moves, deal: Deal, seat: int, code: str, v: int, own: int) -> None:
+def _throw_or_captures(out: Moves, deal: Table, seat: int, code: str, v: int, own: int) -> None:
     """Add the throw (T1) or the complete captures (C1, C2) of a card of value ``v``."""
     if not deal.sums >> v & 1:  # no loose cards sum to v
         if not own:
@@ -142,7 +148,7 @@ def _throw_or_captures(out: Moves, deal: Deal, seat: int, code: str, v: int, own
 
 def _builds(
     out: Moves,
-    deal: Deal,
+    deal: Table,
     seat: int,
     code: str,
     v: int,
@@ -184,7 +190,7 @@ def _builds(
             )
 
 
-def _joining_sets(deal: Deal, value: int) -> list[int]:
+def _joining_sets(deal: Table, value: int) -> list[int]:
     """Return the unions of disjoint loose sets of ``value`` that may join a house of it: the
     single loose cards of the value always do (H4), the other sets as the player chooses.
     """
@@ -196,7 +202,7 @@ def _joining_sets(deal: Deal, value: int) -> list[int]:
 
 
 def _breaks(
-    out: Moves, deal: Deal, seat: int, code: str, v: int, breakable: list[House], one: int
+    out: Moves, deal: Table, seat: int, code: str, v: int, breakable: list[House], one: int
 ) -> None:
     """Add the breaks (H7) of ordinary houses the seat does not own by a card of value ``v``."""
     loose = deal.loose

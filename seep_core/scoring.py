@@ -8,9 +8,10 @@ from .cards import mask_points
 from .errors import SeepError
 from .rules import DEFAULT_RULES, Rules
 from .state import Deal
+from .table import TableDeal
 
 
-def score(deal: Deal) -> dict[str, list[Any]]:
+def score(deal: Deal | TableDeal) -> dict[str, list[Any]]:
     """Return each team's card points, sweeps and total (E2) for the cards captured so far.
 
     Once the deal is over the leftovers are in the last capturer's pile (E1), so this is the

@@ -165,8 +165,7 @@ def view(deal: Deal, seat: int | None = None) -> dict[str, Any]:
     is null while it lies face down (phase "bid"). After a redeal the bidder's hand is shown
     (B2). Captured piles are public: every card in them was played face up.
     """
-    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
-        raise MalformedMove(f"a seat is 0-3 or None, not {seat!r}", code="bad_seat")
+    check_viewer(seat)
     out = deal.to_dict()
     shown = {seat}
     if deal.phase == REDEALT:
@@ -177,6 +176,12 @@ def view(deal: Deal, seat: int | None = None) -> dict[str, Any]:
     if deal.phase in (BID, REDEALT):
         out["floor"] = None
     return out
+
+
+def check_viewer(seat: Any) -> None:
+    """Refuse a viewer that is neither a seat 0-3 nor None (the public)."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+        raise MalformedMove(f"a seat is 0-3 or None, not {seat!r}", code="bad_seat")
 
 
 # --- reading positions -------------------------------------------------------------------

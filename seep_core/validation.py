@@ -24,7 +24,7 @@ from .rules import Rules
 from .state import BID, HOUSE_CODES, OPENING, OVER, REDEALT, Deal, House
 
 #: the fields each action takes (beyond seat and action); "take" is optional for build
-_FIELDS: dict[str, frozenset[str]] = {
+FIELDS: dict[str, frozenset[str]] = {
     "bid": frozenset({"seat", "action", "value"}),
     "redeal": frozenset({"seat", "action"}),
     "throw": frozenset({"seat", "action", "card"}),
@@ -93,7 +93,7 @@ def move_dict(checked: Checked) -> dict[str, Any]:
 
 def read_move(deal: Deal, move: Mapping[str, Any]) -> Checked:
     """Return ``move`` validated, in canonical form; raise if it cannot be read or is illegal."""
-    action, seat = read_header(deal, move, _FIELDS)
+    action, seat = read_header(deal, move, FIELDS)
     hand = deal.hands[seat]
     if deal.phase == BID:
         return _read_bid(seat, action, move, hand)
