@@ -63,6 +63,7 @@ _TABLE_FIELDS = {
     "bid": frozenset({"seat", "action", "value", "floor"}),
     "redeal": frozenset({"seat", "action", "hand"}),
 }
+_new = tuple.__new__  # skips NamedTuple's Python-level __new__ (a play's hot path)
 #: stands, in a hand, for the cards of it the record has not seen (a bit above the deck's 52)
 _UNSEEN_CARDS = 1 << 52
 #: the rules whose promises a table deal records
@@ -370,33 +371,34 @@ def after_table(deal: TableDeal, checked: Checked) -> TableDeal:
         )  # fmt: skip
     if action == "redeal":
         return deal._replace(phase=REDEALT, to_play=None, unseen=deal.unseen & ~take, shown=take)
-    if deal.phase == OPENING:  # the rest is dealt after the opening (S4)
-        sizes = [12, 12, 12, 12]
-        sizes[seat] = 11
+    (rules, dealer, bid, phase, to_play, plays, sizes, unseen, loose, houses, piles, sweeps,
+     last_capture, sums, promises, breaches, _) = deal  # fmt: skip
+    if phase == OPENING:  # the rest is dealt after the opening (S4)
+        left = [12, 12, 12, 12]
+        left[seat] = 11
     else:
-        sizes = list(deal.sizes)
-        sizes[seat] -= 1
+        left = list(sizes)
+        left[seat] -= 1
+    sizes = (left[0], left[1], left[2], left[3])
     # The floor changes as in digital mode, and by the same code: ``after`` is given hands
     # that stand for the sizes (it only takes the card out and looks for the next seat with
     # a card) and no stock (the table deals its own).
-    hands = [_UNSEEN_CARDS if n else 0 for n in sizes]
+    hands = [_UNSEEN_CARDS if n else 0 for n in left]
     hands[seat] |= BIT[card]
     moved = after(
-        Deal(
-            deal.rules, deal.dealer, deal.bid, deal.phase, deal.to_play, deal.plays,
-            (hands[0], hands[1], hands[2], hands[3]), (), deal.loose, deal.houses, deal.piles,
-            deal.sweeps, deal.last_capture, deal.sums,
-        ),
+        _new(Deal, (
+            rules, dealer, bid, phase, to_play, plays, (hands[0], hands[1], hands[2], hands[3]),
+            (), loose, houses, piles, sweeps, last_capture, sums,
+        )),
         checked,
     )  # fmt: skip
-    unseen = deal.unseen & ~BIT[card]
-    sizes_after = (sizes[0], sizes[1], sizes[2], sizes[3])
-    promises, breaches = _settle(deal, checked, sizes_after, unseen)
-    return TableDeal(
-        deal.rules, deal.dealer, deal.bid, moved.phase, moved.to_play, moved.plays, sizes_after,
-        unseen, moved.loose, moved.houses, moved.piles, moved.sweeps, moved.last_capture,
-        moved.sums, promises, breaches, 0,
-    )  # fmt: skip
+    unseen &= ~BIT[card]
+    if promises or checked[8]:
+        promises, breaches = _settle(deal, checked, sizes, unseen)
+    return _new(TableDeal, (
+        rules, dealer, bid, moved.phase, moved.to_play, moved.plays, sizes, unseen, *moved[8:],
+        promises, breaches, 0,
+    ))  # fmt: skip
 
 
 def _settle(
@@ -409,6 +411,12 @@ def _settle(
     """
     seat, card, key, rule = checked[0], checked[2], checked[8], checked[9]
     value = VALUE[card]
+    if not key:  # most plays settle nothing: say so without building anything
+        for s, v, _, _ in deal.promises:
+            if (s == seat and v == value) or not unseen & RANK_MASK[v] or not sizes[s]:
+                break
+        else:
+            return deal.promises, deal.breaches
     play = deal.plays + 1
     kept = [p for p in deal.promises if p.seat != seat or p.value != value]
     if key:
