@@ -20,10 +20,14 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import seep_core as sc
 from tests.engine import reference
+from tests.engine.helpers import examples
 from tests.engine.test_equivalence import floor_subsets, key, near_misses, normalise
+from tests.engine.test_errors import JUNK, _mutations, only_value_errors
 
 ORDER = {code: i for i, code in enumerate(sc.ordered_deck())}
 VALUE = {code: i // 4 + 1 for i, code in enumerate(sc.ordered_deck())}
@@ -656,3 +660,89 @@ def test_a_recorded_table_deal_replays_to_its_expected_score_and_breaches(path):
     assert end.phase == record["expected"]["phase"]
     assert sc.score(end) == record["expected"]["score"]
     assert [b.to_dict() for b in end.breaches] == record["expected"]["breaches"]
+
+
+# --- table positions: consistent or refused, and junk never crashes -------------------------
+
+
+def a_table_position() -> dict:
+    return recorded(3, *KINGS_ELSEWHERE[:3]).to_dict()
+
+
+class TestTablePositions:
+    @pytest.mark.parametrize(
+        ("change", "code"),
+        [
+            ({"mode": "digital"}, "bad_shape"),
+            ({"stock": []}, "bad_shape"),
+            ({"hands": [[], None, None, None]}, "bad_shape"),
+            ({"hand_sizes": [11, 12, 12, 12]}, "inconsistent_position"),
+            ({"plays": 3}, "inconsistent_position"),
+            ({"to_play": 0}, "inconsistent_position"),
+            ({"floor": None}, "bad_shape"),
+            (
+                {"promises": [{"seat": 0, "value": 13, "rule": "C2", "play": 0}]},
+                "inconsistent_position",
+            ),
+            ({"promises": [{"seat": 0, "value": 13, "rule": "H5", "play": 9}]}, "bad_shape"),
+            ({"breaches": [{"seat": 0, "value": 13, "rule": "H5", "play": 1}]}, "bad_shape"),
+        ],
+    )
+    def test_an_inconsistent_table_position_is_refused_naming_the_problem(self, change, code):
+        with pytest.raises(sc.InvalidPosition) as info:
+            sc.TableDeal.from_dict({**a_table_position(), **change})
+        assert info.value.code == code, info.value
+        assert info.value.message
+
+    def test_a_card_twice_is_refused(self):
+        pos = a_table_position()
+        pos["piles"] = [["2S"], pos["piles"][1]]  # 2S lies loose as well
+        with pytest.raises(sc.InvalidPosition) as info:
+            sc.TableDeal.from_dict(pos)
+        assert info.value.rule == "D1"
+
+    def test_a_promise_that_can_no_longer_be_kept_is_a_breach_not_a_promise(self):
+        before = recorded(3, *KINGS_ELSEWHERE[:-1]).to_dict()
+        assert before["promises"]
+        kings_seen = recorded(3, *KINGS_ELSEWHERE).to_dict()
+        kings_seen["promises"], kings_seen["breaches"] = before["promises"], []
+        with pytest.raises(sc.InvalidPosition) as info:
+            sc.TableDeal.from_dict(kings_seen)
+        assert "cannot be kept" in info.value.message
+
+    def test_an_owner_without_a_promise_of_the_key_is_refused(self):
+        pos = recorded(3, *KINGS_ELSEWHERE[:2]).to_dict()
+        pos["promises"] = [p for p in pos["promises"] if p["rule"] != "H5" and p["rule"] != "B1"]
+        with pytest.raises(sc.InvalidPosition) as info:
+            sc.TableDeal.from_dict(pos)
+        assert (info.value.rule, info.value.code) == ("T2", "owner_without_key")
+
+    def test_a_digital_position_is_not_a_table_one_and_the_other_way_round(self):
+        with pytest.raises(sc.InvalidPosition):
+            sc.Deal.from_dict(a_table_position())
+        with pytest.raises(sc.InvalidPosition):
+            sc.TableDeal.from_dict(sc.new_deal(3, sc.ordered_deck()).to_dict())
+
+    @examples(100)
+    @given(data=st.data())
+    def test_table_positions_with_one_junk_place_raise_only_value_errors(self, data):
+        pos = _mutations(data, a_table_position())
+        try:
+            table = sc.TableDeal.from_dict(pos)
+        except ValueError:
+            return
+        for move in sc.legal_moves(table)[:20]:
+            sc.apply(table, move)
+        assert sc.TableDeal.from_dict(table.to_dict()) == table
+
+    @examples(100)
+    @given(junk=JUNK)
+    def test_junk_table_moves_raise_only_value_errors(self, junk):
+        for table in (sc.new_table_deal(3), recorded(3, *KINGS_ELSEWHERE[:3])):
+            only_value_errors(sc.apply, table, junk)
+            only_value_errors(sc.play, table, junk)
+
+    @examples(50)
+    @given(points=JUNK, sweeps=JUNK, dealer=JUNK)
+    def test_junk_results_raise_only_value_errors(self, points, sweeps, dealer):
+        only_value_errors(sc.check_result, points, sweeps, dealer)
