@@ -44,7 +44,8 @@ def play(
     if type(deal) is TableDeal:
         checked = read_table_move(deal, move)
         return table_move_dict(checked), after_table(deal, checked)
-    assert type(deal) is Deal
+    if type(deal) is not Deal:
+        raise _not_a_deal(deal)
     checked = read_move(deal, move)
     return move_dict(checked), after(deal, checked)
 
@@ -61,7 +62,8 @@ def apply(deal: Deal | TableDeal, move: Mapping[str, Any]) -> Deal | TableDeal:
     """
     if type(deal) is Deal:
         return after(deal, read_move(deal, move))
-    assert type(deal) is TableDeal
+    if type(deal) is not TableDeal:
+        raise _not_a_deal(deal)
     return after_table(deal, read_table_move(deal, move))
 
 
@@ -72,7 +74,8 @@ def canonical_move(deal: Deal | TableDeal, move: Mapping[str, Any]) -> dict[str,
     """
     if type(deal) is TableDeal:
         return table_move_dict(read_table_move(deal, move))
-    assert type(deal) is Deal
+    if type(deal) is not Deal:
+        raise _not_a_deal(deal)
     return move_dict(read_move(deal, move))
 
 
@@ -89,7 +92,8 @@ def replay(deal: Deal | TableDeal, moves: Any) -> Deal | TableDeal:
         for move in moves:
             table = after_table(table, read_table_move(table, move))
         return table
-    assert type(deal) is Deal
+    if type(deal) is not Deal:
+        raise _not_a_deal(deal)
     for move in moves:
         deal = after(deal, read_move(deal, move))
     return deal
@@ -104,7 +108,8 @@ def legal_moves(deal: Deal | TableDeal) -> list[dict[str, Any]]:
     """
     if type(deal) is TableDeal:
         return legal_table_moves(deal)
-    assert type(deal) is Deal
+    if type(deal) is not Deal:
+        raise _not_a_deal(deal)
     return _legal_moves(deal)
 
 
@@ -119,5 +124,10 @@ def view(deal: Deal | TableDeal, seat: int | None = None) -> dict[str, Any]:
     if type(deal) is TableDeal:
         check_viewer(seat)
         return deal.to_dict()
-    assert type(deal) is Deal
+    if type(deal) is not Deal:
+        raise _not_a_deal(deal)
     return _view(deal, seat)
+
+
+def _not_a_deal(deal: object) -> TypeError:
+    return TypeError(f"a Deal or a TableDeal is expected, not {type(deal).__name__}")
