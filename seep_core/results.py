@@ -92,7 +92,7 @@ def _sweep_lists(sweeps: Any) -> tuple[list[int], list[int]]:
         not isinstance(sweeps, list | tuple)
         or len(sweeps) != 2
         or not all(isinstance(s, list | tuple) for s in sweeps)
-        or not all(type(v) is int and v >= 0 for s in sweeps for v in s)
+        or not all(type(v) is int for s in sweeps for v in s)
     ):
         raise MalformedMove(
             "sweeps are two lists, one per team, of the points each sweep is worth",
@@ -116,10 +116,10 @@ def _check_values(
     """Refuse a sweep value that no play of its team is worth."""
     for team, values in enumerate(entered):
         for value in values:
-            if value == 0:
+            if value == 0:  # W2, V1: a sweep worth nothing is left out of the deal's sweeps
                 raise IllegalMove(
                     "a sweep worth nothing is not recorded: leave the 0 out",
-                    rule="W2",
+                    rule="W1",
                     code="sweep_worth_nothing",
                 )
             plays = [p for p in range(1, PLAYS + 1) if worth[p] == value]

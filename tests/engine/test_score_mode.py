@@ -63,7 +63,7 @@ class TestCardPoints:
 class TestShapes:
     @pytest.mark.parametrize(
         "sweeps",
-        [None, [], [[50]], [[50], [], []], [50, 50], [[50.0], []], [["50"], []], [[-50], []]],
+        [None, [], [[50]], [[50], [], []], [50, 50], [[50.0], []], [["50"], []], [[True], []]],
     )
     def test_sweeps_that_are_not_two_lists_of_whole_numbers_are_malformed(self, sweeps):
         with pytest.raises(sc.MalformedMove) as info:
@@ -88,7 +88,11 @@ class TestSweepValues:
 
     def test_a_sweep_worth_nothing_is_not_recorded(self):
         error = refusal([50, 50], [[], [0]], 3)
-        assert (error.rule, error.code) == ("W2", "sweep_worth_nothing")
+        assert (error.rule, error.code) == ("W1", "sweep_worth_nothing")
+
+    def test_a_negative_sweep_is_no_sweep_at_all(self):
+        error = refusal([50, 50], [[-50], []], 3)
+        assert (error.rule, error.code) == ("W1", "impossible_sweep")
 
     def test_only_the_bidders_team_can_sweep_on_the_first_play(self):
         # dealer 3: seat 0 bids, team 0 makes the odd plays, play 1 among them
