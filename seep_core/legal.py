@@ -12,7 +12,7 @@ from typing import Any
 from .cards import CODE, RANK_MASK, codes
 from .combos import disjoint_unions, has_subset_sum, maximal_unions, subsets_by_sum
 from .state import BID, OPENING, PLAY, Deal, House
-from .validation import HOUSE_NAME, Table
+from .validation import HOUSE_NAME, Visible
 
 _BID_VALUES = (9, 10, 11, 12, 13)
 #: bit V set for every house value V (9-13)
@@ -41,7 +41,7 @@ def legal_moves(deal: Deal) -> Moves:
     return card_plays(deal, seat, hand)
 
 
-def card_plays(deal: Table, seat: int, hand: int, *, keys: bool = True) -> Moves:
+def card_plays(deal: Visible, seat: int, hand: int, *, keys: bool = True) -> Moves:
     """Return the legal card plays (phases opening and play) in the order of ``legal_moves``.
 
     ``hand`` holds the cards the seat may play. ``keys=False`` says that no card will be
@@ -128,7 +128,7 @@ def _held_values(hand: int) -> tuple[list[tuple[int, int]], int, int]:
     return held, one, two
 
 
-def _throw_or_captures(out: Moves, deal: Table, seat: int, code: str, v: int, own: int) -> None:
+def _throw_or_captures(out: Moves, deal: Visible, seat: int, code: str, v: int, own: int) -> None:
     """Add the throw (T1) or the complete captures (C1, C2) of a card of value ``v``."""
     if not deal.sums >> v & 1:  # no loose cards sum to v
         if not own:
@@ -148,7 +148,7 @@ def _throw_or_captures(out: Moves, deal: Table, seat: int, code: str, v: int, ow
 
 def _builds(
     out: Moves,
-    deal: Table,
+    deal: Visible,
     seat: int,
     code: str,
     v: int,
@@ -190,7 +190,7 @@ def _builds(
             )
 
 
-def _joining_sets(deal: Table, value: int) -> list[int]:
+def _joining_sets(deal: Visible, value: int) -> list[int]:
     """Return the unions of disjoint loose sets of ``value`` that may join a house of it: the
     single loose cards of the value always do (H4), the other sets as the player chooses.
     """
@@ -202,7 +202,7 @@ def _joining_sets(deal: Table, value: int) -> list[int]:
 
 
 def _breaks(
-    out: Moves, deal: Table, seat: int, code: str, v: int, breakable: list[House], one: int
+    out: Moves, deal: Visible, seat: int, code: str, v: int, breakable: list[House], one: int
 ) -> None:
     """Add the breaks (H7) of ordinary houses the seat does not own by a card of value ``v``."""
     loose = deal.loose

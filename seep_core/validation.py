@@ -53,7 +53,7 @@ _VALUE_NAME = {1: "an ace", 11: "a jack", 12: "a queen", 13: "a king"}
 Checked = tuple[int, str, int, int, int, tuple[int, ...], tuple[int, ...], int, int, str]
 
 
-class Table(Protocol):
+class Visible(Protocol):
     """What ``read_card_play`` reads of a position: what everybody at the table sees."""
 
     @property
@@ -108,7 +108,7 @@ def read_move(deal: Deal, move: Mapping[str, Any]) -> Checked:
 
 
 def read_header(
-    deal: Table, move: Mapping[str, Any], fields_of: dict[str, frozenset[str]]
+    deal: Visible, move: Mapping[str, Any], fields_of: dict[str, frozenset[str]]
 ) -> tuple[str, int]:
     """Return the action and seat of a move that has the fields of its action and is in turn.
 
@@ -160,7 +160,7 @@ def read_card(action: str, move: Mapping[str, Any]) -> int:
 
 
 def read_card_play(
-    deal: Table, seat: int, card: int, action: str, move: Mapping[str, Any]
+    deal: Visible, seat: int, card: int, action: str, move: Mapping[str, Any]
 ) -> Checked:
     """Return a card play validated against what the table shows, its key still to check."""
     if action == "throw":
@@ -224,7 +224,7 @@ def bid_value(action: str, move: Mapping[str, Any]) -> int:
 
 
 def _read_take(
-    deal: Table, move: Mapping[str, Any], *, required: bool
+    deal: Visible, move: Mapping[str, Any], *, required: bool
 ) -> tuple[int, tuple[int, ...]]:
     """Return the loose cards (bitmask) and the house values a move's ``take`` lists."""
     if "take" not in move:
@@ -258,7 +258,7 @@ def _read_take(
     return take, tuple(sorted(named)) if named else ()
 
 
-def _off_bid(deal: Table, what: str) -> IllegalMove:
+def _off_bid(deal: Visible, what: str) -> IllegalMove:
     return IllegalMove(
         f"the opening play must use the bid value {deal.bid}: {what}",
         rule="B4",
@@ -266,7 +266,7 @@ def _off_bid(deal: Table, what: str) -> IllegalMove:
     )
 
 
-def _read_throw(deal: Table, seat: int, card: int) -> Checked:
+def _read_throw(deal: Visible, seat: int, card: int) -> Checked:
     v = VALUE[card]
     if deal.phase == OPENING and v != deal.bid:
         raise _off_bid(deal, f"you cannot throw {a_card_of(v)}")
@@ -283,7 +283,9 @@ def _read_throw(deal: Table, seat: int, card: int) -> Checked:
     return (seat, "throw", card, 0, 0, (), (), 0, 0, "")
 
 
-def _read_capture(deal: Table, seat: int, card: int, take: int, named: tuple[int, ...]) -> Checked:
+def _read_capture(
+    deal: Visible, seat: int, card: int, take: int, named: tuple[int, ...]
+) -> Checked:
     v = VALUE[card]
     if deal.phase == OPENING and v != deal.bid:
         raise _off_bid(deal, f"you cannot capture with {a_card_of(v)}")
@@ -324,7 +326,7 @@ def _read_capture(deal: Table, seat: int, card: int, take: int, named: tuple[int
 
 
 def _read_build(
-    deal: Table, seat: int, card: int, value: Any, take: int, named: tuple[int, ...]
+    deal: Visible, seat: int, card: int, value: Any, take: int, named: tuple[int, ...]
 ) -> Checked:
     if type(value) is not int:
         raise MalformedMove(f"a build names a house value 9-13, not {value!r}", code="bad_value")
@@ -374,7 +376,7 @@ def _read_build(
     return (seat, "build", card, value, take, (), sets, 0, value if rule else 0, rule)
 
 
-def _check_new_house(deal: Table, take: int, value: int) -> None:
+def _check_new_house(deal: Visible, take: int, value: int) -> None:
     """Refuse a new house of one card (H5) or one beyond the V5 limit."""
     if not take:
         raise IllegalMove("a new house needs at least two cards", rule="H5", code="house_too_small")
@@ -400,7 +402,7 @@ def _key_rule(seat: int, target: House | None) -> str:
 
 
 def _read_break(
-    deal: Table, seat: int, card: int, value: int, take: int, named: tuple[int, ...]
+    deal: Visible, seat: int, card: int, value: int, take: int, named: tuple[int, ...]
 ) -> Checked:
     if len(named) > 1:
         raise IllegalMove("only one house can be broken at a time", rule="H7", code="bad_break")
@@ -432,7 +434,7 @@ def _read_break(
     return (seat, "build", card, value, take, named, sets, 0, value, "H7")
 
 
-def _joined_on_break(deal: Table, value: int, take: int) -> tuple[tuple[int, ...], int]:
+def _joined_on_break(deal: Visible, value: int, take: int) -> tuple[tuple[int, ...], int]:
     """Return the sets of loose cards that join a house raised to ``value``, and their cards.
 
     By default only the single loose cards of the new value join (H4, H7); under V4 the loose
