@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest bench bench-engine bench-store bench-scoring clean
+.PHONY: run test lint pytest bench bench-engine bench-competition bench-store bench-scoring clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,18 +26,21 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict seep_core
+	$(BIN)/mypy --strict seep_core competition/formats
 
 pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test: lint pytest
 
-bench: bench-engine bench-store bench-scoring
+bench: bench-engine bench-competition bench-store bench-scoring
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
 	$(BIN)/python -m bench.engine
+
+bench-competition: $(STAMP)
+	$(BIN)/python -m bench.competition
 
 # The store and scoring benchmarks need PostgreSQL (and Redis): they create scratch databases
 # of their own on the server DATABASE_URL names (default: the local one) and drop them after.

@@ -147,6 +147,7 @@ class _Bench:
     # --- matches driven through the real append service ------------------------------------
 
     def new_match(self, mode: str, fmt: dict[str, Any]) -> Any:
+        from tournaments.access import SYSTEM
         from tournaments.services import match_append_event, match_create
 
         match = match_create(
@@ -161,7 +162,7 @@ class _Bench:
             expected_seq=0,
             kind="match_started",
             payload={"first_dealer": self.rng.randrange(4)},
-            actor=None,
+            actor=SYSTEM,
             shuffle=self.shuffle,
         )
         return _Played(match, result)
@@ -177,6 +178,7 @@ class _Bench:
         """Play one random legal move; False if the match is over."""
         import seep_core as sc
         from tournaments import matchlog
+        from tournaments.access import SYSTEM
         from tournaments.services import match_append_event
 
         if played.state.status == matchlog.FINISHED:
@@ -187,7 +189,7 @@ class _Bench:
             expected_seq=played.seq,
             kind="move_played",
             payload={"move": self.rng.choice(sc.legal_moves(played.state.deal))},
-            actor=None,
+            actor=SYSTEM,
             shuffle=self.shuffle,
         )
         played.follow(result)
@@ -195,6 +197,7 @@ class _Bench:
 
     def enter_deal(self, played: _Played) -> bool:
         from tournaments import matchlog
+        from tournaments.access import SYSTEM
         from tournaments.services import match_append_event
 
         if played.state.status == matchlog.FINISHED:
@@ -205,7 +208,7 @@ class _Bench:
             expected_seq=played.seq,
             kind="deal_ended",
             payload={"points": [card_points, 100 - card_points], "sweeps": [[], []]},
-            actor=None,
+            actor=SYSTEM,
         )
         played.follow(result)
         return True

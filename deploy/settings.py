@@ -71,6 +71,49 @@ def _required(name: str, why: str) -> str:
     return raw
 
 
+def _secret_file(name: str) -> str | None:
+    """Return the secret in ``NAME``, or in the file ``NAME_FILE`` names (for mounted secrets)."""
+    raw = _raw(name)
+    path = _raw(f"{name}_FILE")
+    if raw is not None and path is not None:
+        raise ImproperlyConfigured(f"set {name} or {name}_FILE, not both")
+    if path is None:
+        return raw
+    try:
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"{name}_FILE names a file that cannot be read: {exc}") from exc
+    if not text:
+        raise ImproperlyConfigured(f"{name}_FILE names an empty file")
+    return text
+
+
+def _receipt_key() -> str:
+    """Return the receipt signing key: from the environment; in development, a local key file."""
+    key = _secret_file("RECEIPT_SIGNING_KEY")
+    if key is None and DEBUG:
+        from tournaments.receipts import generate_private_key_text
+
+        # Development only: a key of this checkout's own, kept out of git (.gitignore).
+        path = BASE_DIR / ".receipt-signing-key"
+        if not path.exists():
+            path.write_text(generate_private_key_text() + "\n", encoding="utf-8")
+            path.chmod(0o600)
+        key = path.read_text(encoding="utf-8").strip()
+    if key is None:
+        raise ImproperlyConfigured(
+            "RECEIPT_SIGNING_KEY (or RECEIPT_SIGNING_KEY_FILE) must be set when DEBUG is off: "
+            "an Ed25519 private key (python -m tournaments.receipts new-key prints a new one)"
+        )
+    from tournaments.receipts import ReceiptInvalid, load_private_key
+
+    try:
+        load_private_key(key)
+    except ReceiptInvalid as exc:
+        raise ImproperlyConfigured(f"RECEIPT_SIGNING_KEY: {exc}") from exc
+    return key
+
+
 def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     raw = _raw(name)
     if raw is None:
@@ -158,6 +201,12 @@ else:
     ALLOWED_HOSTS = _hosts
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS") or []
 
+# Signed receipts of finished matches (tournaments.receipts): the key lives outside the
+# database, so a receipt proves what a log said even to someone who can rewrite the tables.
+RECEIPT_SIGNING_KEY = _receipt_key()
+#: public keys of earlier signing keys whose receipts are still accepted (after a rotation)
+RECEIPT_PUBLIC_KEYS = _list("RECEIPT_PUBLIC_KEYS") or []
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -168,6 +217,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "tournaments",
     "scoring",
+    "competition",
 ]
 
 MIDDLEWARE = [
@@ -263,6 +313,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "scoring.tasks.catch_up",
         "schedule": float(SCORING_CATCH_UP_SECONDS),
         # A beat that fires while no worker is up must not leave a pile of catch-ups.
+        "options": {"expires": SCORING_CATCH_UP_SECONDS},
+    },
+    # Fixture results whose completion message was lost, and standings that lag.
+    "competition-catch-up": {
+        "task": "competition.tasks.catch_up",
+        "schedule": float(SCORING_CATCH_UP_SECONDS),
         "options": {"expires": SCORING_CATCH_UP_SECONDS},
     },
 }

@@ -1,7 +1,8 @@
 """The admin shows the scoring read models, read-only: they are rebuilt from the logs, never edited.
 
 ``match_scoresheet`` puts a match's result and its deals, deal by deal, on the match's own
-admin page (``tournaments.admin.MatchAdmin``).
+admin page: this app replaces the store's ``MatchAdmin`` with one that shows it (the store
+knows nothing of scoring).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from tournaments.admin import MatchAdmin
+from tournaments.admin_base import ReadOnlyAdmin, tournament_filter
 from tournaments.models import Match
-from tournaments.readonly_admin import ReadOnlyAdmin
 
 from .models import DealResult, MatchResult
 
@@ -89,8 +91,8 @@ def match_scoresheet(match: Match) -> SafeString:
     """Return the match's result and its deals, deal by deal, as an HTML table (read-only).
 
     Scores read "team 0 - team 1"; differences are team 0 minus team 1. Shown on the match's
-    admin page (``tournaments.admin.MatchAdmin``) as a read-only field, so the match's own form
-    posts nothing for it.
+    admin page (``ScoredMatchAdmin``) as a read-only field, so the match's own form posts
+    nothing for it.
     """
     result = MatchResult.objects.filter(match=match).first() if match.pk else None
     if result is None:
@@ -148,7 +150,7 @@ class MatchResultAdmin(_MatchColumns, ReadOnlyAdmin):
         "match", "bazzis", "difference", "deals", "over", "winning_team", "draw",
         "completed_at", "seq", "log_head", "deal_list",
     )  # fmt: skip
-    list_filter = ("over", "draw", "match__tournament")
+    list_filter = ("over", "draw", tournament_filter("match__tournament"))
     list_select_related = ("match__team0", "match__team1")
     ordering = ("match",)
     fields = ("match", *MATCH_COLUMNS)
@@ -168,8 +170,25 @@ class MatchResultAdmin(_MatchColumns, ReadOnlyAdmin):
 @admin.register(DealResult)
 class DealResultAdmin(_DealColumns, ReadOnlyAdmin):
     list_display = ("match", *DEAL_COLUMNS)
-    list_filter = ("reset", "reason", "match__tournament")
+    list_filter = (
+        "reset", "reason", tournament_filter("match__tournament"), tournament_filter("match")
+    )  # fmt: skip
     list_select_related = ("match__team0", "match__team1")
     search_fields = ("match__team0__name", "match__team1__name")
     ordering = ("match", "deal")
     fields = ("match", *DEAL_COLUMNS)
+
+
+class ScoredMatchAdmin(MatchAdmin):
+    """The store's match page, with the match's result and deals as scoring computes them."""
+
+    readonly_fields = (*MatchAdmin.readonly_fields, "scoresheet")
+
+    @admin.display(description="result and deals")
+    def scoresheet(self, match: Match) -> SafeString:
+        """The scoring projection of the match's log: its result and deals, deal by deal."""
+        return match_scoresheet(match)
+
+
+admin.site.unregister(Match)
+admin.site.register(Match, ScoredMatchAdmin)

@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from tournaments.models import Match, MatchEvent
+from tournaments.reads import consistent_read
 
 from .models import DealResult, MatchResult
 from .projections import SCORED_KINDS, DealRow, LogEvent, MatchRow, fold
@@ -174,9 +175,8 @@ def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
     return len(create) + len(update) + len(stored)
 
 
-def _set_match_fields(result: MatchResult, row: MatchRow) -> bool:
-    """Set the fold's values on ``result``; return whether any differed."""
-    values = {
+def _match_values(row: MatchRow) -> dict[str, Any]:
+    return {
         "started": row.started,
         "deals": row.deals,
         "difference": row.difference,
@@ -187,12 +187,62 @@ def _set_match_fields(result: MatchResult, row: MatchRow) -> bool:
         "winner": row.winner,
         "draw": row.draw,
     }
+
+
+def _set_match_fields(result: MatchResult, row: MatchRow) -> bool:
+    """Set the fold's values on ``result``; return whether any differed."""
     changed = False
-    for name, value in values.items():
+    for name, value in _match_values(row).items():
         if getattr(result, name) != value:
             setattr(result, name, value)
             changed = True
     return changed
+
+
+@dataclass(frozen=True)
+class ProjectionCheck:
+    """How a match's stored projection compares with its log."""
+
+    match_id: int
+    checkpoint: int  # the last event the stored rows say they fold in
+    head: int  # the last event of the log
+    differing: int  # rows that are not the fold of the log up to the checkpoint
+
+    @property
+    def behind(self) -> bool:
+        """The rows are right as far as they go, and the log has gone further (work queued)."""
+        return self.checkpoint < self.head
+
+
+def check_match_projection(*, match_id: int) -> ProjectionCheck:
+    """Compare a match's stored projection with the fold of its log up to the checkpoint.
+
+    Writes nothing. A projection that is only behind its log (a task still queued) differs in
+    no row from the fold as of its checkpoint; one that differs there is wrong.
+    """
+    with consistent_read():
+        head = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
+        result = MatchResult.objects.filter(match_id=match_id).first()
+        checkpoint = 0 if result is None else result.seq
+        events = MatchEvent.objects.filter(
+            match_id=match_id, seq__lte=checkpoint, kind__in=SCORED_KINDS
+        ).order_by("seq")
+        projection = fold(
+            LogEvent(*row) for row in events.values_list("seq", "kind", "payload", "recorded_at")
+        )
+        stored = {d.deal: d for d in DealResult.objects.filter(match_id=match_id)}
+    differing = 0
+    for row in projection.deals:
+        current = stored.pop(row.deal, None)
+        values = _deal_values(row)
+        if current is None or any(getattr(current, k) != v for k, v in values.items()):
+            differing += 1
+    differing += len(stored)
+    if result is not None:
+        values = _match_values(projection.match)
+        if any(getattr(result, k) != v for k, v in values.items()):
+            differing += 1
+    return ProjectionCheck(match_id, checkpoint, head, differing)
 
 
 def _record_completion(result: MatchResult, row: MatchRow) -> bool:

@@ -18,6 +18,8 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from . import selectors, services
+from .models import MatchResult
+from .signals import match_completed
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +75,10 @@ def catch_up(grace_seconds: float = CATCH_UP_GRACE_SECONDS) -> int:
 
 @shared_task(**_RELIABLE, soft_time_limit=30, time_limit=60)
 def on_match_completed(match_id: int) -> None:
-    """React to a match's completion, recorded once by the projection (``completed_at``).
+    """Tell the apps above that a match completed (``signals.match_completed``).
 
-    Sent once, after the commit that records the completion. Deliberately empty for now:
-    stage standings and bracket advancement are separate issues and will start here. Like
-    this app, they must keep their own checkpoint and catch-up (a message can be lost, and
-    can arrive twice), reading ``MatchResult`` rows with ``completed_at`` set.
+    Sent once, after the commit that records the completion (``completed_at``). The
+    receivers (the competition: fixture results, brackets, standings) keep their own
+    checkpoints and catch-up, since a message can be lost and can arrive twice.
     """
-    log.debug("match %s completed: nothing follows yet", match_id)
+    match_completed.send(sender=MatchResult, match_id=match_id)

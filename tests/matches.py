@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from django.db import connection
+
 import seep_core as sc
+from tests.conftest import append_only_triggers_suspended
+from tournaments.chain import event_hash
 from tournaments.models import Match, MatchEvent, MatchSnapshot
 from tournaments.selectors import current_deal
-from tournaments.services import AppendResult, replay_log
+from tournaments.services import AppendResult
+from tournaments.snapshots import replay_log
 from tournaments.verify import verify_match
 
 
@@ -22,11 +29,7 @@ def deal_in_play(match: Match | int) -> sc.Deal:
 
 def body(result: AppendResult) -> list[tuple[Any, ...]]:
     """Return what a response carries of an append: every field of its events, and the head."""
-    return [
-        (e.pk, e.seq, e.kind, e.payload, e.actor_id, e.recorded_at, e.idempotency_key,
-         e.caused_by, e.hash)
-        for e in result.events
-    ] + [("last_seq", result.last_seq)]  # fmt: skip
+    return [*result.events, ("last_seq", result.last_seq)]
 
 
 def assert_log_intact(match: Match) -> None:
@@ -39,3 +42,42 @@ def assert_log_intact(match: Match) -> None:
     snapshot = MatchSnapshot.objects.get(match=match)
     assert snapshot.seq == match.last_seq
     assert snapshot.state == replay_log(match).to_json()
+
+
+@contextlib.contextmanager
+def tampering() -> Iterator[None]:
+    """Lift the append-only triggers for the block (the test suite's helper), as a forger
+    with the database's own role could."""
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            # PostgreSQL alters no table with the transaction's deferred foreign-key checks
+            # (from the inserts before) still pending: run them now.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    with append_only_triggers_suspended(connection):
+        yield
+
+
+def forge(match: Match, edit: Callable[[MatchEvent], dict[str, Any] | None]) -> list[int]:
+    """Rewrite the payloads ``edit`` returns (None: keep) and recompute the whole chain, the
+    head of log and the snapshot's seq, as a forger with write access to the tables could.
+
+    Returns the seqs edited. Only a replay that re-derives the content can catch it.
+    """
+    edited = []
+    previous = "0" * 64
+    with tampering():
+        for event in MatchEvent.objects.filter(match=match).order_by("seq"):
+            payload = edit(event)
+            if payload is not None:
+                event.payload = payload
+                edited.append(event.seq)
+            previous = event_hash(
+                previous, seq=event.seq, kind=event.kind, payload=event.payload,
+                actor=event.actor_id, recorded_at=event.recorded_at,
+                idempotency_key=event.idempotency_key, caused_by=event.caused_by,
+                request_digest=event.request_digest,
+            )  # fmt: skip
+            MatchEvent.objects.filter(pk=event.pk).update(payload=event.payload, hash=previous)
+    Match.objects.filter(pk=match.pk).update(last_hash=previous)
+    match.refresh_from_db()
+    return edited

@@ -17,7 +17,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-PRODUCTION = {"SECRET_KEY": "s" * 50, "ALLOWED_HOSTS": "seep.example.org"}
+RECEIPT_KEY = "tf6caK9pFwjDK14c9hgfwJT5mh-jb19lPZLZPrAoIuI"  # a test key, as in pyproject.toml
+PRODUCTION = {
+    "SECRET_KEY": "s" * 50,
+    "ALLOWED_HOSTS": "seep.example.org",
+    "RECEIPT_SIGNING_KEY": RECEIPT_KEY,
+}
 
 # What the child prints: the settings a test looks at, and the Celery app's view of them.
 REPORT = """
@@ -190,6 +195,25 @@ class TestBadValuesStopStartUp:
         if "CONN_MAX_AGE" in env:  # read only for PostgreSQL
             env = {**env, "DATABASE_URL": "postgres://u@localhost/seep"}
         assert words in refused({**PRODUCTION, **env})
+
+    def test_a_missing_receipt_signing_key_is_refused_when_debug_is_off(self) -> None:
+        env = {k: v for k, v in PRODUCTION.items() if k != "RECEIPT_SIGNING_KEY"}
+        assert "RECEIPT_SIGNING_KEY (or RECEIPT_SIGNING_KEY_FILE) must be set" in refused(env)
+
+    def test_a_receipt_signing_key_that_is_not_ed25519_is_refused(self) -> None:
+        message = refused({**PRODUCTION, "RECEIPT_SIGNING_KEY": "not-a-key"})
+        assert "RECEIPT_SIGNING_KEY: not an Ed25519 private key" in message
+        assert "not-a-key" not in message
+
+    def test_the_receipt_signing_key_may_come_from_a_file(self, tmp_path: Path) -> None:
+        key_file = tmp_path / "receipt-key"
+        key_file.write_text(RECEIPT_KEY + "\n")
+        env = {k: v for k, v in PRODUCTION.items() if k != "RECEIPT_SIGNING_KEY"}
+        assert start({**env, "RECEIPT_SIGNING_KEY_FILE": str(key_file)}).returncode == 0
+        both = {**PRODUCTION, "RECEIPT_SIGNING_KEY_FILE": str(key_file)}
+        assert "set RECEIPT_SIGNING_KEY or RECEIPT_SIGNING_KEY_FILE, not both" in refused(both)
+        missing = {**env, "RECEIPT_SIGNING_KEY_FILE": str(tmp_path / "nowhere")}
+        assert "RECEIPT_SIGNING_KEY_FILE names a file that cannot be read" in refused(missing)
 
     def test_a_refused_database_url_does_not_print_its_password(self) -> None:
         process = start({**PRODUCTION, "DATABASE_URL": "mysql://seep:hunter2@db/seep"})

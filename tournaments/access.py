@@ -1,34 +1,104 @@
-"""Who may do what on a match: directors, score-keepers, the seated players."""
+"""Who may do what in a tournament: the server itself, directors, score-keepers, seated players.
+
+Roles are per tournament (a staff flag or a model permission grants nothing here):
+
+- a **director** is the tournament's organizer, a user the organizer added as a director, or a
+  superuser: everything in the tournament, every card included;
+- a **score-keeper** is assigned to a match: its results;
+- a **player** sits at a seat of a match: the moves of that seat. Who sits where is fixed in
+  the match's log when it starts (``match_started``), not read from the teams afterwards;
+- ``SYSTEM`` is the server itself (demo bots, management commands, internal jobs).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from .models import Match, Team, Tournament
+from django.db.models import Q, QuerySet
+
+from .models import Match, Tournament
 
 
-def is_director(user: Any, tournament: Tournament) -> bool:
-    """Return whether ``user`` directs ``tournament``: its organizer, or a superuser."""
-    if user is None or not user.is_authenticated:
+class _System:
+    """The server acting on its own behalf. Not a user: it has no id and signs nothing in."""
+
+    pk = None
+    is_authenticated = False  # never mistaken for a signed-in user by code that asks
+
+    def __repr__(self) -> str:
+        return "SYSTEM"
+
+
+#: the actor of appends the server makes itself; recorded as no user (actor NULL)
+SYSTEM: Final = _System()
+
+
+def is_system(actor: Any) -> bool:
+    """Return whether ``actor`` is the server itself."""
+    return actor is SYSTEM
+
+
+def _signed_in(user: Any) -> bool:
+    return user is not None and user is not SYSTEM and bool(user.is_authenticated)
+
+
+def is_director(user: Any, tournament: Tournament | int) -> bool:
+    """Return whether ``user`` directs ``tournament`` (organizer, added director, superuser).
+
+    ``SYSTEM`` directs every tournament. At most one query (none for a superuser, or for the
+    organizer of a tournament object at hand).
+    """
+    if user is SYSTEM:
+        return True
+    if not _signed_in(user):
         return False
-    return bool(user.is_superuser or tournament.organizer_id == user.pk)
+    if user.is_superuser:
+        return True
+    if isinstance(tournament, Tournament):
+        if tournament.organizer_id == user.pk:
+            return True
+        tournament = tournament.pk
+    return (
+        Tournament.objects.filter(pk=tournament)
+        .filter(Q(organizer=user) | Q(directors=user))
+        .exists()
+    )
+
+
+def directed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Return the tournaments ``user`` directs (every one for a superuser, none for others)."""
+    if user is SYSTEM or (_signed_in(user) and user.is_superuser):
+        return Tournament.objects.all()
+    if not _signed_in(user):
+        return Tournament.objects.none()
+    return Tournament.objects.filter(Q(organizer=user) | Q(directors=user)).distinct()
 
 
 def is_scorekeeper(user: Any, match: Match) -> bool:
     """Return whether ``user`` is assigned to keep score at ``match``."""
-    if user is None or not user.is_authenticated:
+    if not _signed_in(user):
         return False
     return match.scorekeepers.filter(pk=user.pk).exists()
 
 
-def seats_of(user: Any, match: Match) -> list[int]:
-    """Return the seats (0-3) at which ``user`` plays in ``match`` (one query)."""
-    if user is None or not user.is_authenticated:
+def seats_in(seat_users: tuple[int | None, ...] | None, user: Any) -> list[int]:
+    """Return the seats (0-3) at which ``user`` sits, given the users by seat a log fixed."""
+    if not _signed_in(user) or seat_users is None:
         return []
-    rows = Team.objects.filter(pk__in=(match.team0_id, match.team1_id)).values_list(
-        "pk", "first_player__user_id", "second_player__user_id"
+    return [seat for seat, user_id in enumerate(seat_users) if user_id == user.pk]
+
+
+def seat_lineup(match: Match) -> tuple[list[int], list[int | None]]:
+    """Return the players and their users by seat (0-3), as the teams stand now (one query).
+
+    Read once, when the match starts; the log keeps them from then on. Partners sit opposite
+    (S1): team0's first player at 0 and second at 2, team1's at 1 and 3.
+    """
+    seats = ("team0__first_player", "team1__first_player", "team0__second_player",
+             "team1__second_player")  # fmt: skip
+    row = (
+        Match.objects.filter(pk=match.pk)
+        .values_list(*seats, *(f"{seat}__user" for seat in seats))
+        .get()
     )
-    players = {pk: (first, second) for pk, first, second in rows}
-    team0, team1 = players[match.team0_id], players[match.team1_id]
-    by_seat = (team0[0], team1[0], team0[1], team1[1])  # partners sit opposite (S1)
-    return [seat for seat, user_id in enumerate(by_seat) if user_id == user.pk]
+    return list(row[:4]), list(row[4:])

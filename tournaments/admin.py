@@ -1,8 +1,11 @@
-"""The admin: staff edit tournaments, players, teams and matches; match history is read-only.
+"""The admin: directors set up their tournaments, players, teams and matches; history is read-only.
 
-Events and snapshots can be read here but never added, changed or deleted (the database
-refuses it anyway). An event's payload is shown only through ``selectors.render_event``,
-which hides what the viewer may not see (a deal's deck until the deal is over).
+Staff see and change only what their role in a tournament allows (``admin_base``): the
+tournaments they direct and what belongs to them; superusers everything. Events, snapshots
+and receipts can be read but never added, changed or deleted (the database refuses it
+anyway). An event's payload is shown only through ``selectors.render_event``, which hides
+what the viewer may not see (a deal's deck until the deal is over). The match page's
+scoresheet is added by the scoring app, which computes it.
 """
 
 from __future__ import annotations
@@ -11,48 +14,109 @@ import json
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from scoring.admin import match_scoresheet
-
-from .models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
-from .readonly_admin import ReadOnlyAdmin
+from .access import directed_tournaments
+from .admin_base import ReadOnlyAdmin, StrictAdmin, TournamentScopedAdmin, tournament_filter
+from .models import Match, MatchEvent, MatchReceipt, MatchSnapshot, Player, Team, Tournament
 from .selectors import render_event
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(TournamentScopedAdmin):
+    tournament_path = ""
     list_display = ("name", "slug", "organizer", "created_at")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
     raw_id_fields = ("organizer",)
+    filter_horizontal = ("directors",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        """Only a superuser names the organizer; only the organizer names the directors."""
+        if request.user.is_superuser:
+            return ()
+        fields = ["organizer"]
+        if obj is not None and obj.organizer_id != request.user.pk:
+            fields.append("directors")
+        return fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Creating a tournament is the one thing a model permission grants: its creator
+        becomes its organizer."""
+        user = request.user
+        return bool(
+            user.is_superuser or (user.is_staff and user.has_perm("tournaments.add_tournament"))
+        )
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return super().has_module_permission(request) or self.has_add_permission(request)
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if not change and not request.user.is_superuser:
+            obj.organizer = request.user  # who creates a tournament organizes it
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(TournamentScopedAdmin):
     list_display = ("name", "user")
     search_fields = ("name", "user__username")
     raw_id_fields = ("user",)
 
+    def scope(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        """Players of the tournaments the user directs, and players of no team yet."""
+        if request.user.is_superuser:
+            return queryset
+        directed = directed_tournaments(request.user).values("pk")
+        return queryset.filter(
+            Q(teams_as_first__tournament__in=directed)
+            | Q(teams_as_second__tournament__in=directed)
+            | Q(teams_as_first__isnull=True, teams_as_second__isnull=True)
+        ).distinct()
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        """The account a player signs in with is theirs to play with: only a superuser, or a
+        director of every tournament the player is in while none of their matches runs,
+        may change it."""
+        if request.user.is_superuser or obj is None:
+            return ()
+        teams = Team.objects.filter(Q(first_player=obj) | Q(second_player=obj))
+        directed = directed_tournaments(request.user)
+        if teams.exclude(tournament__in=directed.values("pk")).exists() or any(
+            team.has_running_match() for team in teams
+        ):
+            return ("user",)
+        return ()
+
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(TournamentScopedAdmin):
     list_display = ("name", "tournament", "first_player", "second_player")
-    list_filter = ("tournament",)
+    list_filter = (tournament_filter("tournament"),)
     list_select_related = ("tournament", "first_player", "second_player")
     search_fields = ("name", "first_player__name", "second_player__name")
     raw_id_fields = ("first_player", "second_player")
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Team | None = None) -> Any:
+        """A team's line-up cannot change under a running match (who sits where is fixed)."""
+        if obj is not None and obj.has_running_match():
+            return ("tournament", "first_player", "second_player")
+        return ("tournament",) if obj is not None else ()
+
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(TournamentScopedAdmin):
     list_display = ("__str__", "tournament", "mode", "status", "last_seq", "created_at")
-    list_filter = ("status", "mode", "tournament")
+    list_filter = ("status", "mode", tournament_filter("tournament"))
     list_select_related = ("tournament", "team0", "team1")
     filter_horizontal = ("scorekeepers",)
-    readonly_fields = ("rules", "status", "last_seq", "last_hash", "created_at", "scoresheet")
+    readonly_fields: tuple[str, ...] = ("rules", "status", "last_seq", "last_hash", "created_at")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> Any:
         """Return what staff may not edit: the history's head always; the setup once started."""
@@ -63,16 +127,11 @@ class MatchAdmin(admin.ModelAdmin):
                 fields += ["team0", "team1", "mode", "match_format", "first_dealer"]
         return fields
 
-    @admin.display(description="result and deals")
-    def scoresheet(self, match: Match) -> SafeString:
-        """The scoring projection of the match's log: its result and deals, deal by deal."""
-        return match_scoresheet(match)
-
 
 @admin.register(MatchEvent)
 class MatchEventAdmin(ReadOnlyAdmin):
     list_display = ("match", "seq", "kind", "actor", "recorded_at", "caused_by")
-    list_filter = ("kind", "match__tournament")
+    list_filter = ("kind", tournament_filter("match__tournament"))
     list_select_related = ("match__team0", "match__team1", "actor")
     ordering = ("match", "seq")
     # The raw payload is never shown: a deal_started payload holds the deck.
@@ -114,4 +173,28 @@ class MatchSnapshotAdmin(ReadOnlyAdmin):
     ordering = ("match", "seq")
     # Not the state: it holds every seat's unplayed cards. It is a cache anyway, rebuilt
     # from the events, which render_event shows safely.
-    fields = ("match", "seq", "updated_at")
+    fields = ("match", "seq", "head_hash", "updated_at")
+
+
+@admin.register(MatchReceipt)
+class MatchReceiptAdmin(ReadOnlyAdmin):
+    list_display = ("match", "seq", "key_id", "issued_at")
+    list_select_related = ("match__team0", "match__team1")
+    ordering = ("match", "seq")
+    fields = ("match", "seq", "body", "signature", "key_id", "issued_at")
+
+
+# The accounts' admin applies only the filters it offers too: a lookup on the password hash
+# would otherwise be answered to anyone who may view accounts.
+class AccountAdmin(StrictAdmin, UserAdmin):  # type: ignore[misc]
+    pass
+
+
+class AccountGroupAdmin(StrictAdmin, GroupAdmin):  # type: ignore[misc]
+    pass
+
+
+for model, model_admin in ((get_user_model(), AccountAdmin), (Group, AccountGroupAdmin)):
+    if admin.site.is_registered(model):
+        admin.site.unregister(model)
+    admin.site.register(model, model_admin)

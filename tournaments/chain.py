@@ -30,20 +30,25 @@ def event_hash(
     recorded_at: datetime,
     idempotency_key: str | None,
     caused_by: int | None,
+    request_digest: str = "",
 ) -> str:
-    """Return the hash of one event chained to the previous event's hash."""
-    body = canonical_json(
-        {
-            "seq": seq,
-            "kind": kind,
-            "payload": payload,
-            "actor": actor,
-            "recorded_at": timestamp(recorded_at),
-            "idempotency_key": idempotency_key,
-            "caused_by": caused_by,
-        }
-    )
-    return hashlib.sha256((previous + body).encode()).hexdigest()
+    """Return the hash of one event chained to the previous event's hash.
+
+    A keyed event's ``request_digest`` is part of what is hashed: it decides which retries
+    get the original answer, so it must not change unseen.
+    """
+    fields = {
+        "seq": seq,
+        "kind": kind,
+        "payload": payload,
+        "actor": actor,
+        "recorded_at": timestamp(recorded_at),
+        "idempotency_key": idempotency_key,
+        "caused_by": caused_by,
+    }
+    if request_digest:
+        fields["request_digest"] = request_digest
+    return hashlib.sha256((previous + canonical_json(fields)).encode()).hexdigest()
 
 
 def request_digest(kind: str, payload: Any, expected_seq: int) -> str:

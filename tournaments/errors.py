@@ -1,6 +1,8 @@
-"""Why an append was refused: one error family, each with a stable code and an HTTP status.
+"""Why an append was refused: one error family, each with a stable code (and a rule id for moves).
 
-Pure Python (no Django), so the match log fold and the API share it.
+Pure Python (no Django), so the match log fold, the services and the API share it. The kind of
+refusal is the class; what it means over HTTP (403, 404, 409, 422, 503) is the API layer's
+business, decided there from the class alone.
 """
 
 from __future__ import annotations
@@ -9,31 +11,27 @@ from __future__ import annotations
 class AppendRefused(Exception):
     """An append that wrote nothing. ``code`` is stable; ``rule`` is a docs/rules.md id or None."""
 
-    status = 422
-
-    def __init__(
-        self, message: str, *, code: str, rule: str | None = None, status: int | None = None
-    ) -> None:
+    def __init__(self, message: str, *, code: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.rule = rule
-        if status is not None:
-            self.status = status
 
 
 class CommandRefused(AppendRefused):
-    """The match cannot take this command now (not started, over, wrong mode, bad payload)."""
+    """The request is not something this match takes: a bad payload, kind, key or mode."""
+
+
+class MatchStateConflict(CommandRefused):
+    """The match cannot take the command now: not started yet, started already, or over."""
 
 
 class MoveRefused(AppendRefused):
-    """The engine refused the move: illegal (with its rule id) or malformed."""
+    """The engine refused the move or the deal result: illegal (with its rule id) or malformed."""
 
 
 class StaleSequence(AppendRefused):
     """``expected_seq`` is not the head of the log: someone appended first."""
-
-    status = 409
 
     def __init__(self, *, expected_seq: int, current_seq: int) -> None:
         super().__init__(
@@ -46,9 +44,9 @@ class StaleSequence(AppendRefused):
 class IdempotencyKeyReused(AppendRefused):
     """The idempotency key was used before for a different request."""
 
-    def __init__(self, key: str) -> None:
+    def __init__(self) -> None:
         super().__init__(
-            f"Idempotency-Key {key!r} was used for a different request on this match",
+            "this Idempotency-Key was used for a different request on this match",
             code="idempotency_key_reused",
         )
 
@@ -56,4 +54,16 @@ class IdempotencyKeyReused(AppendRefused):
 class NotPermitted(AppendRefused):
     """The actor may not append this to this match."""
 
-    status = 403
+
+class MatchNotFound(AppendRefused):
+    """There is no match with that id."""
+
+    def __init__(self, match_id: object) -> None:
+        super().__init__(f"there is no match {match_id!r}", code="match_not_found")
+
+
+class StoreUnavailable(AppendRefused):
+    """The database could not take the append now (a timeout, a lost connection); try again.
+
+    Nothing was written: the transaction rolled back.
+    """

@@ -18,6 +18,8 @@ from django.utils import timezone
 
 import seep_core
 
+from . import matchlog
+
 
 def default_rules() -> dict[str, Any]:
     """Return the default rule variants (docs/rules.md as written) as a JSON-ready dict."""
@@ -59,10 +61,16 @@ class Tournament(models.Model):
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_tournaments"
     )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_tournaments",
+        help_text="Users the organizer added to direct this tournament with them.",
+    )
     rules = models.JSONField(
         default=default_rules,
         blank=True,
-        help_text="Rule variants (docs/rules.md V1-V5); each match copies them when it is created.",
+        help_text="Rule variants (docs/rules.md V1-V5); each match copies them when created.",
     )
     match_format = models.JSONField(
         default=default_match_format,
@@ -153,20 +161,28 @@ class Team(models.Model):
             raise ValidationError(
                 f"A player of this team already plays for {clash.name} in this tournament."
             )
+        if self.pk is not None and self.lineup_changed() and self.has_running_match():
+            raise ValidationError(
+                "This team is playing a match: its players cannot change until it is over."
+            )
+
+    def lineup_changed(self) -> bool:
+        """Return whether the players differ from the team as stored."""
+        stored = Team.objects.filter(pk=self.pk).values_list("first_player", "second_player")
+        return stored.first() not in (None, (self.first_player_id, self.second_player_id))
+
+    def has_running_match(self) -> bool:
+        """Return whether the team plays a match that has started and not ended."""
+        return Match.objects.filter(
+            Q(team0=self) | Q(team1=self), status=matchlog.Status.IN_PROGRESS
+        ).exists()
 
 
 class Match(models.Model):
     """A match between two teams: team0 sits at seats 0 and 2, team1 at seats 1 and 3."""
 
-    class Mode(models.TextChoices):
-        DIGITAL = "digital", "digital (the server deals)"
-        TABLE = "table", "table (every move recorded at a physical table)"
-        SCORE = "score", "score (each deal's result entered)"
-
-    class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "scheduled"
-        IN_PROGRESS = "in_progress", "in progress"
-        FINISHED = "finished", "finished"
+    Mode = matchlog.Mode
+    Status = matchlog.Status
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
     team0 = models.ForeignKey(
@@ -181,7 +197,7 @@ class Match(models.Model):
         related_name="matches_as_team1",
         help_text="Sits at seats 1 and 3: its first player at 1, its second at 3.",
     )
-    mode = models.CharField(max_length=10, choices=Mode.choices)
+    mode = models.CharField(max_length=10, choices=matchlog.choices(matchlog.Mode))
     # Copied from the tournament when the match is created, never changed after: the
     # seep_core.Rules the match is played under, whatever the tournament's rules become.
     rules = models.JSONField(editable=False)
@@ -195,7 +211,9 @@ class Match(models.Model):
         validators=[MaxValueValidator(3)],
         help_text="Seat 0-3 (S2); blank: the server draws one when the match starts.",
     )
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    status = models.CharField(
+        max_length=12, choices=matchlog.choices(matchlog.Status), default=matchlog.Status.SCHEDULED
+    )
     # The head of the event log: the last event's seq and hash (0 and "" before the first).
     last_seq = models.PositiveIntegerField(default=0, editable=False)
     last_hash = models.CharField(max_length=64, default="", blank=True, editable=False)
@@ -268,16 +286,11 @@ class Match(models.Model):
 class MatchEvent(models.Model):
     """One fact in a match's history: seq 1, 2, 3… with no gaps; never changed or removed."""
 
-    class Kind(models.TextChoices):
-        MATCH_STARTED = "match_started", "match started"
-        DEAL_STARTED = "deal_started", "deal started"
-        MOVE_PLAYED = "move_played", "move played"
-        DEAL_ENDED = "deal_ended", "deal ended"
-        MATCH_ENDED = "match_ended", "match ended"
+    Kind = matchlog.Kind
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=32, choices=Kind.choices)
+    kind = models.CharField(max_length=32, choices=matchlog.choices(matchlog.Kind))
     payload = models.JSONField()
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -327,8 +340,39 @@ class MatchSnapshot(models.Model):
         Match, primary_key=True, on_delete=models.PROTECT, related_name="snapshot"
     )
     seq = models.PositiveIntegerField(help_text="The last event folded into the state.")
+    # The hash of event ``seq`` and a keyed digest binding the match, the seq, that hash and
+    # the state: a snapshot is trusted only when both agree with the head of the log (a row
+    # copied from another match, or left behind, is rebuilt instead).
+    head_hash = models.CharField(max_length=64, default="", editable=False)
+    digest = models.CharField(max_length=64, default="", editable=False)
     state = models.JSONField()
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"snapshot of match {self.match_id} at #{self.seq}"
+
+
+class MatchReceipt(models.Model):
+    """A signed statement of a finished match: its result and the head of its log at the end.
+
+    Signed with a key kept outside the database (``tournaments.receipts``), so a copy handed
+    to the teams proves later what the log said, even against someone who can rewrite the
+    database. One per time the match ended (a correction that reopens it and ends it again
+    gets a new one).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="receipts")
+    seq = models.PositiveIntegerField(help_text="The event that ended the match.")
+    body = models.JSONField(help_text="What is signed (canonical JSON of it).")
+    signature = models.CharField(max_length=200)
+    key_id = models.CharField(max_length=64)
+    issued_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="matchreceipt_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"receipt of match {self.match_id} at #{self.seq}"

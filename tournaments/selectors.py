@@ -1,4 +1,10 @@
-"""Reading a match's history. Every reader renders events through ``render_event``."""
+"""Reading a match's history. Everything shown to a person goes through ``render_event``.
+
+What is secret is decided from the log, never from the snapshot (a cache that may be missing
+or behind): a deal's deck is hidden from everyone but the match's directors until the log
+holds that deal's ``deal_ended`` or a later ``deal_started`` (a deal thrown in under B2 is
+never played, so its deck is no secret once the next deal is dealt).
+"""
 
 from __future__ import annotations
 
@@ -9,68 +15,71 @@ import seep_core as sc
 
 from . import matchlog
 from .access import is_director
-from .models import Match, MatchEvent, MatchSnapshot
+from .models import Match, MatchEvent
+from .snapshots import current_state
 
 #: payload fields that hold unplayed cards, hidden from all but directors until the deal is over
 SECRET_FIELDS = {matchlog.DEAL_STARTED: ("deck",)}
+_UNKNOWN: Any = object()
 
 
-def _stored_state(match: Match) -> dict[str, Any] | None:
-    state: dict[str, Any] | None = (
-        MatchSnapshot.objects.filter(match=match).values_list("state", flat=True).first()
-    )
-    return state
+def match_state(match: Match | int) -> matchlog.MatchState:
+    """Return where the match stands now (full information: for directors and the server)."""
+    return current_state(match)
 
 
-def match_state(match: Match) -> matchlog.MatchState:
-    """Return where the match stands now (from its snapshot, which every append keeps)."""
-    snapshot = _stored_state(match)
-    if snapshot is None:
-        return matchlog.MatchState(match.mode)
-    return matchlog.MatchState.from_json(snapshot)
-
-
-def current_deal(match: Match) -> sc.Deal | None:
+def current_deal(match: Match | int) -> sc.Deal | None:
     """Return the deal in play (full information: render it with ``seep_core.view``), or None."""
     return match_state(match).deal
 
 
-def open_deal(match: Match) -> int | None:
-    """Return the number of the deal still in play (its cards secret), or None.
+def open_deal(match: Match | int) -> int | None:
+    """Return the number of the deal whose cards are still secret, as the log says, or None.
 
-    Reads the stored JSON without rebuilding the engine state: the feed calls it per request.
+    The deal in play is the last one dealt, unless the log has scored it since. One indexed
+    query, read from the end of the match's log.
     """
-    snapshot = _stored_state(match)
-    if snapshot is None:
+    match_id = match.pk if isinstance(match, Match) else match
+    last = (
+        MatchEvent.objects.filter(
+            match_id=match_id, kind__in=(matchlog.DEAL_STARTED, matchlog.DEAL_ENDED)
+        )
+        .order_by("-seq")
+        .values_list("kind", "payload__deal")
+        .first()
+    )
+    if last is None or last[0] != matchlog.DEAL_STARTED:
         return None
-    deal = snapshot.get("deal")
-    if deal is None or deal.get("phase") in ("over", "redealt"):
-        return None
-    return int(snapshot["deal_no"])
+    return int(last[1])
 
 
 def render_event(
-    event: MatchEvent, viewer: Any, *, director: bool | None = None, secret_deal: Any = ...
+    event: MatchEvent,
+    viewer: Any,
+    *,
+    director: bool | None = None,
+    secret_deal: Any = _UNKNOWN,
 ) -> dict[str, Any]:
     """Return ``event`` as ``viewer`` may see it (None: the public).
 
     A deal's deck is shown only to the match's directors until that deal is over. Pass
-    ``director`` and ``secret_deal`` (``open_deal(match)``) when rendering many events of one
-    match, to look them up once.
+    ``director`` and ``secret_deal`` (``open_deal(match)``, read after the events) when
+    rendering many events of one match, to look them up once.
     """
     payload = dict(event.payload)
     hidden: list[str] = []
     fields = SECRET_FIELDS.get(event.kind, ())
-    if fields and director is None:
-        director = is_director(viewer, event.match.tournament)
-    if fields and not director:
-        if secret_deal is ...:
-            secret_deal = open_deal(event.match)
+    if fields:
+        if secret_deal is _UNKNOWN:
+            secret_deal = open_deal(event.match_id)
         if payload.get("deal") == secret_deal:
-            for name in fields:
-                if name in payload:
-                    payload[name] = None
-                    hidden.append(name)
+            if director is None:
+                director = is_director(viewer, event.match.tournament_id)
+            if not director:
+                for name in fields:
+                    if name in payload:
+                        payload[name] = None
+                        hidden.append(name)
     out: dict[str, Any] = {
         "seq": event.seq,
         "kind": event.kind,
@@ -85,14 +94,29 @@ def render_event(
     return out
 
 
-def render_events(match: Match, events: Iterable[MatchEvent], viewer: Any) -> list[dict[str, Any]]:
-    """Return ``events`` of ``match`` as ``viewer`` may see them."""
-    # Read the events before the open deal: read after, the open deal may be older than a
-    # deal_started among them (an append committed in between), whose deck would show.
+def render_events(
+    match: Match, events: Iterable[MatchEvent], viewer: Any, *, secret_deal: Any = _UNKNOWN
+) -> list[dict[str, Any]]:
+    """Return ``events`` of ``match`` as ``viewer`` may see them.
+
+    ``secret_deal``: the deal still secret, when the caller knows it from the log it holds
+    (the append service, inside its transaction); otherwise read from the log here.
+    """
+    # Read the events before the open deal: read after, the open deal is at least as recent
+    # as any deal_started among them (the log only grows), so no deck of a deal still in play
+    # can show. Read before, an append committed in between could slip a new deck past it.
     events = list(events)
-    director = is_director(viewer, match.tournament)
-    secret = None if director else open_deal(match)
-    return [render_event(e, viewer, director=director, secret_deal=secret) for e in events]
+    if secret_deal is _UNKNOWN:
+        needs_secret = any(e.kind in SECRET_FIELDS for e in events)
+        secret_deal = open_deal(match) if needs_secret else None
+    director: bool | None = None
+    if secret_deal is not None and any(
+        e.kind in SECRET_FIELDS and e.payload.get("deal") == secret_deal for e in events
+    ):
+        director = is_director(viewer, match.tournament_id)
+    return [
+        render_event(e, viewer, director=bool(director), secret_deal=secret_deal) for e in events
+    ]
 
 
 def match_events(match: Match, *, after_seq: int = 0) -> Any:

@@ -3,41 +3,52 @@
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 import seep_core as sc
 
-from . import matchlog
-from .access import is_director, is_scorekeeper, seats_of
+from . import matchlog, receipts
+from .access import SYSTEM, is_director, is_scorekeeper, seat_lineup, seats_in
 from .chain import GENESIS, event_hash, request_digest
 from .errors import (
     CommandRefused,
     IdempotencyKeyReused,
+    MatchNotFound,
     MoveRefused,
     NotPermitted,
     StaleSequence,
+    StoreUnavailable,
 )
-from .models import Match, MatchEvent, MatchSnapshot, Team, Tournament
+from .models import Match, MatchEvent, MatchReceipt, Team, Tournament
+from .selectors import render_events
+from .signals import log_appended
+from .snapshots import rebuild_snapshot, save_snapshot, trusted_state
 
 log = logging.getLogger(__name__)
 
 #: the longest Idempotency-Key accepted (the column's size)
 MAX_KEY_LENGTH = MatchEvent._meta.get_field("idempotency_key").max_length or 200
-#: read with the locked match: a join per relation costs more than it saves, so the seated
-#: players are looked up only when a player (not a director) appends
-_APPEND_RELATED = ("tournament", "snapshot")
+#: how big and how deep a command's payload may be (a move or a deal result is far smaller)
+MAX_PAYLOAD_ITEMS = 1_000
+MAX_PAYLOAD_DEPTH = 8
+MAX_STRING_LENGTH = 1_000
 
 
 @dataclass(frozen=True)
 class AppendResult:
-    """The events one append wrote (the command first), and the log's head after it."""
+    """What one append wrote (the command first), rendered for its actor, and the head after it.
 
-    events: list[MatchEvent]
+    ``events`` are dicts as ``selectors.render_event`` shows them to the actor: nothing leaves
+    the service unrendered.
+    """
+
+    events: list[dict[str, Any]]
     last_seq: int
     replayed: bool  # True: an idempotent retry, answered with the original events
 
@@ -78,106 +89,239 @@ def match_append_event(
 ) -> AppendResult:
     """Append a command (and the events it causes) to a match's log, or refuse and write nothing.
 
-    In one transaction: lock the match; answer a repeated ``idempotency_key`` with the
-    original events; check ``expected_seq`` against the head of the log (StaleSequence);
-    check the actor may do this; validate by replaying the command through seep_core from
-    the match's snapshot (IllegalMove keeps its rule id); write the events, chained by hash,
-    and the new snapshot. The scoring projection is scheduled after the commit, never before.
-    ``actor`` None is the server itself (demo seeding, internal jobs).
+    In one transaction: lock the match; read its snapshot (after the lock, so it is the one the
+    last append committed) and trust it only if it proves to be at the head, else rebuild it
+    from the log; check the actor may make this request; answer a repeated
+    ``idempotency_key`` with the original events; check ``expected_seq`` against the head of
+    the log (StaleSequence); validate by folding the command through seep_core (IllegalMove
+    keeps its rule id); write the events, chained by hash, the new snapshot, and the match's
+    receipt if it ended. The scoring projection is scheduled after the commit, never before.
+
+    ``actor`` is a user (anonymous included) or ``access.SYSTEM``, the server itself. Every
+    refusal is an ``errors.AppendRefused`` with a stable code.
     """
-    match_id = match.pk if isinstance(match, Match) else match
-    if idempotency_key is not None and not (
-        isinstance(idempotency_key, str) and 1 <= len(idempotency_key) <= MAX_KEY_LENGTH
-    ):
-        raise CommandRefused(
-            f"an idempotency key is 1 to {MAX_KEY_LENGTH} characters", code="bad_idempotency_key"
-        )
+    match_id = _match_id(match)
+    _check_request(kind, payload, expected_seq, idempotency_key)
     digest = request_digest(kind, payload, expected_seq)
     try:
         with transaction.atomic():
-            locked = (
-                # of=self: lock this match's row only. A plain FOR UPDATE with these joins
-                # also locks the tournament and team rows, serializing every match of a
-                # tournament behind one lock.
-                # The tournament (for permissions) and the snapshot come along.
-                Match.objects.select_for_update(of=("self",))
-                .select_related(*_APPEND_RELATED)
-                .get(pk=match_id)
+            return _append(
+                match_id, expected_seq, kind, payload, actor, idempotency_key, digest, shuffle
             )
-            if idempotency_key is not None:
-                original = _original_result(locked, idempotency_key, digest)
-                if original is not None:
-                    return original
-            if expected_seq != locked.last_seq:
-                raise StaleSequence(expected_seq=expected_seq, current_seq=locked.last_seq)
-            _authorize(locked, actor, kind, payload)
-            state = _load_state(locked)
-            setup = matchlog.MatchSetup(
-                locked.mode, locked.rules, locked.match_format, locked.first_dealer
-            )
-            try:
-                planned, new_state = matchlog.plan(state, setup, kind, payload, shuffle=shuffle)
-            except sc.SeepError as exc:
-                raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
-            events = _write(locked, planned, actor, idempotency_key, digest, new_state)
-            # robust: a broker that is down must not fail an append that has committed (the
-            # scoring catch-up sends it later). Not a functools.partial: Django 5.2 logs a
-            # failed robust callback by its __qualname__, which a partial does not have.
-            transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
-            return AppendResult(events, events[-1].seq, replayed=False)
     except IntegrityError as exc:
         # Only a racing writer that slipped past the lock (or a duplicate key) gets here.
         current = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
         log.warning("append to match %s lost a race: %s", match_id, exc)
         raise StaleSequence(expected_seq=expected_seq, current_seq=current) from exc
+    except DataError as exc:  # a value the checks above let through and the database refused
+        log.warning("append to match %s refused by the database: %s", match_id, exc)
+        raise CommandRefused(
+            "the request holds a value the store cannot take", code="bad_value"
+        ) from exc
+    except OperationalError as exc:  # a timeout, a deadlock, a lost connection: rolled back
+        log.warning("append to match %s could not be written now: %s", match_id, exc)
+        raise StoreUnavailable(
+            "the match could not be written just now; nothing was recorded, try again",
+            code="store_unavailable",
+        ) from exc
 
 
-def _original_result(match: Match, key: str, digest: str) -> AppendResult | None:
+def _append(
+    match_id: int,
+    expected_seq: int,
+    kind: str,
+    payload: Any,
+    actor: Any,
+    idempotency_key: str | None,
+    digest: str,
+    shuffle: matchlog.Shuffle,
+) -> AppendResult:
+    locked = (
+        # of=self: lock this match's row only (a plain FOR UPDATE with the join would also
+        # lock the tournament's row, serializing every match of a tournament behind it).
+        Match.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .filter(pk=match_id)
+        .first()
+    )
+    if locked is None:
+        raise MatchNotFound(match_id)
+    state = trusted_state(locked)
+    if state is None:
+        state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
+    _authorize(locked, state, actor, kind, payload)
+    if idempotency_key is not None:
+        original = _original_result(locked, idempotency_key, digest, actor)
+        if original is not None:
+            return original
+    if expected_seq != locked.last_seq:
+        raise StaleSequence(expected_seq=expected_seq, current_seq=locked.last_seq)
+    players: tuple[int, ...] = ()
+    users: tuple[int | None, ...] = ()
+    if kind == matchlog.MATCH_STARTED:  # who sits where is read once, and the log keeps it
+        seated_players, seated_users = seat_lineup(locked)
+        players, users = tuple(seated_players), tuple(seated_users)
+    setup = matchlog.MatchSetup(
+        locked.mode, locked.rules, locked.match_format, locked.first_dealer, players, users
+    )
+    try:
+        planned, new_state = matchlog.plan(state, setup, kind, payload, shuffle=shuffle)
+    except sc.SeepError as exc:
+        raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
+    events = _write(locked, planned, actor, idempotency_key, digest, new_state)
+    # robust: a broker that is down must not fail an append that has committed (the scoring
+    # catch-up sends it later). Not a functools.partial: Django 5.2 logs a failed robust
+    # callback by its __qualname__, which a partial does not have.
+    transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
+    open_deal = new_state.deal_no if _deal_in_play(new_state) else None
+    shown = render_events(locked, events, actor, secret_deal=open_deal)
+    return AppendResult(shown, events[-1].seq, replayed=False)
+
+
+def _match_id(match: Any) -> int:
+    if isinstance(match, Match):
+        return int(match.pk)
+    if type(match) is not int or match < 1:
+        raise MatchNotFound(match)
+    return match
+
+
+def _check_request(kind: Any, payload: Any, expected_seq: Any, idempotency_key: Any) -> None:
+    """Refuse a request whose parts are not of the right type, before anything is read."""
+    if not isinstance(kind, str) or kind not in matchlog.COMMANDS:
+        raise CommandRefused(
+            f"the kind is one of {', '.join(matchlog.COMMANDS)}", code="kind_not_appendable"
+        )
+    if type(expected_seq) is not int or expected_seq < 0:
+        # Not bool, not 2.0: a seq is a whole number, and True == 1 would pass for a head.
+        raise CommandRefused(
+            "expected_seq is the whole number of the last event seen (0 before the first)",
+            code="bad_expected_seq",
+        )
+    if idempotency_key is not None and not _printable_key(idempotency_key):
+        raise CommandRefused(
+            f"an idempotency key is 1 to {MAX_KEY_LENGTH} printable ASCII characters",
+            code="bad_idempotency_key",
+        )
+    problem = _json_problem(payload, depth=0, budget=[MAX_PAYLOAD_ITEMS])
+    if problem is not None:
+        raise CommandRefused(f"the payload is not plain JSON: {problem}", code="bad_payload")
+
+
+def _printable_key(key: Any) -> bool:
+    return (
+        type(key) is str
+        and 1 <= len(key) <= MAX_KEY_LENGTH
+        and all("!" <= ch <= "~" for ch in key)  # no spaces, NULs, or non-ASCII lookalikes
+    )
+
+
+def _json_problem(value: Any, *, depth: int, budget: list[int]) -> str | None:
+    """Return what makes ``value`` something other than small, storable JSON (None: nothing)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return f"more than {MAX_PAYLOAD_ITEMS} items"
+    if depth > MAX_PAYLOAD_DEPTH:
+        return f"nested deeper than {MAX_PAYLOAD_DEPTH}"
+    if value is None or type(value) in (bool, int):
+        return None
+    if type(value) is float:
+        return None if math.isfinite(value) else "a number that is not finite"
+    if type(value) is str:
+        return _string_problem(value)
+    if type(value) is list:
+        for item in value:
+            problem = _json_problem(item, depth=depth + 1, budget=budget)
+            if problem is not None:
+                return problem
+        return None
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return f"a key that is not a string ({type(key).__name__})"
+            problem = _string_problem(key) or _json_problem(item, depth=depth + 1, budget=budget)
+            if problem is not None:
+                return problem
+        return None
+    return f"a value of type {type(value).__name__}"
+
+
+def _string_problem(text: str) -> str | None:
+    if len(text) > MAX_STRING_LENGTH:
+        return f"a string longer than {MAX_STRING_LENGTH} characters"
+    if "\x00" in text:
+        return "a NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate (not valid Unicode)"
+    return None
+
+
+def _authorize(
+    match: Match, state: matchlog.MatchState, actor: Any, kind: str, payload: Any
+) -> None:
+    """Refuse the request unless ``actor`` may make it, whatever it would lead to."""
+    if actor is SYSTEM:
+        return
+    if actor is None or not actor.is_authenticated:
+        raise NotPermitted("sign in to record anything in a match", code="not_signed_in")
+    if kind == matchlog.MOVE_PLAYED and match.mode == matchlog.DIGITAL:
+        move = payload.get("move") if isinstance(payload, dict) else None
+        seat = move.get("seat") if isinstance(move, dict) else None
+        # The seats the log fixed when the match started, not the teams as they are now.
+        if type(seat) is int and seat in seats_in(state.users, actor):
+            return
+        if is_director(actor, match.tournament):
+            return
+        raise NotPermitted(
+            "only the player at that seat (or a director) may play its moves",
+            code="not_your_seat",
+        )
+    if is_director(actor, match.tournament):
+        return
+    if kind == matchlog.DEAL_ENDED and is_scorekeeper(actor, match):
+        return
+    raise NotPermitted(f"you may not append {kind} to this match", code="forbidden")
+
+
+def _original_result(match: Match, key: str, digest: str, actor: Any) -> AppendResult | None:
     first = MatchEvent.objects.filter(match=match, idempotency_key=key).first()
     if first is None:
         return None
+    # Which retries get the original answer is decided by the stored digest: trust it only
+    # if the event's place in the chain still vouches for it.
+    previous = (
+        MatchEvent.objects.filter(match=match, seq=first.seq - 1)
+        .values_list("hash", flat=True)
+        .first()
+    )
+    recomputed = event_hash(
+        previous or GENESIS, seq=first.seq, kind=first.kind, payload=first.payload,
+        actor=first.actor_id, recorded_at=first.recorded_at, idempotency_key=first.idempotency_key,
+        caused_by=first.caused_by, request_digest=first.request_digest,
+    )  # fmt: skip
+    if recomputed != first.hash:
+        log.error("match %s: event %s does not match its hash", match.pk, first.seq)
+        raise CommandRefused(
+            "the record of this request does not check out; a director must look at the log",
+            code="idempotency_record_damaged",
+        )
     if first.request_digest != digest:
-        raise IdempotencyKeyReused(key)
+        raise IdempotencyKeyReused()
     events = list(
         MatchEvent.objects.filter(match=match)
         .filter(Q(seq=first.seq) | Q(caused_by=first.seq))
         .order_by("seq")
     )
     # The original answer: the head right after that append, not the head now (a client that
-    # takes the head now as its next expected_seq would skip the events it has not seen).
-    return AppendResult(events, events[-1].seq, replayed=True)
+    # takes the head now as its next expected_seq would skip the events it has not seen). It
+    # is rendered for the one asking now, as the log stands now.
+    return AppendResult(render_events(match, events, actor), events[-1].seq, replayed=True)
 
 
-def _authorize(match: Match, actor: Any, kind: str, payload: Any) -> None:
-    if actor is None or is_director(actor, match.tournament):
-        return
-    if kind == matchlog.MOVE_PLAYED:
-        move = payload.get("move") if isinstance(payload, dict) else None
-        seat = move.get("seat") if isinstance(move, dict) else None
-        if match.mode == Match.Mode.DIGITAL and seat in seats_of(actor, match):
-            return
-        raise NotPermitted(
-            "only the player at that seat (or a director) may play its moves",
-            code="not_your_seat",
-        )
-    if kind == matchlog.DEAL_ENDED and is_scorekeeper(actor, match):
-        return
-    raise NotPermitted(f"you may not append {kind} to this match", code="forbidden")
-
-
-def _load_state(match: Match) -> matchlog.MatchState:
-    try:
-        snapshot: MatchSnapshot | None = match.snapshot  # loaded with the locked match
-    except MatchSnapshot.DoesNotExist:
-        snapshot = None
-    if snapshot is None:
-        if match.last_seq:
-            return rebuild_snapshot(match)
-        return matchlog.MatchState(match.mode)
-    if snapshot.seq != match.last_seq:  # stale cache (never expected): rebuild, never trust
-        log.error("snapshot of match %s at %s, log at %s", match.pk, snapshot.seq, match.last_seq)
-        return rebuild_snapshot(match)
-    return matchlog.MatchState.from_json(snapshot.state)
+def _deal_in_play(state: matchlog.MatchState) -> bool:
+    return state.deal is not None and state.deal.phase not in ("over", "redealt")
 
 
 def _write(
@@ -189,28 +333,28 @@ def _write(
     state: matchlog.MatchState,
 ) -> list[MatchEvent]:
     now = timezone.now()
-    actor_id = None if actor is None else actor.pk
+    actor_id = None if actor is SYSTEM else actor.pk
     previous = match.last_hash or GENESIS
     first_seq = match.last_seq + 1
     events = []
     for offset, (kind, payload) in enumerate(planned):
         seq = first_seq + offset
         key = idempotency_key if offset == 0 else None
-        caused_by = None if offset == 0 else first_seq
+        event_digest = digest if key is not None else ""
         fields = {
             "seq": seq,
             "kind": kind,
             "payload": payload,
             "recorded_at": now,
             "idempotency_key": key,
-            "caused_by": caused_by,
+            "caused_by": None if offset == 0 else first_seq,
         }
-        previous = event_hash(previous, actor=actor_id, **fields)
+        previous = event_hash(previous, actor=actor_id, request_digest=event_digest, **fields)
         events.append(
             MatchEvent(
                 match=match,
                 actor_id=actor_id,
-                request_digest=digest if key is not None else "",
+                request_digest=event_digest,
                 hash=previous,
                 **fields,
             )
@@ -220,46 +364,42 @@ def _write(
     Match.objects.filter(pk=match.pk).update(
         last_seq=last.seq, last_hash=last.hash, status=state.status
     )
-    _save_snapshot(match, last.seq, state)
+    save_snapshot(match.pk, last.seq, last.hash, state)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
+    if last.kind == matchlog.MATCH_ENDED:
+        _issue_receipt(match, last)
     return events
 
 
-def replay_log(match: Match) -> matchlog.MatchState:
-    """Return the state after replaying every stored event of ``match`` through the engine."""
-    events = MatchEvent.objects.filter(match=match).order_by("seq").values_list("kind", "payload")
-    return matchlog.replay(list(events), match.mode)
-
-
-def rebuild_snapshot(match: Match) -> matchlog.MatchState:
-    """Rebuild a match's snapshot (and its status) from its log; call with the match locked."""
-    state = replay_log(match)
-    _save_snapshot(match, match.last_seq, state)
-    if match.status != state.status:
-        Match.objects.filter(pk=match.pk).update(status=state.status)
-        match.status = state.status
-    return state
-
-
-def _save_snapshot(match: Match, seq: int, state: matchlog.MatchState) -> None:
-    """Write the match's snapshot; the caller holds the match row's lock, so no one races."""
-    data = state.to_json()
-    if not MatchSnapshot.objects.filter(match=match).update(seq=seq, state=data):
-        MatchSnapshot.objects.create(match=match, seq=seq, state=data)
+def _issue_receipt(match: Match, ended: MatchEvent) -> None:
+    """Sign and store the receipt of a match that just ended (the same transaction)."""
+    body = {
+        "match": match.pk,
+        "tournament": match.tournament.slug,
+        "teams": [match.team0_id, match.team1_id],
+        "seq": ended.seq,
+        "head_hash": ended.hash,
+        "result": ended.payload,
+        "ended_at": ended.recorded_at.isoformat(),
+    }
+    receipt = receipts.sign(body, receipts.signing_key())
+    MatchReceipt.objects.create(
+        match=match,
+        seq=ended.seq,
+        body=receipt.body,
+        signature=receipt.signature,
+        key_id=receipt.body["key_id"],
+        issued_at=ended.recorded_at,
+    )
 
 
 def _schedule_projection(match_id: int) -> None:
-    """Ask a worker to bring the match's scoring projection up to date (after the commit)."""
-    from scoring.tasks import project_match
-
-    project_match.delay(match_id)
+    """Tell the apps above (scoring) that the match's log grew (after the commit)."""
+    log_appended.send(sender=Match, match_id=match_id)
 
 
 __all__ = [
     "AppendResult",
-    "CommandRefused",
     "match_append_event",
     "match_create",
-    "rebuild_snapshot",
-    "replay_log",
 ]

@@ -1,19 +1,23 @@
-"""Checking a match's history: the hash chain, the replay, and the snapshot against both."""
+"""Checking a match's history: the hash chain, the replay, the snapshot, and signed receipts."""
 
 from __future__ import annotations
 
+import hmac
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import matchlog
+from . import matchlog, receipts
 from .chain import GENESIS, event_hash
-from .models import Match, MatchEvent, MatchSnapshot
+from .models import Match, MatchEvent, MatchReceipt, MatchSnapshot
+from .reads import consistent_read
+from .snapshots import snapshot_digest
 
 
 @dataclass(frozen=True)
 class Problem:
-    """Where a match's stored history disagrees with itself."""
+    """Where a match's stored history disagrees with itself (or with a receipt)."""
 
-    seq: int | None  # the event at fault, None for the match row or the snapshot
+    seq: int | None  # the event at fault, None for the match row, the snapshot or a receipt
     message: str
 
     def __str__(self) -> str:
@@ -21,20 +25,34 @@ class Problem:
         return f"{where}: {self.message}"
 
 
-def verify_match(match: Match) -> list[Problem]:
+def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = ()) -> list[Problem]:
     """Return every problem found in ``match``'s log (empty: the history is intact).
 
-    Recomputes the hash chain from the first event, replays every event through seep_core,
-    and compares the result with the stored snapshot and the match's head of log. Stops
-    replaying at the first event that does not follow, and says where.
+    Reads the match row, its events, its snapshot and its receipts as one consistent picture
+    (appends may go on meanwhile). Recomputes the hash chain from the first event; replays
+    every event through the fold, which re-derives everything the append checked; checks that
+    each derived event belongs to the command before it; compares the result with the match
+    row's head of log and setup and with the snapshot; and checks the log against every
+    signed receipt, the stored ones and ``receipts_given`` (copies held outside the database,
+    the ones that prove something against a rewritten table). Stops replaying at the first
+    event that does not follow, and says where.
     """
-    match.refresh_from_db()  # compare with the stored head of log, not a stale copy
+    with consistent_read():
+        match.refresh_from_db()  # compare with the stored head of log, not a stale copy
+        events = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+        snapshot = MatchSnapshot.objects.filter(match=match).first()
+        stored_receipts = [
+            receipts.Receipt(r.body, r.signature) for r in MatchReceipt.objects.filter(match=match)
+        ]
     problems: list[Problem] = []
     previous = GENESIS
     state = matchlog.MatchState(match.mode)
     replaying = True
     expected_seq = 1
-    for event in MatchEvent.objects.filter(match=match).order_by("seq").iterator():
+    command: MatchEvent | None = None
+    hashes: dict[int, str] = {}
+    outcomes: dict[int, dict[str, object]] = {}
+    for event in events:
         if event.seq != expected_seq:
             problems.append(Problem(event.seq, f"seq {event.seq} where {expected_seq} was due"))
         expected_seq = event.seq + 1
@@ -47,16 +65,37 @@ def verify_match(match: Match) -> list[Problem]:
             recorded_at=event.recorded_at,
             idempotency_key=event.idempotency_key,
             caused_by=event.caused_by,
+            request_digest=event.request_digest,
         )
         if recomputed != event.hash:
             problems.append(Problem(event.seq, "hash does not match its content and chain"))
         previous = event.hash
-        if replaying:
-            try:
-                state = matchlog.apply_event(state, event.kind, event.payload)
-            except matchlog.LogInconsistent as exc:
-                problems.append(Problem(event.seq, f"replay failed: {exc}"))
-                replaying = False
+        hashes[event.seq] = event.hash
+        if bool(event.idempotency_key) != bool(event.request_digest):
+            problems.append(Problem(event.seq, "an idempotency key without its request digest"))
+        if not replaying:
+            continue
+        if state.due is None:  # the server owed nothing: this is a client's command
+            command = event
+            if event.caused_by is not None:
+                problems.append(Problem(event.seq, "a command that names a cause"))
+        elif command is None or (
+            event.caused_by != command.seq
+            or event.actor_id != command.actor_id
+            or event.recorded_at != command.recorded_at
+            or event.idempotency_key is not None
+        ):
+            problems.append(Problem(event.seq, "a derived event not written with its command"))
+        try:
+            state = matchlog.apply_event(state, event.kind, event.payload)
+        except matchlog.LogInconsistent as exc:
+            problems.append(Problem(event.seq, f"replay failed: {exc}"))
+            replaying = False
+            continue
+        if event.kind == matchlog.MATCH_ENDED:
+            outcomes[event.seq] = event.payload
+        if event.kind == matchlog.MATCH_STARTED:
+            problems += _setup_problems(match, event)
     last_seq = expected_seq - 1
     if match.last_seq != last_seq:
         problems.append(
@@ -65,14 +104,61 @@ def verify_match(match: Match) -> list[Problem]:
     if (match.last_hash or "") != (previous if last_seq else ""):
         problems.append(Problem(None, "head of log hash differs from the last event's hash"))
     if replaying:
+        if state.due is not None:
+            problems.append(Problem(None, f"the log ends owing {state.due}"))
         if match.status != state.status:
             problems.append(Problem(None, f"status {match.status}, the log says {state.status}"))
-        snapshot = MatchSnapshot.objects.filter(match=match).first()
-        if snapshot is None:
-            if last_seq:
-                problems.append(Problem(None, "no snapshot for a match with events"))
-        elif snapshot.seq != last_seq:
-            problems.append(Problem(None, f"snapshot at seq {snapshot.seq}, log at {last_seq}"))
-        elif snapshot.state != state.to_json():
-            problems.append(Problem(None, f"snapshot differs from the replay at seq {last_seq}"))
+        problems += _snapshot_problems(match, snapshot, state, last_seq)
+    for receipt in [*stored_receipts, *receipts_given]:
+        problems += _receipt_problems(match, receipt, hashes, outcomes, replaying)
+    receipted = {r.body.get("seq") for r in stored_receipts}
+    problems += [
+        Problem(seq, "the match ended here, and no receipt was stored for it")
+        for seq in outcomes
+        if seq not in receipted
+    ]
     return problems
+
+
+def _setup_problems(match: Match, started: MatchEvent) -> list[Problem]:
+    payload = started.payload
+    recorded = (payload["mode"], payload["rules"], payload["format"])
+    if recorded != (match.mode, match.rules, match.match_format):
+        return [Problem(started.seq, "match_started records another mode, rules or format")]
+    return []
+
+
+def _snapshot_problems(
+    match: Match, snapshot: MatchSnapshot | None, state: matchlog.MatchState, last_seq: int
+) -> list[Problem]:
+    if snapshot is None:
+        return [Problem(None, "no snapshot for a match with events")] if last_seq else []
+    if snapshot.seq != last_seq:
+        return [Problem(None, f"snapshot at seq {snapshot.seq}, log at {last_seq}")]
+    if snapshot.state != state.to_json():
+        return [Problem(None, f"snapshot differs from the replay at seq {last_seq}")]
+    digest = snapshot_digest(match.pk, snapshot.seq, snapshot.head_hash, snapshot.state)
+    if snapshot.head_hash != match.last_hash or not hmac.compare_digest(snapshot.digest, digest):
+        return [Problem(None, "snapshot does not prove it belongs to this match and head")]
+    return []
+
+
+def _receipt_problems(
+    match: Match,
+    receipt: receipts.Receipt,
+    hashes: dict[int, str],
+    outcomes: dict[int, dict[str, object]],
+    replayed: bool,
+) -> list[Problem]:
+    try:
+        body = receipts.verify(receipt, receipts.trusted_public_keys())
+    except receipts.ReceiptInvalid as exc:
+        return [Problem(None, f"receipt: {exc}")]
+    if body["match"] != match.pk:
+        return []  # another match's receipt (a file of many): not this match's business
+    seq = body["seq"]
+    if hashes.get(seq) != body["head_hash"]:
+        return [Problem(seq, "the log differs from its signed receipt (head hash)")]
+    if replayed and outcomes.get(seq) != body["result"]:
+        return [Problem(seq, "the result differs from the signed receipt")]
+    return []

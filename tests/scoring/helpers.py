@@ -12,6 +12,7 @@ from django.test import TestCase
 import seep_core as sc
 from scoring.models import DealResult, MatchResult
 from tests.matches import deal_in_play as current_deal
+from tournaments.access import SYSTEM
 from tournaments.matchlog import repeatable_decks as decks
 from tournaments.models import Match
 from tournaments.services import AppendResult, match_append_event, match_create
@@ -55,7 +56,7 @@ def start(match: Match, first_dealer: int = 0, seed: int = 1) -> AppendResult:
             expected_seq=0,
             kind="match_started",
             payload={"first_dealer": first_dealer},
-            actor=None,
+            actor=SYSTEM,
             shuffle=decks(seed),
         )
 
@@ -69,7 +70,7 @@ def enter(match: Match, points: list[int], sweeps: Any = ((), ())) -> AppendResu
             expected_seq=match.last_seq,
             kind="deal_ended",
             payload={"points": list(points), "sweeps": [list(sweeps[0]), list(sweeps[1])]},
-            actor=None,
+            actor=SYSTEM,
         )
 
 
@@ -85,7 +86,7 @@ def play(match: Match, rng: random.Random, moves: int | None = None) -> int:
                 expected_seq=match.last_seq,
                 kind="move_played",
                 payload={"move": move},
-                actor=None,
+                actor=SYSTEM,
                 shuffle=decks(rng.randrange(1 << 30)),
             )
         played += 1

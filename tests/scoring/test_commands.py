@@ -107,3 +107,23 @@ def test_a_log_that_does_not_fold_fails_the_rebuild_but_not_the_others(
         rebuild()
     assert MatchResult.objects.count() == 2  # the others, and not the broken one
     assert not MatchResult.objects.filter(match=broken).exists()
+
+
+def test_check_tells_a_projection_only_behind_its_log_from_a_wrong_one(world: Any) -> None:
+    from unittest import mock
+
+    match = new_match(world)
+    start(match)
+    enter(match, [70, 30])
+    with mock.patch("tournaments.services._schedule_projection"):  # its task still queued
+        enter(match, [40, 60])
+    result = MatchResult.objects.get(match=match)
+    assert result.seq < Match.objects.get(pk=match.pk).last_seq
+    output = rebuild("--check")  # behind, not wrong: it passes, and catches up
+    assert f"match {match.pk}: behind its log (projected to event 2 of 3)" in output
+    assert MatchResult.objects.get(match=match).seq == 3
+    with mock.patch("tournaments.services._schedule_projection"):
+        enter(match, [60, 40])
+    DealResult.objects.filter(match=match, deal=1).update(total0=1)  # and now also wrong
+    with pytest.raises(CommandError, match="1 row"):
+        rebuild("--check")

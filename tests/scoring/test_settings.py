@@ -12,7 +12,12 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-PRODUCTION = {"SECRET_KEY": "s" * 50, "ALLOWED_HOSTS": "seep.example.org"}
+RECEIPT_KEY = "tf6caK9pFwjDK14c9hgfwJT5mh-jb19lPZLZPrAoIuI"  # a test key, as in pyproject.toml
+PRODUCTION = {
+    "SECRET_KEY": "s" * 50,
+    "ALLOWED_HOSTS": "seep.example.org",
+    "RECEIPT_SIGNING_KEY": RECEIPT_KEY,
+}
 
 REPORT = """
 import json, django
@@ -55,7 +60,12 @@ def test_by_default_tasks_go_to_the_celery_queue_and_beat_catches_up_every_15_s(
             "task": "scoring.tasks.catch_up",
             "schedule": 15.0,
             "options": {"expires": 15},
-        }
+        },
+        "competition-catch-up": {
+            "task": "competition.tasks.catch_up",
+            "schedule": 15.0,
+            "options": {"expires": 15},
+        },
     }
 
 
@@ -63,6 +73,7 @@ def test_the_queue_and_the_catch_up_period_are_set_by_the_environment() -> None:
     conf = loaded({"CELERY_QUEUE": "seep-eu.1", "SCORING_CATCH_UP_SECONDS": "7"})
     assert conf["queue"] == "seep-eu.1"
     assert conf["beat"]["scoring-catch-up"]["schedule"] == 7.0
+    assert conf["beat"]["competition-catch-up"]["schedule"] == 7.0
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ import seep_core as sc
 from tests.matches import assert_log_intact, body
 from tests.matches import deal_in_play as current_deal
 from tournaments import selectors
+from tournaments.access import SYSTEM
 from tournaments.errors import StaleSequence
 from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, Player, Team
@@ -164,10 +165,10 @@ def test_of_eight_appends_with_one_expected_seq_exactly_one_wins_each_round(
             assert len(won) == 1, f"round {round_no}: {results}"
             winner = results[won[0]]
             assert not winner.replayed
-            assert winner.events[0].seq == seq + 1
-            assert winner.events[0].payload == {"deal": winner.events[0].payload["deal"],
+            assert winner.events[0]["seq"] == seq + 1
+            assert winner.events[0]["payload"] == {"deal": winner.events[0]["payload"]["deal"],
                                                 "move": moves[won[0]]}  # fmt: skip
-            assert [e.seq for e in winner.events] == list(range(seq + 1, winner.last_seq + 1))
+            assert [e["seq"] for e in winner.events] == list(range(seq + 1, winner.last_seq + 1))
             losers = [r for i, r in enumerate(results) if i != won[0]]
             assert all(isinstance(r, StaleSequence) for r in losers), results
             assert {r.current_seq for r in losers} == {winner.last_seq}
@@ -201,7 +202,7 @@ def test_eight_concurrent_retries_of_one_request_write_it_once(world: Any) -> No
             assert all(isinstance(r, AppendResult) for r in results), results
             assert sorted(r.replayed for r in results) == [False] + [True] * (THREADS - 1)
             assert all(body(r) == body(results[0]) for r in results)
-            assert results[0].events[0].seq == seq + 1
+            assert results[0].events[0]["seq"] == seq + 1
             written = MatchEvent.objects.filter(match=match, seq__gt=seq).count()
             assert written == len(results[0].events)
             assert MatchEvent.objects.filter(match=match, idempotency_key=f"retry-{round_no}")
@@ -238,14 +239,14 @@ def test_sixteen_matches_appended_to_in_parallel_stay_independent(world: Any) ->
         match, rng = matches[i], random.Random(i)
         begun = time.perf_counter()
         result = start(match, world.organizer, seed=1000 + i)
-        seqs = [e.seq for e in result.events]
+        seqs = [e["seq"] for e in result.events]
         for _ in range(moves_each):
             move = rng.choice(sc.legal_moves(current_deal(match.pk)))
             result = match_append_event(
                 match=match.pk, expected_seq=result.last_seq, kind="move_played",
                 payload={"move": move}, actor=world.organizer, shuffle=fixed_decks(i),
             )  # fmt: skip
-            seqs += [e.seq for e in result.events]
+            seqs += [e["seq"] for e in result.events]
         spans[i] = (begun, time.perf_counter())
         return seqs
 
@@ -381,7 +382,7 @@ def test_a_feed_rendered_while_another_request_ends_the_deal_never_shows_the_new
             break
         match_append_event(
             match=match.pk, expected_seq=match.last_seq, kind="move_played",
-            payload={"move": rng.choice(sc.legal_moves(deal))}, actor=None,
+            payload={"move": rng.choice(sc.legal_moves(deal))}, actor=SYSTEM,
             shuffle=fixed_decks(match.last_seq),
         )  # fmt: skip
 
@@ -389,7 +390,7 @@ def test_a_feed_rendered_while_another_request_ends_the_deal_never_shows_the_new
         try:
             match_append_event(
                 match=match.pk, expected_seq=match.last_seq, kind="move_played",
-                payload={"move": last[0]}, actor=None, shuffle=fixed_decks(99),
+                payload={"move": last[0]}, actor=SYSTEM, shuffle=fixed_decks(99),
             )  # fmt: skip
         finally:
             connection.close()

@@ -32,8 +32,8 @@ from hypothesis.stateful import (
 )
 
 import seep_core as sc
-from tests.matches import body
 from tournaments import matchlog
+from tournaments.access import SYSTEM
 from tournaments.errors import (
     AppendRefused,
     CommandRefused,
@@ -44,7 +44,8 @@ from tournaments.errors import (
 )
 from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
-from tournaments.services import AppendResult, match_append_event, replay_log
+from tournaments.services import AppendResult, match_append_event
+from tournaments.snapshots import replay_log
 from tournaments.verify import verify_match
 
 pytestmark = pytest.mark.django_db
@@ -83,10 +84,15 @@ def build_match(mode: str, match_format: dict[str, Any]) -> tuple[Match, dict[st
     )  # fmt: skip
     scorekeeper = users.create_user("scorekeeper")
     match.scorekeepers.add(scorekeeper)
-    actors: dict[str, Any] = {"director": director, "scorekeeper": scorekeeper, "server": None}
+    actors: dict[str, Any] = {"director": director, "scorekeeper": scorekeeper, "server": SYSTEM}
     for seat, player in enumerate(match.seat_players()):  # seats 0-3: A1, B1, A2, B2
         actors[f"seat{seat}"] = player.user
     return match, actors
+
+
+def answered(result: AppendResult) -> list[tuple[Any, ...]]:
+    """Return what identifies an append's answer whoever it is rendered for: events, head."""
+    return [(e["seq"], e["kind"], e["hash"]) for e in result.events] + [result.last_seq]
 
 
 class MatchLogMachine(RuleBasedStateMachine):
@@ -113,13 +119,19 @@ class MatchLogMachine(RuleBasedStateMachine):
     def send(self, outcome: Any, *, actor: str = "director", **request: Any) -> Any:
         """Append ``request`` and check it had the ``outcome`` predicted (WRITTEN or a refusal).
 
-        What the service decides first overrides the rule's prediction: a key seen before
-        (a retry is REPLAYED, another request IdempotencyKeyReused), then a stale seq.
+        What the service decides first overrides the rule's prediction: a request of the
+        wrong shape, then an actor who may not make it, then a key seen before (a retry is
+        REPLAYED, another request IdempotencyKeyReused), then a stale seq.
         """
         request.setdefault("expected_seq", self.last_seq)
         request.setdefault("idempotency_key", None)
         key = request["idempotency_key"]
-        if key in self.keyed:
+        expected_seq = request["expected_seq"]
+        if request["kind"] not in matchlog.COMMANDS or expected_seq < 0:
+            outcome = CommandRefused
+        elif not self.permitted(actor, request["kind"], request["payload"]):
+            outcome = NotPermitted
+        elif key in self.keyed:
             original, _ = self.keyed[key]
             same = all(original[f] == request[f] for f in ("kind", "payload", "expected_seq"))
             outcome = REPLAYED if same else IdempotencyKeyReused
@@ -137,27 +149,43 @@ class MatchLogMachine(RuleBasedStateMachine):
             )
             assert self.stored_head() == before, "a refused command wrote something"
             if isinstance(refused, StaleSequence):
-                assert refused.current_seq == self.last_seq and refused.status == 409
+                assert refused.current_seq == self.last_seq
             return refused
         if outcome == REPLAYED:
-            assert result.replayed and body(result) == self.keyed[key][1]
+            assert result.replayed and answered(result) == self.keyed[key][1]
             assert self.stored_head() == before
             return result
         assert outcome == WRITTEN and not result.replayed, f"expected {outcome}, got {result}"
-        seqs = [e.seq for e in result.events]
+        seqs = [e["seq"] for e in result.events]
         assert seqs == list(range(self.last_seq + 1, self.last_seq + 1 + len(seqs)))
         assert result.last_seq == seqs[-1]
-        assert result.events[0].idempotency_key == key
-        assert all(e.caused_by == seqs[0] for e in result.events[1:])
+        assert self.stored(seqs[0]).idempotency_key == key
+        assert all(e["caused_by"] == seqs[0] for e in result.events[1:])
         self.last_seq = result.last_seq
         for event in result.events:
-            if event.kind == matchlog.MATCH_STARTED:
+            if event["kind"] == matchlog.MATCH_STARTED:
                 self.status = matchlog.IN_PROGRESS
-            elif event.kind == matchlog.MATCH_ENDED:
+            elif event["kind"] == matchlog.MATCH_ENDED:
                 self.status = matchlog.FINISHED
         if key is not None:
-            self.keyed[key] = (request, body(result))
+            self.keyed[key] = (request, answered(result))
         return result
+
+    def permitted(self, actor: str, kind: str, payload: Any) -> bool:
+        """Whether ``actor`` may make the request at all (docs/events.md, who appends what)."""
+        if actor in ("director", "server"):
+            return True
+        seated = self.status != matchlog.SCHEDULED  # who sits where is fixed by the start
+        if kind == "move_played" and self.MODE == matchlog.DIGITAL and actor.startswith("seat"):
+            if not seated:
+                return False
+            move = payload.get("move") if isinstance(payload, dict) else None
+            seat = move.get("seat") if isinstance(move, dict) else None
+            return type(seat) is int and seat == int(actor.removeprefix("seat"))
+        return kind == "deal_ended" and actor == "scorekeeper"
+
+    def stored(self, seq: int) -> MatchEvent:
+        return MatchEvent.objects.get(match=self.match, seq=seq)
 
     def stored_head(self) -> tuple[int, int]:
         last_seq = Match.objects.values_list("last_seq", flat=True).get(pk=self.match.pk)
@@ -202,10 +230,10 @@ class MatchLogMachine(RuleBasedStateMachine):
             idempotency_key=key, seed=seed,
         )  # fmt: skip
         if isinstance(result, AppendResult) and not result.replayed:
-            kinds = [e.kind for e in result.events]
+            kinds = [e["kind"] for e in result.events]
             digital = self.MODE == matchlog.DIGITAL
             assert kinds == ["match_started"] + ["deal_started"] * digital
-            assert result.events[0].payload["first_dealer"] == dealer
+            assert result.events[0]["payload"]["first_dealer"] == dealer
 
     @initialize(
         begin=st.sampled_from([True, True, True, False]), dealer=st.integers(0, 3),
@@ -305,16 +333,16 @@ class DigitalMatchMachine(MatchLogMachine):
             result = self.play(WRITTEN, move, actor=actor, idempotency_key=key, seed=seed)
             if not isinstance(result, AppendResult) or result.replayed:
                 continue
-            kinds = [e.kind for e in result.events]
-            assert result.events[0].payload == {"deal": state.deal_no, "move": move}
+            kinds = [e["kind"] for e in result.events]
+            assert result.events[0]["payload"] == {"deal": state.deal_no, "move": move}
             after = sc.apply(deal, move)
             if after.phase == "redealt":  # B2: the same dealer deals again
                 assert kinds == ["move_played", "deal_started"]
-                assert result.events[1].payload["dealer"] == deal.dealer
+                assert result.events[1]["payload"]["dealer"] == deal.dealer
             elif after.phase == "over":
                 assert kinds[:2] == ["move_played", "deal_ended"]
                 assert kinds[2:] in (["match_ended"], ["deal_started"])
-                assert result.events[1].payload["total"] == sc.score(after)["total"]
+                assert result.events[1]["payload"]["total"] == sc.score(after)["total"]
             else:
                 assert kinds == ["move_played"]
 
@@ -410,7 +438,7 @@ class DigitalMatchMachine(MatchLogMachine):
         else:  # the mutation happened to make a legal move (a take listed in another order)
             result = self.play(WRITTEN, move)
             if isinstance(result, AppendResult) and not result.replayed:
-                assert result.events[0].payload["move"] == canonical
+                assert result.events[0]["payload"]["move"] == canonical
 
     @precondition(lambda self: self.status != matchlog.IN_PROGRESS)
     @rule(move=st.sampled_from([{"seat": 0, "action": "redeal"}, {"seat": 1, "action": "bid",
@@ -475,12 +503,12 @@ class ScoreMatchMachine(MatchLogMachine):
             return
         total = [points[0] + sum(sweeps[0]), points[1] + sum(sweeps[1])]
         ended = result.events[0]
-        assert ended.payload == {
+        assert ended["payload"] == {
             "deal": self.state().deal_no, "dealer": progress.dealer, "points": points,
             "sweeps": sweeps, "total": total,
         }  # fmt: skip
         over = progress.after_deal(total).over
-        assert [e.kind for e in result.events] == ["deal_ended"] + ["match_ended"] * over
+        assert [e["kind"] for e in result.events] == ["deal_ended"] + ["match_ended"] * over
 
     @precondition(lambda self: self.status == matchlog.IN_PROGRESS)
     @rule(
@@ -537,8 +565,10 @@ class ScoreMatchMachine(MatchLogMachine):
             ]))  # fmt: skip
         if payload is None and flavour != "fields":
             payload = {"points": points, "sweeps": sweeps}
-        refused = self.enter(CommandRefused, payload)
-        if isinstance(refused, CommandRefused):
+        # A payload of the wrong fields is a bad command; a result the rules forbid (or that is
+        # not two teams' numbers) is refused by the engine, as a move would be.
+        refused = self.enter(CommandRefused if flavour == "fields" else MoveRefused, payload)
+        if isinstance(refused, MoveRefused):
             assert refused.rule == rule_id, f"{flavour}: {refused.code} {refused.rule}"
 
     @rule(actor=st.sampled_from(["seat0", "seat1", "seat2", "seat3"]))

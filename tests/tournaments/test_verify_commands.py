@@ -7,12 +7,10 @@ Tampering needs the event table's append-only triggers lifted, which only the te
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -24,12 +22,14 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 import seep_core as sc
-from tests.conftest import append_only_triggers_suspended
 from tests.matches import deal_in_play as current_deal
+from tests.matches import tampering
+from tournaments.access import SYSTEM
 from tournaments.chain import event_hash
 from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot
-from tournaments.services import match_append_event, replay_log
+from tournaments.services import match_append_event
+from tournaments.snapshots import replay_log
 from tournaments.verify import verify_match
 
 MOVES = 12
@@ -42,7 +42,7 @@ def play(match: Match, moves: int, seed: int = 5) -> None:
         match.refresh_from_db()
         match_append_event(
             match=match, expected_seq=match.last_seq, kind="move_played",
-            payload={"move": rng.choice(sc.legal_moves(current_deal(match)))}, actor=None,
+            payload={"move": rng.choice(sc.legal_moves(current_deal(match)))}, actor=SYSTEM,
             shuffle=fixed_decks(match.last_seq),
         )  # fmt: skip
     match.refresh_from_db()
@@ -52,7 +52,7 @@ def played(match: Match, moves: int = MOVES) -> Match:
     """Start ``match`` and play some moves; return it fresh from the database."""
     match_append_event(
         match=match, expected_seq=0, kind="match_started", payload={"first_dealer": 3},
-        actor=None, shuffle=fixed_decks(1),
+        actor=SYSTEM, shuffle=fixed_decks(1),
     )  # fmt: skip
     play(match, moves)
     return match
@@ -75,18 +75,6 @@ def rebuild(*args: Any) -> tuple[str, str, CommandError | None]:
     except CommandError as exc:
         return out.getvalue(), err.getvalue(), exc
     return out.getvalue(), err.getvalue(), None
-
-
-@contextlib.contextmanager
-def tampering() -> Iterator[None]:
-    """Lift the append-only triggers for the block (the test suite's helper)."""
-    if connection.vendor == "postgresql" and connection.in_atomic_block:
-        with connection.cursor() as cursor:
-            # PostgreSQL alters no table with the transaction's deferred foreign-key checks
-            # (from the inserts before) still pending: run them now.
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    with append_only_triggers_suspended(connection):
-        yield
 
 
 def a_move_in_the_middle(match: Match) -> MatchEvent:
@@ -161,6 +149,7 @@ def rewrite_the_chain(match: Match) -> str:
             previous, seq=later.seq, kind=later.kind, payload=later.payload,
             actor=later.actor_id, recorded_at=later.recorded_at,
             idempotency_key=later.idempotency_key, caused_by=later.caused_by,
+            request_digest=later.request_digest,
         )  # fmt: skip
         MatchEvent.objects.filter(pk=later.pk).update(hash=previous)
     return "match: head of log hash differs"
@@ -325,8 +314,8 @@ def test_an_append_rebuilds_a_missing_snapshot_itself(match: Match) -> None:
     assert deal is not None
     result = match_append_event(
         match=match, expected_seq=match.last_seq, kind="move_played",
-        payload={"move": sc.legal_moves(deal)[0]}, actor=None, shuffle=fixed_decks(0),
+        payload={"move": sc.legal_moves(deal)[0]}, actor=SYSTEM, shuffle=fixed_decks(0),
     )  # fmt: skip
-    assert result.events[0].seq == match.last_seq + 1
+    assert result.events[0]["seq"] == match.last_seq + 1
     assert MatchSnapshot.objects.get(match=match).seq == result.last_seq
     assert verify_match(match) == []

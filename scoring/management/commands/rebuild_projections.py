@@ -7,7 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.projections import ProjectionError
-from scoring.services import update_match_projection
+from scoring.services import check_match_projection, update_match_projection
+from scoring.signals import projections_rebuilt
 from tournaments.models import Match
 
 
@@ -24,8 +25,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--check",
             action="store_true",
-            help="fail if any row had to change (the incremental projection was not the "
-            "rebuild's); the rows are corrected all the same",
+            help="fail if any row differed from the rebuild as of its own checkpoint (the "
+            "incremental projection was wrong); a projection only behind its log (its task "
+            "still queued) is reported as behind, not wrong. The rows are corrected all the same",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -35,9 +37,22 @@ class Command(BaseCommand):
             missing = sorted(set(options["match"]) - set(ids))
             if missing:
                 raise CommandError(f"no match with id {', '.join(map(str, missing))}")
-        failed, changed, matches = 0, 0, 0
+        failed, changed, matches, wrong = 0, 0, 0, 0
         for match_id in ids:
             try:
+                if options["check"]:
+                    check = check_match_projection(match_id=match_id)
+                    if check.differing:
+                        wrong += check.differing
+                        self.stderr.write(
+                            f"match {match_id}: {check.differing} row(s) differ from the log "
+                            f"as of event {check.checkpoint}"
+                        )
+                    elif check.behind:
+                        self.stdout.write(
+                            f"match {match_id}: behind its log (projected to event "
+                            f"{check.checkpoint} of {check.head}): brought up to date"
+                        )
                 update = update_match_projection(match_id=match_id, rebuild=True)
             except ProjectionError as exc:
                 failed += 1
@@ -50,7 +65,11 @@ class Command(BaseCommand):
                     f"match {match_id}: at event {update.seq}, {update.rows_changed} row(s) changed"
                 )
         self.stdout.write(f"{matches} match(es) rebuilt, {changed} row(s) changed")
+        # Projections built on these (a stage's standings) are rebuilt by their own apps.
+        for _receiver, said in projections_rebuilt.send(sender=self.__class__):
+            if said:
+                self.stdout.write(str(said))
         if failed:
             raise CommandError(f"{failed} match(es) could not be rebuilt")
-        if options["check"] and changed:
-            raise CommandError(f"{changed} row(s) differed from the rebuild")
+        if options["check"] and wrong:
+            raise CommandError(f"{wrong} row(s) differed from the rebuild")

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from tournaments.matchlog import LogInconsistent
 from tournaments.models import Match
-from tournaments.services import rebuild_snapshot
+from tournaments.snapshots import rebuild_snapshot
 
 
 class Command(BaseCommand):

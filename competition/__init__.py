@@ -1,0 +1,1 @@
+"""The competition layer: stages, rounds, fixtures and standings of a tournament."""

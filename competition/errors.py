@@ -1,0 +1,32 @@
+"""Why a competition request was refused: a stable code, and words an organizer understands.
+
+Like the store's refusals, the kind of refusal is the class; what it means over HTTP is the
+API layer's business.
+"""
+
+from __future__ import annotations
+
+
+class CompetitionRefused(Exception):
+    """A request about registration, stages or rounds that changed nothing."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class InvalidSettings(CompetitionRefused):
+    """A stage's or a team's settings the formats cannot take."""
+
+
+class NotNow(CompetitionRefused):
+    """Right request, wrong moment: the stage has started, the round is published..."""
+
+
+class DraftEditRefused(CompetitionRefused):
+    """An edit of a draft round that breaks a pairing constraint (``problems`` says which)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems), code="pairing_constraint")
+        self.problems = problems

@@ -1,0 +1,182 @@
+"""``manage.py seed_demo``: a club evening, organized in stages and played by bots.
+
+Twelve teams, a Swiss stage of 4 rounds (score mode: score-keeper bots enter each deal's
+result), then the top 8 in a single-elimination stage of digital matches played by bots that
+choose random legal moves, its final left in progress so there is something live. Every
+pairing, publication and bracket advancement goes through the competition services, every
+result through the append service and the real scoring tasks (in-process on the embedded
+default, on the workers when REDIS_URL is set). Deterministic for a given ``--seed``.
+Development data: it creates an ``organizer`` superuser whose password is ``organizer``, so
+it refuses to run unless DEBUG is on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from competition import demo, services
+from competition.models import Fixture, Round, Stage
+from competition.selectors import standings_for_stage
+from tournaments.models import Match, Player, Tournament
+
+USERNAME = PASSWORD = "organizer"
+SCOREKEEPER = "scorekeeper"
+
+PLAYERS = [
+    "Asha", "Bilal", "Chitra", "Dev", "Esha", "Farhan", "Gita", "Harpreet", "Imran", "Jaya",
+    "Kabir", "Leela", "Mohan", "Nisha", "Omar", "Priya", "Qasim", "Rekha", "Sanjay", "Tara",
+    "Uday", "Veena", "Wasim", "Yamini",
+]  # fmt: skip
+TEAMS = [
+    "Aces", "Kings", "Queens", "Jacks", "Tens", "Spades", "Hearts", "Diamonds", "Clubs",
+    "Sweepers", "Builders", "Bidders",
+]  # fmt: skip
+SWISS_FORMAT = {"bazzis": 1, "deal_cap": 3}  # a short club-night match; a draw can happen
+KNOCKOUT_FORMAT = {"bazzis": 1, "deal_cap": 1}  # one deal, or more until the difference decides
+FINAL_MOVES = 30  # how far into the final the bots play
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a demo club evening (DEBUG only): an 'organizer' superuser (password "
+        "'organizer'), 12 teams, a 4-round Swiss stage then a top-8 knockout, played by bots."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--if-empty", action="store_true", help="do nothing if any tournament exists"
+        )
+        parser.add_argument("--seed", type=int, default=116, help="random seed (default 116)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:
+            raise CommandError(
+                "seed_demo creates a superuser with a known password: run it with DEBUG=1 only"
+            )
+        if options["if_empty"] and Tournament.objects.exists():
+            self.stdout.write("seed_demo: the database has tournaments already; nothing to do")
+            return
+        began = time.perf_counter()
+        rng = random.Random(options["seed"])
+        with _quiet("celery.app.trace"):
+            organizer, scorekeeper = self._users()
+            tournament = self._club_evening(organizer, rng)
+            swiss = services.stage_create(
+                actor=organizer, tournament=tournament, name="Swiss", format=Stage.Format.SWISS,
+                rounds=4, mode="score", match_format=SWISS_FORMAT, start_matches=False,
+                tiebreaks=["bazzis_won", "buchholz", "running_difference", "head_to_head"],
+            )  # fmt: skip
+            swiss.scorekeepers.add(scorekeeper)
+            knockout = services.stage_create(
+                actor=organizer, tournament=tournament, name="Knockout",
+                format=Stage.Format.SINGLE_ELIMINATION, entry=Stage.Entry.TOP, entry_count=8,
+                seeding=Stage.Seeding.STANDINGS, mode="digital", match_format=KNOCKOUT_FORMAT,
+                start_matches=False,
+            )  # fmt: skip
+            services.stage_start(actor=organizer, stage=swiss)
+            for _ in range(swiss.rounds or 0):
+                round_ = services.round_pair(actor=organizer, stage=swiss)
+                services.round_publish(actor=organizer, round=round_)
+                self._play_round(round_, rng, scorekeeper)
+            services.stage_start(actor=organizer, stage=knockout)
+            first = knockout.round_set.order_by("number").first()
+            assert first is not None
+            services.round_publish(actor=organizer, round=first)
+            self._play_bracket(knockout, rng)
+        self._report(tournament, swiss, knockout, time.perf_counter() - began)
+
+    def _users(self) -> tuple[Any, Any]:
+        users = get_user_model()
+        organizer, _ = users.objects.get_or_create(
+            username=USERNAME, defaults={"email": "organizer@example.org"}
+        )
+        organizer.is_staff = organizer.is_superuser = True
+        organizer.set_password(PASSWORD)
+        organizer.save()
+        scorekeeper, _ = users.objects.get_or_create(username=SCOREKEEPER)
+        scorekeeper.set_password(SCOREKEEPER)
+        scorekeeper.save()
+        return organizer, scorekeeper
+
+    def _club_evening(self, organizer: Any, rng: random.Random) -> Tournament:
+        slug, n = "club-evening", 1
+        while Tournament.objects.filter(slug=slug).exists():
+            n += 1
+            slug = f"club-evening-{n}"
+        name = "Club evening" if n == 1 else f"Club evening {n}"
+        tournament = Tournament(name=name, slug=slug, organizer=organizer)
+        tournament.full_clean()
+        tournament.save()
+        players = [Player.objects.create(name=name) for name in PLAYERS]
+        for i, team in enumerate(TEAMS):
+            services.team_register(
+                actor=organizer, tournament=tournament, name=team,
+                first_player=players[2 * i], second_player=players[2 * i + 1],
+                seed=i + 1, rating=rng.randrange(1200, 1800), checked_in=True,
+            )  # fmt: skip
+        return tournament
+
+    def _play_round(self, round_: Round, rng: random.Random, scorekeeper: Any) -> None:
+        for fixture in round_.fixtures.filter(match__isnull=False).select_related("match"):
+            assert fixture.match is not None
+            demo.play(fixture.match, rng, actor=scorekeeper)
+
+    def _play_bracket(self, stage: Stage, rng: random.Random) -> None:
+        """Play the bracket's matches as they become ready; leave the final in progress."""
+        while True:
+            ready = (
+                Fixture.objects.filter(stage=stage, result="", match__isnull=False)
+                .exclude(match__status=Match.Status.FINISHED)
+                .select_related("match", "round")
+                .order_by("round__number", "key")
+            )
+            fixture = ready.first()
+            if fixture is None:
+                return
+            assert fixture.match is not None
+            final = not fixture.winner_to and fixture.round.part == "main"
+            demo.play(fixture.match, rng, moves=FINAL_MOVES if final else None)
+            if final:
+                return
+
+    def _report(
+        self, tournament: Tournament, swiss: Stage, knockout: Stage, seconds: float
+    ) -> None:
+        write = self.stdout.write
+        matches = Match.objects.filter(tournament=tournament)
+        finished = matches.filter(status=Match.Status.FINISHED).count()
+        write(
+            f'seed_demo: "{tournament}": {TEAMS.__len__()} teams, {matches.count()} matches '
+            f"({finished} finished) in {seconds:.1f} s"
+        )
+        rows = standings_for_stage(stage=Stage.objects.get(pk=swiss.pk))
+        top = ", ".join(f"{r.rank}. {r.team.name} ({r.points})" for r in rows[:8])
+        write(f"  {swiss.name} after {swiss.rounds} rounds: {top}")
+        live = Fixture.objects.filter(stage=knockout, result="", match__isnull=False).first()
+        if live is not None:
+            write(f"  {knockout.name}: the {live.round} is being played (match {live.match_id})")
+        write(
+            f"Admin: /admin/ with user {USERNAME!r}, password {PASSWORD!r}; score-keeper "
+            f"{SCOREKEEPER!r}, password {SCOREKEEPER!r} (demo data: DEBUG only)"
+        )
+
+
+@contextlib.contextmanager
+def _quiet(logger_name: str) -> Iterator[None]:
+    """Silence a logger's INFO lines for the block."""
+    logger = logging.getLogger(logger_name)
+    level = logger.level
+    logger.setLevel(max(logging.WARNING, logger.getEffectiveLevel()))
+    try:
+        yield
+    finally:
+        logger.setLevel(level)

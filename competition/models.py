@@ -1,0 +1,358 @@
+"""How a tournament is run: registration, stages, rounds, fixtures, and standings.
+
+A tournament has stages in order; a stage fixes its format, match format, play mode, points
+and tie-breaks when it starts, and takes its teams from the registrations (checked in, not
+withdrawn) or from the previous stage's standings (the top N, or the top N of each group).
+A stage has rounds (draft, published, complete), and a round has fixtures: two teams at a
+table and the match created for them, a bye, or, in a bracket, a slot waiting for the winner
+(or loser) of an earlier fixture. Standings are a projection, one row per team per round,
+written by ``competition.standings`` on a worker whenever a match of the stage completes.
+
+Matches themselves, and their logs, are the store's (``tournaments``); results are scoring's.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from tournaments.matchlog import Mode, choices
+from tournaments.models import Match, Team, Tournament
+
+
+class Registration(models.Model):
+    """A team's entry in its tournament: its seeding figures, check-in and withdrawal."""
+
+    team = models.OneToOneField(
+        Team, primary_key=True, on_delete=models.CASCADE, related_name="registration"
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    seed = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Manual seeding order (1 first); blank: after the seeded."
+    )
+    rating = models.IntegerField(null=True, blank=True, help_text="For seeding by rating.")
+    registered_at = models.DateTimeField(default=timezone.now)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "team__name"]
+
+    def __str__(self) -> str:
+        return f"registration of {self.team}"
+
+    @property
+    def active(self) -> bool:
+        """Checked in and not withdrawn: the team plays when a stage starts."""
+        return self.checked_in_at is not None and self.withdrawn_at is None
+
+
+class Stage(models.Model):
+    """One phase of a tournament, with the rules it is played under, fixed when it starts."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "round robin"
+        DOUBLE_ROUND_ROBIN = "double_round_robin", "double round robin"
+        SWISS = "swiss", "Swiss"
+        SINGLE_ELIMINATION = "single_elimination", "single elimination"
+        DOUBLE_ELIMINATION = "double_elimination", "double elimination"
+        GROUPS = "groups", "round-robin groups"
+
+    class Entry(models.TextChoices):
+        REGISTERED = "registered", "every checked-in team"
+        TOP = "top", "the top N of the previous stage"
+        TOP_PER_GROUP = "top_per_group", "the top N of each group of the previous stage"
+
+    class Seeding(models.TextChoices):
+        MANUAL = "manual", "manual order"
+        RATING = "rating", "by rating"
+        RANDOM = "random", "random (the seed is recorded)"
+        STANDINGS = "standings", "by the previous stage's standings"
+
+    class Withdrawal(models.TextChoices):
+        FORFEIT = "forfeit", "the withdrawn team forfeits its later fixtures"
+        BYE = "bye", "its opponents get a bye"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        RUNNING = "running", "running"
+        COMPLETE = "complete", "complete"
+
+    class SwissMethod(models.TextChoices):
+        SLIDE = "slide", "slide (1 v 5, 2 v 6...)"
+        FOLD = "fold", "fold (1 v 8, 2 v 7...)"
+        ADJACENT = "adjacent", "adjacent (1 v 2, 3 v 4...)"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="stages")
+    order = models.PositiveSmallIntegerField(help_text="1 for the first stage, 2 next...")
+    name = models.CharField(max_length=200)
+    format = models.CharField(max_length=24, choices=Format.choices)
+    rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss: how many rounds (the others know their own)."
+    )
+    groups = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)], help_text="Groups: how many."
+    )
+    entry = models.CharField(max_length=16, choices=Entry.choices, default=Entry.REGISTERED)
+    entry_count = models.PositiveIntegerField(
+        null=True, blank=True, help_text="N of the top N (per group) entering from the previous."
+    )
+    late_entry = models.BooleanField(
+        default=False, help_text="Swiss: a team registered after the start joins the next round."
+    )
+    seeding = models.CharField(max_length=12, choices=Seeding.choices, default=Seeding.MANUAL)
+    seeding_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="The random seed a random seeding used (recorded)."
+    )
+    swiss_method = models.CharField(
+        max_length=10, choices=SwissMethod.choices, default=SwissMethod.SLIDE
+    )
+    match_format = models.JSONField(help_text="How long each match lasts (M1).")
+    mode = models.CharField(max_length=10, choices=choices(Mode), default=Mode.DIGITAL)
+    points_win = models.PositiveSmallIntegerField(default=2)
+    points_draw = models.PositiveSmallIntegerField(default=1)
+    points_loss = models.PositiveSmallIntegerField(default=0)
+    points_bye = models.PositiveSmallIntegerField(default=2)
+    points_forfeit = models.PositiveSmallIntegerField(
+        default=0, help_text="What the team that forfeits gets (its opponent gets a win)."
+    )
+    tiebreaks = models.JSONField(
+        default=list, blank=True, help_text="Tie-breaks in order (docs/competition.md)."
+    )
+    tiebreak_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="The seed of the random draw tie-break (recorded)."
+    )
+    third_place = models.BooleanField(default=False, help_text="Single elimination.")
+    grand_final_reset = models.BooleanField(default=True, help_text="Double elimination.")
+    withdrawal = models.CharField(
+        max_length=8, choices=Withdrawal.choices, default=Withdrawal.FORFEIT
+    )
+    start_matches = models.BooleanField(
+        default=True, help_text="Start each match (first dealer drawn) when its round is published."
+    )
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="scorekept_stages",
+        help_text="Keep score at every match of the stage.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+    @property
+    def elimination(self) -> bool:
+        """Whether the stage is a bracket (its matches cannot end drawn)."""
+        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
+
+
+class StageEntry(models.Model):
+    """A team playing in a stage: its seed there, and its group in a group stage."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="stage_entries")
+    seed = models.PositiveIntegerField()
+    group = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(
+        default=1, help_text="The first round it plays (a late entry joins later)."
+    )
+
+    class Meta:
+        ordering = ["stage", "seed"]
+        verbose_name_plural = "stage entries"
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "team"], name="stageentry_team_unique"),
+            models.UniqueConstraint(fields=["stage", "seed"], name="stageentry_seed_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} (seed {self.seed}) in {self.stage}"
+
+
+class Round(models.Model):
+    """A round of a stage: draft (directors only) -> published (matches made) -> complete."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "draft"
+        PUBLISHED = "published", "published"
+        COMPLETE = "complete", "complete"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100, blank=True)
+    part = models.CharField(
+        max_length=16, blank=True, help_text="In a bracket: main, winners, losers, final..."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    created_at = models.DateTimeField(default=timezone.now)
+    published_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    #: how the round was paired (method, cost, solver, floats...), for the record
+    pairing = models.JSONField(default=dict, blank=True)
+    #: the receipts of the round's matches (head hash, events), written when it completes
+    receipts = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["stage", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"round {self.number}"
+
+
+class Fixture(models.Model):
+    """One pairing of a round: two teams at a table and their match, or a bye, or a bracket
+    slot whose teams come from earlier fixtures."""
+
+    class Result(models.TextChoices):
+        PENDING = "", "pending"
+        A = "a", "won by a"
+        B = "b", "won by b"
+        DRAW = "draw", "drawn"
+        BYE = "bye", "a bye for a"
+        FORFEIT_A = "forfeit_a", "forfeited by a"
+        FORFEIT_B = "forfeit_b", "forfeited by b"
+        VOID = "void", "not played"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="fixtures")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    team_a = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="fixtures_as_a"
+    )
+    team_b = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="fixtures_as_b"
+    )
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="fixture"
+    )
+    result = models.CharField(max_length=10, choices=Result.choices, default="", blank=True)
+    group = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A bracket's wiring (docs/competition.md): the fixture's key, where its winner and its
+    # loser go ("<key>:a" / "<key>:b"), and, for a reset final, when it is played at all.
+    key = models.CharField(max_length=16, blank=True)
+    source_a = models.CharField(max_length=24, blank=True, help_text="Seed n, winner/loser of X")
+    source_b = models.CharField(max_length=24, blank=True)
+    winner_to = models.CharField(max_length=20, blank=True)
+    loser_to = models.CharField(max_length=20, blank=True)
+    played_if = models.CharField(max_length=20, blank=True)
+    #: set once, when this fixture's teams were sent on (a conditional update claims it)
+    advanced = models.BooleanField(default=False)
+    #: the terms the match was created under: points, tie-breaks, format, mode
+    terms = models.JSONField(default=dict, blank=True)
+    floats = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["stage", "round__number", "table", "key", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=Q(table__isnull=False),
+                name="fixture_table_unique_in_round",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "key"], condition=~Q(key=""), name="fixture_key_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(team_a__isnull=True)
+                | Q(team_b__isnull=True)
+                | ~Q(team_a=models.F("team_b")),
+                name="fixture_teams_distinct",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        a = self.team_a or self.source_a or "?"
+        b = self.team_b or self.source_b or ("bye" if self.result == "bye" else "?")
+        where = f"table {self.table}" if self.table else self.key
+        return f"{self.round}, {where}: {a} v {b}"
+
+    @property
+    def decided(self) -> bool:
+        """Whether the fixture has its result (a bye and a void fixture included)."""
+        return self.result != self.Result.PENDING
+
+    def winner(self) -> Team | None:
+        """Return the team that went through (a win, a forfeit, a bye), or None."""
+        if self.result in (self.Result.A, self.Result.BYE, self.Result.FORFEIT_B):
+            return self.team_a
+        if self.result in (self.Result.B, self.Result.FORFEIT_A):
+            return self.team_b
+        return None
+
+    def loser(self) -> Team | None:
+        """Return the team that lost it (a forfeit included), or None."""
+        if self.result in (self.Result.A, self.Result.FORFEIT_B):
+            return self.team_b
+        if self.result in (self.Result.B, self.Result.FORFEIT_A):
+            return self.team_a
+        return None
+
+
+class StandingRow(models.Model):
+    """One team's line in a stage's standings as of a round (a projection: never edited)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standing_rows")
+    as_of_round = models.PositiveSmallIntegerField()
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="standing_rows")
+    group = models.PositiveSmallIntegerField(null=True, blank=True)
+    rank = models.PositiveIntegerField()
+    points = models.IntegerField()
+    played = models.PositiveSmallIntegerField()
+    won = models.PositiveSmallIntegerField()
+    drawn = models.PositiveSmallIntegerField()
+    lost = models.PositiveSmallIntegerField()
+    byes = models.PositiveSmallIntegerField()
+    #: the chosen tie-breaks in order: [[name, value], ...] (a fraction as "n/d")
+    tiebreaks = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["stage", "as_of_round", "group", "rank", "team"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "as_of_round", "team"], name="standingrow_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.rank} after round {self.as_of_round} of {self.stage}"
+
+
+class StandingsCheckpoint(models.Model):
+    """What a stage's standings as of a round were computed from: a digest of their inputs.
+
+    The projection recomputes a round's rows only when the digest of its inputs (the stage's
+    points and tie-breaks, every fixture result and match figure up to that round) differs.
+    """
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="checkpoints")
+    as_of_round = models.PositiveSmallIntegerField()
+    digest = models.CharField(max_length=64)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["stage", "as_of_round"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "as_of_round"], name="standingscheckpoint_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"standings of {self.stage} as of round {self.as_of_round}"

@@ -1,0 +1,278 @@
+"""The standings projection: each stage's table as of each round, from its fixtures' results.
+
+``update_stage_standings`` is the one writer. For each round of the stage it gathers what the
+table depends on (the stage's points and tie-breaks, every decided fixture up to that round,
+and each match's figures from scoring: bazzis, running difference, deals won, sweeps), and
+rewrites the round's rows only when the digest of those inputs changed since the last run
+(the checkpoint). Safe to run twice or concurrently (the checkpoint rows are locked before
+the inputs are read), late, or after a lost message (the catch-up runs it again); a
+rebuild from scratch gives the same rows. The table itself is computed by the pure
+``competition.formats.standings``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import DealResult, MatchResult
+
+from . import formats
+from .models import Fixture, Round, Stage, StandingRow, StandingsCheckpoint
+
+ROW_FIELDS = ("group", "rank", "points", "played", "won", "drawn", "lost", "byes", "tiebreaks")
+#: the outcome of each side of a fixture's result
+OUTCOMES: dict[str, tuple[formats.Outcome, formats.Outcome]] = {
+    Fixture.Result.A: ("win", "loss"),
+    Fixture.Result.B: ("loss", "win"),
+    Fixture.Result.DRAW: ("draw", "draw"),
+    Fixture.Result.FORFEIT_A: ("forfeit", "win"),
+    Fixture.Result.FORFEIT_B: ("win", "forfeit"),
+}
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """Everything one stage's standings depend on, read in one go."""
+
+    settings: dict[str, Any]
+    entrants: dict[int, int | None]  # team -> group
+    matches: list[tuple[int, int | None, formats.Match]]  # (round, group, match)
+
+
+def _figures(stage: Stage) -> dict[int, dict[str, Any]]:
+    """Return each completed match's figures by match id (from scoring's projection)."""
+    figures: dict[int, dict[str, Any]] = {}
+    for match_id, b0, b1, difference in MatchResult.objects.filter(
+        match__fixture__stage=stage, completed_at__isnull=False
+    ).values_list("match_id", "bazzis0", "bazzis1", "difference"):
+        figures[match_id] = {"bazzis": (b0, b1), "difference": difference, "deals": [0, 0],
+                             "sweeps": [0, 0]}  # fmt: skip
+    for match_id, t0, t1, s0, s1 in DealResult.objects.filter(
+        match__fixture__stage=stage, match_id__in=list(figures)
+    ).values_list("match_id", "total0", "total1", "sweeps0", "sweeps1"):
+        f = figures[match_id]
+        if t0 > t1:
+            f["deals"][0] += 1
+        elif t1 > t0:
+            f["deals"][1] += 1
+        f["sweeps"][0] += len(s0)
+        f["sweeps"][1] += len(s1)
+    return figures
+
+
+def _read_inputs(stage: Stage) -> _Inputs:
+    entrants = dict(stage.entries.values_list("team_id", "group"))
+    figures = _figures(stage)
+    matches = []
+    for number, group, result, a, b, match_id in (
+        Fixture.objects.filter(
+            stage=stage, round__status__in=(Round.Status.PUBLISHED, Round.Status.COMPLETE)
+        )
+        .exclude(result__in=("", Fixture.Result.VOID))
+        .values_list("round__number", "group", "result", "team_a_id", "team_b_id", "match_id")
+        .order_by("round__number", "id")
+    ):
+        if result == Fixture.Result.BYE:
+            matches.append((number, group, formats.Match(number, formats.Side(a, "bye"))))
+            continue
+        out_a, out_b = OUTCOMES[result]
+        f = figures.get(match_id) if match_id is not None else None
+        if f is None:  # a forfeit (no match played): no figures
+            side_a, side_b = formats.Side(a, out_a), formats.Side(b, out_b)
+        else:
+            d = f["difference"]
+            side_a = formats.Side(a, out_a, f["bazzis"][0], f["bazzis"][1], d, f["deals"][0],
+                                  f["sweeps"][0])  # fmt: skip
+            side_b = formats.Side(b, out_b, f["bazzis"][1], f["bazzis"][0], -d, f["deals"][1],
+                                  f["sweeps"][1])  # fmt: skip
+        matches.append((number, group, formats.Match(number, side_a, side_b)))
+    settings = {
+        "points": [stage.points_win, stage.points_draw, stage.points_loss, stage.points_bye,
+                   stage.points_forfeit],
+        "tiebreaks": list(stage.tiebreaks),
+        "seed": stage.tiebreak_seed,
+        "grouped": stage.format == Stage.Format.GROUPS,
+    }  # fmt: skip
+    return _Inputs(settings, entrants, matches)
+
+
+def _digest(inputs: _Inputs, as_of_round: int) -> str:
+    counted = [
+        [n, g, m.a.entrant, m.a.outcome, m.a.bazzis_won, m.a.bazzis_lost, m.a.running_difference,
+         m.a.deals_won, m.a.sweeps]
+        + ([] if m.b is None else [m.b.entrant, m.b.outcome, m.b.bazzis_won, m.b.bazzis_lost,
+                                   m.b.running_difference, m.b.deals_won, m.b.sweeps])
+        for n, g, m in inputs.matches
+        if n <= as_of_round
+    ]  # fmt: skip
+    body = json.dumps(
+        [inputs.settings, sorted(inputs.entrants.items()), counted], separators=(",", ":")
+    )
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _value(value: formats.Value | None) -> Any:
+    if isinstance(value, Fraction):
+        return (
+            value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+        )
+    return value
+
+
+def compute_rows(stage: Stage, inputs: _Inputs, as_of_round: int) -> list[StandingRow]:
+    """Return the stage's rows as of a round (unsaved), from its inputs, group by group."""
+    points = formats.Points(*inputs.settings["points"])
+    tiebreaks = inputs.settings["tiebreaks"]
+    seed = inputs.settings["seed"]
+    groups: dict[int | None, list[int]] = defaultdict(list)
+    for team, group in inputs.entrants.items():
+        groups[group if inputs.settings["grouped"] else None].append(team)
+    rows = []
+    for group, teams in sorted(groups.items(), key=lambda gt: (gt[0] is None, gt[0] or 0)):
+        members = set(teams)
+        matches = [m for n, _, m in inputs.matches if n <= as_of_round and m.a.entrant in members]
+        table = formats.standings(
+            matches, points=points, tiebreaks=tiebreaks, entrants=teams,
+            as_of_round=as_of_round, seed=seed,
+        )  # fmt: skip
+        rows += [
+            StandingRow(
+                stage=stage,
+                as_of_round=as_of_round,
+                team_id=r.entrant,
+                group=group,
+                rank=r.rank,
+                points=r.points,
+                played=r.played,
+                won=r.won,
+                drawn=r.drawn,
+                lost=r.lost,
+                byes=r.byes,
+                tiebreaks=[[name, _value(value)] for name, value in r.tiebreaks],
+            )
+            for r in table.rows
+        ]
+    return rows
+
+
+def _rounds(stage: Stage) -> list[int]:
+    return list(
+        stage.round_set.filter(status__in=(Round.Status.PUBLISHED, Round.Status.COMPLETE))
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def update_stage_standings(*, stage_id: int, rebuild: bool = False) -> int:
+    """Bring a stage's standings up to its results; return how many rows were written.
+
+    ``rebuild`` ignores the checkpoints and recomputes every round.
+    """
+    stage = Stage.objects.filter(pk=stage_id).first()
+    if stage is None:
+        return 0
+    numbers = _rounds(stage)
+    if not numbers:
+        return 0
+    StandingsCheckpoint.objects.bulk_create(
+        [StandingsCheckpoint(stage=stage, as_of_round=n, digest="") for n in numbers],
+        ignore_conflicts=True,
+    )
+    written = 0
+    with transaction.atomic():
+        # Locked before the inputs are read: a run that waited for another one reads at least
+        # what that one read, so no run can write an older table over a newer one.
+        checkpoints = {
+            c.as_of_round: c
+            for c in StandingsCheckpoint.objects.select_for_update()
+            .filter(stage=stage)
+            .order_by("as_of_round")
+        }
+        inputs = _read_inputs(stage)
+        for number in numbers:
+            checkpoint = checkpoints[number]
+            digest = _digest(inputs, number)
+            if digest == checkpoint.digest and not rebuild:
+                continue
+            written += _write_rows(stage, number, compute_rows(stage, inputs, number))
+            checkpoint.digest, checkpoint.updated_at = digest, timezone.now()
+            checkpoint.save(update_fields=["digest", "updated_at"])
+    return written
+
+
+def _write_rows(stage: Stage, as_of_round: int, rows: list[StandingRow]) -> int:
+    """Make the stored rows of a round equal ``rows``, writing only what differs."""
+    stored = {
+        r.team_id: r for r in StandingRow.objects.filter(stage=stage, as_of_round=as_of_round)
+    }
+    create, update = [], []
+    for row in rows:
+        current = stored.pop(row.team_id, None)
+        if current is None:
+            create.append(row)
+        elif any(getattr(current, name) != getattr(row, name) for name in ROW_FIELDS):
+            for name in ROW_FIELDS:
+                setattr(current, name, getattr(row, name))
+            update.append(current)
+    if stored:
+        StandingRow.objects.filter(pk__in=[r.pk for r in stored.values()]).delete()
+    StandingRow.objects.bulk_create(create)
+    StandingRow.objects.bulk_update(update, ROW_FIELDS)
+    return len(create) + len(update) + len(stored)
+
+
+@dataclass(frozen=True)
+class SeedRow:
+    """A team's line before a stage's first round: by seed, no points."""
+
+    team_id: int
+    points: int
+    group: int | None
+    rank: int
+
+
+def standings_rows_now(stage: Stage, as_of_round: int) -> list[Any]:
+    """Return the stage's rows as of a round, brought up to date first (for pairing).
+
+    Round 0 is the seeding: every team by seed, with no points.
+    """
+    if as_of_round < 1:
+        return [
+            SeedRow(team, 0, group, seed)
+            for team, group, seed in stage.entries.order_by("seed").values_list(
+                "team_id", "group", "seed"
+            )
+        ]
+    update_stage_standings(stage_id=stage.pk)
+    return list(StandingRow.objects.filter(stage=stage, as_of_round=as_of_round).order_by("rank"))
+
+
+def final_standings(stage: Stage) -> list[Any]:
+    """Return the stage's rows after its last round (group by group, each by rank)."""
+    numbers = _rounds(stage)
+    if not numbers:
+        return standings_rows_now(stage, 0)
+    update_stage_standings(stage_id=stage.pk)
+    return list(
+        StandingRow.objects.filter(stage=stage, as_of_round=numbers[-1]).order_by("group", "rank")
+    )
+
+
+def rebuild_all_standings(stages: Iterable[int] | None = None) -> str:
+    """Recompute every stage's standings from its results (``rebuild_projections``)."""
+    ids = (
+        list(Stage.objects.order_by("pk").values_list("pk", flat=True))
+        if stages is None
+        else list(stages)
+    )
+    rows = sum(update_stage_standings(stage_id=i, rebuild=True) for i in ids)
+    return f"standings of {len(ids)} stage(s) rebuilt, {rows} row(s) written"

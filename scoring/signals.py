@@ -1,0 +1,14 @@
+"""What scoring tells the apps above it, without importing them (arrows point down).
+
+- ``match_completed`` (``match_id``): sent by the ``on_match_completed`` task, once per
+  completion the projection recorded (and again by a catch-up after a lost message);
+  receivers must be idempotent.
+- ``projections_rebuilt``: sent by ``rebuild_projections`` after the match projections were
+  rebuilt from the logs, so projections built on them are rebuilt too; a receiver returns
+  a line saying what it did.
+"""
+
+from django.dispatch import Signal
+
+match_completed = Signal()
+projections_rebuilt = Signal()
