@@ -1,6 +1,6 @@
 """scoring: the read models computed from each match's event log (deal results, match results).
 
-What it computes (RULES.md E2, L1-L3, R1-R3, M1, through seep_core's ``MatchProgress``): per
+What it computes (docs/rules.md E2, L1-L3, R1-R3, M1, through seep_core's ``MatchProgress``): per
 deal (``DealResult``) each team's card points, sweeps and total, the deal's difference, the
 running difference after it, whether a team fell under the minimum (``reset``) and who won a
 bazzi and why; per match (``MatchResult``) the bazzis, the running difference, the deals

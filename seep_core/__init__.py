@@ -5,16 +5,18 @@
 >>> sc.legal_moves(deal)
 [{'seat': 0, 'action': 'redeal'}]
 
-See ENGINE.md for the interface and the JSON formats; RULES.md for the rule ids.
+See docs/engine.md for the interface and the JSON formats; docs/rules.md for the rule ids.
 """
 
 from .cards import CODE, Card, points
 from .errors import IllegalMove, InvalidPosition, InvalidRules, MalformedMove, SeepError
 from .match import InvalidFormat, MatchFormat, MatchProgress, start_match
-from .moves import apply, canonical_move, legal_moves, replay
+from .moves import apply, canonical_move, legal_moves, play, replay, view
+from .results import check_result
 from .rules import Rules
 from .scoring import ledger, next_dealer, score
-from .state import Deal, House, new_deal, view
+from .state import Deal, House, new_deal
+from .table import Breach, Promise, TableDeal, new_table_deal
 
 
 def ordered_deck() -> list[str]:
@@ -23,6 +25,7 @@ def ordered_deck() -> list[str]:
 
 
 __all__ = [
+    "Breach",
     "Card",
     "Deal",
     "House",
@@ -33,15 +36,20 @@ __all__ = [
     "MalformedMove",
     "MatchFormat",
     "MatchProgress",
+    "Promise",
     "Rules",
     "SeepError",
+    "TableDeal",
     "apply",
     "canonical_move",
+    "check_result",
     "ledger",
     "legal_moves",
     "new_deal",
+    "new_table_deal",
     "next_dealer",
     "ordered_deck",
+    "play",
     "points",
     "replay",
     "score",

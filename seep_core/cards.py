@@ -1,4 +1,4 @@
-"""Cards, their capture values and points (RULES.md D1-D2), and the bitmask sets the engine uses.
+"""Cards, their capture values and points (docs/rules.md D1-D2), and the engine's bitmask sets.
 
 A card is an int 0..51, ``rank_index * 4 + suit_index`` (ranks A..K, suits S H D C), so
 ascending ints are card order. A set of cards is an int bitmask with bit ``card`` set.

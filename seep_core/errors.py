@@ -21,11 +21,14 @@ class SeepError(ValueError):
 
 
 class MalformedMove(SeepError):
-    """A move that cannot be read: wrong shape, unknown card, wrong seat, a card not held."""
+    """A move that cannot be read: wrong shape, unknown card, wrong seat, a card not held.
+
+    Also an entered deal result (score mode) that is not two numbers and two lists.
+    """
 
 
 class IllegalMove(SeepError):
-    """A well-formed move the rules forbid here; `rule` is the RULES.md id it breaks."""
+    """A well-formed move the rules forbid here; `rule` is the docs/rules.md id it breaks."""
 
     rule: str
 
@@ -38,4 +41,4 @@ class InvalidPosition(SeepError):
 
 
 class InvalidRules(SeepError):
-    """Rule variants outside what RULES.md allows."""
+    """Rule variants outside what docs/rules.md allows."""

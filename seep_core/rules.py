@@ -1,4 +1,4 @@
-"""The rule variants a tournament may choose (RULES.md V1-V5); ``Rules()`` is the default game."""
+"""The variants a tournament may choose (docs/rules.md V1-V5); ``Rules()`` is the default game."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .errors import InvalidRules
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The variants a match is played under. ``Rules()`` is the game of RULES.md as written.
+    """The variants a match is played under. ``Rules()`` is the game of docs/rules.md as written.
 
     >>> Rules().minimum, Rules(minimum=0).minimum
     (9, 0)

@@ -8,9 +8,10 @@ from .cards import mask_points
 from .errors import SeepError
 from .rules import DEFAULT_RULES, Rules
 from .state import Deal
+from .table import TableDeal
 
 
-def score(deal: Deal) -> dict[str, list[Any]]:
+def score(deal: Deal | TableDeal) -> dict[str, list[Any]]:
     """Return each team's card points, sweeps and total (E2) for the cards captured so far.
 
     Once the deal is over the leftovers are in the last capturer's pile (E1), so this is the
@@ -33,7 +34,7 @@ class LedgerStep(NamedTuple):
     reason: str | None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the step as ENGINE.md's ledger step."""
+        """Return the step in its JSON form (docs/engine.md "Ledger")."""
         return {"difference": self.difference, "bazzi": self.bazzi, "reason": self.reason}
 
 

@@ -1,4 +1,4 @@
-"""The position of a deal as an immutable value, its JSON form (ENGINE.md "Positions") and views.
+"""A deal's position as an immutable value, its JSON form (docs/engine.md "Positions"), views.
 
 A ``Deal`` is a tuple underneath (cheap to build, compare and hash), so ``apply`` returns a new
 one and replaying a deal is a fold. Cards and card sets are ints and bitmasks (see ``cards``);
@@ -97,7 +97,7 @@ class Deal(NamedTuple):
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the full position as JSON-ready data (ENGINE.md "Positions").
+        """Return the full position as JSON-ready data (docs/engine.md "Positions").
 
         The key ``rules`` is present only when the deal is played under non-default variants.
         """
@@ -141,7 +141,7 @@ def new_deal(dealer: int, deck: Any, rules: Rules | None = None) -> Deal:
         raise InvalidPosition(f"dealer must be a seat 0-3, not {dealer!r}", code="bad_seat")
     if not isinstance(deck, list | tuple) or len(deck) != 52:
         raise InvalidPosition("a deck is a list of the 52 card codes", code="bad_deck")
-    cards = [_parse_card(code, "deck") for code in deck]
+    cards = [parse_card(code, "deck") for code in deck]
     if len(set(cards)) != 52:
         raise InvalidPosition("the deck holds a card twice (D1)", code="bad_deck", rule="D1")
     bidder = (dealer + 1) % 4
@@ -165,8 +165,7 @@ def view(deal: Deal, seat: int | None = None) -> dict[str, Any]:
     is null while it lies face down (phase "bid"). After a redeal the bidder's hand is shown
     (B2). Captured piles are public: every card in them was played face up.
     """
-    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
-        raise MalformedMove(f"a seat is 0-3 or None, not {seat!r}", code="bad_seat")
+    check_viewer(seat)
     out = deal.to_dict()
     shown = {seat}
     if deal.phase == REDEALT:
@@ -179,109 +178,129 @@ def view(deal: Deal, seat: int | None = None) -> dict[str, Any]:
     return out
 
 
+def check_viewer(seat: Any) -> None:
+    """Refuse a viewer that is neither a seat 0-3 nor None (the public)."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+        raise MalformedMove(f"a seat is 0-3 or None, not {seat!r}", code="bad_seat")
+
+
 # --- reading positions -------------------------------------------------------------------
 
 
-def _parse_card(code: Any, where: str) -> int:
+def parse_card(code: Any, where: str) -> int:
+    """Return the card a code in a position names (``where`` says where, for the message)."""
     card = CARD_BY_CODE.get(code) if isinstance(code, str) else None
     if card is None:
         raise InvalidPosition(f"unknown card code {code!r} in {where}", code="unknown_card")
     return card
 
 
-def _bad(message: str, code: str = "inconsistent_position", rule: str | None = None) -> NoReturn:
+def bad(message: str, code: str = "inconsistent_position", rule: str | None = None) -> NoReturn:
+    """Raise InvalidPosition: the position read is malformed or inconsistent."""
     raise InvalidPosition(message, code=code, rule=rule)
 
 
-def _seat_or_none(value: Any, name: str) -> int | None:
+def read_seat(value: Any, name: str) -> int | None:
+    """Return a seat 0-3 or None read from a position's field ``name``."""
     if value is None:
         return None
     if type(value) is not int or not 0 <= value <= 3:
-        _bad(f"{name} must be a seat 0-3 or null, not {value!r}", "bad_seat")
+        bad(f"{name} must be a seat 0-3 or null, not {value!r}", "bad_seat")
     return int(value)
 
 
-def _card_list(data: Any, where: str, seen: set[int]) -> int:
+def read_cards(data: Any, where: str, seen: set[int]) -> int:
+    """Return the bitmask of a list of card codes, each seen only once in a position (D1)."""
     if not isinstance(data, list | tuple):
-        _bad(f"{where} must be a list of card codes", "bad_shape")
+        bad(f"{where} must be a list of card codes", "bad_shape")
     mask = 0
     for code in data:
-        card = _parse_card(code, where)
+        card = parse_card(code, where)
         if card in seen:
-            _bad(f"card {CODE[card]} appears twice (D1)", "duplicate_card", "D1")
+            bad(f"card {CODE[card]} appears twice (D1)", "duplicate_card", "D1")
         seen.add(card)
         mask |= BIT[card]
     return mask
 
 
-def _from_dict(position: Any, rules: Rules | None) -> Deal:
+#: the keys of a digital position (docs/engine.md "Positions")
+_KEYS = frozenset({
+    "dealer", "bid", "phase", "to_play", "plays", "hands", "stock", "floor", "piles", "sweeps",
+    "last_capture",
+})  # fmt: skip
+
+
+class Header(NamedTuple):
+    """The first fields of a position, read and checked one by one."""
+
+    rules: Rules
+    dealer: int
+    bid: int | None
+    phase: str
+    to_play: int | None
+    plays: int
+
+
+def read_header(
+    position: Any, expected: frozenset[str], optional: frozenset[str], rules: Rules | None
+) -> Header:
+    """Return a position's rules, dealer, bid, phase, to_play and plays; check its keys."""
     if not isinstance(position, dict):
-        _bad("a position is an object", "bad_shape")
-    expected = {
-        "dealer", "bid", "phase", "to_play", "plays", "hands", "stock", "floor", "piles",
-        "sweeps", "last_capture",
-    }  # fmt: skip
+        bad("a position is an object", "bad_shape")
     missing = sorted(expected - set(position))
     if missing:
-        _bad(f"position lacks {', '.join(missing)}", "bad_shape")
-    unknown = sorted(set(position) - expected - {"rules", "hand_sizes"})
+        bad(f"position lacks {', '.join(missing)}", "bad_shape")
+    unknown = sorted(set(position) - expected - optional)
     if unknown:
-        _bad(f"position has unknown key(s) {', '.join(unknown)}", "bad_shape")
+        bad(f"position has unknown key(s) {', '.join(unknown)}", "bad_shape")
     if rules is None:
         rules = Rules.from_dict(position.get("rules"))
-
-    dealer = _seat_or_none(position["dealer"], "dealer")
+    dealer = read_seat(position["dealer"], "dealer")
     if dealer is None:
-        _bad("dealer must be a seat 0-3", "bad_seat")
+        bad("dealer must be a seat 0-3", "bad_seat")
     phase = position["phase"]
     if phase not in PHASES:
-        _bad(f"phase must be one of {', '.join(PHASES)}, not {phase!r}", "bad_shape")
+        bad(f"phase must be one of {', '.join(PHASES)}, not {phase!r}", "bad_shape")
     bid = position["bid"]
     if bid is not None and (type(bid) is not int or not 9 <= bid <= 13):
-        _bad(f"bid must be a house value 9-13 or null, not {bid!r} (B1)", "bad_bid", "B1")
-    to_play = _seat_or_none(position["to_play"], "to_play")
+        bad(f"bid must be a house value 9-13 or null, not {bid!r} (B1)", "bad_bid", "B1")
+    to_play = read_seat(position["to_play"], "to_play")
     plays = position["plays"]
     if type(plays) is not int or not 0 <= plays <= 52:
-        _bad(f"plays must be a count 0-52, not {plays!r}", "bad_shape")
+        bad(f"plays must be a count 0-52, not {plays!r}", "bad_shape")
+    return Header(rules, dealer, bid, phase, to_play, plays)
 
-    seen: set[int] = set()
-    hands_data = position["hands"]
-    if not isinstance(hands_data, list | tuple) or len(hands_data) != 4:
-        _bad("hands must be a list of four hands (null hands are for views only)", "bad_shape")
-    hands = tuple(_card_list(h, f"hand {s}", seen) for s, h in enumerate(hands_data))
-    stock_data = position["stock"]
-    if not isinstance(stock_data, list | tuple):
-        _bad("stock must be a list of card codes", "bad_shape")
-    stock = tuple(_parse_card(code, "stock") for code in stock_data)
-    if len(stock) > 44:
-        _bad("the stock holds at most 44 cards (S4)", "bad_shape", "S4")
-    for card in stock:
-        if card in seen:
-            _bad(f"card {CODE[card]} appears twice (D1)", "duplicate_card", "D1")
-        seen.add(card)
 
-    floor = position["floor"]
+def read_floor(floor: Any, seen: set[int], rules: Rules) -> tuple[int, tuple[House, ...]]:
+    """Return the loose cards and the houses of a position's floor (H1-H4, V5)."""
     if not isinstance(floor, dict) or set(floor) != {"loose", "houses"}:
-        _bad("floor must be an object with loose and houses", "bad_shape")
-    loose = _card_list(floor["loose"], "floor", seen)
+        bad("floor must be an object with loose and houses", "bad_shape")
+    loose = read_cards(floor["loose"], "floor", seen)
     houses_data = floor["houses"]
     if not isinstance(houses_data, list | tuple):
-        _bad("floor houses must be a list", "bad_shape")
-    houses = sorted((_house(h, seen) for h in houses_data), key=lambda h: h.value)
+        bad("floor houses must be a list", "bad_shape")
+    houses = sorted((read_house(h, seen) for h in houses_data), key=lambda h: h.value)
     for a, b in pairwise(houses):
         if a.value == b.value:
-            _bad(f"two houses of {a.value} on the floor (H3)", "duplicate_house", "H3")
+            bad(f"two houses of {a.value} on the floor (H3)", "duplicate_house", "H3")
     for h in houses:
         if loose & RANK_MASK[h.value]:
-            _bad(f"a loose card of value {h.value} lies beside the house of {h.value} (H4)",
+            bad(f"a loose card of value {h.value} lies beside the house of {h.value} (H4)",
                  "loose_beside_house", "H4")  # fmt: skip
     if rules.max_houses is not None and len(houses) > rules.max_houses:
-        _bad(f"more than {rules.max_houses} houses on the floor (V5)", "too_many_houses", "V5")
+        bad(f"more than {rules.max_houses} houses on the floor (V5)", "too_many_houses", "V5")
+    return loose, tuple(houses)
 
+
+Captured = tuple[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]], int | None]
+
+
+def read_captured(position: dict[str, Any], seen: set[int]) -> Captured:
+    """Return a position's piles, sweeps and last capturing team."""
     piles_data = position["piles"]
     if not isinstance(piles_data, list | tuple) or len(piles_data) != 2:
-        _bad("piles must be a list of two piles", "bad_shape")
-    piles = (_card_list(piles_data[0], "pile 0", seen), _card_list(piles_data[1], "pile 1", seen))
+        bad("piles must be a list of two piles", "bad_shape")
+    piles = (read_cards(piles_data[0], "pile 0", seen), read_cards(piles_data[1], "pile 1", seen))
     sweeps_data = position["sweeps"]
     if (
         not isinstance(sweeps_data, list | tuple)
@@ -289,50 +308,76 @@ def _from_dict(position: Any, rules: Rules | None) -> Deal:
         or not all(isinstance(s, list | tuple) for s in sweeps_data)
         or not all(type(v) is int and v > 0 for s in sweeps_data for v in s)
     ):
-        _bad("sweeps must be two lists of positive sweep values", "bad_shape")
+        bad("sweeps must be two lists of positive sweep values", "bad_shape")
     sweeps = (tuple(sweeps_data[0]), tuple(sweeps_data[1]))
     last_capture = position["last_capture"]
     if last_capture is not None and (type(last_capture) is not int or last_capture not in (0, 1)):
-        _bad(f"last_capture must be 0, 1 or null, not {last_capture!r}", "bad_shape")
+        bad(f"last_capture must be 0, 1 or null, not {last_capture!r}", "bad_shape")
+    return piles, sweeps, last_capture
 
+
+def _from_dict(position: Any, rules: Rules | None) -> Deal:
+    if isinstance(position, dict) and position.get("mode") == "table":
+        bad("a table position is read with TableDeal.from_dict", "bad_shape")
+    rules, dealer, bid, phase, to_play, plays = read_header(
+        position, _KEYS, frozenset({"rules", "hand_sizes"}), rules
+    )
+    seen: set[int] = set()
+    hands_data = position["hands"]
+    if not isinstance(hands_data, list | tuple) or len(hands_data) != 4:
+        bad("hands must be a list of four hands (null hands are for views only)", "bad_shape")
+    hands = tuple(read_cards(h, f"hand {s}", seen) for s, h in enumerate(hands_data))
+    stock_data = position["stock"]
+    if not isinstance(stock_data, list | tuple):
+        bad("stock must be a list of card codes", "bad_shape")
+    stock = tuple(parse_card(code, "stock") for code in stock_data)
+    if len(stock) > 44:
+        bad("the stock holds at most 44 cards (S4)", "bad_shape", "S4")
+    for card in stock:
+        if card in seen:
+            bad(f"card {CODE[card]} appears twice (D1)", "duplicate_card", "D1")
+        seen.add(card)
+    loose, houses = read_floor(position["floor"], seen, rules)
+    piles, sweeps, last_capture = read_captured(position, seen)
     deal = Deal(
         rules, dealer, bid, phase, to_play, plays, (hands[0], hands[1], hands[2], hands[3]),
-        stock, loose, tuple(houses), piles, sweeps, last_capture, subset_sums(loose),
+        stock, loose, houses, piles, sweeps, last_capture, subset_sums(loose),
     )  # fmt: skip
     _check_phase(deal)
     return deal
 
 
-def _house(data: Any, seen: set[int]) -> House:
+def read_house(data: Any, seen: set[int]) -> House:
+    """Return a house read from its JSON form (H1, H2, H6)."""
     if not isinstance(data, dict) or set(data) != {"value", "sets", "owners"}:
-        _bad("a house is an object with value, sets and owners", "bad_shape")
+        bad("a house is an object with value, sets and owners", "bad_shape")
     value = data["value"]
     if type(value) is not int or not 9 <= value <= 13:
-        _bad(f"a house has a value 9-13, not {value!r} (H1)", "bad_house", "H1")
+        bad(f"a house has a value 9-13, not {value!r} (H1)", "bad_house", "H1")
     sets_data = data["sets"]
     if not isinstance(sets_data, list | tuple) or not sets_data:
-        _bad(f"the house of {value} needs a list of sets", "bad_house", "H2")
+        bad(f"the house of {value} needs a list of sets", "bad_house", "H2")
     sets = []
     for s in sets_data:
-        mask = _card_list(s, f"the house of {value}", seen)
+        mask = read_cards(s, f"the house of {value}", seen)
         if not mask or mask_value(mask) != value:
-            _bad(f"a set {list(s)} of the house of {value} does not sum to {value} (H2)",
+            bad(f"a set {list(s)} of the house of {value} does not sum to {value} (H2)",
                  "bad_house", "H2")  # fmt: skip
         sets.append(mask)
     cards = 0
     for mask in sets:
         cards |= mask
     if cards.bit_count() < 2:
-        _bad(f"the house of {value} holds fewer than two cards (H1)", "bad_house", "H1")
+        bad(f"the house of {value} holds fewer than two cards (H1)", "bad_house", "H1")
     owners_data = data["owners"]
     if not isinstance(owners_data, list | tuple) or not owners_data:
-        _bad(f"the house of {value} needs at least one owner (H6)", "bad_house", "H6")
+        bad(f"the house of {value} needs at least one owner (H6)", "bad_house", "H6")
     owners = 0
     for seat in owners_data:
         if type(seat) is not int or not 0 <= seat <= 3:
-            _bad(f"an owner of the house of {value} is not a seat 0-3: {seat!r}", "bad_seat")
+            bad(f"an owner of the house of {value} is not a seat 0-3: {seat!r}", "bad_seat")
         if owners >> seat & 1:
-            _bad(f"seat {seat} is named twice as an owner of the house of {value}", "bad_house")
+            bad(f"seat {seat} is named twice as an owner of the house of {value}", "bad_house")
         owners |= 1 << seat
     return House(value, tuple(sets), owners)
 
@@ -341,42 +386,42 @@ def _check_phase(deal: Deal) -> None:
     phase, hands = deal.phase, deal.hands
     in_hands = hands[0] | hands[1] | hands[2] | hands[3]
     if phase in (BID, OPENING) and deal.to_play != deal.bidder:
-        _bad(f"in phase {phase} the bidder (seat {deal.bidder}) is to play (S3)", rule="S3")
+        bad(f"in phase {phase} the bidder (seat {deal.bidder}) is to play (S3)", rule="S3")
     if phase == BID:
         if deal.bid is not None or deal.houses or deal.plays or any(deal.piles):
-            _bad("in phase bid nothing is bid, built, played or captured yet", rule="S3")
+            bad("in phase bid nothing is bid, built, played or captured yet", rule="S3")
         if in_hands & ~hands[deal.bidder]:
-            _bad("in phase bid only the bidder holds cards (S3)", rule="S3")
+            bad("in phase bid only the bidder holds cards (S3)", rule="S3")
         if not hands[deal.bidder]:
-            _bad("in phase bid the bidder holds cards (S3)", rule="S3")
+            bad("in phase bid the bidder holds cards (S3)", rule="S3")
     elif phase == OPENING:
         if deal.bid is None:
-            _bad("in phase opening the bid is made (B4)", rule="B4")
+            bad("in phase opening the bid is made (B4)", rule="B4")
         if deal.plays or deal.houses or any(deal.piles) or any(deal.sweeps):
-            _bad("in phase opening no play is made yet: no house, pile or sweep (B4)", rule="B4")
+            bad("in phase opening no play is made yet: no house, pile or sweep (B4)", rule="B4")
         if not hands[deal.bidder] & RANK_MASK[deal.bid or 0]:
-            _bad(f"the bidder holds no card of the bid value {deal.bid} (B1)", rule="B1")
+            bad(f"the bidder holds no card of the bid value {deal.bid} (B1)", rule="B1")
     elif phase == PLAY:
         if deal.bid is None:
-            _bad("in phase play the bid is made (B4)", rule="B4")
+            bad("in phase play the bid is made (B4)", rule="B4")
         if deal.stock:
-            _bad("in phase play the stock is dealt (S4)", rule="S4")
+            bad("in phase play the stock is dealt (S4)", rule="S4")
         if deal.to_play is None or not hands[deal.to_play]:
-            _bad("in phase play the seat to play holds a card (T0)", rule="T0")
+            bad("in phase play the seat to play holds a card (T0)", rule="T0")
     elif phase == OVER:
         if in_hands or deal.stock:
-            _bad("in phase over every card is played (E1)", rule="E1")
+            bad("in phase over every card is played (E1)", rule="E1")
         if deal.houses:
-            _bad("in phase over no house is left on the floor (E1)", rule="E1")
+            bad("in phase over no house is left on the floor (E1)", rule="E1")
         if deal.loose and deal.last_capture is not None:
-            _bad("in phase over the cards left go to the last capturer (E1)", rule="E1")
+            bad("in phase over the cards left go to the last capturer (E1)", rule="E1")
     elif deal.bid is not None or deal.plays:
-        _bad("a redealt deal has no bid and no plays (B2)", rule="B2")
+        bad("a redealt deal has no bid and no plays (B2)", rule="B2")
     if phase in (OVER, REDEALT) and deal.to_play is not None:
-        _bad(f"in phase {phase} nobody is to play: to_play is null")
+        bad(f"in phase {phase} nobody is to play: to_play is null")
     if phase in (OPENING, PLAY):
         for h in deal.houses:
             for seat in range(4):
                 if h.owned_by(seat) and not hands[seat] & RANK_MASK[h.value]:
-                    _bad(f"seat {seat} owns the house of {h.value} without a card of "
+                    bad(f"seat {seat} owns the house of {h.value} without a card of "
                          f"{h.value} in hand (T2)", "owner_without_key", "T2")  # fmt: skip

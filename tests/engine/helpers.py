@@ -1,4 +1,4 @@
-"""Shared builders for the engine tests: positions as ENGINE.md dicts, moves, random play."""
+"""Shared builders for the engine tests: positions as JSON dicts (docs/engine.md), moves, play."""
 
 from __future__ import annotations
 
@@ -36,14 +36,14 @@ def in_card_order(codes: list[str]) -> list[str]:
 
 
 def house(value: int, *sets: list[str], owners: list[int]) -> dict[str, Any]:
-    """Return a house in its ENGINE.md form, normalised like ``floor_of`` (any order is valid)."""
+    """Return a house in its JSON form, normalised like ``floor_of`` (any order is valid)."""
     return norm_house({"value": value, "sets": [list(s) for s in sets], "owners": list(owners)})
 
 
 def norm_house(h: dict[str, Any]) -> dict[str, Any]:
     """Return a house with its sets, their cards and its owners in a fixed order.
 
-    ENGINE.md fixes neither the order of a house's sets nor of its owners, so tests compare
+    docs/engine.md fixes neither the order of a house's sets nor of its owners, so tests compare
     houses in this form.
     """
     sets = sorted((in_card_order(s) for s in h["sets"]), key=lambda s: [ORDER[c] for c in s])
@@ -73,7 +73,7 @@ def position(
     last_capture: int | None = None,
     rules: sc.Rules | None = None,
 ) -> dict[str, Any]:
-    """Return a full ENGINE.md position dict; by default seat 0 is to play in phase play."""
+    """Return a full position dict (docs/engine.md); by default seat 0 is to play in phase play."""
     out: dict[str, Any] = {
         "dealer": dealer,
         "bid": bid,

@@ -1,6 +1,6 @@
-"""An independent, slow and literal reading of RULES.md's play rules, to check the engine against.
+"""An independent, slow and literal reading of the play rules (docs/rules.md), to check the engine.
 
-It works on the JSON form of a position (ENGINE.md) and shares no code with ``seep_core``:
+It works on the JSON form of a position (docs/engine.md) and shares no code with ``seep_core``:
 ``judge(position, rules, move)`` says whether a well-formed card play is legal and, if so,
 what the floor becomes. Subsets are enumerated by brute force, so it is meant for the small
 floors that random play produces.
@@ -69,7 +69,7 @@ def refuse(rule: str) -> Verdict:
 
 
 def judge(pos: dict[str, Any], rules: Any, move: dict[str, Any]) -> Verdict:
-    """Judge a well-formed throw, capture or build by the player in turn (RULES.md B-H, V)."""
+    """Judge a well-formed throw, capture or build by the player in turn (docs/rules.md B-H, V)."""
     seat, phase, bid = pos["to_play"], pos["phase"], pos["bid"]
     if phase not in ("opening", "play"):
         return refuse("phase")

@@ -1,4 +1,4 @@
-"""B: the bid, the redeal and the opening play (RULES.md B1-B5, with S4's dealing)."""
+"""B: the bid, the redeal and the opening play (docs/rules.md B1-B5, with S4's dealing)."""
 
 import pytest
 

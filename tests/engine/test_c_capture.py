@@ -1,4 +1,4 @@
-"""C: capturing (RULES.md C1-C3), with the worked examples of C2."""
+"""C: capturing (docs/rules.md C1-C3), with the worked examples of C2."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""D: the deck and the card points (RULES.md D1-D2)."""
+"""D: the deck and the card points (docs/rules.md D1-D2)."""
 
 import pytest
 

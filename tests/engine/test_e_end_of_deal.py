@@ -1,4 +1,4 @@
-"""E: the end of the deal and the deal score (RULES.md E1-E2)."""
+"""E: the end of the deal and the deal score (docs/rules.md E1-E2)."""
 
 import seep_core as sc
 from tests.engine.helpers import capture, deal, throw

@@ -8,7 +8,7 @@ floor items (all subsets when there are few), near misses of the legal moves, an
   last, a build's own target house left out, every single loose card of a build's value
   added) is in ``legal_moves``; then ``canonical_move`` returns that normal form;
 * every listed move is accepted and is its own canonical form;
-* an independent literal reading of RULES.md (``reference.judge``) agrees on every
+* an independent literal reading of docs/rules.md (``reference.judge``) agrees on every
   well-formed candidate, and on the houses and loose cards that an accepted one leaves.
 """
 

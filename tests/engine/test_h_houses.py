@@ -1,4 +1,4 @@
-"""H: houses - building, cementing, ownership, keys and breaking (RULES.md H1-H8)."""
+"""H: houses - building, cementing, ownership, keys and breaking (docs/rules.md H1-H8)."""
 
 import pytest
 
@@ -17,8 +17,9 @@ from tests.engine.helpers import (
     throw,
 )
 
-# RULES.md H2 gives "3+10, 5+4+4, K and A+6+2+2", but A+6+2+2 is 11: the example needs a
-# third 2 to make 13. The corrected house is used here; the literal one is refused below.
+# The usual rules pages give "3+10, 5+4+4, K and A+6+2+2", but A+6+2+2 is 11: the example needs
+# a third 2 to make 13 (docs/rules.md H2). The corrected house is used here; the printed one is
+# refused below.
 CEMENTED_KING = house(
     13, ["3S", "10H"], ["4H", "4C", "5D"], ["KD"], ["AC", "2H", "2D", "2C", "6S"], owners=[1]
 )

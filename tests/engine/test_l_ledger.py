@@ -1,4 +1,4 @@
-"""L: the running difference and bazzis, through ``sc.ledger`` (RULES.md L1-L3)."""
+"""L: the running difference and bazzis, through ``sc.ledger`` (docs/rules.md L1-L3)."""
 
 import pytest
 

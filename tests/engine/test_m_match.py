@@ -1,4 +1,4 @@
-"""M: the match format, through ``sc.start_match(...).after_deal(...)`` (RULES.md M1)."""
+"""M: the match format, through ``sc.start_match(...).after_deal(...)`` (docs/rules.md M1)."""
 
 import pytest
 

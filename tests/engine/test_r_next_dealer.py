@@ -1,4 +1,4 @@
-"""R: who deals next, through ``sc.next_dealer`` (RULES.md R1-R3)."""
+"""R: who deals next, through ``sc.next_dealer`` (docs/rules.md R1-R3)."""
 
 import pytest
 

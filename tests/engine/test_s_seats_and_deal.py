@@ -1,4 +1,4 @@
-"""S: seats, partnerships and the deal (RULES.md S1-S4)."""
+"""S: seats, partnerships and the deal (docs/rules.md S1-S4)."""
 
 import pytest
 

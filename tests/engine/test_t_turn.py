@@ -1,4 +1,4 @@
-"""T: a turn, throwing loose and keeping keys (RULES.md T0-T2)."""
+"""T: a turn, throwing loose and keeping keys (docs/rules.md T0-T2)."""
 
 import seep_core as sc
 from tests.engine.helpers import build, capture, deal, floor_of, house, refused, throw

@@ -1,4 +1,4 @@
-"""V: the variants a tournament may choose, through ``sc.Rules(...)`` (RULES.md V1-V5)."""
+"""V: the variants a tournament may choose, through ``sc.Rules(...)`` (docs/rules.md V1-V5)."""
 
 import pytest
 

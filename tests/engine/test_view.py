@@ -1,4 +1,4 @@
-"""view(deal, seat): what one seat may see (ENGINE.md "Positions"), never a hidden card."""
+"""view(deal, seat): what one seat may see (docs/engine.md "Positions"), never a hidden card."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""W: sweeps (RULES.md W1-W2)."""
+"""W: sweeps (docs/rules.md W1-W2)."""
 
 import seep_core as sc
 from tests.engine.helpers import build, capture, deal, deck_starting_with, house, moves_of, throw

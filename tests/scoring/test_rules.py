@@ -1,6 +1,6 @@
 """Every scoring rule, read through the projections: deals are entered through the real append
 service and the real projection task runs after each commit (eagerly, as on the embedded
-default). Expected figures are worked out by hand from RULES.md (E2, L1-L3, R1-R3, M1, V2-V3).
+default). Expected figures are worked out by hand from docs/rules.md (E2, L1-L3, R1-R3, M1, V2-V3).
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ Two kinds of recording:
   when they were recorded: they are regression recordings. Each is cross-checked here
   (points recounted from the piles with a table written out below, sweeps recounted from
   the positions) before it is written.
+* ``table/table-*``: hand-built deals as a table records them (no deck; the bid lists the
+  floor), one with an injected breach of a promise; their expected breaches are written here.
 * ``hand-*``: decks and plays designed by hand to exercise one rule each (opening sweep,
   last-play sweep, breaking and merging, V4, redeal, V1). Their plays are listed below
   card by card and the deck is laid out from them in the dealing order of S4. Their
@@ -426,6 +428,104 @@ def hand_deal(spec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# --- the same deals recorded at a table (tests/data/deals/table/) -----------------------------
+
+#: A table record has no deck: its bid lists the floor cards turned up after it (B3), its redeal
+#: the hand shown (B2), and its expected result the broken promises (docs/engine.md "Table
+#: mode"). ``swap`` exchanges the cards of plays (numbered from 1, the bid not counted).
+TABLE = [
+    dict(
+        name="table-break-and-merge",
+        description=(
+            "hand-break-and-merge as a score-keeper records it at a table: the bid of 13 with "
+            "the floor 6S 7S 6H 7H, then every card as it is played. Every promise is kept: "
+            "seat 0 holds a king for its bid (KC, play 1) and for its house of 13 (KS, play 45), "
+            "seat 2 a 9 for its house of 9 (9H, play 11) and a king for raising the 11 to 13 "
+            "(KH, play 47), seat 1 a jack for raising the 9 to 11 (JC, play 14). The score is "
+            "the digital one."
+        ),
+        base=BREAK_AND_MERGE,
+        swap=[],
+        breaches=[],
+    ),
+    dict(
+        name="table-h7-breach",
+        description=(
+            "table-break-and-merge with two pairs of plays exchanged: at plays 14-15 seat 1 "
+            "throws 9D and seat 2 takes it with 9C, at plays 36-37 seat 3 throws JC and seat 0 "
+            "takes it with JS (the same team takes the same cards, so the score is unchanged). "
+            "Seat 1 raised seat 2's house of 9 to 11 at play 6, which needs a jack in hand (H7), "
+            "but now plays no jack in the rest of the deal. The record cannot tell until no jack "
+            "is left unseen: JD was played at play 5, JH at 33, JC at 36 and JS at 37, so the "
+            "breach of the promise made at play 6 is revealed at play 37."
+        ),
+        base=BREAK_AND_MERGE,
+        swap=[(14, 36), (15, 37)],
+        breaches=[
+            {
+                "seat": 1,
+                "value": 11,
+                "rule": "H7",
+                "play": 6,
+                "revealed": 37,
+                "reason": "all_seen",
+                "message": "seat 1 raised a house to 11 at play 6 (H7: holding a jack) but "
+                "played no jack after it: all four jacks had been seen by play 37",
+            }
+        ],
+    ),
+    dict(
+        name="table-redeal",
+        description=(
+            "hand-redeal at a table: bidder 3 shows 8S 8H AD 2C, no card above 8, and claims "
+            "a redeal (B2). The deal is thrown in without score; the floor is never turned."
+        ),
+        base=REDEAL,
+        swap=[],
+        breaches=[],
+    ),
+]
+
+
+def table_deal(spec: dict[str, Any]) -> dict[str, Any]:
+    base = spec["base"]
+    deck, moves = compile_deal(base["dealer"], base["opening_hand"], base["floor"], base["plays"])
+    table_moves: list[dict[str, Any]] = []
+    order = {c: i for i, c in enumerate(sc.ordered_deck())}
+    for move in moves:
+        if move["action"] == "bid":
+            move = {**move, "floor": sorted(deck[4:8], key=order.__getitem__)}  # noqa: PLW2901
+        elif move["action"] == "redeal":
+            move = {**move, "hand": sorted(deck[0:4], key=order.__getitem__)}  # noqa: PLW2901
+        table_moves.append(move)
+    plays = [m for m in table_moves if "card" in m]
+    for a, b in spec["swap"]:
+        plays[a - 1]["card"], plays[b - 1]["card"] = plays[b - 1]["card"], plays[a - 1]["card"]
+        for play in (plays[a - 1], plays[b - 1]):  # a capture takes what the other play threw
+            if play["action"] == "capture":
+                thrown = plays[a - 2 if play is plays[a - 1] else b - 2]["card"]
+                play["take"] = [thrown]
+    out = {
+        "name": spec["name"],
+        "description": spec["description"],
+        "mode": "table",
+        **({"rules": base["rules"]} if base["rules"] else {}),
+        "dealer": base["dealer"],
+        "moves": table_moves,
+        "expected": {**base["expected"], "breaches": spec["breaches"]},
+    }
+    try:
+        end = sc.replay(sc.new_table_deal(base["dealer"], sc.Rules.from_dict(base["rules"])),
+                        table_moves)  # fmt: skip
+        got = {"score": sc.score(end), "phase": end.phase,
+               "breaches": [b.to_dict() for b in end.breaches]}  # fmt: skip
+        if got != out["expected"]:
+            print(f"{spec['name']}: the engine gives {got}, the hand count {out['expected']}")
+    except ValueError as error:
+        print(f"{spec['name']}: the engine refuses a play: {error!r}")
+    return out
+
+
 def main() -> None:
     records = [hand_deal(spec) for spec in HANDMADE]
     records += [random_deal(*args) for args in RANDOM]
@@ -433,6 +533,11 @@ def main() -> None:
         path = HERE / f"{record['name']}.json"
         path.write_text(json.dumps(record, indent=1) + "\n")
         print(f"wrote {path.name}: {record['expected']['score']['total']}")
+    (HERE / "table").mkdir(exist_ok=True)
+    for record in [table_deal(spec) for spec in TABLE]:
+        path = HERE / "table" / f"{record['name']}.json"
+        path.write_text(json.dumps(record, indent=1) + "\n")
+        print(f"wrote table/{path.name}: {record['expected']['breaches']}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,241 @@
+"""Generating the legal moves of a position (docs/rules.md B, T, C, H, V).
+
+``legal_moves`` lists every move ``validation.read_move`` accepts, each once, in canonical form;
+the property tests hold the two to agree exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .cards import CODE, RANK_MASK, codes
+from .combos import disjoint_unions, has_subset_sum, maximal_unions, subsets_by_sum
+from .state import BID, OPENING, PLAY, Deal, House
+from .validation import HOUSE_NAME, Visible
+
+_BID_VALUES = (9, 10, 11, 12, 13)
+#: bit V set for every house value V (9-13)
+_HOUSE_VALUES = sum(1 << v for v in _BID_VALUES)
+
+Moves = list[dict[str, Any]]
+
+
+def legal_moves(deal: Deal) -> Moves:
+    """Return every legal move of the player to play, each once (empty when the deal is over).
+
+    The order is fixed: by card, then throw, capture, build and break, then value and take.
+    """
+    seat = deal.to_play
+    if seat is None:
+        return []
+    phase = deal.phase
+    hand = deal.hands[seat]
+    if phase == BID:
+        bids = [
+            {"seat": seat, "action": "bid", "value": v} for v in _BID_VALUES if hand & RANK_MASK[v]
+        ]
+        return bids or [{"seat": seat, "action": "redeal"}]
+    if phase not in (PLAY, OPENING):
+        return []
+    return card_plays(deal, seat, hand)
+
+
+def card_plays(deal: Visible, seat: int, hand: int, *, keys: bool = True) -> Moves:
+    """Return the legal card plays (phases opening and play) in the order of ``legal_moves``.
+
+    ``hand`` holds the cards the seat may play. ``keys=False`` says that no card will be
+    left in the hand after the play (table mode, where ``hand`` is every card not yet seen,
+    at a seat's last card), so no play that needs a key is legal.
+
+    A card's options depend on its value only: the key checks ask for *another* card of the
+    house's value, which is the same question for every card of one value. So they are worked
+    out once per value held and repeated for the other cards of that value.
+
+    ``deal.sums`` answers "can loose cards sum to s?" without listing subsets, which settles
+    throws and most build targets; the subsets themselves are listed only when a move needs
+    them.
+    """
+    opening = deal.phase == OPENING
+    bid = deal.bid or 0
+    on_floor, free, breakable = _survey_houses(deal.houses, seat)
+    held, one, two = _held_values(hand)
+    if not keys:
+        one = two = 0
+    # the house values a card may go to (H5/H8: a key stays in hand, unless adding is free)
+    values = 1 << bid if opening else _HOUSE_VALUES  # B4: the opening builds the bid value
+    limit = deal.rules.max_houses
+    if limit is not None and len(deal.houses) >= limit:
+        values &= on_floor  # V5: no new house
+    keyed = values & (free | two)  # whichever card of the value is played, a key stays
+    keyed_once = values & one  # a key stays if the card played has another value
+    # per house value: the unions of disjoint loose sets that may join it with the card
+    extras: list[list[int] | None] = [None] * 14
+    out: Moves = []
+    for v, cards in held:
+        low = cards & -cards
+        code = CODE[low.bit_length() - 1]
+        first = len(out)
+        own = on_floor >> v & 1  # a house of the card's value is on the floor
+        if not opening or v == bid:  # the opening throws or captures only the bid value (B4)
+            _throw_or_captures(out, deal, seat, code, v, own)
+        # builds: the target's value minus v must be a sum of loose cards (the card alone
+        # when it is worth the target)
+        targets = (keyed | keyed_once & ~(1 << v)) & deal.sums << v
+        if own:
+            targets &= 1 << v  # H4: a card of a house's value goes to that house
+        if targets:
+            _builds(out, deal, seat, code, v, targets, on_floor, extras)
+        if breakable and not own and not opening:
+            _breaks(out, deal, seat, code, v, breakable, one)
+        _same_for_the_other_cards(out, first, cards ^ low)
+    return out
+
+
+def _survey_houses(houses: tuple[House, ...], seat: int) -> tuple[int, int, list[House]]:
+    """Return the houses as ``seat`` sees them: the values on the floor and free to add to
+    (bitmasks of V), and the ordinary houses the seat does not own (it may break them, H7).
+    """
+    partner = (seat + 2) % 4
+    on_floor = free = 0
+    breakable = []
+    for h in houses:
+        on_floor |= 1 << h.value
+        owners = h.owners
+        if owners >> partner & 1 and not owners >> seat & 1:
+            free |= 1 << h.value  # adding to the partner's house needs no key (H8)
+        if len(h.sets) == 1 and not owners >> seat & 1:
+            breakable.append(h)
+    return on_floor, free, breakable
+
+
+def _held_values(hand: int) -> tuple[list[tuple[int, int]], int, int]:
+    """Return (value, the cards of that value) for each value held, by value, and the values
+    held at least once and at least twice (bitmasks of V).
+    """
+    held = []
+    one = two = 0
+    mask = hand
+    while mask:
+        low = mask & -mask
+        v = (low.bit_length() + 3) >> 2
+        cards = hand & RANK_MASK[v]
+        mask ^= cards
+        held.append((v, cards))
+        one |= 1 << v
+        if cards & (cards - 1):
+            two |= 1 << v
+    return held, one, two
+
+
+def _throw_or_captures(out: Moves, deal: Visible, seat: int, code: str, v: int, own: int) -> None:
+    """Add the throw (T1) or the complete captures (C1, C2) of a card of value ``v``."""
+    if not deal.sums >> v & 1:  # no loose cards sum to v
+        if not own:
+            out.append({"seat": seat, "action": "throw", "card": code})
+        else:
+            out.append({"seat": seat, "action": "capture", "card": code, "take": [HOUSE_NAME[v]]})
+        return
+    subsets = subsets_by_sum(deal.loose)[v]
+    if len(subsets) > 1:
+        subsets = sorted(maximal_unions(subsets))
+    for union in subsets:
+        items = codes(union)
+        if own:
+            items.append(HOUSE_NAME[v])
+        out.append({"seat": seat, "action": "capture", "card": code, "take": items})
+
+
+def _builds(
+    out: Moves,
+    deal: Visible,
+    seat: int,
+    code: str,
+    v: int,
+    targets: int,
+    on_floor: int,
+    extras: list[list[int] | None],
+) -> None:
+    """Add the builds of a card of value ``v`` into the house values of ``targets`` (H5, H8).
+
+    ``extras[V]`` caches, across the cards held, the loose sets that may join a house of V.
+    """
+    loose = deal.loose
+    auto_sets = deal.rules.auto_join_sets
+    while targets:
+        bit = targets & -targets
+        targets ^= bit
+        value = bit.bit_length() - 1
+        unions = extras[value]
+        if unions is None:
+            unions = extras[value] = _joining_sets(deal, value)
+        # each take once: the unions and the subsets are distinct, combining them is not
+        takes: Iterable[int]
+        if v == value:
+            takes = unions
+        else:
+            firsts = subsets_by_sum(loose)[value - v]
+            if len(unions) == 1 and unions[0] == 0:
+                takes = firsts
+            else:
+                takes = {f | u for f in firsts for u in unions if not f & u}
+        if auto_sets:
+            takes = [t for t in takes if not has_subset_sum(loose & ~t, value)]
+        new_house = not on_floor >> value & 1
+        for take in sorted(takes):
+            if not take and new_house:
+                continue  # a new house needs two cards
+            out.append(
+                {"seat": seat, "action": "build", "card": code, "value": value, "take": codes(take)}
+            )
+
+
+def _joining_sets(deal: Visible, value: int) -> list[int]:
+    """Return the unions of disjoint loose sets of ``value`` that may join a house of it: the
+    single loose cards of the value always do (H4), the other sets as the player chooses.
+    """
+    if not deal.sums >> value & 1:
+        return [0]
+    singles = deal.loose & RANK_MASK[value]
+    by_sum: Sequence[Sequence[int]] = subsets_by_sum(deal.loose)
+    return [u for u in disjoint_unions(by_sum[value]) if u & singles == singles]
+
+
+def _breaks(
+    out: Moves, deal: Visible, seat: int, code: str, v: int, breakable: list[House], one: int
+) -> None:
+    """Add the breaks (H7) of ordinary houses the seat does not own by a card of value ``v``."""
+    loose = deal.loose
+    for house in breakable:
+        value = house.value + v
+        if value > 13 or not one >> value & 1:
+            continue  # at most 13, and the breaker holds a card of the new value
+        takes: Iterable[int]
+        if not deal.rules.auto_join_sets:
+            takes = (loose & RANK_MASK[value],)
+        elif deal.sums >> value & 1:
+            takes = sorted(maximal_unions(subsets_by_sum(loose)[value]))
+        else:
+            takes = (0,)
+        for take in takes:
+            out.append({
+                "seat": seat, "action": "build", "card": code, "value": value,
+                "take": [*codes(take), HOUSE_NAME[house.value]],
+            })  # fmt: skip
+
+
+def _same_for_the_other_cards(out: Moves, first: int, others: int) -> None:
+    """Repeat the options listed from ``out[first]`` on for each card of ``others``."""
+    if not others:
+        return
+    options = out[first:]
+    while others:
+        low = others & -others
+        others ^= low
+        code = CODE[low.bit_length() - 1]
+        for option in options:
+            move = option.copy()
+            move["card"] = code
+            if "take" in move:
+                move["take"] = move["take"][:]
+            out.append(move)
