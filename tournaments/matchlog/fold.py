@@ -17,7 +17,6 @@ from typing import Any
 import seep_core as sc
 
 from .kinds import Kind, Mode
-from .results import check_result
 from .state import FINISHED, IN_PROGRESS, SCHEDULED, LogInconsistent, MatchState
 
 MATCH_STARTED, DEAL_STARTED, MOVE_PLAYED = Kind.MATCH_STARTED, Kind.DEAL_STARTED, Kind.MOVE_PLAYED
@@ -135,18 +134,35 @@ def _deal_started(
     return replace(state, deal_no=payload["deal"], deal=deal, due=None)
 
 
-def _move_played(state: MatchState, payload: dict[str, Any]) -> MatchState:
+def play_move(state: MatchState, move: Any) -> tuple[dict[str, Any], MatchState]:
+    """Return the ``move_played`` payload of ``move`` (canonical) and the state after it.
+
+    The engine checks and applies the move once (``seep_core.play``): the planner records a
+    client's move with it, and the replay of a stored move goes through it too.
+    """
     deal = state.deal
     if state.mode != DIGITAL or deal is None or deal.phase in ("over", "redealt"):
         raise LogInconsistent("move_played with no deal in play")
+    canonical, deal = sc.play(deal, move)
+    due = DEAL_ENDED if deal.phase == "over" else DEAL_STARTED if deal.phase == "redealt" else None
+    return {"deal": state.deal_no, "move": canonical}, replace(state, deal=deal, due=due)
+
+
+def _move_played(state: MatchState, payload: dict[str, Any]) -> MatchState:
     if set(payload) != {"deal", "move"} or payload["deal"] != state.deal_no:
         raise LogInconsistent(f"move_played for deal {payload.get('deal')!r}, not in play")
-    move = payload["move"]
-    if sc.canonical_move(deal, move) != move:
-        raise LogInconsistent(f"move_played {move} is not in the form the append stores")
-    deal = sc.apply(deal, move)
-    due = DEAL_ENDED if deal.phase == "over" else DEAL_STARTED if deal.phase == "redealt" else None
-    return replace(state, deal=deal, due=due)
+    recorded, after = play_move(state, payload["move"])
+    if recorded != payload:
+        raise LogInconsistent(f"move_played {payload['move']} is not in the form the append stores")
+    return after
+
+
+def deal_result(
+    progress: sc.MatchProgress, deal_no: int, points: Any, sweeps: Any
+) -> dict[str, Any]:
+    """Return the ``deal_ended`` payload of an entered result (score mode), checked (D2, W)."""
+    checked = sc.check_result(points, sweeps, progress.dealer, progress.rules)
+    return {"deal": deal_no, "dealer": progress.dealer, **checked}
 
 
 def _deal_ended(
@@ -164,16 +180,9 @@ def _deal_ended(
         deal_no = state.deal_no + 1
         if set(payload) != {"deal", "dealer", "points", "sweeps", "total"}:
             raise LogInconsistent(f"deal_ended with fields {sorted(payload)}")
-        if payload["deal"] != deal_no or payload["dealer"] != progress.dealer:
-            raise LogInconsistent(
-                f"deal_ended #{payload['deal']} dealt by seat {payload['dealer']}, expected "
-                f"#{deal_no} dealt by seat {progress.dealer}"
-            )
-        *_, total = check_result(
-            payload["points"], payload["sweeps"], progress.dealer, progress.rules
-        )
-        if payload["total"] != total:
-            raise LogInconsistent(f"deal_ended totals {payload['total']}, the scores give {total}")
+        expected = deal_result(progress, deal_no, payload["points"], payload["sweeps"])
+        if payload != expected:
+            raise LogInconsistent(f"deal_ended says {payload}, the rules give {expected}")
     else:
         raise LogInconsistent(f"deal_ended in a {state.mode} match")
     progress = progress.after_deal(payload["total"])

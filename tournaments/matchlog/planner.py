@@ -17,9 +17,8 @@ import seep_core as sc
 
 from ..errors import CommandRefused, MatchStateConflict
 from .decks import Shuffle, secure_deck
-from .fold import Event, apply_event, match_outcome
+from .fold import Event, apply_event, deal_result, match_outcome, play_move
 from .kinds import COMMANDS, Kind, Mode
-from .results import check_result
 from .state import FINISHED, SCHEDULED, MatchState
 
 MATCH_STARTED, DEAL_STARTED, MOVE_PLAYED = Kind.MATCH_STARTED, Kind.DEAL_STARTED, Kind.MOVE_PLAYED
@@ -65,14 +64,15 @@ def plan(
         raise MatchStateConflict("the match is over", code="match_over", rule="M1")
     if kind == MATCH_STARTED:
         command = _match_started(state, setup, payload, draw_dealer)
+        state = apply_event(state, *command)
     elif state.status == SCHEDULED:
         raise MatchStateConflict("the match has not started", code="match_not_started")
     elif kind == MOVE_PLAYED:
-        command = _move_played(state, setup, payload)
+        command, state = _move_played(state, setup, payload)  # checked and applied once
     else:
         command = _deal_result(state, setup, payload)
+        state = apply_event(state, *command)
     events = [command]
-    state = apply_event(state, *command)
     while state.due is not None:
         event = _due_event(state, shuffle)
         events.append(event)
@@ -101,17 +101,17 @@ def _match_started(
     }
 
 
-def _move_played(state: MatchState, setup: MatchSetup, payload: dict[str, Any]) -> Event:
+def _move_played(
+    state: MatchState, setup: MatchSetup, payload: dict[str, Any]
+) -> tuple[Event, MatchState]:
     if setup.mode != DIGITAL:
         raise CommandRefused(
             f"moves are recorded in digital matches; this match is in {setup.mode} mode",
             code="mode_mismatch",
         )
     _expect_fields(payload, {"move"}, set())
-    deal = state.deal
-    assert deal is not None  # a digital match in progress always has a deal in play
-    move = sc.canonical_move(deal, payload["move"])  # raises IllegalMove / MalformedMove
-    return MOVE_PLAYED, {"deal": state.deal_no, "move": move}
+    recorded, after = play_move(state, payload["move"])  # raises IllegalMove / MalformedMove
+    return (MOVE_PLAYED, recorded), after
 
 
 def _deal_result(state: MatchState, setup: MatchSetup, payload: dict[str, Any]) -> Event:
@@ -124,16 +124,9 @@ def _deal_result(state: MatchState, setup: MatchSetup, payload: dict[str, Any]) 
     _expect_fields(payload, {"points", "sweeps"}, set())
     progress = state.progress
     assert progress is not None
-    points, sweeps, total = check_result(
-        payload["points"], payload["sweeps"], progress.dealer, progress.rules
+    return DEAL_ENDED, deal_result(
+        progress, state.deal_no + 1, payload["points"], payload["sweeps"]
     )
-    return DEAL_ENDED, {
-        "deal": state.deal_no + 1,
-        "dealer": progress.dealer,
-        "points": points,
-        "sweeps": sweeps,
-        "total": total,
-    }
 
 
 def _due_event(state: MatchState, shuffle: Shuffle) -> Event:
