@@ -30,3 +30,7 @@ class DraftEditRefused(CompetitionRefused):
     def __init__(self, problems: list[str]) -> None:
         super().__init__("; ".join(problems), code="pairing_constraint")
         self.problems = problems
+
+
+class NotPermitted(CompetitionRefused):
+    """The actor does not direct this tournament."""

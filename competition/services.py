@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +28,9 @@ from tournaments.models import Match, Player, Team, Tournament, checked_match_fo
 from tournaments.services import match_append_event, match_create
 
 from . import formats
-from .errors import CompetitionRefused, DraftEditRefused, InvalidSettings, NotNow
+from .errors import DraftEditRefused, InvalidSettings, NotNow, NotPermitted
 from .models import Fixture, Registration, Round, Stage, StageEntry
+from .signals import round_published
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +41,6 @@ SETTINGS = (
     "points_loss", "points_bye", "points_forfeit", "tiebreaks", "tiebreak_seed",
     "third_place", "grand_final_reset", "withdrawal", "start_matches",
 )  # fmt: skip
-
-
-class NotPermitted(CompetitionRefused):
-    """The actor does not direct this tournament."""
 
 
 def _require_director(actor: Any, tournament: Tournament) -> None:
@@ -808,7 +805,16 @@ def round_publish(*, actor: Any, round: Round) -> Round:
         for round_ in rounds:
             _complete_round_if_done(round_)
         transaction.on_commit(lambda: _schedule_standings(stage.pk))
+        for round_ in rounds:
+            transaction.on_commit(_tell_published(round_.pk), robust=True)
     return locked
+
+
+def _tell_published(round_id: int) -> Callable[[], None]:
+    def tell() -> None:
+        round_published.send(sender=Round, round_id=round_id)
+
+    return tell
 
 
 def _create_match(stage: Stage, fixture: Fixture) -> None:

@@ -27,6 +27,7 @@ from scoring.models import DealResult, MatchResult
 
 from . import formats
 from .models import Fixture, Round, Stage, StandingRow, StandingsCheckpoint
+from .signals import standings_changed
 
 ROW_FIELDS = ("group", "rank", "points", "played", "won", "drawn", "lost", "byes", "tiebreaks")
 #: the outcome of each side of a fixture's result
@@ -188,6 +189,7 @@ def update_stage_standings(*, stage_id: int, rebuild: bool = False) -> int:
         ignore_conflicts=True,
     )
     written = 0
+    changed: list[int] = []
     with transaction.atomic():
         # Locked before the inputs are read: a run that waited for another one reads at least
         # what that one read, so no run can write an older table over a newer one.
@@ -203,9 +205,17 @@ def update_stage_standings(*, stage_id: int, rebuild: bool = False) -> int:
             digest = _digest(inputs, number)
             if digest == checkpoint.digest and not rebuild:
                 continue
-            written += _write_rows(stage, number, compute_rows(stage, inputs, number))
+            rows = _write_rows(stage, number, compute_rows(stage, inputs, number))
+            written += rows
+            if rows:
+                changed.append(number)
             checkpoint.digest, checkpoint.updated_at = digest, timezone.now()
             checkpoint.save(update_fields=["digest", "updated_at"])
+        if changed:
+            transaction.on_commit(
+                lambda: standings_changed.send(sender=Stage, stage_id=stage_id, rounds=changed),
+                robust=True,
+            )
     return written
 
 

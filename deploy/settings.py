@@ -215,15 +215,21 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "knox",
     "tournaments",
     "scoring",
     "competition",
+    "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "api.middleware.BodyLimit",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -269,9 +275,80 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# --- The API ----------------------------------------------------------------------------
+
+#: the largest request body accepted (a move or a deal result is a few hundred bytes)
+DATA_UPLOAD_MAX_MEMORY_SIZE = _int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
+CSRF_FAILURE_VIEW = "api.problems.csrf_failure"
+KNOX_TOKEN_MODEL = "api.ApiToken"
+# knox's own token table is swapped out for api.ApiToken, but its first migration would make
+# it all the same (it names no swappable setting): its migrations are not run.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "AUTH_HEADER_PREFIX": "Bearer",
+    "TOKEN_PREFIX": "seep_",
+    "TOKEN_TTL": None,  # each token is made with its own expiry (api.views.Tokens)
+}
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # the token first: a bad token is a 401 with WWW-Authenticate: Bearer
+        "api.auth.ScopedTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],  # views check
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.problems.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "api.throttling.TokenRateThrottle",
+        "api.throttling.SessionRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON") or "600/min",
+        "token": os.environ.get("API_THROTTLE_TOKEN") or "1200/min",
+        "user": os.environ.get("API_THROTTLE_USER") or "2400/min",
+    },
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Seep tournaments API",
+    "DESCRIPTION": (
+        "Tournaments, teams, stages, rounds, standings, brackets and matches of Seep; each "
+        "match an append-only event log. Errors are application/problem+json (RFC 9457)."
+    ),
+    "VERSION": "1.0.0",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",  # served by the project: no CDN
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "ENUM_NAME_OVERRIDES": {"TeamIndexEnum": "scoring.models.TEAMS"},
+}
+#: webhooks: how long one attempt may take, how many attempts, the first backoff
+WEBHOOK_TIMEOUT_SECONDS = _int("WEBHOOK_TIMEOUT_SECONDS", 5, minimum=1)
+WEBHOOK_MAX_ATTEMPTS = _int("WEBHOOK_MAX_ATTEMPTS", 8, minimum=1)
+WEBHOOK_BACKOFF_SECONDS = _int("WEBHOOK_BACKOFF_SECONDS", 2, minimum=1)
+#: let webhooks point at private addresses (development and tests only)
+WEBHOOKS_ALLOW_PRIVATE_NETWORKS = _bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", DEBUG)
+
 # --- Celery (read by deploy/celery.py through the CELERY_ namespace) ---------------------
 
 REDIS_URL = _broker(_raw("REDIS_URL"))
+
+# The cache counts API rate limits: shared by every process through Redis when there is one.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+         "KEY_PREFIX": "seep-cache"}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}  # fmt: skip
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
@@ -313,6 +390,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "scoring.tasks.catch_up",
         "schedule": float(SCORING_CATCH_UP_SECONDS),
         # A beat that fires while no worker is up must not leave a pile of catch-ups.
+        "options": {"expires": SCORING_CATCH_UP_SECONDS},
+    },
+    "webhooks-catch-up": {
+        "task": "api.tasks.catch_up",
+        "schedule": float(SCORING_CATCH_UP_SECONDS),
         "options": {"expires": SCORING_CATCH_UP_SECONDS},
     },
     # Fixture results whose completion message was lost, and standings that lag.

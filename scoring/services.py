@@ -21,6 +21,7 @@ from tournaments.reads import consistent_read
 
 from .models import DealResult, MatchResult
 from .projections import SCORED_KINDS, DealRow, LogEvent, MatchRow, fold
+from .signals import deals_recorded
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +171,11 @@ def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
         DealResult.objects.filter(pk__in=[d.pk for d in stored.values()]).delete()
     if create:
         DealResult.objects.bulk_create(create)
+        numbers = [d.deal for d in create]
+        transaction.on_commit(
+            lambda: deals_recorded.send(sender=DealResult, match_id=match_id, deals=numbers),
+            robust=True,
+        )
     if update:
         DealResult.objects.bulk_update(update, DEAL_FIELDS)
     return len(create) + len(update) + len(stored)

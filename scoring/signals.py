@@ -3,6 +3,8 @@
 - ``match_completed`` (``match_id``): sent by the ``on_match_completed`` task, once per
   completion the projection recorded (and again by a catch-up after a lost message);
   receivers must be idempotent.
+- ``deals_recorded`` (``match_id``, ``deals``): deal results were projected for the first
+  time (the numbers of the new deals), after the commit.
 - ``projections_rebuilt``: sent by ``rebuild_projections`` after the match projections were
   rebuilt from the logs, so projections built on them are rebuilt too; a receiver returns
   a line saying what it did.
@@ -12,3 +14,4 @@ from django.dispatch import Signal
 
 match_completed = Signal()
 projections_rebuilt = Signal()
+deals_recorded = Signal()

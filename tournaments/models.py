@@ -77,6 +77,11 @@ class Tournament(models.Model):
         blank=True,
         help_text="The default match format (M1) for this tournament's matches.",
     )
+    published = models.BooleanField(
+        default=False,
+        help_text="Anyone may follow a published tournament; an unpublished one is seen only "
+        "by its directors, players and score-keepers.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -181,7 +181,7 @@ def _append(
 def _match_id(match: Any) -> int:
     if isinstance(match, Match):
         return int(match.pk)
-    if type(match) is not int or match < 1:
+    if type(match) is not int or not 1 <= match < 2**63:
         raise MatchNotFound(match)
     return match
 

@@ -10,10 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from competition import services
-from competition.errors import DraftEditRefused, InvalidSettings, NotNow
+from competition.errors import DraftEditRefused, InvalidSettings, NotNow, NotPermitted
 from competition.models import Fixture, Registration, Round, Stage
 from competition.selectors import stage_rounds, standings_for_stage
-from competition.services import NotPermitted
 from tournaments.models import Match, Player
 
 from .helpers import Club, make_club

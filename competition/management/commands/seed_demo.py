@@ -113,7 +113,7 @@ class Command(BaseCommand):
             n += 1
             slug = f"club-evening-{n}"
         name = "Club evening" if n == 1 else f"Club evening {n}"
-        tournament = Tournament(name=name, slug=slug, organizer=organizer)
+        tournament = Tournament(name=name, slug=slug, organizer=organizer, published=True)
         tournament.full_clean()
         tournament.save()
         players = [Player.objects.create(name=name) for name in PLAYERS]

@@ -1,0 +1,110 @@
+"""Who is calling, and what they may see: every object is looked up through these.
+
+A caller is a user (a browser session or an integration token) or anonymous. What they may
+see: published tournaments, and unpublished ones they direct, play in or keep score in;
+within those, drafts only if they direct it. A token is scoped to one tournament (anything
+else does not exist for it) and is read-only unless it was made to write. Knowing an id grants
+nothing: an object outside what the caller may see is a 404, whatever its id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
+from rest_framework.request import Request
+
+from competition.models import Stage
+from tournaments.access import is_director
+from tournaments.models import Match, Team, Tournament
+
+from .models import ApiToken
+from .problems import Problem
+
+
+def token_of(request: Request) -> ApiToken | None:
+    """Return the integration token the request came with, if any."""
+    auth = getattr(request, "auth", None)
+    return auth if isinstance(auth, ApiToken) else None
+
+
+def signed_in(request: Request) -> bool:
+    return bool(request.user and request.user.is_authenticated)
+
+
+def visible_tournaments(request: Request) -> QuerySet[Tournament]:
+    """Return the tournaments the caller may see (a token: only its own, if visible)."""
+    user = request.user
+    tournaments = Tournament.objects.all()
+    if not signed_in(request):
+        return tournaments.filter(published=True)
+    if not user.is_superuser:
+        plays = Team.objects.filter(
+            Q(first_player__user=user) | Q(second_player__user=user), tournament=OuterRef("pk")
+        )
+        keeps_score = Match.objects.filter(scorekeepers=user, tournament=OuterRef("pk"))
+        stage_scores = Stage.objects.filter(scorekeepers=user, tournament=OuterRef("pk"))
+        directs = Tournament.directors.through.objects.filter(tournament=OuterRef("pk"), user=user)
+        tournaments = tournaments.filter(
+            Q(published=True)
+            | Q(organizer=user)
+            | Exists(directs)
+            | Exists(plays)
+            | Exists(keeps_score)
+            | Exists(stage_scores)
+        )
+    token = token_of(request)
+    if token is not None:
+        tournaments = tournaments.filter(pk=token.tournament_id)
+    return tournaments
+
+
+def visible(request: Request, queryset: QuerySet[Any], path: str = "tournament") -> QuerySet[Any]:
+    """Narrow ``queryset`` to what belongs to the tournaments the caller may see."""
+    return queryset.filter(**{f"{path}__in": visible_tournaments(request).values("pk")})
+
+
+def get_or_404(queryset: QuerySet[Any], pk: Any) -> Any:
+    """Return the object with this id from ``queryset``, or raise Http404 (never a 500)."""
+    try:
+        number = int(pk)
+        if not 1 <= number < 2**63:  # beyond any id the database can hold
+            raise Http404
+        return queryset.get(pk=number)
+    except (TypeError, ValueError, OverflowError, queryset.model.DoesNotExist) as exc:
+        raise Http404 from exc
+
+
+def directs(request: Request, tournament: Tournament | int) -> bool:
+    """Whether the caller directs the tournament (a token: within its scope)."""
+    token = token_of(request)
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    if token is not None and token.tournament_id != tournament_id:
+        return False
+    return is_director(request.user, tournament)
+
+
+def require_write(request: Request, tournament: Tournament | int) -> None:
+    """Refuse a change made with a read-only token, or signed out."""
+    if not signed_in(request):
+        raise Problem(
+            "sign in, or send a token, to change anything",
+            code="not_authenticated",
+            status_code=401,
+        )
+    token = token_of(request)
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    if token is not None and token.tournament_id != tournament_id:
+        raise Http404
+    if token is not None and not token.write:
+        raise Problem("this token may only read", code="token_read_only", status_code=403)
+
+
+def require_director(request: Request, tournament: Tournament) -> None:
+    """Refuse anyone but a director of the tournament (with a token that may write)."""
+    require_write(request, tournament)
+    if not directs(request, tournament):
+        raise Problem(
+            "only a director of this tournament may do this", code="forbidden", status_code=403
+        )

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    name = "api"
+    verbose_name = "API"
+
+    def ready(self) -> None:
+        from . import webhooks
+
+        webhooks.connect()

@@ -1,0 +1,100 @@
+"""What the API keeps of its own: integration tokens, webhook subscriptions and deliveries."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from knox.models import AbstractAuthToken
+from knox.settings import CONSTANTS
+
+from tournaments.models import Tournament
+
+
+class ApiToken(AbstractAuthToken):
+    """A token for an integration: stored hashed (knox), scoped to one tournament, to read
+    only or to read and write, and expiring. It acts as its user, within its scope."""
+
+    id = models.BigAutoField(primary_key=True)
+    digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    name = models.CharField(max_length=200)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tokens")
+    write = models.BooleanField(default=False, help_text="May it change anything?")
+
+    class Meta:
+        ordering = ["-created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.token_key}...)"
+
+
+class Webhook(models.Model):
+    """A subscription: deliveries of some kinds of happenings in a tournament, to a URL."""
+
+    class Kind(models.TextChoices):
+        MATCH_COMPLETED = "match.completed", "a match completed"
+        DEAL_RECORDED = "deal.recorded", "a deal's result was recorded"
+        ROUND_PUBLISHED = "round.published", "a round was published"
+        STANDINGS_CHANGED = "standings.changed", "a stage's standings changed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    kinds = models.JSONField(default=list, help_text="Which kinds of happening to deliver.")
+    secret = models.CharField(max_length=64, help_text="Signs each delivery (HMAC-SHA256).")
+    active = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+
+    def __str__(self) -> str:
+        return f"webhook {self.pk} of {self.tournament} to {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One happening to deliver to one subscription, tried until it succeeds or gives up."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        SUCCEEDED = "succeeded", "delivered"
+        FAILED = "failed", "given up"
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    kind = models.CharField(max_length=32)
+    body = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the next try is due (after a failed one)."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.kind} to webhook {self.webhook_id}: {self.status}"
+
+
+class WebhookAttempt(models.Model):
+    """One try at a delivery: when, what came back, how long it took."""
+
+    delivery = models.ForeignKey(
+        WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log"
+    )
+    number = models.PositiveSmallIntegerField()
+    at = models.DateTimeField(default=timezone.now)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    duration_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["delivery", "number"]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of delivery {self.delivery_id}"

@@ -1,0 +1,42 @@
+"""Pagination: numbered pages with a maximum size on lists; a seq cursor on an event feed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+
+class Pages(PageNumberPagination):
+    """``?page=N&page_size=M`` (at most 200 a page)."""
+
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+    def get_paginated_response(self, data: Any) -> Response:
+        assert self.page is not None
+        return Response(
+            {
+                "count": self.page.paginator.count,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                "results": data,
+            }
+        )
+
+
+def int_param(request: Request, name: str, default: int, *, low: int, high: int) -> int:
+    """Return a whole-number query parameter within [low, high], or refuse it (400)."""
+    from .problems import Problem
+
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise Problem(
+            f"{name} is a whole number from {low} to {high}", code="bad_parameter", parameter=name
+        )
+    return int(raw)

@@ -1,0 +1,245 @@
+"""One error shape for the whole API: ``application/problem+json`` (RFC 9457).
+
+Every error under ``/api/`` is a problem document: ``type``, ``title``, ``status``,
+``detail`` and a stable ``code``; per-field ``errors`` for a validation error, ``rule`` for an
+illegal move, ``current_seq`` for a conflict. ``exception_handler`` starts from DRF's and knows
+the project's own refusals (the store's, the competition's, the engine's); the HTTP status of
+each kind of refusal is decided here, and only here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+import seep_core as sc
+from competition import errors as competition_errors
+from tournaments import errors as store
+
+log = logging.getLogger(__name__)
+
+CONTENT_TYPE = "application/problem+json"
+TYPE_BASE = "urn:seep:problem:"  # + the code; docs/api.md lists them
+
+#: the store's refusals by kind: (status, title)
+STORE_STATUS: list[tuple[type[store.AppendRefused], int, str]] = [
+    (store.MatchNotFound, 404, "Not found"),
+    (store.NotPermitted, 403, "Not permitted"),
+    (store.StaleSequence, 409, "Stale expected_seq"),
+    (store.MatchStateConflict, 409, "Not now"),
+    (store.IdempotencyKeyReused, 422, "Idempotency key reused"),
+    (store.MoveRefused, 422, "Illegal move"),
+    (store.StoreUnavailable, 503, "Unavailable"),
+    (store.CommandRefused, 400, "Bad request"),
+]
+COMPETITION_STATUS: list[tuple[type[competition_errors.CompetitionRefused], int, str]] = [
+    (competition_errors.NotPermitted, 403, "Not permitted"),
+    (competition_errors.NotNow, 409, "Not now"),
+    (competition_errors.DraftEditRefused, 422, "Pairing constraint"),
+    (competition_errors.InvalidSettings, 422, "Invalid settings"),
+]
+DRF_CODES = {
+    status.HTTP_400_BAD_REQUEST: "bad_request",
+    status.HTTP_401_UNAUTHORIZED: "not_authenticated",
+    status.HTTP_403_FORBIDDEN: "forbidden",
+    status.HTTP_404_NOT_FOUND: "not_found",
+    status.HTTP_405_METHOD_NOT_ALLOWED: "method_not_allowed",
+    status.HTTP_406_NOT_ACCEPTABLE: "not_acceptable",
+    status.HTTP_413_REQUEST_ENTITY_TOO_LARGE: "too_large",
+    status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+    status.HTTP_429_TOO_MANY_REQUESTS: "throttled",
+}
+
+
+class Problem(exceptions.APIException):
+    """An API error of the project's own: raise it from a view with its code and status."""
+
+    def __init__(self, detail: str, *, code: str, status_code: int = 400, **extra: Any) -> None:
+        super().__init__(detail, code)
+        self.status_code = status_code
+        self.problem_code = code
+        self.extra = extra
+
+
+def problem(
+    status_code: int, code: str, detail: str, *, title: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    """Return a problem document."""
+    return {
+        "type": TYPE_BASE + code,
+        "title": title or _title(status_code),
+        "status": status_code,
+        "detail": detail,
+        "code": code,
+        **{k: v for k, v in extra.items() if v is not None},
+    }
+
+
+def _title(status_code: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return "Error"
+
+
+def problem_response(
+    status_code: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
+    """Return a DRF response carrying a problem document."""
+    return Response(
+        problem(status_code, code, detail, **extra),
+        status=status_code,
+        content_type=CONTENT_TYPE,
+        headers=headers,
+    )
+
+
+def _field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten DRF's nested validation errors into {"field.sub": [messages]}."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            for k, v in _field_errors(value, name).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(detail, list):
+        if all(not isinstance(item, (dict, list)) for item in detail):
+            out[prefix or "non_field_errors"] = [str(item) for item in detail]
+        else:
+            for i, item in enumerate(detail):
+                for k, v in _field_errors(item, f"{prefix}.{i}" if prefix else str(i)).items():
+                    out.setdefault(k, []).extend(v)
+    else:
+        out[prefix or "non_field_errors"] = [str(detail)]
+    return out
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Turn any error a view raises into a problem response (RFC 9457)."""
+    if isinstance(exc, Problem):
+        return problem_response(exc.status_code, exc.problem_code, str(exc.detail), **exc.extra)
+    if isinstance(exc, store.AppendRefused):
+        for kind, code_status, title in STORE_STATUS:
+            if isinstance(exc, kind):
+                headers = {"Retry-After": "1"} if code_status == 503 else None
+                current = exc.current_seq if isinstance(exc, store.StaleSequence) else None
+                return problem_response(
+                    code_status,
+                    exc.code,
+                    exc.message,
+                    headers=headers,
+                    title=title,
+                    rule=exc.rule,
+                    current_seq=current,
+                )
+    if isinstance(exc, competition_errors.CompetitionRefused):
+        for kind, code_status, title in COMPETITION_STATUS:
+            if isinstance(exc, kind):
+                problems = (
+                    exc.problems if isinstance(exc, competition_errors.DraftEditRefused) else None
+                )
+                return problem_response(
+                    code_status, exc.code, exc.message, title=title, problems=problems
+                )
+        return problem_response(422, exc.code, exc.message)
+    if isinstance(exc, sc.SeepError):
+        return problem_response(422, exc.code, exc.message, rule=exc.rule)
+    if isinstance(exc, RequestDataTooBig):
+        return problem_response(413, "too_large", "the request body is too large")
+    if isinstance(exc, SuspiciousOperation):
+        return problem_response(400, "bad_request", "the request cannot be read")
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # an unexpected error: Django's 500 handler answers (problem+json)
+    code = DRF_CODES.get(response.status_code, "error")
+    detail = getattr(exc, "detail", None)
+    extra: dict[str, Any] = {}
+    if isinstance(exc, exceptions.ValidationError):
+        code = "invalid"
+        extra["errors"] = _field_errors(exc.detail)
+        message = "the request is not valid: see errors"
+    elif isinstance(exc, (Http404, exceptions.NotFound)):
+        message = "no such resource (or not one you may see)"
+    elif isinstance(exc, (PermissionDenied, exceptions.PermissionDenied)):
+        message = str(detail) if detail else "you may not do this"
+    elif isinstance(exc, exceptions.Throttled):
+        message = f"too many requests: try again in {exc.wait or 1:.0f} s"
+    elif isinstance(exc, exceptions.ParseError):
+        code, message = "malformed", "the request body is not valid JSON"
+    else:
+        message = str(detail) if detail else _title(response.status_code)
+    headers = {
+        k: v
+        for k, v in response.headers.items()
+        if k in ("Retry-After", "Allow", "WWW-Authenticate")
+    }
+    return problem_response(response.status_code, code, message, headers=headers, **extra)
+
+
+# --- errors Django answers itself, under /api/ ----------------------------------------------
+
+
+def _json_or_none(
+    request: HttpRequest, status_code: int, code: str, detail: str
+) -> HttpResponse | None:
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            problem(status_code, code, detail), status=status_code, content_type=CONTENT_TYPE
+        )
+    return None
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404 for any unknown path: a problem document under /api/, Django's page elsewhere."""
+    answer = _json_or_none(request, 404, "not_found", "no such resource")
+    if answer is not None:
+        return answer
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception or Http404())
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500: a problem document under /api/ (nothing about the error leaks), else Django's."""
+    answer = _json_or_none(request, 500, "server_error", "something went wrong on our side")
+    if answer is not None:
+        return answer
+    from django.views.defaults import server_error as page
+
+    return page(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    answer = _json_or_none(request, 400, "bad_request", "the request cannot be read")
+    if answer is not None:
+        return answer
+    from django.views.defaults import bad_request as page
+
+    return page(request, exception or SuspiciousOperation())
+
+
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    answer = _json_or_none(request, 403, "forbidden", "you may not do this")
+    if answer is not None:
+        return answer
+    from django.views.defaults import permission_denied
+
+    return permission_denied(request, exception or PermissionDenied())
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A session request without its CSRF token: 403 problem under /api/."""
+    answer = _json_or_none(request, 403, "csrf_failed", "CSRF check failed: send the CSRF token")
+    if answer is not None:
+        return answer
+    from django.views.csrf import csrf_failure as page
+
+    return page(request, reason)

@@ -1,0 +1,39 @@
+"""/api/v1/: the resources (the paths are a contract)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("", views.Index.as_view(), name="index"),
+    path("tournaments/", views.Tournaments.as_view(), name="tournaments"),
+    path("tournaments/<int:pk>/", views.TournamentDetail.as_view(), name="tournament"),
+    path("tournaments/<int:pk>/teams/", views.TournamentTeams.as_view(), name="tournament-teams"),
+    path(
+        "tournaments/<int:pk>/stages/", views.TournamentStages.as_view(), name="tournament-stages"
+    ),
+    path("teams/<int:pk>/check-in/", views.TeamCheckIn.as_view(), name="team-check-in"),
+    path("teams/<int:pk>/withdraw/", views.TeamWithdraw.as_view(), name="team-withdraw"),
+    path("stages/<int:pk>/", views.StageDetail.as_view(), name="stage"),
+    path("stages/<int:pk>/start/", views.StageStart.as_view(), name="stage-start"),
+    path("stages/<int:pk>/rounds/", views.StageRounds.as_view(), name="stage-rounds"),
+    path("stages/<int:pk>/standings/", views.StageStandings.as_view(), name="stage-standings"),
+    path("stages/<int:pk>/bracket/", views.StageBracket.as_view(), name="stage-bracket"),
+    path("rounds/<int:pk>/", views.RoundDetail.as_view(), name="round"),
+    path("rounds/<int:pk>/publish/", views.RoundPublish.as_view(), name="round-publish"),
+    path("matches/", views.Matches.as_view(), name="matches"),
+    path("matches/<int:pk>/", views.MatchDetail.as_view(), name="match"),
+    path("matches/<int:pk>/events/", views.MatchEvents.as_view(), name="match-events"),
+    path("matches/<int:pk>/state/", views.MatchState.as_view(), name="match-state"),
+    path("matches/<int:pk>/deals/", views.MatchDeals.as_view(), name="match-deals"),
+    path("tokens/", views.Tokens.as_view(), name="tokens"),
+    path("tokens/<int:pk>/", views.TokenDetail.as_view(), name="token"),
+    path("webhooks/", views.Webhooks.as_view(), name="webhooks"),
+    path(
+        "webhooks/<int:pk>/deliveries/",
+        views.WebhookDeliveries.as_view(),
+        name="webhook-deliveries",
+    ),
+]

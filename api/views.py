@@ -1,0 +1,777 @@
+"""The API's views: thin. Each one finds its object through what the caller may see, checks what
+they may do, calls a service or a selector, and shapes the answer."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+import seep_core as sc
+from competition import selectors as competition_selectors
+from competition import services as competition
+from competition.models import Fixture, Registration, Round, Stage, StandingsCheckpoint
+from scoring.models import DealResult
+from tournaments import selectors as store
+from tournaments.access import seats_in
+from tournaments.models import Match, Player, Team, Tournament
+from tournaments.services import match_append_event
+
+from . import serializers as s
+from .access import (
+    directs,
+    get_or_404,
+    require_director,
+    require_write,
+    signed_in,
+    token_of,
+    visible,
+    visible_tournaments,
+)
+from .models import ApiToken, Webhook
+from .pagination import Pages, int_param
+from .problems import Problem
+
+PROBLEM = OpenApiResponse(
+    response=inline_serializer(
+        "Problem",
+        {
+            "type": serializers.CharField(),
+            "title": serializers.CharField(),
+            "status": serializers.IntegerField(),
+            "detail": serializers.CharField(),
+            "code": serializers.CharField(),
+            "rule": serializers.CharField(required=False),
+            "current_seq": serializers.IntegerField(required=False),
+            "errors": serializers.DictField(required=False),
+        },
+    ),
+    description="application/problem+json (RFC 9457)",
+)
+ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)}
+
+
+def paginate(
+    view: APIView, request: Request, queryset: Any, serialize: Callable[[Any], Any]
+) -> Response:
+    pages = Pages()
+    page = pages.paginate_queryset(queryset, request, view=view)
+    assert page is not None
+    return pages.get_paginated_response([serialize(item) for item in page])
+
+
+def conditional(request: Request, tag: str, build: Callable[[], Response]) -> Response:
+    """Answer 304 when the client holds this version (``If-None-Match``), else build it."""
+    etag = f'"{hashlib.sha256(tag.encode()).hexdigest()[:32]}"'
+    held = request.headers.get("If-None-Match", "")
+    if etag in [t.strip() for t in held.split(",")] or held.strip() == "*":
+        response = Response(status=status.HTTP_304_NOT_MODIFIED)
+    else:
+        response = build()
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Authorization, Cookie"
+    return response
+
+
+def viewer_key(request: Request, tournament_id: int) -> str:
+    """What a response may depend on about its caller (for ETags): who, and whether a director."""
+    user_id = request.user.pk if signed_in(request) else 0
+    return f"{user_id}:{int(directs(request, tournament_id)) if user_id else 0}"
+
+
+# --- the index ---------------------------------------------------------------------------
+
+
+class Index(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The resources of the API")
+    def get(self, request: Request) -> Response:
+        def link(name: str) -> str:
+            return reverse(name, request=request)
+
+        return Response(
+            {
+                "tournaments": link("api:tournaments"),
+                "matches": link("api:matches"),
+                "tokens": link("api:tokens"),
+                "webhooks": link("api:webhooks"),
+                "schema": link("schema"),
+                "docs": link("docs"),
+                "health": link("healthz"),
+            }
+        )
+
+
+# --- tournaments -------------------------------------------------------------------------
+
+
+class Tournaments(APIView):
+    @extend_schema(responses={200: s.TournamentSerializer(many=True), **ERRORS})
+    def get(self, request: Request) -> Response:
+        tournaments = (
+            visible_tournaments(request)
+            .select_related("organizer")
+            .prefetch_related("directors")
+            .order_by("-created_at", "id")
+        )
+        return paginate(self, request, tournaments, lambda t: s.TournamentSerializer(t).data)
+
+    @extend_schema(
+        request=s.TournamentSerializer, responses={201: s.TournamentSerializer, **ERRORS}
+    )
+    def post(self, request: Request) -> Response:
+        if not signed_in(request):
+            raise Problem(
+                "sign in to create a tournament", code="not_authenticated", status_code=401
+            )
+        if token_of(request) is not None:
+            raise Problem(
+                "a token belongs to one tournament: sign in to create another",
+                code="token_scope",
+                status_code=403,
+            )
+        data = s.TournamentSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        directors = values.pop("directors", [])
+        tournament = Tournament(organizer=request.user, **values)
+        _clean(tournament)
+        with transaction.atomic():
+            try:
+                tournament.save()
+            except IntegrityError as exc:
+                raise Problem("that slug is taken", code="slug_taken", status_code=409) from exc
+            tournament.directors.set(directors)
+        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+def _clean(obj: Any) -> None:
+    try:
+        obj.full_clean()
+    except DjangoValidationError as exc:
+        errors = (
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+        raise serializers.ValidationError(errors) from exc
+
+
+class TournamentDetail(APIView):
+    @extend_schema(responses={200: s.TournamentSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.TournamentSerializer(get_or_404(visible_tournaments(request), pk)).data)
+
+    @extend_schema(
+        request=s.TournamentSerializer(partial=True),
+        responses={200: s.TournamentSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        tournament = get_or_404(visible_tournaments(request), pk)
+        require_director(request, tournament)
+        data = s.TournamentSerializer(tournament, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        directors = values.pop("directors", None)
+        if directors is not None and not (
+            request.user.is_superuser or tournament.organizer_id == request.user.pk
+        ):
+            raise Problem(
+                "only the organizer names the directors", code="forbidden", status_code=403
+            )
+        for name, value in values.items():
+            setattr(tournament, name, value)
+        _clean(tournament)
+        with transaction.atomic():
+            try:
+                tournament.save()
+            except IntegrityError as exc:
+                raise Problem("that slug is taken", code="slug_taken", status_code=409) from exc
+            if directors is not None:
+                tournament.directors.set(directors)
+        return Response(s.TournamentSerializer(tournament).data)
+
+
+# --- teams -------------------------------------------------------------------------------
+
+
+def _teams(queryset: QuerySet[Team]) -> QuerySet[Team]:
+    return queryset.select_related("first_player", "second_player", "registration").order_by(
+        "name", "id"
+    )
+
+
+class TournamentTeams(APIView):
+    @extend_schema(responses={200: s.TeamSerializer(many=True), **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_or_404(visible_tournaments(request), pk)
+        teams = _teams(Team.objects.filter(tournament=tournament))
+        return paginate(self, request, teams, lambda t: s.TeamSerializer(t).data)
+
+    @extend_schema(request=s.TeamSerializer, responses={201: s.TeamSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_or_404(visible_tournaments(request), pk)
+        require_director(request, tournament)
+        data = s.TeamSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        with transaction.atomic():
+            players = [
+                Player.objects.create(name=p["name"], user=p.get("user")) for p in values["players"]
+            ]
+            team = competition.team_register(
+                actor=request.user,
+                tournament=tournament,
+                name=values["name"],
+                first_player=players[0],
+                second_player=players[1],
+                rating=values.get("rating"),
+                seed=values.get("seed"),
+                checked_in=values.get("checked_in", False),
+            )
+        team = _teams(Team.objects.filter(pk=team.pk)).get()
+        return Response(s.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
+
+
+class TeamCommand(APIView):
+    command: Callable[..., Registration] = staticmethod(competition.team_check_in)
+
+    @extend_schema(request=None, responses={200: s.TeamSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        team = get_or_404(visible(request, Team.objects.select_related("tournament")), pk)
+        require_director(request, team.tournament)
+        type(self).command(actor=request.user, team=team)
+        return Response(s.TeamSerializer(_teams(Team.objects.filter(pk=team.pk)).get()).data)
+
+
+class TeamCheckIn(TeamCommand):
+    command = staticmethod(competition.team_check_in)
+
+
+class TeamWithdraw(TeamCommand):
+    command = staticmethod(competition.team_withdraw)
+
+
+# --- stages and rounds -------------------------------------------------------------------
+
+
+def _stage_values(data: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    values = dict(data)
+    return values, values.pop("scorekeepers", None)
+
+
+class TournamentStages(APIView):
+    @extend_schema(responses={200: s.StageSerializer(many=True), **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_or_404(visible_tournaments(request), pk)
+        stages = Stage.objects.filter(tournament=tournament).prefetch_related("scorekeepers")
+        return paginate(
+            self, request, stages.order_by("order"), lambda st: s.StageSerializer(st).data
+        )
+
+    @extend_schema(request=s.StageSerializer, responses={201: s.StageSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_or_404(visible_tournaments(request), pk)
+        require_director(request, tournament)
+        data = s.StageSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values, scorekeepers = _stage_values(data.validated_data)
+        values.setdefault("match_format", tournament.match_format)
+        with transaction.atomic():
+            stage = competition.stage_create(actor=request.user, tournament=tournament, **values)
+            if scorekeepers is not None:
+                stage.scorekeepers.set(scorekeepers)
+        return Response(s.StageSerializer(stage).data, status=status.HTTP_201_CREATED)
+
+
+class StageDetail(APIView):
+    @extend_schema(responses={200: s.StageSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(
+            s.StageSerializer(get_or_404(visible(request, Stage.objects.all()), pk)).data
+        )
+
+    @extend_schema(
+        request=s.StageSerializer(partial=True), responses={200: s.StageSerializer, **ERRORS}
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        stage = get_or_404(visible(request, Stage.objects.select_related("tournament")), pk)
+        require_director(request, stage.tournament)
+        data = s.StageSerializer(stage, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        values, scorekeepers = _stage_values(data.validated_data)
+        with transaction.atomic():
+            stage = competition.stage_update(actor=request.user, stage=stage, **values)
+            if scorekeepers is not None:
+                stage.scorekeepers.set(scorekeepers)
+        return Response(s.StageSerializer(stage).data)
+
+
+class StageStart(APIView):
+    @extend_schema(request=None, responses={200: s.StageSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        stage = get_or_404(visible(request, Stage.objects.select_related("tournament")), pk)
+        require_director(request, stage.tournament)
+        stage = competition.stage_start(actor=request.user, stage=stage)
+        return Response(s.StageSerializer(stage).data)
+
+
+def _rounds(request: Request) -> QuerySet[Round]:
+    """The rounds the caller may see: drafts only in tournaments they direct."""
+    rounds = visible(request, Round.objects.select_related("stage"), "stage__tournament")
+    if not signed_in(request):
+        return rounds.exclude(status=Round.Status.DRAFT)
+    if request.user.is_superuser and token_of(request) is None:
+        return rounds
+    directed = [
+        t for t in visible_tournaments(request).values_list("pk", flat=True) if directs(request, t)
+    ]
+    return rounds.filter(~Q(status=Round.Status.DRAFT) | Q(stage__tournament__in=directed))
+
+
+def _round_data(round_: Round) -> Any:
+    fresh = Round.objects.prefetch_related("fixtures__team_a", "fixtures__team_b").get(pk=round_.pk)
+    return s.RoundSerializer(fresh).data
+
+
+class StageRounds(APIView):
+    @extend_schema(responses={200: s.RoundSerializer(many=True), **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        stage = get_or_404(visible(request, Stage.objects.all()), pk)
+        rounds = (
+            _rounds(request)
+            .filter(stage=stage)
+            .prefetch_related("fixtures__team_a", "fixtures__team_b")
+            .order_by("number")
+        )
+        return paginate(self, request, rounds, lambda r: s.RoundSerializer(r).data)
+
+    @extend_schema(
+        request=None,
+        responses={201: s.RoundSerializer, **ERRORS},
+        summary="Pair the stage's next round, as a draft",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        stage = get_or_404(visible(request, Stage.objects.select_related("tournament")), pk)
+        require_director(request, stage.tournament)
+        round_ = competition.round_pair(actor=request.user, stage=stage)
+        return Response(_round_data(round_), status=status.HTTP_201_CREATED)
+
+
+class RoundDetail(APIView):
+    @extend_schema(responses={200: s.RoundSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_round_data(get_or_404(_rounds(request), pk)))
+
+    @extend_schema(
+        request=s.RoundEditSerializer,
+        responses={
+            200: inline_serializer(
+                "RoundEdited",
+                {
+                    "round": s.RoundSerializer(),
+                    "problems": serializers.ListField(child=serializers.CharField()),
+                },
+            ),
+            **ERRORS,
+        },
+        summary="Edit a draft round: swap two teams or two tables",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
+        require_director(request, round_.stage.tournament)
+        edit = s.RoundEditSerializer(data=request.data)
+        edit.is_valid(raise_exception=True)
+        values = edit.validated_data
+        problems = competition.round_edit(
+            actor=request.user,
+            round=round_,
+            swap_teams=tuple(values["swap_teams"]) if "swap_teams" in values else None,
+            swap_tables=tuple(values["swap_tables"]) if "swap_tables" in values else None,
+            force=values["force"],
+        )
+        return Response({"round": _round_data(round_), "problems": problems})
+
+
+class RoundPublish(APIView):
+    @extend_schema(request=None, responses={200: s.RoundSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
+        require_director(request, round_.stage.tournament)
+        competition.round_publish(actor=request.user, round=round_)
+        return Response(_round_data(round_))
+
+
+class StageStandings(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("round", int, description="As of this round (default: the latest)")
+        ],
+        responses={
+            200: inline_serializer(
+                "Standings",
+                {
+                    "stage": serializers.IntegerField(),
+                    "as_of_round": serializers.IntegerField(allow_null=True),
+                    "rows": s.StandingRowSerializer(many=True),
+                },
+            ),
+            304: None,
+            **ERRORS,
+        },
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        stage = get_or_404(visible(request, Stage.objects.all()), pk)
+        as_of = int_param(request, "round", 0, low=0, high=10_000) or None
+        if as_of is None:
+            as_of = competition_selectors.latest_standings_round(stage=stage)
+        checkpoint = (
+            StandingsCheckpoint.objects.filter(stage=stage, as_of_round=as_of or 0)
+            .values_list("digest", flat=True)
+            .first()
+        )
+
+        def build() -> Response:
+            rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
+            return Response(
+                {
+                    "stage": stage.pk,
+                    "as_of_round": as_of,
+                    "rows": s.StandingRowSerializer(rows, many=True).data,
+                }
+            )
+
+        return conditional(request, f"standings:{stage.pk}:{as_of}:{checkpoint}", build)
+
+
+class StageBracket(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        stage = get_or_404(visible(request, Stage.objects.all()), pk)
+        if not stage.elimination:
+            raise Problem("this stage is not a bracket", code="not_a_bracket", status_code=404)
+        drafts = directs(request, stage.tournament_id)
+        version = list(
+            Fixture.objects.filter(stage=stage)
+            .order_by("pk")
+            .values_list(
+                "pk",
+                "result",
+                "team_a_id",
+                "team_b_id",
+                "match_id",
+                "match__status",
+                "round__status",
+            )
+        )
+        tag = f"bracket:{stage.pk}:{stage.status}:{drafts}:{version}"
+        return conditional(
+            request,
+            tag,
+            lambda: Response(
+                competition_selectors.bracket_for_stage(stage=stage, include_drafts=drafts)
+            ),
+        )
+
+
+# --- matches -----------------------------------------------------------------------------
+
+
+class MatchFilter(filters.FilterSet):
+    stage = filters.NumberFilter(field_name="fixture__stage")
+    round = filters.NumberFilter(field_name="fixture__round__number")
+    team = filters.NumberFilter(method="by_team")
+    status = filters.ChoiceFilter(choices=Match._meta.get_field("status").choices)
+    tournament = filters.NumberFilter(field_name="tournament")
+
+    class Meta:
+        model = Match
+        fields = ["stage", "round", "team", "status", "tournament"]
+
+    def by_team(self, queryset: QuerySet[Match], name: str, value: Any) -> QuerySet[Match]:
+        return queryset.filter(Q(team0=value) | Q(team1=value))
+
+
+def _matches(request: Request) -> QuerySet[Match]:
+    return visible(
+        request, Match.objects.select_related("team0", "team1", "result", "fixture__round")
+    )
+
+
+class Matches(generics.ListAPIView):  # type: ignore[type-arg]
+    serializer_class = s.MatchSerializer
+    filter_backends = [filters.DjangoFilterBackend]
+    filterset_class = MatchFilter
+    pagination_class = Pages
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return _matches(self.request).order_by("pk")
+
+
+class MatchDetail(APIView):
+    @extend_schema(responses={200: s.MatchSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.MatchSerializer(get_or_404(_matches(request), pk)).data)
+
+
+class MatchEvents(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="Only events after this seq (default 0)"),
+            OpenApiParameter("limit", int, description="At most this many (1-500, default 100)"),
+        ],
+        responses={
+            200: inline_serializer(
+                "EventPage",
+                {
+                    "results": s.EventSerializer(many=True),
+                    "next": serializers.URLField(allow_null=True),
+                    "last_seq": serializers.IntegerField(),
+                },
+            ),
+            **ERRORS,
+        },
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_or_404(visible(request, Match.objects.all()), pk)
+        after = int_param(request, "after", 0, low=0, high=2**31)
+        limit = int_param(request, "limit", 100, low=1, high=500)
+        events = list(store.match_events(match, after_seq=after)[:limit])
+        shown = store.render_events(match, events, request.user)
+        following = None
+        if len(events) == limit and events[-1].seq < match.last_seq:
+            following = request.build_absolute_uri(
+                f"{request.path}?after={events[-1].seq}&limit={limit}"
+            )
+        return Response({"results": shown, "next": following, "last_seq": match.last_seq})
+
+    @extend_schema(
+        request=PolymorphicProxySerializer(
+            component_name="MatchCommand",
+            serializers=list(s.COMMANDS.values()),
+            resource_type_field_name="kind",
+        ),
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="Send again with the same key: written once",
+            )
+        ],
+        responses={201: s.AppendedSerializer, 200: s.AppendedSerializer, **ERRORS},
+        summary="Append a command to the match's log",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        match = get_or_404(visible(request, Match.objects.all()), pk)
+        require_write(request, match.tournament_id)
+        body = request.data
+        if not isinstance(body, dict):
+            raise Problem("the body is a JSON object", code="bad_body")
+        unknown = sorted(set(body) - {"expected_seq", "kind", "payload"})
+        missing = sorted({"expected_seq", "kind", "payload"} - set(body))
+        if unknown or missing:
+            errors = {name: ["not a field you may send"] for name in unknown}
+            errors.update({name: ["this field is required"] for name in missing})
+            raise serializers.ValidationError(errors)
+        key = request.headers.get("Idempotency-Key")
+        result = match_append_event(
+            match=match.pk,
+            expected_seq=body["expected_seq"],
+            kind=body["kind"],
+            payload=body["payload"],
+            actor=request.user,
+            idempotency_key=key,
+        )
+        return Response(
+            {"events": result.events, "last_seq": result.last_seq},
+            status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,
+        )
+
+
+class MatchState(APIView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS},
+        summary="The position as the caller may see it, and their legal moves",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_or_404(visible(request, Match.objects.all()), pk)
+        viewer = viewer_key(request, match.tournament_id)
+        tag = f"state:{match.pk}:{match.last_seq}:{match.last_hash}:{viewer}"
+        return conditional(request, tag, lambda: Response(self.position(request, match)))
+
+    def position(self, request: Request, match: Match) -> dict[str, Any]:
+        state = store.match_state(match)
+        director = directs(request, match.tournament_id)
+        seats = seats_in(state.users, request.user) if signed_in(request) else []
+        seat = seats[0] if seats else None
+        deal = state.deal
+        if deal is None:
+            position = None
+        elif director:
+            position = deal.to_dict()
+        else:
+            position = sc.view(deal, seat)
+        legal = None
+        if deal is not None and seat is not None and deal.to_play in seats:
+            legal = sc.legal_moves(deal)
+        progress = state.progress
+        return {
+            "match": match.pk,
+            "status": state.status,
+            "mode": state.mode,
+            "last_seq": match.last_seq,
+            "deal": state.deal_no,
+            "seat": seat,
+            "position": position,
+            "legal_moves": legal,
+            "progress": None
+            if progress is None
+            else {
+                "dealer": progress.dealer,
+                "deals": progress.deals,
+                "difference": progress.difference,
+                "bazzis": list(progress.bazzis),
+                "over": progress.over,
+                "winner": progress.winner,
+            },
+        }
+
+
+class MatchDeals(APIView):
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Deals",
+                {
+                    "match": serializers.IntegerField(),
+                    "deals": s.DealSerializer(many=True),
+                },
+            ),
+            **ERRORS,
+        }
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_or_404(visible(request, Match.objects.all()), pk)
+        deals = DealResult.objects.filter(match=match).order_by("deal")
+        return Response({"match": match.pk, "deals": s.DealSerializer(deals, many=True).data})
+
+
+# --- tokens ------------------------------------------------------------------------------
+
+
+def _session_only(request: Request) -> None:
+    if not signed_in(request):
+        raise Problem("sign in to manage tokens", code="not_authenticated", status_code=401)
+    if token_of(request) is not None:
+        raise Problem(
+            "tokens are managed in a signed-in session, not with a token",
+            code="token_scope",
+            status_code=403,
+        )
+
+
+class Tokens(APIView):
+    @extend_schema(responses={200: s.TokenSerializer(many=True), **ERRORS})
+    def get(self, request: Request) -> Response:
+        _session_only(request)
+        tokens = ApiToken.objects.filter(user=request.user).order_by("-created", "id")
+        return paginate(self, request, tokens, lambda t: s.TokenSerializer(t).data)
+
+    @extend_schema(request=s.TokenSerializer, responses={201: s.TokenSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        _session_only(request)
+        data = s.TokenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if not visible_tournaments(request).filter(pk=values["tournament"].pk).exists():
+            raise serializers.ValidationError({"tournament": ["no such tournament"]})
+        token, text = ApiToken.objects.create(
+            user=request.user,
+            expiry=timedelta(days=values["expires_in_days"]),
+            name=values["name"],
+            tournament=values["tournament"],
+            write=values.get("write", False),
+        )
+        out = dict(s.TokenSerializer(token).data)
+        out["token"] = text
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+class TokenDetail(APIView):
+    @extend_schema(responses={204: None, **ERRORS})
+    def delete(self, request: Request, pk: int) -> Response:
+        _session_only(request)
+        token = get_or_404(ApiToken.objects.filter(user=request.user), pk)
+        token.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- webhooks ----------------------------------------------------------------------------
+
+
+def _directed(request: Request) -> list[int]:
+    return [
+        t for t in visible_tournaments(request).values_list("pk", flat=True) if directs(request, t)
+    ]
+
+
+class Webhooks(APIView):
+    @extend_schema(responses={200: s.WebhookSerializer(many=True), **ERRORS})
+    def get(self, request: Request) -> Response:
+        if not signed_in(request):
+            raise Problem("sign in to see webhooks", code="not_authenticated", status_code=401)
+        hooks = Webhook.objects.filter(tournament__in=_directed(request)).order_by("pk")
+        return paginate(self, request, hooks, lambda h: s.WebhookSerializer(h).data)
+
+    @extend_schema(request=s.WebhookSerializer, responses={201: s.WebhookSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        from .webhooks import check_url
+
+        data = s.WebhookSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        tournament = values["tournament"]
+        if not visible_tournaments(request).filter(pk=tournament.pk).exists():
+            raise Http404
+        require_director(request, tournament)
+        check_url(values["url"])
+        secret = secrets.token_hex(32)
+        hook = Webhook.objects.create(
+            tournament=tournament,
+            url=values["url"],
+            kinds=values["kinds"],
+            active=values.get("active", True),
+            secret=secret,
+            created_by=request.user,
+        )
+        out = dict(s.WebhookSerializer(hook).data)
+        out["secret"] = secret
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+class WebhookDeliveries(APIView):
+    @extend_schema(responses={200: s.WebhookDeliverySerializer(many=True), **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        hook = get_or_404(Webhook.objects.filter(tournament__in=_directed(request)), pk)
+        deliveries = hook.deliveries.prefetch_related("attempt_log").order_by("-created_at", "-id")
+        return paginate(self, request, deliveries, lambda d: s.WebhookDeliverySerializer(d).data)

@@ -1,0 +1,206 @@
+"""Webhooks: what happened in a tournament, posted to its subscribers, signed, retried.
+
+A happening (a match completed, a deal recorded, a round published, standings changed) comes
+from the layers below as a signal; each active subscription of its tournament to that kind
+gets a delivery, sent by a Celery task after the commit, retried with exponential backoff,
+every attempt logged. Bodies are built from the projections (results, pairings, standings),
+which hold no hidden card.
+
+Each delivery is signed: ``Seep-Signature: t=<unix time>,v1=<hex>`` where the hex is
+HMAC-SHA256, keyed by the subscription's secret, over ``"<t>.<body>"``. A receiver recomputes
+it and refuses a stale ``t`` (a replay).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import json
+import socket
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+
+from .models import Webhook, WebhookDelivery
+from .problems import Problem
+
+
+def sign(secret: str, timestamp: int, body: bytes) -> str:
+    """Return the ``Seep-Signature`` header value for a body sent at ``timestamp``."""
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return f"t={timestamp},v1={mac.hexdigest()}"
+
+
+def verify(secret: str, header: str, body: bytes, *, tolerance: int = 300) -> bool:
+    """Return whether ``header`` signs ``body`` with ``secret`` within ``tolerance`` seconds."""
+    try:
+        parts = dict(item.split("=", 1) for item in header.split(","))
+        timestamp = int(parts["t"])
+    except (ValueError, KeyError):
+        return False
+    if abs(time.time() - timestamp) > tolerance:
+        return False
+    expected = sign(secret, timestamp, body).split("v1=", 1)[1]
+    return hmac.compare_digest(expected, parts.get("v1", ""))
+
+
+def check_url(url: str) -> None:
+    """Refuse a URL that is not http(s), or (unless allowed) points into a private network."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise Problem(
+            "a webhook URL is http:// or https://", code="bad_webhook_url", status_code=422
+        )
+    if settings.WEBHOOKS_ALLOW_PRIVATE_NETWORKS:
+        return
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, None)}
+    except OSError as exc:
+        raise Problem(
+            "the webhook's host does not resolve", code="bad_webhook_url", status_code=422
+        ) from exc
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved:
+            raise Problem(
+                "a webhook cannot point into a private network",
+                code="bad_webhook_url",
+                status_code=422,
+            )
+
+
+def enqueue(tournament_id: int, kind: str, body: dict[str, Any]) -> int:
+    """Create a delivery for each active subscription to ``kind``; send them after commit."""
+    made = []
+    for hook in Webhook.objects.filter(tournament_id=tournament_id, active=True):
+        if kind in hook.kinds:
+            payload = {"kind": kind, "tournament": tournament_id, **body}
+            made.append(WebhookDelivery.objects.create(webhook=hook, kind=kind, body=payload).pk)
+    if made:
+        from .tasks import deliver
+
+        def send() -> None:
+            for delivery_id in made:
+                deliver.delay(delivery_id)
+
+        transaction.on_commit(send, robust=True)
+    return len(made)
+
+
+def body_bytes(delivery: WebhookDelivery) -> bytes:
+    """Return the exact bytes a delivery posts (and signs)."""
+    return json.dumps(
+        {"id": delivery.pk, "created_at": delivery.created_at.isoformat(), **delivery.body},
+        sort_keys=True,
+        separators=(",", ":"),
+    ).encode()
+
+
+# --- what happened, from the signals below ------------------------------------------------
+
+
+def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
+    from scoring.models import MatchResult
+    from tournaments.models import Match
+
+    match = Match.objects.filter(pk=match_id).select_related("team0", "team1").first()
+    result = MatchResult.objects.filter(match_id=match_id).first()
+    if match is None or result is None or not result.over:
+        return
+    winner = None if result.winner is None else (match.team0_id, match.team1_id)[result.winner]
+    enqueue(
+        match.tournament_id,
+        Webhook.Kind.MATCH_COMPLETED,
+        {
+            "match": match.pk,
+            "teams": [match.team0_id, match.team1_id],
+            "winner": winner,
+            "draw": result.draw,
+            "bazzis": [result.bazzis0, result.bazzis1],
+            "difference": result.difference,
+            "deals": result.deals,
+            "head": {"seq": match.last_seq, "hash": match.last_hash},
+        },
+    )
+
+
+def _on_deals_recorded(sender: Any, match_id: int, deals: list[int], **kwargs: Any) -> None:
+    from scoring.models import DealResult
+    from tournaments.models import Match
+
+    tournament_id = (
+        Match.objects.filter(pk=match_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        return
+    for row in DealResult.objects.filter(match_id=match_id, deal__in=deals).order_by("deal"):
+        enqueue(
+            tournament_id,
+            Webhook.Kind.DEAL_RECORDED,
+            {
+                "match": match_id,
+                "deal": row.deal,
+                "dealer": row.dealer,
+                "points": [row.points0, row.points1],
+                "sweeps": [row.sweeps0, row.sweeps1],
+                "total": [row.total0, row.total1],
+                "running_difference": row.running_difference,
+                "bazzi": row.bazzi,
+                "bazzis": [row.bazzis0, row.bazzis1],
+            },
+        )
+
+
+def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
+    from competition.models import Round
+
+    round_ = Round.objects.filter(pk=round_id).select_related("stage").first()
+    if round_ is None:
+        return
+    fixtures = [
+        {
+            "table": f.table,
+            "key": f.key or None,
+            "a": f.team_a_id,
+            "b": f.team_b_id,
+            "match": f.match_id,
+            "result": f.result or None,
+        }
+        for f in round_.fixtures.order_by("table", "key", "id")
+    ]
+    enqueue(
+        round_.stage.tournament_id,
+        Webhook.Kind.ROUND_PUBLISHED,
+        {
+            "stage": round_.stage_id,
+            "round": round_.number,
+            "name": round_.name,
+            "fixtures": fixtures,
+        },
+    )
+
+
+def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwargs: Any) -> None:
+    from competition.models import Stage
+
+    stage = Stage.objects.filter(pk=stage_id).first()
+    if stage is None:
+        return
+    enqueue(
+        stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, {"stage": stage_id, "rounds": rounds}
+    )
+
+
+def connect() -> None:
+    """Subscribe to the signals of the layers below (called once, when the app is ready)."""
+    from competition.signals import round_published, standings_changed
+    from scoring.signals import deals_recorded, match_completed
+
+    match_completed.connect(_on_match_completed, dispatch_uid="api.webhooks.match_completed")
+    deals_recorded.connect(_on_deals_recorded, dispatch_uid="api.webhooks.deals_recorded")
+    round_published.connect(_on_round_published, dispatch_uid="api.webhooks.round_published")
+    standings_changed.connect(_on_standings_changed, dispatch_uid="api.webhooks.standings")

@@ -1,0 +1,121 @@
+"""A small league to call the API in: two tournaments of two organizers, their people, tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from api.models import ApiToken
+from competition import services as competition
+from tournaments.access import SYSTEM
+from tournaments.models import Match, Player, Team, Tournament
+from tournaments.services import match_append_event
+
+
+@dataclass
+class League:
+    """Tournament A (published) and B (private), each with a digital and a score match."""
+
+    users: dict[str, Any]
+    a: Tournament
+    b: Tournament
+    teams_a: list[Team]
+    teams_b: list[Team]
+    digital: Match  # in A: teams_a[0] v teams_a[1]
+    score: Match  # in A: teams_a[2] v teams_a[3]
+    private_match: Match  # in B
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def client(self, who: str | None = None, *, token: str | None = None) -> APIClient:
+        """Return a client signed in as ``who`` (None: anonymous), or sending a token."""
+        client = APIClient()
+        if token is not None:
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {self.tokens[token]}")
+        elif who is not None:
+            client.force_login(self.users[who])
+        return client
+
+
+def _teams(
+    tournament: Tournament, organizer: Any, prefix: str, users: dict[str, Any]
+) -> list[Team]:
+    accounts = get_user_model().objects
+    teams = []
+    for t in range(4):
+        players = []
+        for p in range(2):
+            name = f"{prefix}{t}{p}"
+            users[name] = accounts.create_user(name)
+            players.append(Player.objects.create(name=name, user=users[name]))
+        teams.append(
+            competition.team_register(
+                actor=organizer,
+                tournament=tournament,
+                name=f"{prefix.upper()} team {t}",
+                first_player=players[0],
+                second_player=players[1],
+                checked_in=True,
+            )
+        )
+    return teams
+
+
+@pytest.fixture
+def league(db: None) -> League:
+    accounts = get_user_model().objects
+    users = {
+        name: accounts.create_user(name)
+        for name in ("organizer_a", "organizer_b", "director_a", "keeper_a", "keeper_b", "outsider")
+    }
+    a = Tournament.objects.create(
+        name="Cup A", slug="cup-a", organizer=users["organizer_a"], published=True
+    )
+    a.directors.add(users["director_a"])
+    b = Tournament.objects.create(name="Cup B", slug="cup-b", organizer=users["organizer_b"])
+    teams_a = _teams(a, users["organizer_a"], "a", users)
+    teams_b = _teams(b, users["organizer_b"], "b", users)
+
+    def match(tournament: Tournament, teams: list[Team], mode: str, keeper: str) -> Match:
+        m = Match.objects.create(
+            tournament=tournament,
+            team0=teams[0],
+            team1=teams[1],
+            mode=mode,
+            rules=tournament.rules,
+            match_format={"bazzis": 3},
+        )
+        m.scorekeepers.add(users[keeper])
+        match_append_event(
+            match=m, expected_seq=0, kind="match_started", payload={"first_dealer": 3}, actor=SYSTEM
+        )
+        return m
+
+    league = League(
+        users,
+        a,
+        b,
+        teams_a,
+        teams_b,
+        digital=match(a, teams_a[:2], "digital", "keeper_a"),
+        score=match(a, teams_a[2:], "score", "keeper_a"),
+        private_match=match(b, teams_b[:2], "digital", "keeper_b"),
+    )
+    for name, owner, tournament, write in (
+        ("a_write", "organizer_a", a, True),
+        ("a_read", "organizer_a", a, False),
+        ("b_write", "organizer_b", b, True),
+    ):
+        _, text = ApiToken.objects.create(
+            user=users[owner],
+            expiry=timedelta(days=1),
+            name=name,
+            tournament=tournament,
+            write=write,
+        )
+        league.tokens[name] = text
+    return league
