@@ -28,6 +28,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict seep_core competition/formats
 
+PYTEST_ARGS ?= -n 2
+
 pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 

@@ -60,6 +60,44 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
     return tournaments
 
 
+def may_see(request: Request, tournament: Tournament) -> bool:
+    """Whether the caller may see this tournament (at most one query; remembered per request)."""
+    seen: dict[int, bool] = request.__dict__.setdefault("_seep_may_see", {})
+    if tournament.pk in seen:
+        return seen[tournament.pk]
+    token = token_of(request)
+    user = request.user
+    if token is not None and token.tournament_id != tournament.pk:
+        answer = False
+    elif tournament.published:
+        answer = True
+    elif not signed_in(request):
+        answer = False
+    elif user.is_superuser or tournament.organizer_id == user.pk:
+        answer = True
+    else:
+        answer = visible_tournaments(request).filter(pk=tournament.pk).exists()
+    seen[tournament.pk] = answer
+    return answer
+
+
+def get_visible(
+    request: Request, queryset: QuerySet[Any], pk: Any, path: str = "tournament"
+) -> Any:
+    """Return the object with this id if the caller may see its tournament; else Http404.
+
+    One query for the object (with its tournament), and at most one more to decide: cheaper
+    than filtering by every tournament the caller may see.
+    """
+    obj = get_or_404(queryset.select_related(path) if path else queryset, pk)
+    tournament = obj
+    for name in path.split("__") if path else ():
+        tournament = getattr(tournament, name)
+    if not may_see(request, tournament):
+        raise Http404
+    return obj
+
+
 def visible(request: Request, queryset: QuerySet[Any], path: str = "tournament") -> QuerySet[Any]:
     """Narrow ``queryset`` to what belongs to the tournaments the caller may see."""
     return queryset.filter(**{f"{path}__in": visible_tournaments(request).values("pk")})
@@ -82,7 +120,10 @@ def directs(request: Request, tournament: Tournament | int) -> bool:
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
     if token is not None and token.tournament_id != tournament_id:
         return False
-    return is_director(request.user, tournament)
+    known: dict[int, bool] = request.__dict__.setdefault("_seep_directs", {})
+    if tournament_id not in known:
+        known[tournament_id] = is_director(request.user, tournament)
+    return known[tournament_id]
 
 
 def require_write(request: Request, tournament: Tournament | int) -> None:

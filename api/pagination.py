@@ -16,6 +16,11 @@ class Pages(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
+    def get_page_size(self, request: Request) -> int:
+        """Return the page size asked for, or refuse a malformed one (400), never ignore it."""
+        asked = int_param(request, "page_size", self.page_size, low=1, high=1_000_000)
+        return min(asked, self.max_page_size)  # fmt: skip
+
     def get_paginated_response(self, data: Any) -> Response:
         assert self.page is not None
         return Response(

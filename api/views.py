@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from django import forms
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -20,6 +21,7 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     PolymorphicProxySerializer,
     extend_schema,
+    extend_schema_view,
     inline_serializer,
 )
 from rest_framework import generics, serializers, status
@@ -42,6 +44,7 @@ from . import serializers as s
 from .access import (
     directs,
     get_or_404,
+    get_visible,
     require_director,
     require_write,
     signed_in,
@@ -69,7 +72,27 @@ PROBLEM = OpenApiResponse(
     ),
     description="application/problem+json (RFC 9457)",
 )
-ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)}
+PAGE_PARAMS = [
+    OpenApiParameter("page", int, description="Which page (from 1)"),
+    OpenApiParameter("page_size", int, description="Items a page (at most 200; default 50)"),
+]
+ERRORS = {
+    (code, "application/problem+json"): PROBLEM
+    for code in (400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 503)
+}
+
+
+def paged(name: str, item: Any) -> Any:
+    """Return the schema of a page of ``item``s (what ``paginate`` answers)."""
+    return inline_serializer(
+        f"Paginated{name}List",
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item(many=True),
+        },
+    )
 
 
 def paginate(
@@ -127,7 +150,11 @@ class Index(APIView):
 
 
 class Tournaments(APIView):
-    @extend_schema(responses={200: s.TournamentSerializer(many=True), **ERRORS})
+    @extend_schema(
+        responses={200: paged("Tournament", s.TournamentSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="tournaments_list",
+    )
     def get(self, request: Request) -> Response:
         tournaments = (
             visible_tournaments(request)
@@ -179,14 +206,16 @@ def _clean(obj: Any) -> None:
 class TournamentDetail(APIView):
     @extend_schema(responses={200: s.TournamentSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(s.TournamentSerializer(get_or_404(visible_tournaments(request), pk)).data)
+        return Response(
+            s.TournamentSerializer(get_visible(request, Tournament.objects.all(), pk, "")).data
+        )
 
     @extend_schema(
         request=s.TournamentSerializer(partial=True),
         responses={200: s.TournamentSerializer, **ERRORS},
     )
     def patch(self, request: Request, pk: int) -> Response:
-        tournament = get_or_404(visible_tournaments(request), pk)
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
         require_director(request, tournament)
         data = s.TournamentSerializer(tournament, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -221,15 +250,19 @@ def _teams(queryset: QuerySet[Team]) -> QuerySet[Team]:
 
 
 class TournamentTeams(APIView):
-    @extend_schema(responses={200: s.TeamSerializer(many=True), **ERRORS})
+    @extend_schema(
+        responses={200: paged("Team", s.TeamSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="tournament_teams_list",
+    )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = get_or_404(visible_tournaments(request), pk)
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
         teams = _teams(Team.objects.filter(tournament=tournament))
         return paginate(self, request, teams, lambda t: s.TeamSerializer(t).data)
 
     @extend_schema(request=s.TeamSerializer, responses={201: s.TeamSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        tournament = get_or_404(visible_tournaments(request), pk)
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
         require_director(request, tournament)
         data = s.TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -257,7 +290,7 @@ class TeamCommand(APIView):
 
     @extend_schema(request=None, responses={200: s.TeamSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        team = get_or_404(visible(request, Team.objects.select_related("tournament")), pk)
+        team = get_visible(request, Team.objects.select_related("tournament"), pk)
         require_director(request, team.tournament)
         type(self).command(actor=request.user, team=team)
         return Response(s.TeamSerializer(_teams(Team.objects.filter(pk=team.pk)).get()).data)
@@ -280,9 +313,13 @@ def _stage_values(data: dict[str, Any]) -> tuple[dict[str, Any], Any]:
 
 
 class TournamentStages(APIView):
-    @extend_schema(responses={200: s.StageSerializer(many=True), **ERRORS})
+    @extend_schema(
+        responses={200: paged("Stage", s.StageSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="tournament_stages_list",
+    )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = get_or_404(visible_tournaments(request), pk)
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
         stages = Stage.objects.filter(tournament=tournament).prefetch_related("scorekeepers")
         return paginate(
             self, request, stages.order_by("order"), lambda st: s.StageSerializer(st).data
@@ -290,7 +327,7 @@ class TournamentStages(APIView):
 
     @extend_schema(request=s.StageSerializer, responses={201: s.StageSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        tournament = get_or_404(visible_tournaments(request), pk)
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
         require_director(request, tournament)
         data = s.StageSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -306,15 +343,13 @@ class TournamentStages(APIView):
 class StageDetail(APIView):
     @extend_schema(responses={200: s.StageSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(
-            s.StageSerializer(get_or_404(visible(request, Stage.objects.all()), pk)).data
-        )
+        return Response(s.StageSerializer(get_visible(request, Stage.objects.all(), pk)).data)
 
     @extend_schema(
         request=s.StageSerializer(partial=True), responses={200: s.StageSerializer, **ERRORS}
     )
     def patch(self, request: Request, pk: int) -> Response:
-        stage = get_or_404(visible(request, Stage.objects.select_related("tournament")), pk)
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
         require_director(request, stage.tournament)
         data = s.StageSerializer(stage, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -329,7 +364,7 @@ class StageDetail(APIView):
 class StageStart(APIView):
     @extend_schema(request=None, responses={200: s.StageSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        stage = get_or_404(visible(request, Stage.objects.select_related("tournament")), pk)
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
         require_director(request, stage.tournament)
         stage = competition.stage_start(actor=request.user, stage=stage)
         return Response(s.StageSerializer(stage).data)
@@ -354,9 +389,13 @@ def _round_data(round_: Round) -> Any:
 
 
 class StageRounds(APIView):
-    @extend_schema(responses={200: s.RoundSerializer(many=True), **ERRORS})
+    @extend_schema(
+        responses={200: paged("Round", s.RoundSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="stage_rounds_list",
+    )
     def get(self, request: Request, pk: int) -> Response:
-        stage = get_or_404(visible(request, Stage.objects.all()), pk)
+        stage = get_visible(request, Stage.objects.all(), pk)
         rounds = (
             _rounds(request)
             .filter(stage=stage)
@@ -371,7 +410,7 @@ class StageRounds(APIView):
         summary="Pair the stage's next round, as a draft",
     )
     def post(self, request: Request, pk: int) -> Response:
-        stage = get_or_404(visible(request, Stage.objects.select_related("tournament")), pk)
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
         require_director(request, stage.tournament)
         round_ = competition.round_pair(actor=request.user, stage=stage)
         return Response(_round_data(round_), status=status.HTTP_201_CREATED)
@@ -440,7 +479,7 @@ class StageStandings(APIView):
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        stage = get_or_404(visible(request, Stage.objects.all()), pk)
+        stage = get_visible(request, Stage.objects.all(), pk)
         as_of = int_param(request, "round", 0, low=0, high=10_000) or None
         if as_of is None:
             as_of = competition_selectors.latest_standings_round(stage=stage)
@@ -466,7 +505,7 @@ class StageStandings(APIView):
 class StageBracket(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        stage = get_or_404(visible(request, Stage.objects.all()), pk)
+        stage = get_visible(request, Stage.objects.all(), pk)
         if not stage.elimination:
             raise Problem("this stage is not a bracket", code="not_a_bracket", status_code=404)
         drafts = directs(request, stage.tournament_id)
@@ -496,12 +535,18 @@ class StageBracket(APIView):
 # --- matches -----------------------------------------------------------------------------
 
 
+class IdFilter(filters.NumberFilter):
+    """A whole-number filter: 0.5 is no id."""
+
+    field_class = forms.IntegerField
+
+
 class MatchFilter(filters.FilterSet):
-    stage = filters.NumberFilter(field_name="fixture__stage")
-    round = filters.NumberFilter(field_name="fixture__round__number")
-    team = filters.NumberFilter(method="by_team")
+    stage = IdFilter(field_name="fixture__stage")
+    round = IdFilter(field_name="fixture__round__number")
+    team = IdFilter(method="by_team")
     status = filters.ChoiceFilter(choices=Match._meta.get_field("status").choices)
-    tournament = filters.NumberFilter(field_name="tournament")
+    tournament = IdFilter(field_name="tournament")
 
     class Meta:
         model = Match
@@ -517,6 +562,7 @@ def _matches(request: Request) -> QuerySet[Match]:
     )
 
 
+@extend_schema_view(get=extend_schema(responses={200: s.MatchSerializer(many=True), **ERRORS}))
 class Matches(generics.ListAPIView):  # type: ignore[type-arg]
     serializer_class = s.MatchSerializer
     filter_backends = [filters.DjangoFilterBackend]
@@ -552,7 +598,7 @@ class MatchEvents(APIView):
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = get_or_404(visible(request, Match.objects.all()), pk)
+        match = get_visible(request, Match.objects.all(), pk)
         after = int_param(request, "after", 0, low=0, high=2**31)
         limit = int_param(request, "limit", 100, low=1, high=500)
         events = list(store.match_events(match, after_seq=after)[:limit])
@@ -582,7 +628,7 @@ class MatchEvents(APIView):
         summary="Append a command to the match's log",
     )
     def post(self, request: Request, pk: int) -> Response:
-        match = get_or_404(visible(request, Match.objects.all()), pk)
+        match = get_visible(request, Match.objects.all(), pk)
         require_write(request, match.tournament_id)
         body = request.data
         if not isinstance(body, dict):
@@ -614,7 +660,7 @@ class MatchState(APIView):
         summary="The position as the caller may see it, and their legal moves",
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = get_or_404(visible(request, Match.objects.all()), pk)
+        match = get_visible(request, Match.objects.all(), pk)
         viewer = viewer_key(request, match.tournament_id)
         tag = f"state:{match.pk}:{match.last_seq}:{match.last_hash}:{viewer}"
         return conditional(request, tag, lambda: Response(self.position(request, match)))
@@ -671,7 +717,7 @@ class MatchDeals(APIView):
         }
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = get_or_404(visible(request, Match.objects.all()), pk)
+        match = get_visible(request, Match.objects.all(), pk)
         deals = DealResult.objects.filter(match=match).order_by("deal")
         return Response({"match": match.pk, "deals": s.DealSerializer(deals, many=True).data})
 
@@ -691,7 +737,11 @@ def _session_only(request: Request) -> None:
 
 
 class Tokens(APIView):
-    @extend_schema(responses={200: s.TokenSerializer(many=True), **ERRORS})
+    @extend_schema(
+        responses={200: paged("Token", s.TokenSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="tokens_list",
+    )
     def get(self, request: Request) -> Response:
         _session_only(request)
         tokens = ApiToken.objects.filter(user=request.user).order_by("-created", "id")
@@ -736,7 +786,11 @@ def _directed(request: Request) -> list[int]:
 
 
 class Webhooks(APIView):
-    @extend_schema(responses={200: s.WebhookSerializer(many=True), **ERRORS})
+    @extend_schema(
+        responses={200: paged("Webhook", s.WebhookSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="webhooks_list",
+    )
     def get(self, request: Request) -> Response:
         if not signed_in(request):
             raise Problem("sign in to see webhooks", code="not_authenticated", status_code=401)
@@ -770,7 +824,11 @@ class Webhooks(APIView):
 
 
 class WebhookDeliveries(APIView):
-    @extend_schema(responses={200: s.WebhookDeliverySerializer(many=True), **ERRORS})
+    @extend_schema(
+        responses={200: paged("WebhookDelivery", s.WebhookDeliverySerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="webhook_deliveries_list",
+    )
     def get(self, request: Request, pk: int) -> Response:
         hook = get_or_404(Webhook.objects.filter(tournament__in=_directed(request)), pk)
         deliveries = hook.deliveries.prefetch_related("attempt_log").order_by("-created_at", "-id")

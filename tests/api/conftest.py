@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import TestCase
 from rest_framework.test import APIClient
 
 from api.models import ApiToken
@@ -15,6 +16,15 @@ from competition import services as competition
 from tournaments.access import SYSTEM
 from tournaments.models import Match, Player, Team, Tournament
 from tournaments.services import match_append_event
+
+
+class CommittingClient(APIClient):
+    """An API client whose every request runs its on-commit work (projections, webhooks) as
+    a committed request would: the test's own transaction never commits."""
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            return super().request(*args, **kwargs)
 
 
 @dataclass
@@ -33,7 +43,7 @@ class League:
 
     def client(self, who: str | None = None, *, token: str | None = None) -> APIClient:
         """Return a client signed in as ``who`` (None: anonymous), or sending a token."""
-        client = APIClient()
+        client = CommittingClient()
         if token is not None:
             client.credentials(HTTP_AUTHORIZATION=f"Bearer {self.tokens[token]}")
         elif who is not None:

@@ -1,0 +1,42 @@
+"""The OpenAPI schema is the contract: it validates, and the running API keeps it.
+
+schemathesis generates requests for every operation from the schema (valid and invalid ones,
+as a director's token, as a read-only token and anonymously) and checks each answer: never a
+5xx, a status and a body the schema declares, problem+json for errors.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core.management import call_command
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import positive_data_acceptance
+
+from deploy.wsgi import application
+
+from .conftest import League
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+
+
+def test_the_schema_validates() -> None:
+    out = StringIO()
+    call_command("spectacular", "--validate", "--fail-on-warn", stdout=out)
+    assert "openapi: 3.1.0" in out.getvalue()
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.filter_too_much])  # fmt: skip
+@pytest.mark.parametrize("caller", ["a_write", "a_read", None])
+def test_every_operation_keeps_the_contract(case: Any, league: League, caller: str | None) -> None:
+    headers = {} if caller is None else {"Authorization": f"Bearer {league.tokens[caller]}"}
+    # Not checked: that every schema-valid body is accepted. A body may name a tournament or a
+    # user that does not exist, which no schema can say; that is refused with a 400.
+    case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
