@@ -252,8 +252,6 @@ class Fixture(models.Model):
     winner_to = models.CharField(max_length=20, blank=True)
     loser_to = models.CharField(max_length=20, blank=True)
     played_if = models.CharField(max_length=20, blank=True)
-    #: set once, when this fixture's teams were sent on (a conditional update claims it)
-    advanced = models.BooleanField(default=False)
     #: the terms the match was created under: points, tie-breaks, format, mode
     terms = models.JSONField(default=dict, blank=True)
     floats = models.JSONField(default=list, blank=True)

@@ -338,7 +338,9 @@ def _entrants(stage: Stage) -> list[Team]:
     from .standings import final_standings  # standings read fixtures; no import cycle at load
 
     previous = Stage.objects.get(tournament=stage.tournament, order=stage.order - 1)
-    rows = final_standings(previous)
+    # Teams still level when every tie-break is spent go through in their seed order there.
+    seeds = dict(previous.entries.values_list("team_id", "seed"))
+    rows = sorted(final_standings(previous), key=lambda r: (r.group or 0, r.rank, seeds[r.team_id]))
     withdrawn = set(
         Registration.objects.filter(
             tournament=stage.tournament, withdrawn_at__isnull=False

@@ -136,22 +136,80 @@ class MatchProgress(NamedTuple):
             ahead = 0 if step.difference > 0 else 1 if step.difference < 0 else None
         dealer = next_dealer(self.dealer, ahead, step.bazzi is not None)
         deals = self.deals + 1
-        fmt = self.format
-        over, winner = False, None
-        if fmt.first_to and max(bazzis) >= fmt.bazzis:
-            over, winner = True, 0 if bazzis[0] > bazzis[1] else 1
-        elif (not fmt.first_to and sum(bazzis) >= fmt.bazzis) or (
-            fmt.deal_cap is not None and deals >= fmt.deal_cap
-        ):
-            if bazzis[0] != bazzis[1]:
-                over, winner = True, 0 if bazzis[0] > bazzis[1] else 1
-            elif step.difference:
-                over, winner = True, 0 if step.difference > 0 else 1
-            elif fmt.draws:
-                over = True
+        over, winner = self._decided(bazzis, step.difference, deals)
         return MatchProgress(
-            fmt, self.rules, dealer, deals, step.difference, bazzis, over, winner, step
+            self.format, self.rules, dealer, deals, step.difference, bazzis, over, winner, step
         )
+
+    def after_adjustment(self, team: int, points: int) -> MatchProgress:
+        """Return the match after ``points`` are added to ``team``'s running difference.
+
+        A director's penalty (negative) or bonus, between deals. The lead of L2 applies: a
+        lead reaching the bazzi lead wins a bazzi and the difference goes back to zero. No deal
+        is counted and the dealer does not change; the format (M1) is checked again.
+
+        >>> m = start_match(0).after_adjustment(1, 120)
+        >>> m.bazzis, m.difference, m.over, m.winner
+        ((0, 1), 0, True, 1)
+        """
+        if self.over:
+            raise SeepError("the match is over: nothing to adjust", code="match_over", rule="M1")
+        if team not in (0, 1) or type(team) is not int:
+            raise SeepError(f"a team is 0 or 1, not {team!r}", code="bad_team")
+        if type(points) is not int or not -1000 <= points <= 1000 or points == 0:
+            raise SeepError(
+                f"an adjustment is a whole number from -1000 to 1000, not 0 and not {points!r}",
+                code="bad_adjustment",
+            )
+        difference = self.difference + (points if team == 0 else -points)
+        bazzi = (
+            0
+            if difference >= self.rules.bazzi_lead
+            else 1
+            if difference <= -self.rules.bazzi_lead
+            else None
+        )
+        step = LedgerStep(
+            0 if bazzi is not None else difference, bazzi, "lead" if bazzi is not None else None
+        )
+        bazzis = self.bazzis
+        if bazzi is not None:
+            bazzis = (bazzis[0] + 1, bazzis[1]) if bazzi == 0 else (bazzis[0], bazzis[1] + 1)
+        over, winner = self._decided(bazzis, step.difference, self.deals, adjustment=True)
+        return MatchProgress(
+            self.format,
+            self.rules,
+            self.dealer,
+            self.deals,
+            step.difference,
+            bazzis,
+            over,
+            winner,
+            step,
+        )
+
+    def forfeited_by(self, team: int) -> MatchProgress:
+        """Return the match ended by ``team``'s forfeit: the other team wins it."""
+        if team not in (0, 1) or type(team) is not int:
+            raise SeepError(f"a team is 0 or 1, not {team!r}", code="bad_team")
+        return self._replace(over=True, winner=1 - team)
+
+    def _decided(
+        self, bazzis: tuple[int, int], difference: int, deals: int, *, adjustment: bool = False
+    ) -> tuple[bool, int | None]:
+        """Return whether the format (M1) ends the match here, and its winner."""
+        fmt = self.format
+        if fmt.first_to and max(bazzis) >= fmt.bazzis:
+            return True, 0 if bazzis[0] > bazzis[1] else 1
+        capped = fmt.deal_cap is not None and deals >= fmt.deal_cap and not adjustment
+        if (not fmt.first_to and sum(bazzis) >= fmt.bazzis) or capped:
+            if bazzis[0] != bazzis[1]:
+                return True, 0 if bazzis[0] > bazzis[1] else 1
+            if difference:
+                return True, 0 if difference > 0 else 1
+            if fmt.draws:
+                return True, None
+        return False, None
 
 
 def start_match(
