@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest bench bench-engine bench-competition bench-store bench-scoring clean
+.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ run: $(STAMP)
 	@echo "Serving on http://$(HOST):$(PORT)/  - the demo club evening is in the admin:"
 	@echo "  http://$(HOST):$(PORT)/admin/  (user organizer, password organizer)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The production processes on this machine (deploy/Procfile through honcho): gunicorn, two
+# Celery workers, one beat, against the local PostgreSQL and Redis (see deploy/stack.py for
+# every default; DATABASE_URL, REDIS_URL, PORT, ... override them). Ctrl-C stops it.
+stack: $(STAMP)
+	exec $(BIN)/python -m deploy.stack
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
