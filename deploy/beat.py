@@ -113,3 +113,26 @@ class LockedScheduler(Scheduler):
                 except (redis.RedisError, OSError):
                     pass  # it lapses by itself
                 self.holding = False
+
+
+def main() -> int:
+    """``python -m deploy.beat``: exit 0 if some beat holds the beat lock (a health check)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+    client = redis.Redis.from_url(
+        settings.CELERY_BROKER_URL, socket_connect_timeout=2, socket_timeout=2
+    )
+    try:
+        holder = client.get(lock_key())
+    except (redis.RedisError, OSError) as exc:
+        print(f"the broker is unavailable: {exc}")
+        return 1
+    finally:
+        client.close()
+    print(f"the beat lock is held by {holder.decode()}" if holder else "no beat holds the lock")
+    return 0 if holder else 1
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

@@ -1,4 +1,4 @@
-"""gunicorn's settings (``gunicorn --config python:deploy.gunicorn deploy.wsgi``), from the environment.
+"""gunicorn's settings, from the environment: ``gunicorn -c python:deploy.gunicorn deploy.wsgi``.
 
 - ``WEB_BIND`` (default ``127.0.0.1:$PORT``, ``PORT`` default 8000): where to listen. A
   container listens on ``0.0.0.0:8000`` behind its published port.

@@ -93,3 +93,37 @@ class Heartbeat(bootsteps.StartStopStep):
             self.client = None
 
     shutdown = stop
+
+
+def main(argv: list[str]) -> int:
+    """``python -m deploy.heartbeat [NODE]``: exit 0 if NODE (or any worker) beat lately.
+
+    A container health check for a worker: its own node name is ``worker@$HOSTNAME``.
+    """
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+    url = settings.CELERY_BROKER_URL
+    if not url.startswith(("redis://", "rediss://")):
+        print("no Redis broker configured: nothing beats")
+        return 1
+    client = _client(url)
+    try:
+        if len(argv) > 1:
+            last = client.zscore(key(), argv[1])
+            fresh = last is not None and time.time() - float(last) <= max_age()
+        else:
+            fresh = live_workers(client) > 0
+    except (redis.RedisError, OSError) as exc:
+        print(f"the broker is unavailable: {exc}")
+        return 1
+    finally:
+        client.close()
+    print("alive" if fresh else f"no heartbeat within {max_age():.0f} s")
+    return 0 if fresh else 1
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv))

@@ -224,6 +224,28 @@ class TestReadyz:
             second.kill()
 
 
+@pytest.mark.redis
+def test_the_worker_health_check_asks_for_its_own_heartbeat(worker: Worker) -> None:
+    def check(*node: str) -> int:
+        return subprocess.run(
+            [sys.executable, "-m", "deploy.heartbeat", *node],
+            cwd=REPO,
+            env={**os.environ, "CELERY_QUEUE": worker.queue, "WORKER_HEARTBEAT_SECONDS": "1"},
+            capture_output=True,
+            timeout=30,
+            check=False,
+        ).returncode
+
+    node = next(
+        line["message"] for line in json_lines(worker.output()) if "ready." in line["message"]
+    )
+    assert check(node.removesuffix(" ready.")) == 0
+    assert check() == 0  # any worker of the queue
+    assert check("someone-else@nowhere") == 1
+    worker.stop()
+    assert check() == 1
+
+
 # --- The request id, and JSON log lines ---------------------------------------------------
 
 
