@@ -5,7 +5,8 @@ Run as its own process, one per client, as score-keepers at different tables wou
     python -m tests.stack.driver --client 2 --plan plan.json --out client-2.jsonl
 
 ``plan.json`` lists the client's matches (``[{"id": 5, "mode": "score"}, ...]``), the
-seconds to run, and optionally ``limit``, the most appends to make to each match. The
+seconds to run, and optionally ``limit``, the most appends to make to each match, and
+``rate``, the appends per second to keep to (default: as fast as the answers come). The
 client takes its matches in turn, one append each: a deal's result in a
 score match, a random legal move in a digital one, until each is finished or time is up. A
 match may be shared with other clients: a stale ``expected_seq`` (409) is answered by taking
@@ -185,7 +186,9 @@ def run(client: int, plan: dict[str, Any], appender: Appender, out: Any) -> dict
     rng = random.Random(plan.get("seed", 0) * 1000 + client)
     tables = [Table(m["id"], m["mode"]) for m in plan["matches"]]
     limit = plan.get("limit") or float("inf")
-    deadline = time.monotonic() + plan["seconds"]
+    began = time.monotonic()
+    deadline = began + plan["seconds"]
+    pause = 1.0 / plan["rate"] if plan.get("rate") else 0.0
     counts = {"appended": 0, "stale": 0, "unknown": 0, "replayed": 0}
     n = 0
     while time.monotonic() < deadline:
@@ -195,6 +198,8 @@ def run(client: int, plan: dict[str, Any], appender: Appender, out: Any) -> dict
         for table in open_tables:
             if time.monotonic() >= deadline:
                 break
+            if pause:  # keep to the rate: the n-th append not before n / rate seconds
+                time.sleep(max(0.0, began + n * pause - time.monotonic()))
             kind, payload = table.next_command(rng)
             n += 1
             key = f"c{client}-{n}"

@@ -11,16 +11,23 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
+import tempfile
+import textwrap
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.scoring.worker import REPO, RedisServer, wait_until
+import pytest
+
+from tests.scoring.worker import REPO, RedisServer, free_port, wait_until
 
 
 def children(pid: int) -> list[int]:
@@ -219,3 +226,65 @@ class Stack:
 def wait_seconds(until: float) -> None:
     """Sleep until ``time.monotonic()`` reaches ``until``."""
     time.sleep(max(0.0, until - time.monotonic()))
+
+
+@contextlib.contextmanager
+def private_pgbouncer(upstream_host: str, upstream_port: int) -> Iterator[int]:
+    """Run a PgBouncer in transaction mode in front of the PostgreSQL server; yield its port.
+
+    Trust authentication on 127.0.0.1 only, as the local server has. PgBouncer refuses to run
+    as root, so as root it runs as ``postgres``, from a directory that user can read.
+    """
+    binary = shutil.which("pgbouncer") or (
+        "/usr/sbin/pgbouncer" if Path("/usr/sbin/pgbouncer").exists() else None
+    )
+    if binary is None:
+        if os.environ.get("SEEP_CI") == "1":
+            pytest.fail("SEEP_CI=1 and pgbouncer is not installed", pytrace=False)
+        pytest.skip("needs pgbouncer (apt-get install pgbouncer)")
+    port = free_port()
+    directory = Path(tempfile.mkdtemp(prefix="seep-pgbouncer-"))
+    directory.chmod(0o755)
+    (directory / "userlist.txt").write_text('"postgres" ""\n')
+    (directory / "pgbouncer.ini").write_text(
+        textwrap.dedent(f"""\
+        [databases]
+        * = host={upstream_host} port={upstream_port}
+        [pgbouncer]
+        listen_addr = 127.0.0.1
+        listen_port = {port}
+        unix_socket_dir =
+        auth_type = trust
+        auth_file = {directory / "userlist.txt"}
+        pool_mode = transaction
+        max_client_conn = 500
+        default_pool_size = 20
+        logfile = {directory / "pgbouncer.log"}
+        """)
+    )
+    command = [binary, str(directory / "pgbouncer.ini")]
+    if os.geteuid() == 0:
+        shutil.chown(directory, "postgres")
+        for child in directory.iterdir():
+            shutil.chown(child, "postgres")
+        command[1:1] = ["-u", "postgres"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+
+        def answers() -> bool:
+            if process.poll() is not None:
+                log = directory / "pgbouncer.log"
+                pytest.fail(f"pgbouncer exited: {log.read_text() if log.exists() else ''}")
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", port)) == 0
+
+        wait_until(answers, 10, "pgbouncer to listen")
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        shutil.rmtree(directory, ignore_errors=True)

@@ -23,6 +23,7 @@ public standings (``Observer``): the checks stay as they are.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
@@ -45,7 +46,7 @@ from tests.scoring.worker import REPO, database_url, free_port, private_redis, w
 from tournaments.models import Match, MatchEvent, Player, Team, Tournament
 from tournaments.services import match_create
 
-from .stack import Stack, wait_seconds
+from .stack import Stack, private_pgbouncer, wait_seconds
 
 pytestmark = [
     pytest.mark.slow,
@@ -56,6 +57,8 @@ pytestmark = [
 
 CLIENTS = 4
 SECONDS = float(os.environ.get("STACK_SECONDS", "20"))  # of load
+#: appends per second each client keeps to (unset: as fast as the stack answers)
+RATE = float(os.environ.get("STACK_RATE", "0")) or None
 SCORE_MATCHES = 30  # per client
 #: when each fault strikes, in seconds after the load starts
 KILL_CELERY_WORKER, KILL_GUNICORN_WORKER, RESTART_REDIS = 4.0, 8.0, 12.0
@@ -157,14 +160,22 @@ class WebPoller:
 # --- The run ----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def stack(tmp_path: Path) -> Iterator[Stack]:
-    with private_redis(tmp_path) as redis_server:
+@pytest.fixture(params=["direct", "pgbouncer"])
+def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
+    """``make stack`` on the test database, straight or through PgBouncer (transaction mode)."""
+    direct = database_url(connection.settings_dict)
+    with contextlib.ExitStack() as stack_of:
+        redis_server = stack_of.enter_context(private_redis(tmp_path))
+        url, env = direct, {}
+        if request.param == "pgbouncer":
+            settings = connection.settings_dict
+            port = stack_of.enter_context(
+                private_pgbouncer(settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432))
+            )
+            url = database_url({**settings, "HOST": "127.0.0.1", "PORT": port})
+            env = {"DATABASE_POOLING": "pgbouncer"}
         running = Stack(
-            database_url=database_url(connection.settings_dict),
-            redis=redis_server,
-            log_dir=tmp_path,
-            port=free_port(),
+            database_url=url, redis=redis_server, log_dir=tmp_path, port=free_port(), env=env
         )
         try:
             yield running.start()
@@ -194,7 +205,7 @@ def test_a_tournament_survives_a_killed_worker_a_killed_web_process_and_a_redis_
         observer.thread.join(5)
         poller.thread.join(10)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "stack.json").write_text(json.dumps(figures, indent=2) + "\n")
+    (RESULTS / f"stack-{figures['database']}.json").write_text(json.dumps(figures, indent=2) + "\n")
     print(json.dumps(figures, indent=2))
 
 
@@ -225,7 +236,8 @@ def run_and_check(
         )  # fmt: skip
 
     drivers = [
-        client(n, {"matches": matches, "seconds": SECONDS}) for n, matches in enumerate(plans)
+        client(n, {"matches": matches, "seconds": SECONDS, "rate": RATE})
+        for n, matches in enumerate(plans)
     ]
     began = time.monotonic()
     faults: dict[str, float] = {}
@@ -366,7 +378,9 @@ def run_and_check(
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "stack": "make stack: gunicorn x3, 2 celery workers x2 processes, 1 beat; "
         f"PostgreSQL, private Redis; {CLIENTS} clients through the append service",
+        "database": "pgbouncer" if stack.env.get("DATABASE_POOLING") else "direct",
         "cpus": os.cpu_count(),
+        "offered_rate_per_s": None if RATE is None else RATE * CLIENTS,
         "appends": len(acked),
         "seconds": round(times[-1] - times[0], 2),
         "appends_per_s": round(len(acked) / (times[-1] - times[0]), 1),
