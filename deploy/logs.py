@@ -126,7 +126,9 @@ _tokens: dict[str, tuple[contextvars.Token[Any], ...]] = {}
 
 def enter_task(task_id: str | None = None, task: Any = None, **_: Any) -> None:
     """``task_prerun``: the task's id, name and request id (from its headers) into the context."""
-    rid = valid_request_id(getattr(task.request, HEADER, None)) if task is not None else None
+    sent_with = valid_request_id(getattr(task.request, HEADER, None)) if task is not None else None
+    # An eager task (no broker) runs inside the request that sent it: keep that request's id.
+    rid = sent_with or _request_id.get()
     _tokens[task_id or ""] = (
         _request_id.set(rid),
         _task_id.set(task_id),

@@ -80,7 +80,10 @@ def main() -> None:
     if len(sys.argv) < 2:
         sys.exit("usage: python -m deploy.supervise COMMAND [ARG...]")
     handler = logging.StreamHandler(sys.stdout)
-    if os.environ.get("LOG_FORMAT", "json" if not os.environ.get("DEBUG") else "plain") == "plain":
+    debug = os.environ.get("DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
+    if (
+        os.environ.get("LOG_FORMAT", "").strip().lower() or ("plain" if debug else "json")
+    ) == "plain":
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     else:
         handler.setFormatter(JsonFormatter())

@@ -13,6 +13,7 @@ go to the log, not to whoever polls.
 
 from __future__ import annotations
 
+import functools
 import logging
 
 import redis
@@ -40,18 +41,18 @@ def _database() -> str:
     return OK
 
 
+@functools.lru_cache(maxsize=4)
+def _redis(url: str) -> redis.Redis:
+    """Return this process's client for ``url``: its connections are kept between polls."""
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+
+
 def _broker_and_workers() -> tuple[str, str, int]:
     """Return the broker's state, the workers' state and how many workers beat lately."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return EAGER, EAGER, 0  # no broker configured: tasks run in this process
     try:
-        client = redis.Redis.from_url(
-            settings.CELERY_BROKER_URL, socket_connect_timeout=2, socket_timeout=2
-        )
-        try:
-            workers = heartbeat.live_workers(client)  # answering it is the broker's ping
-        finally:
-            client.close()
+        workers = heartbeat.live_workers(_redis(settings.CELERY_BROKER_URL))  # also a ping
     except (redis.RedisError, OSError):
         logger.exception("readiness: the broker is unavailable")
         return UNAVAILABLE, UNAVAILABLE, 0

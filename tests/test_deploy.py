@@ -294,6 +294,15 @@ class TestRequestId:
         assert "ValueError: boom" in line["exc_info"]
         assert stream.getvalue().count("\n") == 1
 
+    @pytest.mark.urls("tests.test_deploy")
+    def test_an_eager_task_logs_with_the_id_of_the_request_that_ran_it(self, client: Any) -> None:
+        with captured_json_logs() as stream:
+            client.get("/send", headers={"X-Request-ID": "eager-1"})
+        (line,) = [x for x in json_lines(stream.getvalue()) if x["logger"] == "scoring.tasks"]
+        assert line["message"] == "match 7 completed: nothing follows yet"
+        assert line["request_id"] == "eager-1"
+        assert line["task_name"] == "scoring.tasks.on_match_completed"
+
     @pytest.mark.redis
     @pytest.mark.urls("tests.test_deploy")
     def test_the_worker_logs_the_tasks_a_request_sent_with_its_request_id(
