@@ -44,6 +44,10 @@ return 0
 """
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def lock_key(queue: str | None = None) -> str:
     """Return the Redis key of the beat lock for ``queue`` (default: ours)."""
     return f"seep:beat:{queue or settings.CELERY_TASK_DEFAULT_QUEUE}"
@@ -100,7 +104,7 @@ class LockedScheduler(Scheduler):
             holder = self.redis.get(lock_key())
         except (redis.RedisError, OSError):
             return "(Redis unavailable)"
-        return holder.decode() if holder else "(nobody)"
+        return _text(holder) if holder else "(nobody)"
 
     def close(self) -> None:
         try:
@@ -128,7 +132,7 @@ def main() -> int:
         return 1
     finally:
         client.close()
-    print(f"the beat lock is held by {holder.decode()}" if holder else "no beat holds the lock")
+    print(f"the beat lock is held by {_text(holder)}" if holder else "no beat holds the lock")
     return 0 if holder else 1
 
 

@@ -39,7 +39,7 @@ CONTENT = {
 
 def content(url: str) -> dict[str, list[tuple[Any, ...]]]:
     with psycopg.connect(url) as db:
-        return {name: db.execute(query).fetchall() for name, query in CONTENT.items()}  # type: ignore[arg-type]
+        return {name: db.execute(query).fetchall() for name, query in CONTENT.items()}
 
 
 def manage(url: str, *args: str) -> subprocess.CompletedProcess[str]:

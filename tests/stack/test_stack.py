@@ -371,7 +371,7 @@ def run_and_check(
     quiet = [
         lag
         for a, lag in zip(acked, lags, strict=True)
-        if not any(0 <= a["t"] - at <= 6 for at in faults.values())
+        if lag is not None and not any(0 <= a["t"] - at <= 6 for at in faults.values())
     ]
     return {
         "benchmark": "stack",
