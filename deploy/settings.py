@@ -2,18 +2,20 @@
 
 Development is one variable away (``DEBUG=1``, which ``make run`` sets); everything else has
 a default that is safe only in development. With DEBUG off (the default) the deployment must
-say ``SECRET_KEY`` and ``ALLOWED_HOSTS`` itself. A malformed value stops start-up with an
-``ImproperlyConfigured`` naming the variable and what it should look like. An empty variable
-counts as unset.
+say ``SECRET_KEY``, ``ALLOWED_HOSTS`` and ``RECEIPT_SIGNING_KEY`` itself. A malformed value
+stops start-up with an ``ImproperlyConfigured`` naming the variable and what it should look
+like. An empty variable counts as unset.
 
 Secrets may come from files instead (``SECRET_KEY_FILE=/run/secrets/secret_key``, and the
-same for ``DATABASE_URL`` and ``REDIS_URL``, which may hold passwords), as Docker and
-systemd credentials provide them. With DEBUG off the HTTPS settings are on by default, so
-``manage.py check --deploy`` is clean; each is a variable (README, "Configuration").
+same for ``RECEIPT_SIGNING_KEY``, ``DATABASE_URL`` and ``REDIS_URL``, which may hold
+passwords), as Docker secrets and systemd credentials provide them. With DEBUG off the HTTPS
+settings are on by default, so ``manage.py check --deploy`` is clean; each is a variable
+(README, "Configuration").
 
 The test suite sets nothing here: ``[tool.pytest.ini_options] env`` in pyproject.toml gives
-``SECRET_KEY`` and ``ALLOWED_HOSTS`` test-only defaults (and turns the HTTPS redirect off, as
-the test client speaks plain HTTP), so tests run with DEBUG off, as production does.
+``SECRET_KEY``, ``ALLOWED_HOSTS`` and ``RECEIPT_SIGNING_KEY`` test-only defaults (and turns
+the HTTPS redirect off, as the test client speaks plain HTTP), so tests run with DEBUG off,
+as production does.
 """
 
 from __future__ import annotations
@@ -32,26 +34,9 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
-#: the variables that may be read from a file named by NAME_FILE instead (they hold secrets)
-FILE_VARIABLES = ("SECRET_KEY", "DATABASE_URL", "REDIS_URL")
-
-
 def _raw(name: str) -> str | None:
-    value = os.environ.get(name, "").strip() or None
-    if name in FILE_VARIABLES:
-        path = os.environ.get(f"{name}_FILE", "").strip()
-        if path:
-            if value is not None:
-                raise ImproperlyConfigured(f"set {name} or {name}_FILE, not both")
-            try:
-                value = Path(path).read_text().strip() or None
-            except OSError as exc:
-                raise ImproperlyConfigured(
-                    f"{name}_FILE names a file that cannot be read: {path} ({exc.strerror})"
-                ) from exc
-            if value is None:
-                raise ImproperlyConfigured(f"{name}_FILE names an empty file: {path}")
-    return value
+    value = os.environ.get(name, "").strip()
+    return value or None
 
 
 def _bool(name: str, default: bool) -> bool:
@@ -87,7 +72,7 @@ def _list(name: str) -> list[str] | None:
 
 
 def _required(name: str, why: str) -> str:
-    raw = _raw(name)
+    raw = _secret_file(name)
     if raw is None:
         raise ImproperlyConfigured(f"{name} must be set {why}")
     return raw
@@ -242,7 +227,9 @@ def _broker(url: str | None) -> str | None:
 DEBUG = _bool("DEBUG", default=False)
 
 if DEBUG:
-    SECRET_KEY = _raw("SECRET_KEY") or "django-insecure-development-only-key-never-deploy-this"
+    SECRET_KEY = (
+        _secret_file("SECRET_KEY") or "django-insecure-development-only-key-never-deploy-this"
+    )
     ALLOWED_HOSTS = _list("ALLOWED_HOSTS") or ["localhost", "127.0.0.1", "[::1]"]
 else:
     SECRET_KEY = _required("SECRET_KEY", "when DEBUG is off (a long random string)")
@@ -315,7 +302,7 @@ TEMPLATES = [
 
 # --- Database ---------------------------------------------------------------------------
 
-DATABASES = {"default": _database(_raw("DATABASE_URL"))}
+DATABASES = {"default": _database(_secret_file("DATABASE_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -420,7 +407,7 @@ WEBHOOKS_ALLOW_PRIVATE_NETWORKS = _bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", DEBUG
 
 # --- Celery (read by deploy/celery.py through the CELERY_ namespace) ---------------------
 
-REDIS_URL = _broker(_raw("REDIS_URL"))
+REDIS_URL = _broker(_secret_file("REDIS_URL"))
 
 # The cache counts API rate limits: shared by every process through Redis when there is one.
 CACHES = {

@@ -10,7 +10,9 @@ Defaults (each one only if the variable is unset or empty; honcho also reads ``.
 
 - ``DATABASE_URL=postgres://postgres@127.0.0.1:5432/seep_stack``,
   ``REDIS_URL=redis://127.0.0.1:6379/0``: the local servers.
-- ``SECRET_KEY``: a random one per start (sessions end when the stack restarts).
+- ``SECRET_KEY_FILE=.stack-secret-key`` and ``RECEIPT_SIGNING_KEY_FILE=.receipt-signing-key``:
+  keys of the checkout's own, made if missing, ignored by git, kept across restarts (the
+  secret key also proves the snapshots: a new one would leave every snapshot unproven).
 - ``ALLOWED_HOSTS=localhost,127.0.0.1``, ``PORT=8000``, ``WEB_CONCURRENCY=3``.
 - Plain HTTP on localhost: ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``,
   ``SESSION_COOKIE_SECURE`` and ``CSRF_COOKIE_SECURE`` off. Behind a TLS proxy, set them
@@ -24,6 +26,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -48,11 +51,32 @@ def _environment() -> dict[str, str]:
     for name, value in DEFAULTS.items():
         if not env.get(name, "").strip() and not env.get(f"{name}_FILE", "").strip():
             env[name] = value
-    if not env.get("SECRET_KEY", "").strip() and not env.get("SECRET_KEY_FILE", "").strip():
-        env["SECRET_KEY"] = secrets.token_urlsafe(50)
+    if not any(env.get(n, "").strip() for n in ("SECRET_KEY", "SECRET_KEY_FILE")):
+        env["SECRET_KEY_FILE"] = str(_local_key(".stack-secret-key", _new_secret_key))
+    if not any(env.get(n, "").strip() for n in ("RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_FILE")):
+        env["RECEIPT_SIGNING_KEY_FILE"] = str(_local_key(".receipt-signing-key", _new_receipt_key))
     # The venv's programs (gunicorn, celery, honcho) first, as the Procfile names them.
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
+
+
+def _new_secret_key() -> str:
+    return secrets.token_urlsafe(50)
+
+
+def _new_receipt_key() -> str:
+    from tournaments.receipts import generate_private_key_text
+
+    return generate_private_key_text()
+
+
+def _local_key(name: str, new: Callable[[], str]) -> Path:
+    """Return the checkout's key file ``name``, made first (readable by its owner) if missing."""
+    path = REPO / name
+    if not path.exists():
+        path.touch(mode=0o600)
+        path.write_text(new() + "\n", encoding="utf-8")
+    return path
 
 
 def _create_database(url: str) -> None:

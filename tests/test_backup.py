@@ -1,9 +1,11 @@
 """A backup restores whole: dump the database, restore it into a fresh one, and it verifies.
 
 Uses the documented scripts (deploy/backup.sh, deploy/restore.sh) on the project's own data:
-finished and running matches, digital and by score, with their projections. The restored
-database passes ``verify_match --all`` and ``rebuild_projections --check`` run against it,
-and its heads of log, events and projection rows are the original's, to the byte.
+finished and running matches, digital and by score, with their projections and the signed
+receipts of the finished ones. The restored database passes ``verify_match --all`` (checking
+the logs against the receipts exported before the backup, too) and ``rebuild_projections
+--check`` run against it, and its heads of log, events, snapshots, projection rows and
+receipts are the original's, to the byte.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ CONTENT = {
     "snapshots": "SELECT match_id, seq, state::text FROM tournaments_matchsnapshot ORDER BY 1",
     "match_results": "SELECT * FROM scoring_matchresult ORDER BY match_id",
     "deal_results": "SELECT * FROM scoring_dealresult ORDER BY match_id, deal",
+    "receipts": "SELECT match_id, seq, body::text, signature, key_id, issued_at "
+    "FROM tournaments_matchreceipt ORDER BY match_id, seq",
 }
 
 
@@ -70,6 +74,11 @@ def test_a_dump_restored_into_a_fresh_database_verifies_and_matches_the_original
     original_url = database_url(connection.settings_dict)
     original = content(original_url)
     assert original["match_results"] and original["deal_results"], "projections were made"
+    assert original["receipts"], "a match finished, and its receipt was signed"
+    exported = manage(original_url, "export_receipts")
+    assert exported.returncode == 0, exported.stderr
+    handed_out = tmp_path / "receipts.json"
+    handed_out.write_text(exported.stdout)  # what the teams were given before the backup
 
     name = f"{connection.settings_dict['NAME']}_restore"
     admin = psycopg.connect(original_url, autocommit=True)
@@ -91,11 +100,9 @@ def test_a_dump_restored_into_a_fresh_database_verifies_and_matches_the_original
         )  # fmt: skip
         assert restore.returncode == 0, restore.stderr
 
-        verified = manage(restored_url, "verify_match", "--all")
-        assert verified.returncode == 0, verified.stderr
+        verified = manage(restored_url, "verify_match", "--all", "--receipts", str(handed_out))
+        assert verified.returncode == 0, verified.stdout + verified.stderr
         assert verified.stdout.count(": ok (") == len(original["heads"])
-        # (Receipts: once finished matches carry signed receipts, verify_match checks the log
-        # against them, and this test compares the receipts of both databases as well.)
         rebuilt = manage(restored_url, "rebuild_projections", "--check")
         assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
         assert manage(restored_url, "migrate", "--check").returncode == 0

@@ -114,6 +114,7 @@ def test_postgresql_keeps_its_data_in_a_volume(compose: dict[str, Any]) -> None:
 def test_secrets_are_files_never_values(compose: dict[str, Any]) -> None:
     assert {s["file"] for s in compose["secrets"].values()} == {
         "./secrets/secret_key",
+        "./secrets/receipt_signing_key",
         "./secrets/database_url",
         "./secrets/postgres_password",
     }
@@ -121,7 +122,8 @@ def test_secrets_are_files_never_values(compose: dict[str, Any]) -> None:
         env = compose["services"][name]["environment"]
         assert env["SECRET_KEY_FILE"] == "/run/secrets/secret_key"
         assert env["DATABASE_URL_FILE"] == "/run/secrets/database_url"
-        assert "SECRET_KEY" not in env and "DATABASE_URL" not in env
+        assert env["RECEIPT_SIGNING_KEY_FILE"] == "/run/secrets/receipt_signing_key"
+        assert not {"SECRET_KEY", "DATABASE_URL", "RECEIPT_SIGNING_KEY"} & env.keys()
     db = compose["services"]["db"]["environment"]
     assert db["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"
     ignored = subprocess.run(
@@ -145,4 +147,5 @@ def test_the_image_runs_as_a_user_with_static_files_collected_at_build() -> None
     assert re.search(r"HEALTHCHECK .*\n.*/healthz", text)
     assert "-c constraints.txt" in text  # the pinned versions
     ignored = (REPO / ".dockerignore").read_text().split()
-    assert {".git", ".venv", "deploy/secrets", ".env"} <= set(ignored)
+    keys = {".receipt-signing-key", ".stack-secret-key"}  # never baked into an image
+    assert {".git", ".venv", "deploy/secrets", ".env", *keys} <= set(ignored)

@@ -376,6 +376,7 @@ def test_collected_static_files_are_served_hashed_compressed_and_cached_for_good
             "DJANGO_SETTINGS_MODULE": "deploy.settings",
             "SECRET_KEY": "s" * 50,
             "ALLOWED_HOSTS": "testserver",
+            "RECEIPT_SIGNING_KEY": os.environ["RECEIPT_SIGNING_KEY"],  # the suite's (pytest-env)
             "STATIC_ROOT": str(tmp_path / "static"),
             "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         },

@@ -216,6 +216,7 @@ class TestHttps:
                 "PATH": os.environ.get("PATH", ""),
                 "SECRET_KEY": "k" * 10 + "-a-long-random-production-key-" + "q" * 30,
                 "ALLOWED_HOSTS": "seep.example.org",
+                "RECEIPT_SIGNING_KEY": RECEIPT_KEY,
                 "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
                 "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto",
             },
@@ -237,7 +238,7 @@ class TestSecretsFromFiles:
             "DATABASE_URL": "postgres://seep:s3cret@db.internal:5432/seep",
             "REDIS_URL": "redis://:pw@cache.internal:6379/0",
         }
-        env = {"ALLOWED_HOSTS": "seep.example.org"}
+        env = {"ALLOWED_HOSTS": "seep.example.org", "RECEIPT_SIGNING_KEY": RECEIPT_KEY}
         for name, value in files.items():
             (tmp_path / name).write_text(value + "\n")  # a trailing newline, as editors leave
             env[f"{name}_FILE"] = str(tmp_path / name)
@@ -252,7 +253,7 @@ class TestSecretsFromFiles:
         assert "set SECRET_KEY or SECRET_KEY_FILE, not both" in message
 
     def test_a_missing_or_empty_file_is_refused_by_name(self, tmp_path: Path) -> None:
-        env = {"ALLOWED_HOSTS": "x"}
+        env = {"ALLOWED_HOSTS": "x", "RECEIPT_SIGNING_KEY": RECEIPT_KEY}
         missing = refused({**env, "SECRET_KEY_FILE": str(tmp_path / "nope")})
         assert "SECRET_KEY_FILE names a file that cannot be read" in missing
         (tmp_path / "empty").write_text("\n")

@@ -82,10 +82,11 @@ class ServiceAppender:
     def append(
         self, *, match_id: int, expected_seq: int, kind: str, payload: Any, key: str
     ) -> Appended:
-        from django.db import InterfaceError, OperationalError, connection
+        from django.db import connection
 
         from deploy import logs
-        from tournaments.errors import StaleSequence
+        from tournaments.access import SYSTEM
+        from tournaments.errors import StaleSequence, StoreUnavailable
         from tournaments.services import match_append_event
 
         try:
@@ -95,17 +96,18 @@ class ServiceAppender:
                     expected_seq=expected_seq,
                     kind=kind,
                     payload=payload,
-                    actor=None,
+                    actor=SYSTEM,  # a director's powers: the API will check real users
                     idempotency_key=key,
                 )
         except StaleSequence as exc:
             raise Stale(exc.current_seq) from exc
-        except (OperationalError, InterfaceError) as exc:
+        except StoreUnavailable as exc:  # rolled back; a retry with the key is safe
             connection.close()
             raise Unknown(str(exc)) from exc
+        # The events as the service renders them for the actor, as the API will send them.
         return Appended(
-            [(e.kind, e.payload) for e in result.events],
-            result.events[0].seq,
+            [(e["kind"], e["payload"]) for e in result.events],
+            result.events[0]["seq"],
             result.last_seq,
             result.replayed,
         )

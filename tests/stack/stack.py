@@ -84,7 +84,8 @@ class Stack:
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis.url,
             "PORT": str(self.port),
-            "SECRET_KEY": "stack-test-only-" + "k" * 40,
+            # SECRET_KEY and RECEIPT_SIGNING_KEY: the suite's (pytest-env), as every process
+            # of a deployment shares them (the snapshots' proofs and the receipts use them).
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "STATIC_ROOT": str(self.log_dir / "static"),
             "WEB_CONCURRENCY": "3",

@@ -43,7 +43,7 @@ from django.db import connection
 
 from scoring.models import MatchResult
 from tests.scoring.worker import REPO, database_url, free_port, private_redis, wait_until
-from tournaments.models import Match, MatchEvent, Player, Team, Tournament
+from tournaments.models import Match, MatchEvent, MatchReceipt, Player, Team, Tournament
 from tournaments.services import match_create
 
 from .stack import Stack, private_pgbouncer, wait_seconds
@@ -306,9 +306,9 @@ def run_and_check(
     assert sum(r["stale"] for r in reports) > 0, "the shared match saw concurrent appends"
 
     # --- Every log verifies, every projection is a rebuild's -----------------------------
-    call_command("verify_match", all=True, verbosity=0)  # raises on any problem
+    # verify_match raises on any problem: a chain, a replay, a snapshot, a signed receipt.
+    call_command("verify_match", all=True, verbosity=0)
     call_command("rebuild_projections", check=True, verbosity=0)
-    # (Receipts: when finished matches carry signed receipts, verify_match checks them here.)
 
     # --- Each finished match completed exactly once (the hook bracket advancement hangs on) ---
     worker_lines = stack.lines("worker.")
@@ -322,6 +322,8 @@ def run_and_check(
     ))  # fmt: skip
     assert len(finished) >= CLIENTS, "matches ended during the run"
     assert completions == Counter(dict.fromkeys(finished, 1))
+    signed = Counter(MatchReceipt.objects.values_list("match_id", flat=True))
+    assert signed == Counter(dict.fromkeys(finished, 1)), "one receipt per finished match"
     assert Match.objects.get(pk=shared["id"]).last_seq > 0
 
     # --- The faults happened and healed ---------------------------------------------------
