@@ -56,12 +56,12 @@ pytestmark = [
 ]
 
 CLIENTS = 4
-SECONDS = float(os.environ.get("STACK_SECONDS", "20"))  # of load
+SECONDS = float(os.environ.get("STACK_SECONDS", "12"))  # of load
 #: appends per second each client keeps to (unset: as fast as the stack answers)
 RATE = float(os.environ.get("STACK_RATE", "0")) or None
-SCORE_MATCHES = 30  # per client
+SCORE_MATCHES = 10  # per client
 #: when each fault strikes, in seconds after the load starts
-KILL_CELERY_WORKER, KILL_GUNICORN_WORKER, RESTART_REDIS = 4.0, 8.0, 12.0
+KILL_CELERY_WORKER, KILL_GUNICORN_WORKER, RESTART_REDIS = 3.0, 5.5, 8.0
 REDIS_DOWN = 1.5  # seconds between the kill and the restart
 RESULTS = REPO / "bench" / "results"
 
