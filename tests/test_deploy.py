@@ -28,15 +28,21 @@ from tests.scoring.worker import Worker, forget_queue, wait_until
 REPO = Path(__file__).resolve().parent.parent
 
 
-# A view that sends a task, as an API write will (routed only in the tests marked urls).
-def _send_a_task(request: HttpRequest) -> JsonResponse:
+# Views that send a task, as an API write will (routed only in the tests marked urls): one of
+# ours (eager in these tests), and Celery's own celery.accumulate, which needs no database.
+def _tell_completed(request: HttpRequest) -> JsonResponse:
     from scoring.tasks import on_match_completed
 
     on_match_completed.delay(7)
     return JsonResponse({"sent": True})
 
 
-urlpatterns = [path("send", _send_a_task)]
+def _send_to_worker(request: HttpRequest) -> JsonResponse:
+    celery_app.send_task("celery.accumulate", args=[7])
+    return JsonResponse({"sent": True})
+
+
+urlpatterns = [path("send", _tell_completed), path("send-to-worker", _send_to_worker)]
 
 
 @pytest.fixture
@@ -296,10 +302,19 @@ class TestRequestId:
 
     @pytest.mark.urls("tests.test_deploy")
     def test_an_eager_task_logs_with_the_id_of_the_request_that_ran_it(self, client: Any) -> None:
-        with captured_json_logs() as stream:
-            client.get("/send", headers={"X-Request-ID": "eager-1"})
-        (line,) = [x for x in json_lines(stream.getvalue()) if x["logger"] == "scoring.tasks"]
-        assert line["message"] == "match 7 completed: nothing follows yet"
+        from scoring.signals import match_completed
+
+        def receiver(match_id: int, **_: Any) -> None:  # what the task tells, it logs
+            logging.getLogger("tests.receiver").info("told of match %s", match_id)
+
+        match_completed.connect(receiver, dispatch_uid="tests.receiver")
+        try:
+            with captured_json_logs() as stream:
+                client.get("/send", headers={"X-Request-ID": "eager-1"})
+        finally:
+            match_completed.disconnect(dispatch_uid="tests.receiver")
+        (line,) = [x for x in json_lines(stream.getvalue()) if x["logger"] == "tests.receiver"]
+        assert line["message"] == "told of match 7"
         assert line["request_id"] == "eager-1"
         assert line["task_name"] == "scoring.tasks.on_match_completed"
 
@@ -308,20 +323,20 @@ class TestRequestId:
     def test_the_worker_logs_the_tasks_a_request_sent_with_its_request_id(
         self, client: Any, worker: Worker
     ) -> None:
-        response = client.get("/send", headers={"X-Request-ID": "trace-into-the-worker"})
+        response = client.get("/send-to-worker", headers={"X-Request-ID": "trace-into-the-worker"})
         assert response.status_code == 200
 
         def task_lines() -> list[dict[str, Any]]:
             return [
                 line
                 for line in json_lines(worker.output())
-                if line.get("task_name") == "scoring.tasks.on_match_completed"
+                if line.get("task_name") == "celery.accumulate"
             ]
 
         wait_until(lambda: any("succeeded" in x["message"] for x in task_lines()), 15, "the task")
         (line,) = task_lines()  # written by the pool process running the task
         assert line["request_id"] == "trace-into-the-worker"
-        task = f"Task scoring.tasks.on_match_completed[{line['task_id']}]"
+        task = f"Task celery.accumulate[{line['task_id']}]"
         assert line["message"].startswith(task)
         # The main process's "received" line is outside the task: no request id there.
         (received,) = [x for x in json_lines(worker.output()) if "received" in x["message"]]
