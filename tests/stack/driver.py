@@ -6,7 +6,10 @@ Run as its own process, one per client, as score-keepers at different tables wou
 
 ``plan.json`` lists the client's matches (``[{"id": 5, "mode": "score"}, ...]``), the
 seconds to run, and optionally ``limit``, the most appends to make to each match, and
-``rate``, the appends per second to keep to (default: as fast as the answers come). The
+``rate``, the appends per second to keep to (default: as fast as the answers come). A plan
+with ``stage`` instead of ``matches`` plays a bracket: every match of the stage as it
+appears (the workers create the next round's as the bracket advances), until the stage is
+complete. The
 client takes its matches in turn, one append each: a deal's result in a
 score match, a random legal move in a digital one, until each is finished or time is up. A
 match may be shared with other clients: a stale ``expected_seq`` (409) is answered by taking
@@ -70,6 +73,14 @@ class Appender(Protocol):
         """Return the match's log so far (kind, payload), as a client that joins late reads it."""
         ...
 
+    def open_matches(self, *, stage_id: int) -> list[tuple[int, str]]:
+        """Return the stage's matches (id, mode) that exist and are not finished."""
+        ...
+
+    def stage_complete(self, *, stage_id: int) -> bool:
+        """Return whether the stage is complete (its bracket has a champion)."""
+        ...
+
 
 class ServiceAppender:
     """Appends through ``tournaments.services.match_append_event``, in this process."""
@@ -118,6 +129,18 @@ class ServiceAppender:
         rows = MatchEvent.objects.filter(match_id=match_id).order_by("seq")
         return list(rows.values_list("kind", "payload"))
 
+    def open_matches(self, *, stage_id: int) -> list[tuple[int, str]]:
+        from competition.models import Fixture
+
+        fixtures = Fixture.objects.filter(stage_id=stage_id, match__isnull=False)
+        fixtures = fixtures.exclude(match__status="finished").order_by("round__number", "key")
+        return list(fixtures.values_list("match_id", "match__mode"))
+
+    def stage_complete(self, *, stage_id: int) -> bool:
+        from competition.models import Stage
+
+        return Stage.objects.filter(pk=stage_id, status=Stage.Status.COMPLETE).exists()
+
 
 class ApiAppender:
     """Appends through the REST API (the hook for when ``api/`` lands).
@@ -125,7 +148,8 @@ class ApiAppender:
     ``POST {url}/api/v1/matches/{match_id}/events`` with ``Idempotency-Key: key`` and
     ``X-Request-ID: key``, body ``{"expected_seq", "kind", "payload"}``: 201/200 → Appended
     from the body's events; 409 → Stale(body["current_seq"]); a connection error, a timeout
-    or a 502/503/504 → Unknown. ``events``: ``GET {url}/api/v1/matches/{match_id}/events``.
+    or a 502/503/504 → Unknown. ``events``: ``GET {url}/api/v1/matches/{match_id}/events``;
+    ``open_matches`` and ``stage_complete``: the stage's fixtures and status.
     """
 
     def __init__(self, url: str, token: str | None = None) -> None:
@@ -138,6 +162,12 @@ class ApiAppender:
         raise NotImplementedError
 
     def events(self, *, match_id: int) -> list[tuple[str, dict[str, Any]]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def open_matches(self, *, stage_id: int) -> list[tuple[int, str]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def stage_complete(self, *, stage_id: int) -> bool:  # pragma: no cover
         raise NotImplementedError
 
 
@@ -186,7 +216,8 @@ class Table:
 def run(client: int, plan: dict[str, Any], appender: Appender, out: Any) -> dict[str, int]:
     """Play the plan's matches until they finish or time is up; return what happened."""
     rng = random.Random(plan.get("seed", 0) * 1000 + client)
-    tables = [Table(m["id"], m["mode"]) for m in plan["matches"]]
+    stage = plan.get("stage")
+    tables = [Table(m["id"], m["mode"]) for m in plan.get("matches", [])]
     limit = plan.get("limit") or float("inf")
     began = time.monotonic()
     deadline = began + plan["seconds"]
@@ -194,9 +225,19 @@ def run(client: int, plan: dict[str, Any], appender: Appender, out: Any) -> dict
     counts = {"appended": 0, "stale": 0, "unknown": 0, "replayed": 0}
     n = 0
     while time.monotonic() < deadline:
+        if stage is not None:  # the bracket: the matches there are now
+            known = {t.match_id for t in tables}
+            tables += [
+                Table(m, mode)
+                for m, mode in appender.open_matches(stage_id=stage)
+                if m not in known
+            ]
         open_tables = [t for t in tables if not t.finished and t.appends < limit]
         if not open_tables:
-            break
+            if stage is None or appender.stage_complete(stage_id=stage):
+                break
+            time.sleep(0.2)  # the workers have the next round to make
+            continue
         for table in open_tables:
             if time.monotonic() >= deadline:
                 break
