@@ -189,7 +189,7 @@ def test_a_bad_token_is_a_401_problem(league: League) -> None:
 def test_a_session_without_its_csrf_token_is_a_403_problem(league: League) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(league.users["organizer_a"])
-    response = client.post(f"/api/v1/stages/1/start/", "{}", content_type="application/json")
+    response = client.post("/api/v1/stages/1/start/", "{}", content_type="application/json")
     assert_problem(response, 403, "forbidden")
 
 
