@@ -412,8 +412,10 @@ REDIS_URL = _broker(_secret_file("REDIS_URL"))
 # The cache counts API rate limits: shared by every process through Redis when there is one.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-         "KEY_PREFIX": "seep-cache"}
+        # Fails open (deploy/cache.py): with Redis down the API serves without rate limits.
+        {"BACKEND": "deploy.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
+         "KEY_PREFIX": "seep-cache",
+         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

@@ -66,6 +66,7 @@ print(json.dumps({
     "LOG_FORMAT": settings.LOG_FORMAT,
     "STATIC_ROOT": str(settings.STATIC_ROOT),
     "beat_scheduler": conf.beat_scheduler,
+    "CACHE": settings.CACHES["default"]["BACKEND"],
 }))
 """
 
