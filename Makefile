@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest bench bench-engine bench-competition bench-store bench-scoring clean
+.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-stack clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ run: $(STAMP)
 	@echo "Serving on http://$(HOST):$(PORT)/  - the demo club evening is in the admin:"
 	@echo "  http://$(HOST):$(PORT)/admin/  (user organizer, password organizer)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The production processes on this machine (deploy/Procfile through honcho): gunicorn, two
+# Celery workers, one beat, against the local PostgreSQL and Redis (see deploy/stack.py for
+# every default; DATABASE_URL, REDIS_URL, PORT, ... override them). Ctrl-C stops it.
+stack: $(STAMP)
+	exec $(BIN)/python -m deploy.stack
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -55,6 +61,13 @@ bench-store: $(STAMP)
 bench-scoring: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
 	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.scoring
+
+# The stack test for a minute (both variants: straight and behind PgBouncer), on a test
+# database of its own; the figures go to bench/results/stack-*.json.
+bench-stack: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/seep_bench_stack} \
+	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} STACK_SECONDS=$${STACK_SECONDS:-60} \
+	$(BIN)/pytest tests/stack -s -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

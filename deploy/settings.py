@@ -2,13 +2,20 @@
 
 Development is one variable away (``DEBUG=1``, which ``make run`` sets); everything else has
 a default that is safe only in development. With DEBUG off (the default) the deployment must
-say ``SECRET_KEY`` and ``ALLOWED_HOSTS`` itself. A malformed value stops start-up with an
-``ImproperlyConfigured`` naming the variable and what it should look like. An empty variable
-counts as unset.
+say ``SECRET_KEY``, ``ALLOWED_HOSTS`` and ``RECEIPT_SIGNING_KEY`` itself. A malformed value
+stops start-up with an ``ImproperlyConfigured`` naming the variable and what it should look
+like. An empty variable counts as unset.
+
+Secrets may come from files instead (``SECRET_KEY_FILE=/run/secrets/secret_key``, and the
+same for ``RECEIPT_SIGNING_KEY``, ``DATABASE_URL`` and ``REDIS_URL``, which may hold
+passwords), as Docker secrets and systemd credentials provide them. With DEBUG off the HTTPS
+settings are on by default, so ``manage.py check --deploy`` is clean; each is a variable
+(README, "Configuration").
 
 The test suite sets nothing here: ``[tool.pytest.ini_options] env`` in pyproject.toml gives
-``SECRET_KEY`` and ``ALLOWED_HOSTS`` test-only defaults, so tests run with DEBUG off, as
-production does.
+``SECRET_KEY``, ``ALLOWED_HOSTS`` and ``RECEIPT_SIGNING_KEY`` test-only defaults (and turns
+the HTTPS redirect off, as the test client speaks plain HTTP), so tests run with DEBUG off,
+as production does.
 """
 
 from __future__ import annotations
@@ -65,7 +72,7 @@ def _list(name: str) -> list[str] | None:
 
 
 def _required(name: str, why: str) -> str:
-    raw = _raw(name)
+    raw = _secret_file(name)
     if raw is None:
         raise ImproperlyConfigured(f"{name} must be set {why}")
     return raw
@@ -134,6 +141,19 @@ def _queue(name: str, default: str) -> str:
     return raw
 
 
+def _header(name: str) -> tuple[str, str] | None:
+    """Return SECURE_PROXY_SSL_HEADER for a header name the proxy sets to "https"."""
+    raw = _raw(name)
+    if raw is None:
+        return None
+    if not re.fullmatch(r"[A-Za-z0-9-]{1,100}", raw):
+        raise ImproperlyConfigured(
+            f"{name} must be the name of the header your proxy sets to 'https' "
+            f"(e.g. X-Forwarded-Proto), not {raw!r}"
+        )
+    return "HTTP_" + raw.upper().replace("-", "_"), "https"
+
+
 def _scheme(url: str) -> str:
     # Only the scheme goes into error messages: the rest of a URL may hold a password.
     return url.split("://", 1)[0] if "://" in url else "(no scheme)"
@@ -164,8 +184,27 @@ def _database(url: str | None) -> dict[str, object]:
             raise ImproperlyConfigured(
                 "DATABASE_URL must name the database: postgres://user:password@host:port/name"
             )
-        config["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 60)
-        config["CONN_HEALTH_CHECKS"] = True
+        pooling = _choice("DATABASE_POOLING", "NONE", ("NONE", "PSYCOPG", "PGBOUNCER"))
+        options = config.setdefault("OPTIONS", {})
+        if pooling == "PSYCOPG":
+            # A pool in each process (psycopg_pool, Django's "pool" option): connections are
+            # taken per request and given back, so persistent connections are off.
+            options["pool"] = {
+                "min_size": 1,
+                "max_size": _int("DATABASE_POOL_SIZE", 4, minimum=1),
+                "timeout": 10,
+            }
+            config["CONN_MAX_AGE"] = 0
+        else:
+            config["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 60)
+            config["CONN_HEALTH_CHECKS"] = True
+        if pooling == "PGBOUNCER":
+            # PgBouncer in transaction mode hands each transaction any server connection:
+            # nothing may outlive a transaction on the server. So no server-side prepared
+            # statements (psycopg prepares after 5 runs; PgBouncer before 1.21 cannot route
+            # them) and no server-side cursors (a named cursor outlives its statement).
+            options["prepare_threshold"] = None
+            config["DISABLE_SERVER_SIDE_CURSORS"] = True
         return config
     raise ImproperlyConfigured(
         "DATABASE_URL must be sqlite:///path/to/file.sqlite3 or "
@@ -188,7 +227,9 @@ def _broker(url: str | None) -> str | None:
 DEBUG = _bool("DEBUG", default=False)
 
 if DEBUG:
-    SECRET_KEY = _raw("SECRET_KEY") or "django-insecure-development-only-key-never-deploy-this"
+    SECRET_KEY = (
+        _secret_file("SECRET_KEY") or "django-insecure-development-only-key-never-deploy-this"
+    )
     ALLOWED_HOSTS = _list("ALLOWED_HOSTS") or ["localhost", "127.0.0.1", "[::1]"]
 else:
     SECRET_KEY = _required("SECRET_KEY", "when DEBUG is off (a long random string)")
@@ -226,7 +267,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every later middleware's log lines, and the response, carry the request id.
+    "deploy.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Right after SecurityMiddleware (WhiteNoise's docs): static files skip the rest.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "api.middleware.BodyLimit",
@@ -257,7 +302,7 @@ TEMPLATES = [
 
 # --- Database ---------------------------------------------------------------------------
 
-DATABASES = {"default": _database(_raw("DATABASE_URL"))}
+DATABASES = {"default": _database(_secret_file("DATABASE_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -272,8 +317,32 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# --- Static files: collected by `manage.py collectstatic`, served by WhiteNoise -----------
+
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# A relative STATIC_ROOT is under the repository, like a relative SQLite path.
+STATIC_ROOT = BASE_DIR / (_raw("STATIC_ROOT") or "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed names, gzip copies, and a manifest: WhiteNoise serves them cached for a year.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# --- HTTPS (production): on unless DEBUG, each one a variable -----------------------------
+
+# Behind a TLS-terminating proxy, name the header it sets to "https" (X-Forwarded-Proto);
+# only then is a request seen as secure. Unset: no header is trusted.
+SECURE_PROXY_SSL_HEADER = _header("SECURE_PROXY_SSL_HEADER")
+SECURE_SSL_REDIRECT = _bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# Probes come over plain HTTP from inside the network: never redirect them.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+# 60 s to begin with: raise it (to a year, 31536000) once HTTPS is known to work, since a
+# browser that has seen the header refuses plain HTTP until it expires.
+SECURE_HSTS_SECONDS = _int("SECURE_HSTS_SECONDS", 0 if DEBUG else 60)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = _bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SESSION_COOKIE_SECURE = _bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = _bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 
 # --- The API ----------------------------------------------------------------------------
 
@@ -338,13 +407,15 @@ WEBHOOKS_ALLOW_PRIVATE_NETWORKS = _bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", DEBUG
 
 # --- Celery (read by deploy/celery.py through the CELERY_ namespace) ---------------------
 
-REDIS_URL = _broker(_raw("REDIS_URL"))
+REDIS_URL = _broker(_secret_file("REDIS_URL"))
 
 # The cache counts API rate limits: shared by every process through Redis when there is one.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-         "KEY_PREFIX": "seep-cache"}
+        # Fails open (deploy/cache.py): with Redis down the API serves without rate limits.
+        {"BACKEND": "deploy.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
+         "KEY_PREFIX": "seep-cache",
+         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -385,6 +456,13 @@ CELERY_TASK_DEFAULT_QUEUE = _queue("CELERY_QUEUE", "celery")
 # The scoring catch-up: re-sends the projection of every match that lags its log, so a lost
 # message (Redis restarted, worker killed) costs at most about this delay. Run one beat.
 SCORING_CATCH_UP_SECONDS = _int("SCORING_CATCH_UP_SECONDS", 15, minimum=1)
+# Exactly one beat sends: each beat takes a lock in Redis (deploy/beat.py) and a second one
+# waits as a standby, taking over when the first one's lock lapses (BEAT_LOCK_SECONDS).
+CELERY_BEAT_SCHEDULER = "deploy.beat:LockedScheduler"
+BEAT_LOCK_SECONDS = _int("BEAT_LOCK_SECONDS", 30, minimum=3)
+# Each worker writes a heartbeat to Redis this often (deploy/heartbeat.py); /readyz wants
+# one younger than three periods.
+WORKER_HEARTBEAT_SECONDS = _int("WORKER_HEARTBEAT_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "scoring-catch-up": {
         "task": "scoring.tasks.catch_up",
@@ -408,18 +486,26 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # --- Logging: everything to stdout, for the process manager to collect -------------------
 
 LOG_LEVEL = _choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
+# json: one JSON object per line (time, level, logger, message, request_id, task_id, ...),
+# for a log collector; plain: one readable line, for a terminal. JSON unless DEBUG is on.
+LOG_FORMAT = _choice("LOG_FORMAT", "PLAIN" if DEBUG else "JSON", ("JSON", "PLAIN")).lower()
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"context": {"()": "deploy.logs.ContextFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s"},
+        "json": {"()": "deploy.logs.JsonFormatter"},
+        "plain": {
+            "format": "%(asctime)s %(levelname)s %(name)s %(process)d [%(request_id)s] %(message)s"
+        },
     },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
-            "formatter": "plain",
+            "formatter": LOG_FORMAT,
+            "filters": ["context"],
         },
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},

@@ -1,4 +1,4 @@
-"""The site's URLs: the admin, the API (v1, its schema and docs) and the health check."""
+"""The site's URLs: the admin, the API (v1, its schema and docs) and the probes."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
 ]
 
 # Under /api/ every error is a problem document (RFC 9457), even for a path that matches

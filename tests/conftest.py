@@ -82,6 +82,30 @@ def redis_available() -> bool:
     return redis_reachable()
 
 
+# --- Static files -----------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_without_collectstatic(
+    django_test_environment: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """Render pages without a collectstatic first: the plain storage instead of the manifest.
+
+    Production's storage (hashed names from the manifest that collectstatic writes) is
+    tested where it is collected: tests/test_deploy.py and the stack test. STATIC_ROOT is
+    an empty directory, so WhiteNoise finds nothing and warns about nothing.
+    """
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    storages = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    with override_settings(STORAGES=storages, STATIC_ROOT=tmp_path_factory.mktemp("static")):
+        yield
+
+
 # --- Tasks ------------------------------------------------------------------------------
 
 

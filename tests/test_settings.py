@@ -56,6 +56,17 @@ print(json.dumps({
     "accept_content": list(conf.accept_content),
     "broker_connection_retry_on_startup": conf.broker_connection_retry_on_startup,
     "visibility_timeout": conf.broker_transport_options.get("visibility_timeout"),
+    "OPTIONS": {k: v for k, v in db.get("OPTIONS", {}).items() if k != "init_command"},
+    "DISABLE_SERVER_SIDE_CURSORS": db.get("DISABLE_SERVER_SIDE_CURSORS", False),
+    "SECURE_PROXY_SSL_HEADER": settings.SECURE_PROXY_SSL_HEADER,
+    "SECURE_SSL_REDIRECT": settings.SECURE_SSL_REDIRECT,
+    "SECURE_HSTS_SECONDS": settings.SECURE_HSTS_SECONDS,
+    "SESSION_COOKIE_SECURE": settings.SESSION_COOKIE_SECURE,
+    "CSRF_COOKIE_SECURE": settings.CSRF_COOKIE_SECURE,
+    "LOG_FORMAT": settings.LOG_FORMAT,
+    "STATIC_ROOT": str(settings.STATIC_ROOT),
+    "beat_scheduler": conf.beat_scheduler,
+    "CACHE": settings.CACHES["default"]["BACKEND"],
 }))
 """
 
@@ -165,6 +176,127 @@ class TestProduction:
         assert settings["DEFAULT_AUTO_FIELD"] == "django.db.models.BigAutoField"
 
 
+class TestHttps:
+    def test_production_is_https_only_by_default(self) -> None:
+        settings = loaded(PRODUCTION)
+        assert settings["SECURE_SSL_REDIRECT"] is True
+        assert settings["SECURE_HSTS_SECONDS"] == 60  # a start; raised once HTTPS works
+        assert settings["SESSION_COOKIE_SECURE"] is True
+        assert settings["CSRF_COOKIE_SECURE"] is True
+        assert settings["SECURE_PROXY_SSL_HEADER"] is None  # no header is trusted unasked
+
+    def test_development_is_plain_http(self) -> None:
+        settings = loaded({"DEBUG": "1"})
+        assert settings["SECURE_SSL_REDIRECT"] is False
+        assert settings["SECURE_HSTS_SECONDS"] == 0
+        assert settings["SESSION_COOKIE_SECURE"] is False
+
+    def test_behind_a_proxy_its_header_says_the_request_was_https(self) -> None:
+        settings = loaded({**PRODUCTION, "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto"})
+        assert settings["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+
+    def test_each_https_setting_is_a_variable(self) -> None:
+        settings = loaded(
+            {
+                **PRODUCTION,
+                "SECURE_SSL_REDIRECT": "0",
+                "SECURE_HSTS_SECONDS": "31536000",
+                "SESSION_COOKIE_SECURE": "no",
+                "CSRF_COOKIE_SECURE": "off",
+            }
+        )
+        assert settings["SECURE_SSL_REDIRECT"] is False
+        assert settings["SECURE_HSTS_SECONDS"] == 31536000
+        assert (settings["SESSION_COOKIE_SECURE"], settings["CSRF_COOKIE_SECURE"]) == (False, False)
+
+    def test_check_deploy_is_clean_with_production_settings(self, tmp_path: Path) -> None:
+        process = subprocess.run(
+            [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+            cwd=REPO,
+            env={
+                "PATH": os.environ.get("PATH", ""),
+                "SECRET_KEY": "k" * 10 + "-a-long-random-production-key-" + "q" * 30,
+                "ALLOWED_HOSTS": "seep.example.org",
+                "RECEIPT_SIGNING_KEY": RECEIPT_KEY,
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+                "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto",
+            },
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert process.returncode == 0, process.stdout + process.stderr
+        assert "System check identified no issues (0 silenced)." in process.stdout
+
+
+class TestSecretsFromFiles:
+    def test_secrets_are_read_from_the_files_named_by_the_file_variables(
+        self, tmp_path: Path
+    ) -> None:
+        files = {
+            "SECRET_KEY": "from-a-file-" + "x" * 40,
+            "DATABASE_URL": "postgres://seep:s3cret@db.internal:5432/seep",
+            "REDIS_URL": "redis://:pw@cache.internal:6379/0",
+        }
+        env = {"ALLOWED_HOSTS": "seep.example.org", "RECEIPT_SIGNING_KEY": RECEIPT_KEY}
+        for name, value in files.items():
+            (tmp_path / name).write_text(value + "\n")  # a trailing newline, as editors leave
+            env[f"{name}_FILE"] = str(tmp_path / name)
+        settings = loaded(env)
+        assert settings["SECRET_KEY"] == files["SECRET_KEY"]
+        assert (settings["HOST"], settings["NAME"]) == ("db.internal", "seep")
+        assert settings["broker_url"] == files["REDIS_URL"]
+
+    def test_a_variable_and_its_file_together_are_refused(self, tmp_path: Path) -> None:
+        (tmp_path / "key").write_text("k" * 50)
+        message = refused({**PRODUCTION, "SECRET_KEY_FILE": str(tmp_path / "key")})
+        assert "set SECRET_KEY or SECRET_KEY_FILE, not both" in message
+
+    def test_a_missing_or_empty_file_is_refused_by_name(self, tmp_path: Path) -> None:
+        env = {"ALLOWED_HOSTS": "x", "RECEIPT_SIGNING_KEY": RECEIPT_KEY}
+        missing = refused({**env, "SECRET_KEY_FILE": str(tmp_path / "nope")})
+        assert "SECRET_KEY_FILE names a file that cannot be read" in missing
+        (tmp_path / "empty").write_text("\n")
+        empty = refused({**env, "SECRET_KEY_FILE": str(tmp_path / "empty")})
+        assert "SECRET_KEY_FILE names an empty file" in empty
+
+
+class TestPoolingAndLogs:
+    POSTGRES = {**PRODUCTION, "DATABASE_URL": "postgres://u@localhost/seep"}
+
+    def test_no_pool_by_default_persistent_connections_instead(self) -> None:
+        settings = loaded(self.POSTGRES)
+        assert "pool" not in settings["OPTIONS"]
+        assert settings["CONN_MAX_AGE"] == 60
+
+    def test_a_psycopg_pool_per_process_replaces_persistent_connections(self) -> None:
+        settings = loaded(
+            {**self.POSTGRES, "DATABASE_POOLING": "psycopg", "DATABASE_POOL_SIZE": "8"}
+        )
+        assert settings["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 8, "timeout": 10}
+        assert settings["CONN_MAX_AGE"] == 0
+
+    def test_behind_pgbouncer_nothing_outlives_a_transaction_on_the_server(self) -> None:
+        settings = loaded({**self.POSTGRES, "DATABASE_POOLING": "pgbouncer"})
+        assert settings["OPTIONS"]["prepare_threshold"] is None
+        assert settings["DISABLE_SERVER_SIDE_CURSORS"] is True
+        assert "pool" not in settings["OPTIONS"]
+
+    def test_logs_are_json_in_production_and_plain_in_development(self) -> None:
+        assert loaded(PRODUCTION)["LOG_FORMAT"] == "json"
+        assert loaded({"DEBUG": "1"})["LOG_FORMAT"] == "plain"
+        assert loaded({"DEBUG": "1", "LOG_FORMAT": "JSON"})["LOG_FORMAT"] == "json"
+
+    def test_every_beat_takes_the_beat_lock(self) -> None:
+        assert loaded(PRODUCTION)["beat_scheduler"] == "deploy.beat:LockedScheduler"
+
+    def test_a_relative_static_root_is_under_the_repository(self) -> None:
+        assert loaded({**PRODUCTION, "STATIC_ROOT": "var/static"})["STATIC_ROOT"] == str(
+            REPO / "var" / "static"
+        )
+
+
 class TestBadValuesStopStartUp:
     def test_no_environment_at_all_is_refused_for_want_of_a_secret_key(self) -> None:
         assert "SECRET_KEY must be set when DEBUG is off" in refused({})
@@ -189,10 +321,16 @@ class TestBadValuesStopStartUp:
             ({"CONN_MAX_AGE": "-5"}, "CONN_MAX_AGE must be a whole number >= 0"),
             ({"ALLOWED_HOSTS": ",,"}, "ALLOWED_HOSTS must be a comma-separated list"),
             ({"LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of DEBUG, INFO"),
+            ({"LOG_FORMAT": "xml"}, "LOG_FORMAT must be one of JSON, PLAIN"),
+            ({"DATABASE_POOLING": "yes"}, "DATABASE_POOLING must be one of NONE, PSYCOPG"),
+            ({"SECURE_PROXY_SSL_HEADER": "X-Proto: https"}, "SECURE_PROXY_SSL_HEADER must be"),
+            ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS must be a whole number"),
+            ({"BEAT_LOCK_SECONDS": "1"}, "BEAT_LOCK_SECONDS must be a whole number >= 3"),
+            ({"WORKER_HEARTBEAT_SECONDS": "0"}, "WORKER_HEARTBEAT_SECONDS must be a whole"),
         ],
     )
     def test_a_malformed_value_is_refused_by_name(self, env: dict[str, str], words: str) -> None:
-        if "CONN_MAX_AGE" in env:  # read only for PostgreSQL
+        if {"CONN_MAX_AGE", "DATABASE_POOLING"} & env.keys():  # read only for PostgreSQL
             env = {**env, "DATABASE_URL": "postgres://u@localhost/seep"}
         assert words in refused({**PRODUCTION, **env})
 

@@ -66,6 +66,11 @@ def test_by_default_tasks_go_to_the_celery_queue_and_beat_catches_up_every_15_s(
             "schedule": 15.0,
             "options": {"expires": 15},
         },
+        "webhooks-catch-up": {
+            "task": "api.tasks.catch_up",
+            "schedule": 15.0,
+            "options": {"expires": 15},
+        },
     }
 
 

@@ -77,6 +77,7 @@ class Worker:
     log_dir: Path
     concurrency: int = 1
     beat_every: int | None = None  # seconds between catch-ups; None: no beat
+    env: dict[str, str] = field(default_factory=dict)  # more environment for the worker
     process: subprocess.Popen[bytes] | None = None
     log_path: Path = field(init=False)
 
@@ -91,6 +92,7 @@ class Worker:
             "CELERY_QUEUE": self.queue,
             "PYTHONUNBUFFERED": "1",
             "LOG_LEVEL": "INFO",
+            **self.env,
         }
         command = [
             sys.executable, "-m", "celery", "-A", "deploy", "worker", "--pool=prefork",

@@ -1,0 +1,88 @@
+"""The cache in Redis, failing open: a Redis that is down is a cache that remembers nothing.
+
+The cache holds nothing that matters for correctness: the API's rate-limit counters, and
+whatever else may cache later. Django's own Redis cache raises when Redis is unreachable,
+so while Redis restarted every API request failed with a 500 (the throttle reads the cache
+before the view runs), although appends need only PostgreSQL. Here a read that cannot reach
+Redis is a miss and a write is skipped (logged at most once a minute per process), so the
+API serves on and rate limits resume with Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+
+log = logging.getLogger(__name__)
+
+_UNAVAILABLE = (redis.RedisError, OSError)
+_WARN_EVERY = 60.0
+
+
+class FailOpenRedisCache(RedisCache):
+    """Django's RedisCache, with every operation answering "nothing there" while Redis is down."""
+
+    _warned_at = 0.0
+
+    def _down(self, operation: str, exc: Exception) -> None:
+        now = time.monotonic()
+        if now - FailOpenRedisCache._warned_at >= _WARN_EVERY:
+            FailOpenRedisCache._warned_at = now
+            log.warning("cache unavailable (%s: %s): serving without it", operation, exc)
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        try:
+            return super().get(key, default, version)
+        except _UNAVAILABLE as exc:
+            self._down("get", exc)
+            return default
+
+    def get_many(self, keys: Any, version: Any = None) -> Any:
+        try:
+            return super().get_many(keys, version)
+        except _UNAVAILABLE as exc:
+            self._down("get_many", exc)
+            return {}
+
+    def has_key(self, key: Any, version: Any = None) -> bool:
+        try:
+            return bool(super().has_key(key, version))
+        except _UNAVAILABLE as exc:
+            self._down("has_key", exc)
+            return False
+
+    def add(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> bool:
+        try:
+            return bool(super().add(key, value, timeout, version))
+        except _UNAVAILABLE as exc:
+            self._down("add", exc)
+            return False
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> None:
+        try:
+            super().set(key, value, timeout, version)
+        except _UNAVAILABLE as exc:
+            self._down("set", exc)
+
+    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> list[Any]:
+        try:
+            return list(super().set_many(data, timeout, version))
+        except _UNAVAILABLE as exc:
+            self._down("set_many", exc)
+            return list(data)
+
+    def delete(self, key: Any, version: Any = None) -> bool:
+        try:
+            return bool(super().delete(key, version))
+        except _UNAVAILABLE as exc:
+            self._down("delete", exc)
+            return False

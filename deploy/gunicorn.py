@@ -1,0 +1,48 @@
+"""gunicorn's settings, from the environment: ``gunicorn -c python:deploy.gunicorn deploy.wsgi``.
+
+- ``WEB_BIND`` (default ``127.0.0.1:$PORT``, ``PORT`` default 8000): where to listen. A
+  container listens on ``0.0.0.0:8000`` behind its published port.
+- ``WEB_CONCURRENCY`` (default 2 per CPU, plus 1): worker processes. Each is one process with
+  its own database connection (see docs/deploy.md on pooling).
+- ``FORWARDED_ALLOW_IPS`` (gunicorn's own variable, default 127.0.0.1): the proxies whose
+  X-Forwarded-* headers gunicorn believes.
+
+Workers that die are replaced by the master; SIGTERM stops the master gracefully: each
+worker finishes the request in hand (up to ``graceful_timeout``) and exits. gunicorn's own
+lines (boot, workers started and lost) are JSON like the application's; one line per request
+comes from the application (``deploy.middleware``), so there is no separate access log.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("WEB_BIND") or f"127.0.0.1:{os.environ.get('PORT') or 8000}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count() + 1)
+timeout = 30  # a request running longer than this has its worker replaced
+graceful_timeout = 20  # on SIGTERM: time for requests in hand to finish
+keepalive = 5
+# Heartbeat files on tmpfs: a container's overlay filesystem can stall them.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+accesslog = None
+
+_plain = (os.environ.get("LOG_FORMAT") or "").lower() == "plain"
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {"()": "deploy.logs.JsonFormatter"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s"},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "plain" if _plain else "json",
+        },
+    },
+    "root": {"handlers": ["stdout"], "level": "INFO"},
+    "loggers": {
+        "gunicorn.error": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
+        "gunicorn.access": {"handlers": [], "level": "INFO", "propagate": False},
+    },
+}
