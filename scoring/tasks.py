@@ -66,10 +66,10 @@ def catch_up(grace_seconds: float = CATCH_UP_GRACE_SECONDS) -> int:
     cutoff = timezone.now() - timedelta(seconds=grace_seconds)
     match_ids = list(selectors.lagging_matches(recorded_before=cutoff).values_list("pk", flat=True))
     expires = 4 * settings.SCORING_CATCH_UP_SECONDS
+    if match_ids:  # said before the sends: a sent task may finish before a later line is written
+        log.info("catch-up: %d match projection(s) behind their log: %s", len(match_ids), match_ids)
     for match_id in match_ids:
         project_match.apply_async((match_id,), expires=expires)
-    if match_ids:
-        log.info("catch-up: %d match projection(s) behind their log: %s", len(match_ids), match_ids)
     return len(match_ids)
 
 

@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.management import call_command
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
@@ -29,7 +31,21 @@ def test_the_schema_validates() -> None:
     assert "openapi: 3.1.0" in out.getvalue()
 
 
+@pytest.fixture
+def connection_kept_open() -> Any:
+    # schemathesis calls the WSGI application itself, not through Django's test client, so
+    # each request's end would close the test's database connection (it is inside the test's
+    # transaction, not in autocommit) and the next request of the same example would fail.
+    # The test client disconnects the same receivers for the same reason.
+    for signal in (signals.request_started, signals.request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (signals.request_started, signals.request_finished):
+        signal.connect(close_old_connections)
+
+
 @pytest.mark.django_db
+@pytest.mark.usefixtures("connection_kept_open")
 @schema.parametrize()
 @settings(max_examples=8, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,

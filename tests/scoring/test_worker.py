@@ -168,6 +168,9 @@ def test_tasks_delivered_newest_first_with_stale_copies_late(
     assert_projection_equals_a_rebuild()
 
 
+CAUGHT_UP_ONE = r"catch-up: 1 match projection\(s\) behind their log"
+
+
 def test_a_worker_killed_mid_task_loses_the_message_and_the_catch_up_recovers_it(
     world: Any, workers: Callable[..., Worker]
 ) -> None:
@@ -184,7 +187,8 @@ def test_a_worker_killed_mid_task_loses_the_message_and_the_catch_up_recovers_it
     assert not is_projected(match)
     tasks.catch_up.delay(grace_seconds=0)  # ...but the catch-up, as beat would send it
     wait_projected(match)
-    assert second.count(r"catch-up: 1 match projection\(s\) behind their log") == 1
+    wait_until(lambda: second.count(CAUGHT_UP_ONE) >= 1, 10, "the catch-up's line in the log")
+    assert second.count(CAUGHT_UP_ONE) == 1
     second.stop()
     assert_projection_equals_a_rebuild()
 

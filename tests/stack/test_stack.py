@@ -418,7 +418,9 @@ def run_and_check(
         if line.get("task_name") == "scoring.tasks.project_match" and "succeeded" in line["message"]
     ]
     assert {line["request_id"] for line in traced if "request_id" in line} <= keys
-    assert len({line.get("request_id") for line in traced} & keys) >= 0.5 * len(keys)
+    # Not every append has a task of its own to carry its id: one sent while Redis was down is
+    # lost (the catch-up's task, which carries none, projects it), so count the tasks instead.
+    assert sum("request_id" in line for line in traced) >= 0.5 * len(traced)
 
     # Warm shutdown: both workers were asked, and none of them was killed at the end.
     assert sum("Warm shutdown" in raw for raw in stack.output().splitlines()) >= 2
