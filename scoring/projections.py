@@ -17,13 +17,19 @@ from typing import Any
 
 import seep_core as sc
 from tournaments import matchlog
+from tournaments.matchlog import ledger
 
 log = logging.getLogger(__name__)
 
 #: the event kinds the projection reads; any other kind cannot change a result, and a task
-#: that finds only other kinds past its checkpoint just moves the checkpoint. A new kind that
-#: changes results (a director's correction) must be added here.
-SCORED_KINDS = (matchlog.MATCH_STARTED, matchlog.DEAL_ENDED, matchlog.MATCH_ENDED)
+#: that finds only other kinds past its checkpoint just moves the checkpoint
+SCORED_KINDS = (
+    matchlog.MATCH_STARTED,
+    matchlog.DEAL_ENDED,
+    matchlog.MATCH_ENDED,
+    *matchlog.CORRECTIONS,
+    matchlog.Kind.MATCH_REOPENED,
+)
 
 
 class ProjectionError(ValueError):
@@ -84,53 +90,40 @@ class Projection:
     deals: tuple[DealRow, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredDeal:
-    """A deal's result as the log records it (before the ledger is applied)."""
-
-    deal: int
-    dealer: int
-    points: tuple[int, int]
-    sweeps: tuple[tuple[int, ...], tuple[int, ...]]
-    total: tuple[int, int]
-    seq: int
-    recorded_at: datetime
-
-
-def scored_deals(events: Iterable[LogEvent]) -> tuple[LogEvent | None, list[ScoredDeal]]:
-    """Return the match's ``match_started`` event and its scored deals in deal order.
-
-    This is where correction events (a deal voided or corrected by a director) will act:
-    they replace or drop a deal's entry, and ``fold`` recomputes everything from there.
-    """
-    started: LogEvent | None = None
-    deals: dict[int, ScoredDeal] = {}
-    for event in events:
-        if event.kind == matchlog.MATCH_STARTED:
-            if started is not None:
-                raise ProjectionError(f"event {event.seq}: match_started twice")
-            started = event
-        elif event.kind == matchlog.DEAL_ENDED:
-            deal = _scored_deal(event)
-            if deal.deal in deals:
-                raise ProjectionError(
-                    f"event {event.seq}: deal {deal.deal} scored twice "
-                    f"(first at event {deals[deal.deal].seq})"
-                )
-            deals[deal.deal] = deal
-    if deals and started is None:
-        raise ProjectionError("deals scored before match_started")
-    return started, [deals[number] for number in sorted(deals)]
-
-
 def fold(events: Iterable[LogEvent]) -> Projection:
     """Return the projection of a match whose log (in seq order) holds ``events``.
 
-    Only the kinds in ``SCORED_KINDS`` matter; others are skipped. Raises ProjectionError
-    when the log cannot be folded.
+    Only the kinds in ``SCORED_KINDS`` matter; others are skipped. What is counted (deals,
+    corrections, voided deals, adjustments) is the store's ledger (``matchlog.ledger``), and
+    the standing after each item is the engine's. Raises ProjectionError when the log cannot
+    be folded.
     """
     events = list(events)
-    started, deals = scored_deals(events)
+    started: LogEvent | None = None
+    counted: tuple[ledger.Counted, ...] = ()
+    forfeit: int | None = None
+    ended_at: datetime | None = None  # when the event that ended the match was recorded
+    for event in events:
+        try:
+            if event.kind == matchlog.MATCH_STARTED:
+                if started is not None:
+                    raise ProjectionError(f"event {event.seq}: match_started twice")
+                started = event
+            elif event.kind == matchlog.DEAL_ENDED:
+                _scored_deal(event)  # its shape
+                counted = ledger.recount(counted, event.kind, event.payload, event.seq)
+            elif event.kind == matchlog.Kind.MATCH_FORFEITED:
+                forfeit = event.payload["team"]
+            elif event.kind in matchlog.CORRECTIONS:
+                counted = ledger.recount(counted, event.kind, event.payload, event.seq)
+            if event.kind == matchlog.MATCH_ENDED:
+                ended_at = event.recorded_at
+            elif event.kind == matchlog.Kind.MATCH_REOPENED:
+                ended_at = None
+        except (KeyError, TypeError, IndexError, StopIteration) as exc:
+            raise ProjectionError(f"event {event.seq}: {event.kind}: {exc!r}") from exc
+        if started is None and event.kind != matchlog.MATCH_STARTED and counted:
+            raise ProjectionError("deals scored before match_started")
     if started is None:
         return Projection(NOT_STARTED, ())
     try:
@@ -141,33 +134,37 @@ def fold(events: Iterable[LogEvent]) -> Projection:
         )
     except (KeyError, TypeError, sc.SeepError) as exc:
         raise ProjectionError(f"event {started.seq}: match_started: {exc}") from exc
+    try:
+        stepped = ledger.steps(progress, counted)
+    except ledger.LedgerError as exc:
+        where = f"deal {exc.item.deal}" if exc.item.kind == "deal" else "an adjustment"
+        raise ProjectionError(f"event {exc.item.seq}: {where}: {exc}") from exc
     rows: list[DealRow] = []
-    completed_at = None
-    for deal in deals:
-        try:
-            progress = progress.after_deal(list(deal.total))
-        except sc.SeepError as exc:
-            raise ProjectionError(f"event {deal.seq}: deal {deal.deal}: {exc}") from exc
-        step = progress.last_step
+    for item, after in stepped:
+        progress = after
+        if item.kind != "deal":
+            continue  # an adjustment: it shows in the running difference of later deals
+        assert item.points and item.sweeps and item.total and item.dealer is not None
+        step = after.last_step
         assert step is not None  # after_deal always records its step
         rows.append(
             DealRow(
-                deal=deal.deal,
-                dealer=deal.dealer,
-                points=deal.points,
-                sweeps=deal.sweeps,
-                total=deal.total,
-                difference=deal.total[0] - deal.total[1],
+                deal=item.deal,
+                dealer=item.dealer,
+                points=item.points,
+                sweeps=item.sweeps,
+                total=item.total,
+                difference=item.total[0] - item.total[1],
                 running_difference=step.difference,
                 reset=step.reason == "minimum",
                 bazzi=step.bazzi,
                 reason=step.reason,
-                bazzis=progress.bazzis,
-                seq=deal.seq,
+                bazzis=after.bazzis,
+                seq=item.seq,
             )
         )
-        if progress.over:
-            completed_at = deal.recorded_at
+    if forfeit is not None:
+        progress = progress.forfeited_by(forfeit)
     result = MatchRow(
         started=True,
         deals=progress.deals,
@@ -177,25 +174,26 @@ def fold(events: Iterable[LogEvent]) -> Projection:
         over=progress.over,
         winner=progress.winner,
         draw=progress.draw,
-        completed_at=completed_at,
+        completed_at=ended_at if progress.over else None,
     )
     _check_against_match_ended(events, result)
-    return Projection(result, tuple(rows))
+    return Projection(result, tuple(sorted(rows, key=lambda r: r.deal)))
 
 
-def _scored_deal(event: LogEvent) -> ScoredDeal:
+def _scored_deal(event: LogEvent) -> None:
+    """Check a deal_ended payload's shape (the projection trusts nothing it cannot read)."""
     payload = event.payload
     try:
-        points = _pair(payload["points"])
+        _pair(payload["points"])
         sweeps = payload["sweeps"]
-        sweeps_pair = (_values(sweeps[0]), _values(sweeps[1]))
-        total = _pair(payload["total"])
+        _values(sweeps[0])
+        _values(sweeps[1])
+        _pair(payload["total"])
         deal, dealer = payload["deal"], payload["dealer"]
         if type(deal) is not int or type(dealer) is not int or not 0 <= dealer <= 3:
             raise TypeError("deal and dealer are whole numbers, the dealer a seat 0-3")
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise ProjectionError(f"event {event.seq}: malformed deal_ended: {exc!r}") from exc
-    return ScoredDeal(deal, dealer, points, sweeps_pair, total, event.seq, event.recorded_at)
 
 
 def _pair(value: Any) -> tuple[int, int]:

@@ -75,7 +75,7 @@ def forge(match: Match, edit: Callable[[MatchEvent], dict[str, Any] | None]) -> 
                 previous, seq=event.seq, kind=event.kind, payload=event.payload,
                 actor=event.actor_id, recorded_at=event.recorded_at,
                 idempotency_key=event.idempotency_key, caused_by=event.caused_by,
-                request_digest=event.request_digest,
+                request_digest=event.request_digest, via=event.via,
             )  # fmt: skip
             MatchEvent.objects.filter(pk=event.pk).update(payload=event.payload, hash=previous)
     Match.objects.filter(pk=match.pk).update(last_hash=previous)

@@ -31,11 +31,13 @@ def event_hash(
     idempotency_key: str | None,
     caused_by: int | None,
     request_digest: str = "",
+    via: str = "",
 ) -> str:
     """Return the hash of one event chained to the previous event's hash.
 
     A keyed event's ``request_digest`` is part of what is hashed: it decides which retries
-    get the original answer, so it must not change unseen.
+    get the original answer, so it must not change unseen. So is ``via``, how the request
+    came in, when it is known: it is part of the history.
     """
     fields = {
         "seq": seq,
@@ -48,6 +50,8 @@ def event_hash(
     }
     if request_digest:
         fields["request_digest"] = request_digest
+    if via:
+        fields["via"] = via
     return hashlib.sha256((previous + canonical_json(fields)).encode()).hexdigest()
 
 

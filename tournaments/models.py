@@ -216,6 +216,12 @@ class Match(models.Model):
         validators=[MaxValueValidator(3)],
         help_text="Seat 0-3 (S2); blank: the server draws one when the match starts.",
     )
+    confirmation = models.CharField(
+        max_length=12,
+        choices=matchlog.choices(matchlog.Confirmation),
+        default=matchlog.Confirmation.NONE,
+        help_text="Score mode: who must agree before an entered deal result counts.",
+    )
     status = models.CharField(
         max_length=12, choices=matchlog.choices(matchlog.Status), default=matchlog.Status.SCHEDULED
     )
@@ -313,6 +319,9 @@ class MatchEvent(models.Model):
     request_digest = models.CharField(max_length=64, blank=True, default="")
     # For a derived event: the seq of the command event that caused it.
     caused_by = models.PositiveIntegerField(null=True, blank=True)
+    # How the request came in ("token:<id>", "session", "admin"; "" for the server): part of
+    # the history a director reads, hashed with the event when set.
+    via = models.CharField(max_length=40, blank=True, default="")
     # sha256(previous event's hash + canonical JSON of this event): the chain (docs/events.md).
     hash = models.CharField(max_length=64)
 

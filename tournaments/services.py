@@ -86,6 +86,7 @@ def match_append_event(
     actor: Any,
     idempotency_key: str | None = None,
     shuffle: matchlog.Shuffle = matchlog.secure_deck,
+    via: str = "",
 ) -> AppendResult:
     """Append a command (and the events it causes) to a match's log, or refuse and write nothing.
 
@@ -106,8 +107,9 @@ def match_append_event(
     try:
         with transaction.atomic():
             return _append(
-                match_id, expected_seq, kind, payload, actor, idempotency_key, digest, shuffle
-            )
+                match_id, expected_seq, kind, payload, actor, idempotency_key, digest, shuffle,
+                via[:40],
+            )  # fmt: skip
     except IntegrityError as exc:
         # Only a racing writer that slipped past the lock (or a duplicate key) gets here.
         current = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
@@ -135,6 +137,7 @@ def _append(
     idempotency_key: str | None,
     digest: str,
     shuffle: matchlog.Shuffle,
+    via: str,
 ) -> AppendResult:
     locked = (
         # of=self: lock this match's row only (a plain FOR UPDATE with the join would also
@@ -162,13 +165,17 @@ def _append(
         seated_players, seated_users = seat_lineup(locked)
         players, users = tuple(seated_players), tuple(seated_users)
     setup = matchlog.MatchSetup(
-        locked.mode, locked.rules, locked.match_format, locked.first_dealer, players, users
-    )
+        locked.mode, locked.rules, locked.match_format, locked.first_dealer, players, users,
+        locked.confirmation,
+    )  # fmt: skip
+    actor_id = None if actor is SYSTEM else actor.pk
     try:
-        planned, new_state = matchlog.plan(state, setup, kind, payload, shuffle=shuffle)
+        planned, new_state = matchlog.plan(
+            state, setup, kind, payload, actor=actor_id, shuffle=shuffle
+        )
     except sc.SeepError as exc:
         raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
-    events = _write(locked, planned, actor, idempotency_key, digest, new_state)
+    events = _write(locked, planned, actor, idempotency_key, digest, new_state, via)
     # robust: a broker that is down must not fail an append that has committed (the scoring
     # catch-up sends it later). Not a functools.partial: Django 5.2 logs a failed robust
     # callback by its __qualname__, which a partial does not have.
@@ -261,16 +268,26 @@ def _string_problem(text: str) -> str | None:
 def _authorize(
     match: Match, state: matchlog.MatchState, actor: Any, kind: str, payload: Any
 ) -> None:
-    """Refuse the request unless ``actor`` may make it, whatever it would lead to."""
+    """Refuse the request unless ``actor`` may make it, whatever it would lead to.
+
+    Directors may append anything. Otherwise: a digital seat's moves only its player; a
+    table's moves a score-keeper or the seat's player; a result counted at once a score-keeper
+    (when the match asks for no confirmation); an entry a score-keeper or a seated player; an
+    answer to an entry a seated player (the two-person rule itself is the planner's, for every
+    way in); starting a table or score match a score-keeper. Corrections: directors only.
+    """
     if actor is SYSTEM:
         return
     if actor is None or not actor.is_authenticated:
         raise NotPermitted("sign in to record anything in a match", code="not_signed_in")
-    if kind == matchlog.MOVE_PLAYED and match.mode == matchlog.DIGITAL:
+    seats = seats_in(state.users, actor)
+    if kind == matchlog.MOVE_PLAYED and match.mode != matchlog.SCORE:
         move = payload.get("move") if isinstance(payload, dict) else None
         seat = move.get("seat") if isinstance(move, dict) else None
         # The seats the log fixed when the match started, not the teams as they are now.
-        if type(seat) is int and seat in seats_in(state.users, actor):
+        if type(seat) is int and seat in seats:
+            return
+        if match.mode == matchlog.TABLE and is_scorekeeper(actor, match):
             return
         if is_director(actor, match.tournament):
             return
@@ -280,8 +297,20 @@ def _authorize(
         )
     if is_director(actor, match.tournament):
         return
-    if kind == matchlog.DEAL_ENDED and is_scorekeeper(actor, match):
+    keeper_kinds = {matchlog.Kind.DEAL_ENTERED}
+    if match.confirmation == matchlog.Confirmation.NONE:
+        keeper_kinds.add(matchlog.DEAL_ENDED)
+    if match.mode != matchlog.DIGITAL:
+        keeper_kinds.add(matchlog.MATCH_STARTED)
+    if kind in keeper_kinds and is_scorekeeper(actor, match):
         return
+    player_kinds = {
+        matchlog.Kind.DEAL_ENTERED, matchlog.Kind.DEAL_CONFIRMED, matchlog.Kind.DEAL_REJECTED
+    }  # fmt: skip
+    if kind in player_kinds and seats:
+        return
+    if kind in matchlog.CORRECTIONS:
+        raise NotPermitted("only a director corrects a match", code="director_only")
     raise NotPermitted(f"you may not append {kind} to this match", code="forbidden")
 
 
@@ -299,7 +328,7 @@ def _original_result(match: Match, key: str, digest: str, actor: Any) -> AppendR
     recomputed = event_hash(
         previous or GENESIS, seq=first.seq, kind=first.kind, payload=first.payload,
         actor=first.actor_id, recorded_at=first.recorded_at, idempotency_key=first.idempotency_key,
-        caused_by=first.caused_by, request_digest=first.request_digest,
+        caused_by=first.caused_by, request_digest=first.request_digest, via=first.via,
     )  # fmt: skip
     if recomputed != first.hash:
         log.error("match %s: event %s does not match its hash", match.pk, first.seq)
@@ -331,6 +360,7 @@ def _write(
     idempotency_key: str | None,
     digest: str,
     state: matchlog.MatchState,
+    via: str = "",
 ) -> list[MatchEvent]:
     now = timezone.now()
     actor_id = None if actor is SYSTEM else actor.pk
@@ -349,12 +379,15 @@ def _write(
             "idempotency_key": key,
             "caused_by": None if offset == 0 else first_seq,
         }
-        previous = event_hash(previous, actor=actor_id, request_digest=event_digest, **fields)
+        previous = event_hash(
+            previous, actor=actor_id, request_digest=event_digest, via=via, **fields
+        )
         events.append(
             MatchEvent(
                 match=match,
                 actor_id=actor_id,
                 request_digest=event_digest,
+                via=via,
                 hash=previous,
                 **fields,
             )

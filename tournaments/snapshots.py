@@ -82,13 +82,15 @@ def replay_log(match: Match) -> matchlog.MatchState:
     the match row holds.
     """
     rows = MatchEvent.objects.filter(match=match).order_by("seq")
-    events = list(rows.values_list("seq", "hash", "kind", "payload"))
+    events = list(rows.values_list("seq", "hash", "kind", "payload", "actor_id"))
     head = (events[-1][0], events[-1][1]) if events else (0, "")
     if head != (match.last_seq, match.last_hash or ""):
         raise matchlog.LogInconsistent(
             f"the match's head of log (seq {match.last_seq}) is not its last event (seq {head[0]})"
         )
-    return matchlog.replay([(kind, payload) for _, _, kind, payload in events], match.mode)
+    return matchlog.replay(
+        [(kind, payload, actor) for _, _, kind, payload, actor in events], match.mode
+    )
 
 
 def rebuild_snapshot(match: Match) -> matchlog.MatchState:

@@ -66,6 +66,7 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
             idempotency_key=event.idempotency_key,
             caused_by=event.caused_by,
             request_digest=event.request_digest,
+            via=event.via,
         )
         if recomputed != event.hash:
             problems.append(Problem(event.seq, "hash does not match its content and chain"))
@@ -84,10 +85,11 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
             or event.actor_id != command.actor_id
             or event.recorded_at != command.recorded_at
             or event.idempotency_key is not None
+            or event.via != command.via
         ):
             problems.append(Problem(event.seq, "a derived event not written with its command"))
         try:
-            state = matchlog.apply_event(state, event.kind, event.payload)
+            state = matchlog.apply_event(state, event.kind, event.payload, event.actor_id)
         except matchlog.LogInconsistent as exc:
             problems.append(Problem(event.seq, f"replay failed: {exc}"))
             replaying = False
@@ -122,9 +124,14 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
 
 def _setup_problems(match: Match, started: MatchEvent) -> list[Problem]:
     payload = started.payload
-    recorded = (payload["mode"], payload["rules"], payload["format"])
-    if recorded != (match.mode, match.rules, match.match_format):
-        return [Problem(started.seq, "match_started records another mode, rules or format")]
+    recorded = (payload["mode"], payload["rules"], payload["format"],
+                payload.get("confirmation", "none"))  # fmt: skip
+    if recorded != (match.mode, match.rules, match.match_format, match.confirmation):
+        return [
+            Problem(
+                started.seq, "match_started records another mode, rules, format or confirmation"
+            )
+        ]
     return []
 
 

@@ -30,6 +30,7 @@ def test_staff_add_a_match_which_takes_the_tournaments_rules(staff_client: Any, 
             "team0": world.teams[1].pk,
             "team1": world.teams[2].pk,
             "mode": "table",
+            "confirmation": "none",
             "match_format": "",
             "first_dealer": "",
             "scorekeepers": [world.scorekeeper.pk],
@@ -50,6 +51,7 @@ def test_the_admin_refuses_a_match_of_a_team_against_itself(staff_client: Any, w
             "team0": world.teams[1].pk,
             "team1": world.teams[1].pk,
             "mode": "table",
+            "confirmation": "none",
         },
     )
     assert response.status_code == 200
@@ -62,7 +64,7 @@ def test_a_started_matchs_teams_and_mode_cannot_be_changed(staff_client: Any, wo
     Match.objects.filter(pk=match.pk).update(status=Match.Status.IN_PROGRESS)
     response = staff_client.post(
         f"/admin/tournaments/match/{match.pk}/change/",
-        {"team0": world.teams[3].pk, "mode": "score", "scorekeepers": []},
+        {"team0": world.teams[3].pk, "mode": "score", "confirmation": "none", "scorekeepers": []},
     )
     assert response.status_code == 302
     match.refresh_from_db()

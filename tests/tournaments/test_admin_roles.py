@@ -121,7 +121,7 @@ def test_a_director_may_appoint_a_score_keeper(world: Any, director: Any) -> Non
     match = world.score_match
     response = client.post(
         f"/admin/tournaments/match/{match.pk}/change/",
-        {"team0": match.team0_id, "team1": match.team1_id, "mode": "score",
+        {"team0": match.team0_id, "team1": match.team1_id, "mode": "score", "confirmation": "none",
          "match_format": '{"bazzis": 1}', "scorekeepers": [director.pk]},
     )  # fmt: skip
     assert response.status_code == 302, response.content.decode()[:3000]
@@ -133,7 +133,7 @@ def test_a_director_cannot_put_a_match_in_another_tournament(world: Any, rogue: 
     response = logged_in(rogue).post(
         "/admin/tournaments/match/add/",
         {"tournament": world.tournament.pk, "team0": world.teams[0].pk,
-         "team1": world.teams[1].pk, "mode": "score"},
+         "team1": world.teams[1].pk, "mode": "score", "confirmation": "none"},
     )  # fmt: skip
     assert response.status_code == 200  # the form refuses the choice
     assert "Select a valid choice" in response.content.decode()

@@ -182,7 +182,14 @@ class MatchLogMachine(RuleBasedStateMachine):
             move = payload.get("move") if isinstance(payload, dict) else None
             seat = move.get("seat") if isinstance(move, dict) else None
             return type(seat) is int and seat == int(actor.removeprefix("seat"))
-        return kind == "deal_ended" and actor == "scorekeeper"
+        if kind in matchlog.CORRECTIONS or kind == "move_played":
+            return False
+        if actor == "scorekeeper":  # a score-keeper enters results (no confirmation asked here)
+            return kind in ("deal_ended", "deal_entered") or (
+                kind == "match_started" and self.MODE != matchlog.DIGITAL
+            )
+        # a seated player enters a result, or answers the other side's entry
+        return seated and kind in ("deal_entered", "deal_confirmed", "deal_rejected")
 
     def stored(self, seq: int) -> MatchEvent:
         return MatchEvent.objects.get(match=self.match, seq=seq)
@@ -255,7 +262,10 @@ class MatchLogMachine(RuleBasedStateMachine):
         actor=st.sampled_from(["scorekeeper", "seat0", "seat1", "seat2", "seat3"]),
     )  # fmt: skip
     def start_wrongly(self, flavour: str, payload: Any, actor: str) -> None:
-        if flavour == "not_a_director":
+        if flavour == "not_a_director" and actor == "scorekeeper" and self.MODE != matchlog.DIGITAL:
+            # The score-keeper starts a match kept at a table: only what they send can be wrong.
+            self.send(CommandRefused, kind="match_started", payload=payload, actor=actor)
+        elif flavour == "not_a_director":
             self.send(NotPermitted, kind="match_started", payload={}, actor=actor)
         elif flavour == "again" and self.status != matchlog.SCHEDULED:
             refused = self.send(CommandRefused, kind="match_started", payload={"first_dealer": 0})

@@ -149,7 +149,7 @@ def rewrite_the_chain(match: Match) -> str:
             previous, seq=later.seq, kind=later.kind, payload=later.payload,
             actor=later.actor_id, recorded_at=later.recorded_at,
             idempotency_key=later.idempotency_key, caused_by=later.caused_by,
-            request_digest=later.request_digest,
+            request_digest=later.request_digest, via=later.via,
         )  # fmt: skip
         MatchEvent.objects.filter(pk=later.pk).update(hash=previous)
     return "match: head of log hash differs"

@@ -9,9 +9,10 @@
 
 from .decks import Shuffle, repeatable_decks, secure_deck
 from .fold import Event, apply_event, match_outcome, replay
-from .kinds import COMMANDS, Kind, Mode, Status, choices
+from .kinds import COMMANDS, CORRECTIONS, Confirmation, Kind, Mode, Status, choices
+from .ledger import Counted
 from .planner import MatchSetup, plan
-from .state import LogInconsistent, MatchState
+from .state import Entry, LogInconsistent, MatchState
 
 MATCH_STARTED, DEAL_STARTED, MOVE_PLAYED = Kind.MATCH_STARTED, Kind.DEAL_STARTED, Kind.MOVE_PLAYED
 DEAL_ENDED, MATCH_ENDED = Kind.DEAL_ENDED, Kind.MATCH_ENDED
@@ -20,6 +21,7 @@ DIGITAL, TABLE, SCORE = Mode.DIGITAL, Mode.TABLE, Mode.SCORE
 
 __all__ = [
     "COMMANDS",
+    "CORRECTIONS",
     "DEAL_ENDED",
     "DEAL_STARTED",
     "DIGITAL",
@@ -31,6 +33,9 @@ __all__ = [
     "SCHEDULED",
     "SCORE",
     "TABLE",
+    "Confirmation",
+    "Counted",
+    "Entry",
     "Event",
     "Kind",
     "LogInconsistent",

@@ -18,6 +18,17 @@ class Kind(StrEnum):
     MOVE_PLAYED = "move_played"
     DEAL_ENDED = "deal_ended"
     MATCH_ENDED = "match_ended"
+    # score entry with confirmation (docs/events.md, "Score mode")
+    DEAL_ENTERED = "deal_entered"
+    DEAL_CONFIRMED = "deal_confirmed"
+    DEAL_REJECTED = "deal_rejected"
+    DEAL_DISPUTED = "deal_disputed"
+    # a director's corrections
+    DEAL_CORRECTED = "deal_corrected"
+    DEAL_VOIDED = "deal_voided"
+    SCORE_ADJUSTED = "score_adjusted"
+    MATCH_FORFEITED = "match_forfeited"
+    MATCH_REOPENED = "match_reopened"
 
 
 class Status(StrEnum):
@@ -26,6 +37,14 @@ class Status(StrEnum):
     SCHEDULED = "scheduled"
     IN_PROGRESS = "in_progress"
     FINISHED = "finished"
+
+
+class Confirmation(StrEnum):
+    """Who must agree before an entered deal result counts (score mode)."""
+
+    NONE = "none"  # the score-keeper's entry counts at once
+    OTHER_TEAM = "other_team"  # one side enters, someone of the other side confirms
+    BOTH_ENTER = "both_enter"  # each side enters; matching entries confirm each other
 
 
 class Mode(StrEnum):
@@ -42,6 +61,18 @@ LABELS: dict[StrEnum, str] = {
     Kind.MOVE_PLAYED: "move played",
     Kind.DEAL_ENDED: "deal ended",
     Kind.MATCH_ENDED: "match ended",
+    Kind.DEAL_ENTERED: "deal entered",
+    Kind.DEAL_CONFIRMED: "deal confirmed",
+    Kind.DEAL_REJECTED: "deal rejected",
+    Kind.DEAL_DISPUTED: "deal disputed",
+    Kind.DEAL_CORRECTED: "deal corrected",
+    Kind.DEAL_VOIDED: "deal voided",
+    Kind.SCORE_ADJUSTED: "score adjusted",
+    Kind.MATCH_FORFEITED: "match forfeited",
+    Kind.MATCH_REOPENED: "match reopened",
+    Confirmation.NONE: "no confirmation",
+    Confirmation.OTHER_TEAM: "the other team confirms",
+    Confirmation.BOTH_ENTER: "both teams enter, matching entries count",
     Status.SCHEDULED: "scheduled",
     Status.IN_PROGRESS: "in progress",
     Status.FINISHED: "finished",
@@ -56,5 +87,15 @@ def choices(enum: type[StrEnum]) -> list[tuple[str, str]]:
     return [(member.value, LABELS[member]) for member in enum]
 
 
+#: a director's corrections: each a new event with its reason, never a rewrite
+CORRECTIONS = (Kind.DEAL_CORRECTED, Kind.DEAL_VOIDED, Kind.SCORE_ADJUSTED, Kind.MATCH_FORFEITED)
 #: the kinds a client may ask for; the others are derived by the server
-COMMANDS = (Kind.MATCH_STARTED, Kind.MOVE_PLAYED, Kind.DEAL_ENDED)
+COMMANDS = (
+    Kind.MATCH_STARTED,
+    Kind.MOVE_PLAYED,
+    Kind.DEAL_ENDED,
+    Kind.DEAL_ENTERED,
+    Kind.DEAL_CONFIRMED,
+    Kind.DEAL_REJECTED,
+    *CORRECTIONS,
+)

@@ -2,8 +2,9 @@
 
 No database here: the append service locks, plans with ``plan`` and writes what it returns.
 A command is folded like any stored event, then the server writes whatever the state makes
-due (a new deal, a deal's score, the match's end) until nothing is, so the planner and a
-replay of the log cannot disagree.
+due (a new deal, a deal's score, a dispute, the match's end or its reopening) until nothing
+is, so the planner and a replay of the log cannot disagree. The planner checks first what the
+fold would refuse, to refuse it in words a player or a score-keeper understands, with a code.
 """
 
 from __future__ import annotations
@@ -15,15 +16,22 @@ from typing import Any
 
 import seep_core as sc
 
-from ..errors import CommandRefused, MatchStateConflict
+from ..errors import CommandRefused, MatchStateConflict, NotPermitted
 from .decks import Shuffle, secure_deck
-from .fold import Event, apply_event, deal_result, match_outcome, play_move
-from .kinds import COMMANDS, Kind, Mode
-from .state import FINISHED, SCHEDULED, MatchState
+from .fold import (
+    MAX_REASON,
+    Event,
+    apply_event,
+    deal_result,
+    match_outcome,
+    play_move,
+    played_result,
+)
+from .kinds import COMMANDS, CORRECTIONS, Confirmation, Kind, Mode
+from .state import FINISHED, IN_PROGRESS, SCHEDULED, LogInconsistent, MatchState
 
-MATCH_STARTED, DEAL_STARTED, MOVE_PLAYED = Kind.MATCH_STARTED, Kind.DEAL_STARTED, Kind.MOVE_PLAYED
-DEAL_ENDED, MATCH_ENDED = Kind.DEAL_ENDED, Kind.MATCH_ENDED
-DIGITAL, SCORE = Mode.DIGITAL, Mode.SCORE
+K = Kind
+DIGITAL, TABLE, SCORE = Mode.DIGITAL, Mode.TABLE, Mode.SCORE
 
 
 @dataclass(frozen=True)
@@ -37,6 +45,7 @@ class MatchSetup:
     #: the players' ids and their users' ids by seat; read only when the match starts
     players: tuple[int, ...] = ()
     users: tuple[int | None, ...] = ()
+    confirmation: str = Confirmation.NONE
 
 
 def plan(
@@ -45,13 +54,15 @@ def plan(
     kind: str,
     payload: Any,
     *,
+    actor: int | None = None,
     shuffle: Shuffle = secure_deck,
     draw_dealer: Callable[[], int] = lambda: secrets.randbelow(4),
 ) -> tuple[list[Event], MatchState]:
     """Return the events a command makes (the command first) and the state after them.
 
-    Raises CommandRefused (MatchStateConflict when the match cannot take it now), or the
-    engine's SeepError for a refused move or deal result.
+    ``actor`` is the user id asking (None: the server). Raises CommandRefused
+    (MatchStateConflict when the match cannot take it now, NotPermitted for the two-person
+    rule), or the engine's SeepError for a refused move or deal result.
     """
     if kind not in COMMANDS:
         raise CommandRefused(
@@ -60,19 +71,27 @@ def plan(
         )
     if not isinstance(payload, dict):
         raise CommandRefused("the payload is an object", code="bad_payload")
-    if state.status == FINISHED:
+    if state.status == FINISHED and kind not in CORRECTIONS:
         raise MatchStateConflict("the match is over", code="match_over", rule="M1")
-    if kind == MATCH_STARTED:
+    if kind == K.MATCH_STARTED:
         command = _match_started(state, setup, payload, draw_dealer)
-        state = apply_event(state, *command)
     elif state.status == SCHEDULED:
         raise MatchStateConflict("the match has not started", code="match_not_started")
-    elif kind == MOVE_PLAYED:
-        command, state = _move_played(state, setup, payload)  # checked and applied once
+    elif kind == K.MOVE_PLAYED:
+        command, after = _move_played(state, setup, payload)  # checked and applied once
+        return _with_due([command], after, shuffle)
     else:
-        command = _deal_result(state, setup, payload)
-        state = apply_event(state, *command)
-    events = [command]
+        command = _COMMANDS[kind](state, payload, actor)
+    try:
+        after = apply_event(state, *command, actor)
+    except LogInconsistent as exc:  # a check the planner missed: refused, never written
+        raise CommandRefused(str(exc), code="not_possible") from exc
+    return _with_due([command], after, shuffle)
+
+
+def _with_due(
+    events: list[Event], state: MatchState, shuffle: Shuffle
+) -> tuple[list[Event], MatchState]:
     while state.due is not None:
         event = _due_event(state, shuffle)
         events.append(event)
@@ -91,7 +110,7 @@ def _match_started(
         first = draw_dealer()  # S2: at random
     if type(first) is not int or not 0 <= first <= 3:
         raise CommandRefused(f"first_dealer is a seat 0-3, not {first!r}", code="bad_payload")
-    return MATCH_STARTED, {
+    started = {
         "first_dealer": first,
         "rules": setup.rules,
         "format": setup.format,
@@ -99,52 +118,228 @@ def _match_started(
         "players": list(setup.players),
         "users": list(setup.users),
     }
+    if setup.confirmation != Confirmation.NONE:
+        started["confirmation"] = setup.confirmation
+    return K.MATCH_STARTED, started
 
 
 def _move_played(
     state: MatchState, setup: MatchSetup, payload: dict[str, Any]
 ) -> tuple[Event, MatchState]:
-    if setup.mode != DIGITAL:
+    if setup.mode not in (DIGITAL, TABLE):
         raise CommandRefused(
-            f"moves are recorded in digital matches; this match is in {setup.mode} mode",
+            f"moves are recorded in digital and table matches; this match is in {setup.mode} mode",
             code="mode_mismatch",
         )
     _expect_fields(payload, {"move"}, set())
     recorded, after = play_move(state, payload["move"])  # raises IllegalMove / MalformedMove
-    return (MOVE_PLAYED, recorded), after
+    return (K.MOVE_PLAYED, recorded), after
 
 
-def _deal_result(state: MatchState, setup: MatchSetup, payload: dict[str, Any]) -> Event:
-    """A deal's result entered as a command: score mode."""
-    if setup.mode != SCORE:
+def _score_mode(state: MatchState) -> sc.MatchProgress:
+    if state.mode != SCORE:
         raise CommandRefused(
-            f"deal results are entered in score matches; this match is in {setup.mode} mode",
+            f"deal results are entered in score matches; this match is in {state.mode} mode",
             code="mode_mismatch",
         )
+    assert state.progress is not None
+    return state.progress
+
+
+def _deal_result(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    """A deal's result entered and counted at once (score mode)."""
+    progress = _score_mode(state)
     _expect_fields(payload, {"points", "sweeps"}, set())
-    progress = state.progress
-    assert progress is not None
-    return DEAL_ENDED, deal_result(
+    return K.DEAL_ENDED, deal_result(
         progress, state.deal_no + 1, payload["points"], payload["sweeps"]
     )
+
+
+def _deal_entered(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    """A deal's result entered by one side, to count once the other agrees."""
+    progress = _score_mode(state)
+    if state.confirmation == Confirmation.NONE:
+        raise CommandRefused(
+            "this match takes each deal's result at once: append deal_ended",
+            code="no_confirmation",
+        )
+    _expect_fields(payload, {"points", "sweeps"}, set())
+    if state.disputed:
+        raise MatchStateConflict(
+            "this deal's result is disputed: the director decides it", code="deal_disputed"
+        )
+    side = state.side_of(actor)
+    for entry in state.entries:
+        if state.confirmation == Confirmation.OTHER_TEAM:
+            raise MatchStateConflict(
+                "this deal's result was entered already and awaits the other team's answer",
+                code="entry_pending",
+            )
+        if entry.actor == actor or (side is not None and entry.side == side):
+            raise MatchStateConflict(
+                "your side has entered this deal already; the other side enters theirs",
+                code="already_entered",
+            )
+    result = deal_result(progress, state.deal_no + 1, payload["points"], payload["sweeps"])
+    return K.DEAL_ENTERED, {**result, "side": side}
+
+
+def _answered_entry(state: MatchState, payload: dict[str, Any], actor: int | None) -> int:
+    """Check who may confirm or reject an entry (the two-person rule); return its number."""
+    _score_mode(state)
+    if state.disputed:
+        raise MatchStateConflict(
+            "this deal's result is disputed: the director decides it", code="deal_disputed"
+        )
+    number = payload.get("entry")
+    entry = next((e for e in state.entries if e.number == number), None)
+    if entry is None:
+        raise MatchStateConflict(
+            f"there is no entry {number!r} of the next deal to answer", code="no_such_entry"
+        )
+    if actor is not None and entry.actor == actor:
+        raise NotPermitted(
+            "you entered this result: someone of the other team (or a director) confirms it",
+            code="own_entry",
+        )
+    side = state.side_of(actor)
+    if side is not None and side == entry.side:
+        raise NotPermitted(
+            "your team entered this result: the other team (or a director) confirms it",
+            code="own_team_entry",
+        )
+    return entry.number
+
+
+def _deal_confirmed(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    _expect_fields(payload, {"entry"}, set())
+    number = _answered_entry(state, payload, actor)
+    return K.DEAL_CONFIRMED, {"deal": state.deal_no + 1, "entry": number}
+
+
+def _deal_rejected(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    _expect_fields(payload, {"entry", "reason"}, {"points", "sweeps"})
+    progress = _score_mode(state)
+    number = _answered_entry(state, payload, actor)
+    out: dict[str, Any] = {"deal": state.deal_no + 1, "entry": number, "reason": _reason(payload)}
+    if "points" in payload or "sweeps" in payload:  # their own version, for the director
+        _expect_fields(payload, {"entry", "reason", "points", "sweeps"}, set())
+        version = deal_result(progress, state.deal_no + 1, payload["points"], payload["sweeps"])
+        out.update(points=version["points"], sweeps=version["sweeps"])
+    return K.DEAL_REJECTED, out
+
+
+def _reason(payload: dict[str, Any]) -> str:
+    reason = payload.get("reason")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+        raise CommandRefused(f"give a reason, 1 to {MAX_REASON} characters", code="reason_required")
+    return reason.strip()
+
+
+def _counted(state: MatchState, number: Any) -> Any:
+    found = next((c for c in state.ledger if c.kind == "deal" and c.deal == number), None)
+    if found is None:
+        counted = ", ".join(str(c.deal) for c in state.ledger if c.kind == "deal") or "none"
+        raise CommandRefused(
+            f"deal {number!r} has not been counted (deals counted: {counted})", code="no_such_deal"
+        )
+    return found
+
+
+def _check_recount(state: MatchState, kind: str, payload: dict[str, Any]) -> None:
+    """Refuse a correction after which the format would end the match before deals played."""
+    from . import ledger as counting
+
+    try:
+        counting.steps(state.start(), counting.recount(state.ledger, kind, payload, 0))
+    except sc.SeepError as exc:
+        raise CommandRefused(
+            "with this correction the match would have ended before deals played after it: "
+            "void those deals first",
+            code="correction_ends_early",
+        ) from exc
+
+
+def _deal_corrected(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    _expect_fields(payload, {"deal", "points", "sweeps", "reason"}, set())
+    progress = state.progress
+    assert progress is not None
+    counted = _counted(state, payload["deal"])
+    result = deal_result(
+        progress, counted.deal, payload["points"], payload["sweeps"], counted.dealer
+    )
+    corrected = {**result, "reason": _reason(payload)}
+    _check_recount(state, K.DEAL_CORRECTED, corrected)
+    return K.DEAL_CORRECTED, corrected
+
+
+def _deal_voided(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    _expect_fields(payload, {"deal", "reason"}, set())
+    _counted(state, payload["deal"])
+    voided = {"deal": payload["deal"], "reason": _reason(payload)}
+    _check_recount(state, K.DEAL_VOIDED, voided)
+    return K.DEAL_VOIDED, voided
+
+
+def _score_adjusted(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    _expect_fields(payload, {"team", "points", "reason"}, set())
+    if state.status != IN_PROGRESS:
+        raise MatchStateConflict(
+            "the match is over: correct or void a deal instead", code="match_over"
+        )
+    assert state.progress is not None
+    state.progress.after_adjustment(payload["team"], payload["points"])  # the engine's checks
+    return K.SCORE_ADJUSTED, {
+        "team": payload["team"], "points": payload["points"], "reason": _reason(payload),
+    }  # fmt: skip
+
+
+def _match_forfeited(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    _expect_fields(payload, {"team", "reason"}, set())
+    if payload["team"] not in (0, 1) or type(payload["team"]) is not int:
+        raise CommandRefused("the team that forfeits is 0 or 1", code="bad_payload")
+    if state.forfeit is not None:
+        raise MatchStateConflict("the match was forfeited already", code="forfeited")
+    return K.MATCH_FORFEITED, {"team": payload["team"], "reason": _reason(payload)}
+
+
+_COMMANDS: dict[str, Callable[[MatchState, dict[str, Any], int | None], Event]] = {
+    K.DEAL_ENDED: _deal_result,
+    K.DEAL_ENTERED: _deal_entered,
+    K.DEAL_CONFIRMED: _deal_confirmed,
+    K.DEAL_REJECTED: _deal_rejected,
+    K.DEAL_CORRECTED: _deal_corrected,
+    K.DEAL_VOIDED: _deal_voided,
+    K.SCORE_ADJUSTED: _score_adjusted,
+    K.MATCH_FORFEITED: _match_forfeited,
+}
 
 
 def _due_event(state: MatchState, shuffle: Shuffle) -> Event:
     """Return the derived event the state makes due."""
     progress = state.progress
     assert progress is not None
-    if state.due == DEAL_STARTED:  # the first deal, the next one, or B2's redeal
-        return DEAL_STARTED, {
-            "deal": state.deal_no + 1,
-            "dealer": progress.dealer,
-            "deck": shuffle(),
-        }
-    if state.due == DEAL_ENDED:
-        deal = state.deal
-        assert deal is not None
-        return DEAL_ENDED, {"deal": state.deal_no, "dealer": deal.dealer, **sc.score(deal)}
-    assert state.due == MATCH_ENDED
-    return MATCH_ENDED, match_outcome(progress)
+    due = state.due
+    if due == K.DEAL_STARTED:  # the first deal, the next one, or B2's redeal
+        started: dict[str, Any] = {"deal": state.deal_no + 1, "dealer": progress.dealer}
+        if state.mode == DIGITAL:
+            started["deck"] = shuffle()
+        return K.DEAL_STARTED, started
+    if due == K.DEAL_ENDED:
+        if state.digital_like:
+            return K.DEAL_ENDED, played_result(state)
+        assert state.accepted is not None  # the entry the sides agreed on
+        return K.DEAL_ENDED, {
+            "deal": state.deal_no + 1, "dealer": progress.dealer, **state.accepted.result()
+        }  # fmt: skip
+    if due == K.DEAL_DISPUTED:
+        return K.DEAL_DISPUTED, {
+            "deal": state.deal_no + 1, "entries": [e.number for e in state.entries]
+        }  # fmt: skip
+    if due == K.MATCH_REOPENED:
+        return K.MATCH_REOPENED, {"deals": progress.deals}
+    assert due == K.MATCH_ENDED
+    return K.MATCH_ENDED, match_outcome(progress, state.forfeit)
 
 
 def _expect_fields(payload: dict[str, Any], required: set[str], optional: set[str]) -> None:

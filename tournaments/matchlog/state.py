@@ -3,19 +3,45 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import seep_core as sc
 
-from .kinds import Kind, Status
+from .kinds import Confirmation, Kind, Mode, Status
+from .ledger import Counted
 
 SCHEDULED, IN_PROGRESS, FINISHED = Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED
 #: the version of ``MatchState.to_json``; a snapshot of another version is rebuilt
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 class LogInconsistent(ValueError):
     """A stored event that does not follow from the events before it (found by a replay)."""
+
+
+class Entry(NamedTuple):
+    """A deal result entered and not yet counted (score mode with confirmation)."""
+
+    number: int  # 1, 2... within the deal
+    actor: int | None  # who entered it
+    side: int | None  # their team, or None (a score-keeper, a director)
+    points: tuple[int, int]
+    sweeps: tuple[tuple[int, ...], tuple[int, ...]]
+    total: tuple[int, int]
+
+    def result(self) -> dict[str, Any]:
+        """Return its result as a deal_ended payload has it."""
+        return {
+            "points": list(self.points),
+            "sweeps": [list(self.sweeps[0]), list(self.sweeps[1])],
+            "total": list(self.total),
+        }
+
+
+def _deal_from_json(data: dict[str, Any], rules: sc.Rules | None) -> sc.Deal | sc.TableDeal:
+    if data.get("mode") == "table":
+        return sc.TableDeal.from_dict(data, rules)
+    return sc.Deal.from_dict(data, rules)
 
 
 @dataclass(frozen=True)
@@ -26,13 +52,44 @@ class MatchState:
     status: str = SCHEDULED
     progress: sc.MatchProgress | None = None
     deal_no: int = 0  # the number of the current (or last) deal, redeals included
-    deal: sc.Deal | None = None  # digital: the deal in play (None between matches)
+    deal: sc.Deal | sc.TableDeal | None = None  # digital, table: the deal in play
     #: who sits where, fixed by match_started: the players' ids and their users' ids by seat
     players: tuple[int, ...] | None = None
     users: tuple[int | None, ...] | None = None
     #: the derived event the server must write next, within the same append (None between
     #: appends): the fold refuses anything else, so a log cannot skip or invent one
     due: Kind | None = None
+    #: who dealt first (the ledger is counted again from there after a correction)
+    first_dealer: int | None = None
+    confirmation: str = Confirmation.NONE
+    #: what the match counts: its deals' results and adjustments, corrections applied
+    ledger: tuple[Counted, ...] = ()
+    #: score mode: the next deal's entries awaiting agreement, the one agreed, a dispute
+    entries: tuple[Entry, ...] = ()
+    accepted: Entry | None = None
+    disputed: bool = False
+    #: the result the last match_ended recorded, and the team that forfeited, if one did
+    outcome: dict[str, Any] | None = None
+    forfeit: int | None = None
+
+    @property
+    def digital_like(self) -> bool:
+        """Whether moves are recorded (digital or table mode) rather than deal results."""
+        return self.mode in (Mode.DIGITAL, Mode.TABLE)
+
+    def side_of(self, actor: int | None) -> int | None:
+        """Return the team (0 or 1) of the seat ``actor`` sits at, or None if not seated."""
+        if actor is None or self.users is None:
+            return None
+        for seat, user in enumerate(self.users):
+            if user == actor:
+                return seat % 2
+        return None
+
+    def start(self) -> sc.MatchProgress:
+        """Return the match before its first deal (what the ledger is counted from)."""
+        assert self.progress is not None and self.first_dealer is not None
+        return sc.start_match(self.first_dealer, self.progress.format, self.progress.rules)
 
     def to_json(self) -> dict[str, Any]:
         """Return the state as JSON (what a snapshot stores)."""
@@ -46,6 +103,14 @@ class MatchState:
             "players": None if self.players is None else list(self.players),
             "users": None if self.users is None else list(self.users),
             "due": self.due,
+            "first_dealer": self.first_dealer,
+            "confirmation": self.confirmation,
+            "ledger": [c.to_json() for c in self.ledger],
+            "entries": [_entry_json(e) for e in self.entries],
+            "accepted": None if self.accepted is None else _entry_json(self.accepted),
+            "disputed": self.disputed,
+            "outcome": self.outcome,
+            "forfeit": self.forfeit,
         }
 
     @classmethod
@@ -59,9 +124,9 @@ class MatchState:
             )
             deal = None
             if data["deal"] is not None:
-                rules = progress.rules if progress is not None else None
-                deal = sc.Deal.from_dict(data["deal"], rules)
+                deal = _deal_from_json(data["deal"], progress.rules if progress else None)
             players, users, due = data["players"], data["users"], data["due"]
+            accepted = data["accepted"]
             return cls(
                 data["mode"],
                 Status(data["status"]),
@@ -71,6 +136,26 @@ class MatchState:
                 None if players is None else tuple(players),
                 None if users is None else tuple(users),
                 None if due is None else Kind(due),
+                data["first_dealer"],
+                data["confirmation"],
+                tuple(Counted.from_json(c) for c in data["ledger"]),
+                tuple(_entry_from_json(e) for e in data["entries"]),
+                None if accepted is None else _entry_from_json(accepted),
+                data["disputed"],
+                data["outcome"],
+                data["forfeit"],
             )
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"not a match state: {exc!r}") from exc
+
+
+def _entry_json(entry: Entry) -> list[Any]:
+    return [entry.number, entry.actor, entry.side, *entry.result().values()]
+
+
+def _entry_from_json(data: list[Any]) -> Entry:
+    number, actor, side, points, sweeps, total = data
+    return Entry(
+        number, actor, side, (points[0], points[1]), (tuple(sweeps[0]), tuple(sweeps[1])),
+        (total[0], total[1]),
+    )  # fmt: skip
