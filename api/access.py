@@ -126,6 +126,12 @@ def directs(request: Request, tournament: Tournament | int) -> bool:
     return known[tournament_id]
 
 
+def via_of(request: Request) -> str:
+    """How the request came, as the match log records it: "token:<id>" or "session"."""
+    token = token_of(request)
+    return f"token:{token.pk}" if token is not None else "session"
+
+
 def require_write(request: Request, tournament: Tournament | int) -> None:
     """Refuse a change made with a read-only token, or signed out."""
     if not signed_in(request):

@@ -20,6 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 import seep_core as sc
 from competition import errors as competition_errors
+from competition.corrections import ConfirmationRequired
 from tournaments import errors as store
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
                     rule=exc.rule,
                     current_seq=current,
                 )
+    if isinstance(exc, ConfirmationRequired):
+        return problem_response(
+            409, exc.code, exc.message, title="Confirmation required",
+            consequences=exc.preview.as_dict(),
+        )  # fmt: skip
     if isinstance(exc, competition_errors.CompetitionRefused):
         for kind, code_status, title in COMPETITION_STATUS:
             if isinstance(exc, kind):
