@@ -946,6 +946,25 @@ def _receipts(round_: Round) -> list[dict[str, Any]]:
     return out
 
 
+def round_record_anchors(match_id: int) -> list[Any]:
+    """Return the heads of a match's log its rounds recorded on completing, for verify_match:
+    each an ``Anchor`` (seq and hash), and the signed receipt the round kept a copy of."""
+    from tournaments.receipts import Receipt
+    from tournaments.verify import Anchor
+
+    out: list[Any] = []
+    rounds = Round.objects.filter(fixtures__match_id=match_id).select_related("stage")
+    for round_ in rounds.exclude(receipts=[]):
+        for entry in round_.receipts:
+            if entry.get("match") != match_id:
+                continue
+            where = f"the record of {round_.stage.name}, round {round_.number}"
+            out.append(Anchor(entry["events"], entry["head_hash"], where))
+            if entry.get("receipt"):
+                out.append(Receipt(entry["receipt"]["receipt"], entry["receipt"]["signature"]))
+    return out
+
+
 def _complete_stage(stage: Stage) -> None:
     Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
         status=Stage.Status.COMPLETE, completed_at=timezone.now()
