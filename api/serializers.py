@@ -419,6 +419,15 @@ class HistorySerializer(serializers.Serializer):  # type: ignore[type-arg]
     hash = serializers.CharField()
 
 
+class DisputeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A deal awaiting a director's decision, with every version of it in the log."""
+
+    match = serializers.IntegerField(source="match.pk")
+    deal = serializers.IntegerField()
+    entries = serializers.ListField(child=serializers.JSONField())
+    rejections = serializers.ListField(child=serializers.JSONField())
+
+
 class NoticeSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     stage = serializers.IntegerField(source="stage_id")

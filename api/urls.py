@@ -34,6 +34,11 @@ urlpatterns = [
         views.TournamentNotices.as_view(),
         name="tournament-notices",
     ),
+    path(
+        "tournaments/<int:pk>/disputes/",
+        views.TournamentDisputes.as_view(),
+        name="tournament-disputes",
+    ),
     path("notices/<int:pk>/resolve/", views.NoticeResolve.as_view(), name="notice-resolve"),
     path("tokens/", views.Tokens.as_view(), name="tokens"),
     path("tokens/<int:pk>/", views.TokenDetail.as_view(), name="token"),

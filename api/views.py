@@ -768,6 +768,18 @@ class TournamentNotices(APIView):
         return Response(s.NoticeSerializer(notices, many=True).data)
 
 
+class TournamentDisputes(APIView):
+    @extend_schema(
+        responses={200: s.DisputeSerializer(many=True), **ERRORS},
+        summary="Deals awaiting a director: rejected entries, both sides' differing entries",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
+        require_director(request, tournament)
+        disputes = store.disputed_deals(tournament_id=tournament.pk)
+        return Response(s.DisputeSerializer(disputes, many=True).data)
+
+
 class NoticeResolve(APIView):
     @extend_schema(request=None, responses={200: s.NoticeSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:

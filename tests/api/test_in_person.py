@@ -89,6 +89,18 @@ def test_a_rejection_sends_both_versions_to_the_director_who_settles_the_deal(
     assert rejected.json()["events"][0]["payload"]["points"] == [55, 45]
     state = league.client("director_a").get(f"/api/v1/matches/{match.pk}/state/").json()
     assert state["disputed"] and state["entries"][0]["points"] == [60, 40]  # both versions
+    desk = league.client("director_a").get(f"/api/v1/tournaments/{league.a.pk}/disputes/")
+    assert desk.status_code == 200, desk.json()
+    (dispute,) = desk.json()
+    assert dispute["match"] == match.pk and dispute["deal"] == 1
+    assert dispute["entries"][0]["points"] == [60, 40]
+    assert dispute["rejections"][0]["points"] == [55, 45]
+    assert dispute["rejections"][0]["reason"] == "we had the last sweep"
+    for who in ("a30", "keeper_a"):
+        assert (
+            league.client(who).get(f"/api/v1/tournaments/{league.a.pk}/disputes/").status_code
+            == 403
+        )
     again = send(league.client("a20"), match, "deal_entered", DEAL)
     assert again.status_code == 409 and again.json()["code"] == "deal_disputed"
     # The director decides: their deal_ended settles it.
