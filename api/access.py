@@ -39,6 +39,7 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
     tournaments = Tournament.objects.all()
     if not signed_in(request):
         return tournaments.filter(published=True)
+    assert user.is_authenticated  # signed_in() above
     if not user.is_superuser:
         plays = Team.objects.filter(
             Q(first_player__user=user) | Q(second_player__user=user), tournament=OuterRef("pk")

@@ -340,7 +340,7 @@ class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
 def _fixture_of(match: Match) -> Fixture | None:
     try:
-        return match.fixture  # type: ignore[no-any-return]
+        return match.fixture
     except Fixture.DoesNotExist:
         return None
 

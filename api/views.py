@@ -101,7 +101,7 @@ def paginate(
     view: APIView, request: Request, queryset: Any, serialize: Callable[[Any], Any]
 ) -> Response:
     pages = Pages()
-    page = pages.paginate_queryset(queryset, request, view=view)
+    page: list[Any] | None = pages.paginate_queryset(queryset, request, view=view)
     assert page is not None
     return pages.get_paginated_response([serialize(item) for item in page])
 
@@ -184,6 +184,7 @@ class Tournaments(APIView):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         directors = values.pop("directors", [])
+        assert request.user.is_authenticated  # signed_in() above
         tournament = Tournament(organizer=request.user, **values)
         _clean(tournament)
         with transaction.atomic():
@@ -540,7 +541,7 @@ class StageBracket(APIView):
 class IdFilter(filters.NumberFilter):
     """A whole-number filter: 0.5 is no id."""
 
-    field_class = forms.IntegerField
+    field_class = forms.IntegerField  # type: ignore[assignment]  # the stubs say DecimalField only
 
 
 class MatchFilter(filters.FilterSet):
@@ -951,6 +952,7 @@ class Webhooks(APIView):
         if not visible_tournaments(request).filter(pk=tournament.pk).exists():
             raise Http404
         require_director(request, tournament)
+        assert request.user.is_authenticated  # require_director: signed in
         check_url(values["url"])
         secret = secrets.token_hex(32)
         hook = Webhook.objects.create(

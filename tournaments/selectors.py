@@ -19,7 +19,7 @@ from .models import Match, MatchEvent
 from .snapshots import current_state
 
 #: payload fields that hold unplayed cards, hidden from all but directors until the deal is over
-SECRET_FIELDS = {matchlog.DEAL_STARTED: ("deck",)}
+SECRET_FIELDS: dict[str, tuple[str, ...]] = {matchlog.DEAL_STARTED: ("deck",)}
 _UNKNOWN: Any = object()
 
 
@@ -28,7 +28,7 @@ def match_state(match: Match | int) -> matchlog.MatchState:
     return current_state(match)
 
 
-def current_deal(match: Match | int) -> sc.Deal | None:
+def current_deal(match: Match | int) -> sc.Deal | sc.TableDeal | None:
     """Return the deal in play (full information: render it with ``seep_core.view``), or None."""
     return match_state(match).deal
 
