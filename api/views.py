@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -865,6 +866,8 @@ def _session_only(request: Request) -> None:
             code="token_scope",
             status_code=403,
         )
+    # The user's expired tokens go here (api.auth refuses each one when it is presented).
+    ApiToken.objects.filter(user=request.user, expiry__lt=timezone.now()).delete()
 
 
 class Tokens(APIView):
