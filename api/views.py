@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 from django_filters import rest_framework as filters
@@ -35,7 +37,15 @@ import seep_core as sc
 from competition import corrections
 from competition import selectors as competition_selectors
 from competition import services as competition
-from competition.models import Fixture, Notice, Registration, Round, Stage, StandingsCheckpoint
+from competition.models import (
+    Fixture,
+    Notice,
+    Registration,
+    Round,
+    Stage,
+    StandingRow,
+    StandingsCheckpoint,
+)
 from scoring.models import DealResult
 from tournaments import selectors as store
 from tournaments.access import seats_in
@@ -464,6 +474,16 @@ class RoundPublish(APIView):
 
 
 class StageStandings(APIView):
+    """A stage's standings: one query finds the stage, the round and its checkpoint (the ETag),
+    and the body comes from the cache when these standings were rendered before (one round
+    trip); else two more queries render it, and it is kept for the next reader.
+
+    The cached body is keyed by what it is made of: the checkpoint's digest and the time it
+    was last written (a rebuild rewrites the rows under the same digest), and the tournament's
+    team generation, which every change to a team renews (team names are in the rows, not in
+    the digest). With Redis away the cache is empty and every read renders.
+    """
+
     @extend_schema(
         parameters=[
             OpenApiParameter("round", int, description="As of this round (default: the latest)")
@@ -482,27 +502,60 @@ class StageStandings(APIView):
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        stage = get_visible(request, Stage.objects.all(), pk)
-        as_of = int_param(request, "round", 0, low=0, high=10_000) or None
-        if as_of is None:
-            as_of = competition_selectors.latest_standings_round(stage=stage)
-        checkpoint = (
-            StandingsCheckpoint.objects.filter(stage=stage, as_of_round=as_of or 0)
-            .values_list("digest", flat=True)
-            .first()
-        )
+        asked = int_param(request, "round", 0, low=0, high=10_000) or None
+        stage = get_visible(request, _with_checkpoint(Stage.objects.all(), asked), pk)
+        as_of = asked if asked is not None else stage.latest_round
+        digest, written = stage.checkpoint_digest, stage.checkpoint_written
+        teams = f"api:teams:{stage.tournament_id}"
+        key = f"api:standings:v1:{stage.pk}:{as_of}:{digest}:{written and written.timestamp()}"
+        found = cache.get_many([teams, key] if digest else [teams])
+        generation = found.get(teams)
+        tag = f"standings:{stage.pk}:{as_of}:{digest}:{written}:{generation}"
 
         def build() -> Response:
+            kept = found.get(key)
+            if kept is not None and kept["generation"] == generation:
+                return Response(kept["body"])
             rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
-            return Response(
-                {
-                    "stage": stage.pk,
-                    "as_of_round": as_of,
-                    "rows": s.StandingRowSerializer(rows, many=True).data,
-                }
-            )
+            body = {
+                "stage": stage.pk,
+                "as_of_round": as_of,
+                "rows": s.StandingRowSerializer(rows, many=True).data,
+            }
+            if digest:
+                cache.set(key, {"generation": generation, "body": body}, STANDINGS_CACHE_SECONDS)
+            return Response(body)
 
-        return conditional(request, f"standings:{stage.pk}:{as_of}:{checkpoint}", build)
+        return conditional(request, tag, build)
+
+
+#: how long a rendered table is kept (each is keyed by its inputs: this only bounds the memory)
+STANDINGS_CACHE_SECONDS = 600
+
+
+def _with_checkpoint(stages: QuerySet[Stage], as_of: int | None) -> QuerySet[Stage]:
+    """Annotate each stage with the checkpoint (digest, when written) of its standings as of
+    round ``as_of``, or (None) of its latest round with standings (``latest_round``)."""
+    if as_of is None:
+        latest = (
+            StandingRow.objects.filter(stage=OuterRef("pk"))
+            .order_by("-as_of_round")
+            .values("as_of_round")[:1]
+        )
+        stages = stages.annotate(latest_round=Subquery(latest))
+    checkpoint = StandingsCheckpoint.objects.filter(
+        stage=OuterRef("pk"), as_of_round=as_of if as_of is not None else OuterRef("latest_round")
+    )
+    return stages.annotate(
+        checkpoint_digest=Subquery(checkpoint.values("digest")[:1]),
+        checkpoint_written=Subquery(checkpoint.values("updated_at")[:1]),
+    )
+
+
+def renew_team_generation(tournament_id: int) -> None:
+    """A team of the tournament changed (its name is in the standings): renew the generation
+    the cached tables were rendered in, so none of them is served again."""
+    cache.set(f"api:teams:{tournament_id}", uuid.uuid4().hex, None)
 
 
 class StageBracket(APIView):
