@@ -13,6 +13,7 @@ expired tokens are swept when they manage their tokens (``api.views.Tokens``).
 from __future__ import annotations
 
 import binascii
+import functools
 from hmac import compare_digest
 from typing import Any
 
@@ -35,8 +36,6 @@ class ScopedTokenAuthentication(TokenAuthentication):
             raise exceptions.AuthenticationFailed("Invalid token.") from exc
 
     def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
-        from .models import ApiToken
-
         if len(token) > 200:
             raise exceptions.AuthenticationFailed("Invalid token.")
         text = token.decode("utf-8")
@@ -44,10 +43,7 @@ class ScopedTokenAuthentication(TokenAuthentication):
             digest = hash_token(text)
         except (TypeError, binascii.Error) as exc:
             raise exceptions.AuthenticationFailed("Invalid token.") from exc
-        candidates = ApiToken.objects.filter(
-            token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH]
-        ).select_related("user")
-        for auth_token in candidates:
+        for auth_token in _candidates(text[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if not compare_digest(digest, auth_token.digest):
                 continue
             if auth_token.expiry is not None and auth_token.expiry < timezone.now():
@@ -59,6 +55,66 @@ class ScopedTokenAuthentication(TokenAuthentication):
                 self.renew_token(auth_token)
             return self.validate_user(auth_token)  # type: ignore[no-any-return]
         raise exceptions.AuthenticationFailed("Invalid token.")
+
+
+def _candidates(key: str) -> list[Any]:
+    """The tokens with this key, each with its user: one query, written out.
+
+    The same query through the ORM (``filter(token_key=...).select_related("user")``) takes
+    four times the CPU to build as to run, on every request that carries a token. The rows
+    are made into models as the ORM makes them: the backend's converters, then ``from_db``.
+    """
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from .models import ApiToken
+
+    sql, converters = _candidates_query(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key])
+        rows = cursor.fetchall()
+    user_model = get_user_model()
+    tokens = [f.attname for f in ApiToken._meta.concrete_fields]
+    users = [f.attname for f in user_model._meta.concrete_fields]
+    found = []
+    for row in rows:
+        values = list(row)
+        for i, (functions, expression) in converters.items():
+            for convert in functions:
+                values[i] = convert(values[i], expression, connection)
+        token = ApiToken.from_db(connection.alias, tokens, values[: len(tokens)])
+        token.user = user_model.from_db(connection.alias, users, values[len(tokens) :])
+        found.append(token)
+    return found
+
+
+@functools.cache
+def _candidates_query(vendor: str) -> tuple[str, dict[int, tuple[list[Any], Any]]]:
+    """The query of ``_candidates`` and the converters of its columns, by position."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from .models import ApiToken
+
+    quote = connection.ops.quote_name
+    token_meta, user_meta = ApiToken._meta, get_user_model()._meta
+    fields = [("t", f) for f in token_meta.concrete_fields]
+    fields += [("u", f) for f in user_meta.concrete_fields]
+    converters = {}
+    for i, (_, field) in enumerate(fields):
+        column = field.get_col(field.model._meta.db_table)
+        functions = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if functions:
+            converters[i] = (functions, column)
+    columns = ", ".join(f"{alias}.{quote(f.column)}" for alias, f in fields)
+    user_fk = quote(token_meta.get_field("user").column)  # type: ignore[union-attr]
+    key = quote(token_meta.get_field("token_key").column)  # type: ignore[union-attr]
+    sql = (
+        f"SELECT {columns} FROM {quote(token_meta.db_table)} t "
+        f"JOIN {quote(user_meta.db_table)} u ON u.{quote(user_meta.pk.column)} = t.{user_fk} "
+        f"WHERE t.{key} = %s"
+    )
+    return sql, converters
 
 
 try:  # the schema names the token scheme (drf-spectacular reads this extension)
