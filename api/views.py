@@ -96,6 +96,11 @@ ERRORS = {
 }
 
 
+#: the columns api.access.get_visible needs of an object and its tournament to decide (a
+#: view that reads no more of them asks for only these; tests/api/test_queries.py counts)
+_VISIBILITY = ("id", "tournament_id", "tournament__published", "tournament__organizer_id")
+
+
 def paged(name: str, item: Any) -> Any:
     """Return the schema of a page of ``item``s (what ``paginate`` answers)."""
     return inline_serializer(
@@ -504,10 +509,7 @@ class StageStandings(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         asked = int_param(request, "round", 0, low=0, high=10_000) or None
-        # only what the visibility check and the table need (test_queries counts the queries)
-        stages = Stage.objects.only(
-            "id", "tournament_id", "tournament__published", "tournament__organizer_id"
-        )
+        stages = Stage.objects.only(*_VISIBILITY)
         stage = get_visible(request, _with_checkpoint(stages, asked), pk)
         as_of = asked if asked is not None else stage.latest_round
         digest, written = stage.checkpoint_digest, stage.checkpoint_written
@@ -715,7 +717,8 @@ class MatchEvents(APIView):
         summary="Append a command to the match's log",
     )
     def post(self, request: Request, pk: int) -> Response:
-        match = get_visible(request, Match.objects.all(), pk)
+        # Only what deciding needs: the service reads and locks the match itself.
+        match = get_visible(request, Match.objects.only(*_VISIBILITY), pk)
         require_write(request, match.tournament_id)
         body = request.data
         if not isinstance(body, dict):
@@ -738,6 +741,7 @@ class MatchEvents(APIView):
             )
         key = request.headers.get("Idempotency-Key")
         if correction:
+            match = Match.objects.select_related("tournament").get(pk=match.pk)
             return self.correct(request, match, body, confirm=confirm, dry_run=dry_run, key=key)
         result = match_append_event(
             match=match.pk,
