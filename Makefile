@@ -64,9 +64,13 @@ bench-scoring: $(STAMP)
 
 # The API over HTTP: gunicorn (deploy/gunicorn.py) and a Celery worker on a scratch database,
 # driven by 1 and 16 concurrent clients; BENCH_API_ARGS passes options (--rounds, --seconds).
+# A Redis database of its own: its cache keys (rate-limit counts, tables) are keyed by ids
+# that the scratch database hands out again.
+BENCH_API_REDIS_URL ?= redis://127.0.0.1:6379/11
+
 bench-api: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
-	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.api $(BENCH_API_ARGS)
+	REDIS_URL=$${REDIS_URL:-$(BENCH_API_REDIS_URL)} $(BIN)/python -m bench.api $(BENCH_API_ARGS)
 
 # The stack test for a minute (both variants: straight and behind PgBouncer), on a test
 # database of its own; the figures go to bench/results/stack-*.json.

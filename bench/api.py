@@ -11,7 +11,9 @@ server, dropping it first and again at the end (unless ``--keep``). It starts th
 processes on it: gunicorn with deploy/gunicorn.py (``WEB_CONCURRENCY`` workers, default 2 per
 CPU plus 1, its sync workers: one connection per request, as behind a proxy) on a free port
 of 127.0.0.1, and one Celery worker (prefork, concurrency 1) on a queue of its own on
-REDIS_URL, whose keys it deletes at the end. The API's rate limits stay on, with a token rate
+REDIS_URL, whose keys it deletes at the end. The cache (the rate limits' counts, the cached
+standings) is on REDIS_URL too, keyed by ids the scratch database hands out again: give it a
+Redis database no one else uses (``make bench-api`` takes database 11). The API's rate limits stay on, with a token rate
 no client reaches (the counting is part of every request's cost).
 
 The world: a published tournament of ``--teams`` teams (every player a user with a write
