@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-stack clean
+.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-api bench-stack clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,7 +46,7 @@ pytest: $(STAMP)
 
 test: lint pytest
 
-bench: bench-engine bench-competition bench-store bench-scoring
+bench: bench-engine bench-competition bench-store bench-scoring bench-api
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -55,7 +55,7 @@ bench-engine: $(STAMP)
 bench-competition: $(STAMP)
 	$(BIN)/python -m bench.competition
 
-# The store and scoring benchmarks need PostgreSQL (and Redis): they create scratch databases
+# The store, scoring and API benchmarks need PostgreSQL (and Redis): they create scratch databases
 # of their own on the server DATABASE_URL names (default: the local one) and drop them after.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
@@ -66,6 +66,16 @@ bench-store: $(STAMP)
 bench-scoring: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
 	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.scoring
+
+# The API over HTTP: gunicorn (deploy/gunicorn.py) and a Celery worker on a scratch database,
+# driven by 1 and 16 concurrent clients; BENCH_API_ARGS passes options (--rounds, --seconds).
+# A Redis database of its own: its cache keys (rate-limit counts, tables) are keyed by ids
+# that the scratch database hands out again.
+BENCH_API_REDIS_URL ?= redis://127.0.0.1:6379/11
+
+bench-api: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
+	REDIS_URL=$${REDIS_URL:-$(BENCH_API_REDIS_URL)} $(BIN)/python -m bench.api $(BENCH_API_ARGS)
 
 # The stack test for a minute (both variants: straight and behind PgBouncer), on a test
 # database of its own; the figures go to bench/results/stack-*.json.

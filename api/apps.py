@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -6,6 +8,23 @@ class ApiConfig(AppConfig):
     verbose_name = "API"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from tournaments.models import Team
+
         from . import webhooks
 
         webhooks.connect()
+        post_save.connect(_team_changed, sender=Team, dispatch_uid="api-team-changed")
+        post_delete.connect(_team_changed, sender=Team, dispatch_uid="api-team-deleted")
+
+
+def _team_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A team's name is in the cached standings (api.views.StageStandings): renew them, now
+    and again once the change commits (a table rendered in between has the old name)."""
+    from django.db import transaction
+
+    from .views import renew_team_generation
+
+    renew_team_generation(instance.tournament_id)
+    transaction.on_commit(lambda: renew_team_generation(instance.tournament_id), robust=True)

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 from django.http import Http404
+from django.utils import timezone
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -34,7 +38,15 @@ import seep_core as sc
 from competition import corrections
 from competition import selectors as competition_selectors
 from competition import services as competition
-from competition.models import Fixture, Notice, Registration, Round, Stage, StandingsCheckpoint
+from competition.models import (
+    Fixture,
+    Notice,
+    Registration,
+    Round,
+    Stage,
+    StandingRow,
+    StandingsCheckpoint,
+)
 from scoring.models import DealResult
 from tournaments import selectors as store
 from tournaments.access import seats_in
@@ -82,6 +94,11 @@ ERRORS = {
     (code, "application/problem+json"): PROBLEM
     for code in (400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 503)
 }
+
+
+#: the columns api.access.get_visible needs of an object and its tournament to decide (a
+#: view that reads no more of them asks for only these; tests/api/test_queries.py counts)
+_VISIBILITY = ("id", "tournament_id", "tournament__published", "tournament__organizer_id")
 
 
 def paged(name: str, item: Any) -> Any:
@@ -464,6 +481,16 @@ class RoundPublish(APIView):
 
 
 class StageStandings(APIView):
+    """A stage's standings: one query finds the stage, the round and its checkpoint (the ETag),
+    and the body comes from the cache when these standings were rendered before (one round
+    trip); else two more queries render it, and it is kept for the next reader.
+
+    The cached body is keyed by what it is made of: the checkpoint's digest and the time it
+    was last written (a rebuild rewrites the rows under the same digest), and the tournament's
+    team generation, which every change to a team renews (team names are in the rows, not in
+    the digest). With Redis away the cache is empty and every read renders.
+    """
+
     @extend_schema(
         parameters=[
             OpenApiParameter("round", int, description="As of this round (default: the latest)")
@@ -482,27 +509,74 @@ class StageStandings(APIView):
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        stage = get_visible(request, Stage.objects.all(), pk)
-        as_of = int_param(request, "round", 0, low=0, high=10_000) or None
-        if as_of is None:
-            as_of = competition_selectors.latest_standings_round(stage=stage)
-        checkpoint = (
-            StandingsCheckpoint.objects.filter(stage=stage, as_of_round=as_of or 0)
-            .values_list("digest", flat=True)
-            .first()
-        )
+        asked = int_param(request, "round", 0, low=0, high=10_000) or None
+        stages = Stage.objects.only(*_VISIBILITY)
+        stage = get_visible(request, _with_checkpoint(stages, asked), pk)
+        as_of = asked if asked is not None else stage.latest_round
+        digest, written = stage.checkpoint_digest, stage.checkpoint_written
+        teams = f"api:teams:{stage.tournament_id}"
+        key = f"api:standings:v1:{stage.pk}:{as_of}:{digest}:{written and written.timestamp()}"
+        found = cache.get_many([teams, key] if digest else [teams])
+        generation = found.get(teams)
+        tag = f"standings:{stage.pk}:{as_of}:{digest}:{written}:{generation}"
 
         def build() -> Response:
+            kept = found.get(key)
+            if kept is not None and kept["generation"] == generation:
+                return Response(kept["body"])
             rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
-            return Response(
-                {
-                    "stage": stage.pk,
-                    "as_of_round": as_of,
-                    "rows": s.StandingRowSerializer(rows, many=True).data,
-                }
-            )
+            body = {
+                "stage": stage.pk,
+                "as_of_round": as_of,
+                "rows": s.StandingRowSerializer(rows, many=True).data,
+            }
+            if digest:
+                cache.set(key, {"generation": generation, "body": body}, STANDINGS_CACHE_SECONDS)
+            return Response(body)
 
-        return conditional(request, f"standings:{stage.pk}:{as_of}:{checkpoint}", build)
+        return conditional(request, tag, build)
+
+
+#: how long a rendered table is kept (each is keyed by its inputs: this only bounds the memory)
+STANDINGS_CACHE_SECONDS = 600
+
+
+def _with_checkpoint(stages: QuerySet[Stage], as_of: int | None) -> QuerySet[Stage]:
+    """Annotate each stage with the checkpoint (digest, when written) of its standings as of
+    round ``as_of``, or (None) of its latest round with standings (``latest_round``).
+
+    Raw subqueries: the same ones through ``Subquery``/``OuterRef`` cost three times the CPU of
+    the rest of the request's query to compile, on every read.
+    """
+    stage, rows = Stage._meta.db_table, StandingRow._meta.db_table
+    latest = f"SELECT MAX(r.as_of_round) FROM {rows} r WHERE r.stage_id = {stage}.id"
+    params: tuple[Any, ...] = ()
+    if as_of is None:
+        stages = stages.annotate(
+            latest_round=RawSQL(latest, (), output_field=models.IntegerField())
+        )
+        round_sql = f"({latest})"
+    else:
+        round_sql, params = "%s", (as_of,)
+
+    def checkpoint(column: str, field: models.Field[Any, Any]) -> RawSQL:
+        return RawSQL(
+            f"SELECT c.{column} FROM {StandingsCheckpoint._meta.db_table} c "
+            f"WHERE c.stage_id = {stage}.id AND c.as_of_round = {round_sql}",
+            params,
+            output_field=field,
+        )
+
+    return stages.annotate(
+        checkpoint_digest=checkpoint("digest", models.CharField()),
+        checkpoint_written=checkpoint("updated_at", models.DateTimeField()),
+    )
+
+
+def renew_team_generation(tournament_id: int) -> None:
+    """A team of the tournament changed (its name is in the standings): renew the generation
+    the cached tables were rendered in, so none of them is served again."""
+    cache.set(f"api:teams:{tournament_id}", uuid.uuid4().hex, None)
 
 
 class StageBracket(APIView):
@@ -644,7 +718,8 @@ class MatchEvents(APIView):
         summary="Append a command to the match's log",
     )
     def post(self, request: Request, pk: int) -> Response:
-        match = get_visible(request, Match.objects.all(), pk)
+        # Only what deciding needs: the service reads and locks the match itself.
+        match = get_visible(request, Match.objects.only(*_VISIBILITY), pk)
         require_write(request, match.tournament_id)
         body = request.data
         if not isinstance(body, dict):
@@ -667,6 +742,7 @@ class MatchEvents(APIView):
             )
         key = request.headers.get("Idempotency-Key")
         if correction:
+            match = Match.objects.select_related("tournament").get(pk=match.pk)
             return self.correct(request, match, body, confirm=confirm, dry_run=dry_run, key=key)
         result = match_append_event(
             match=match.pk,
@@ -878,6 +954,8 @@ def _session_only(request: Request) -> None:
             code="token_scope",
             status_code=403,
         )
+    # The user's expired tokens go here (api.auth refuses each one when it is presented).
+    ApiToken.objects.filter(user=request.user, expiry__lt=timezone.now()).delete()
 
 
 class Tokens(APIView):

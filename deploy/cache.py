@@ -6,6 +6,11 @@ so while Redis restarted every API request failed with a 500 (the throttle reads
 before the view runs), although appends need only PostgreSQL. Here a read that cannot reach
 Redis is a miss and a write is skipped (logged at most once a minute per process), so the
 API serves on and rate limits resume with Redis.
+
+Django's client also makes a new ``redis.Redis`` for every operation, and one costs about as
+much Python as the round trip (it builds its table of response callbacks each time): here a
+process keeps one per connection pool (a ``redis.Redis`` is thread-safe, and its pool starts
+afresh in a forked child).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 log = logging.getLogger(__name__)
 
@@ -24,10 +29,29 @@ _UNAVAILABLE = (redis.RedisError, OSError)
 _WARN_EVERY = 60.0
 
 
+class ReusedClient(RedisCacheClient):
+    """Django's cache client, keeping its ``redis.Redis`` clients instead of making one a call."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # as _client
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]  # set by RedisCacheClient, not in the stubs
+        return client
+
+
 class FailOpenRedisCache(RedisCache):
     """Django's RedisCache, with every operation answering "nothing there" while Redis is down."""
 
     _warned_at = 0.0
+
+    def __init__(self, server: Any, params: Any) -> None:
+        super().__init__(server, params)
+        self._class = ReusedClient
 
     def _down(self, operation: str, exc: Exception) -> None:
         now = time.monotonic()
