@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-stack clean
+.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-versus bench-stack clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,7 +41,7 @@ pytest: $(STAMP)
 
 test: lint pytest
 
-bench: bench-engine bench-competition bench-store bench-scoring
+bench: bench-engine bench-competition bench-store bench-scoring bench-versus
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -61,6 +61,13 @@ bench-store: $(STAMP)
 bench-scoring: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
 	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.scoring
+
+# The append against the eventsourcing library's PostgreSQL recorder and a bare INSERT,
+# alternating over rounds on fresh databases (bench/versus.py); with a broker, the projection
+# message's send is measured too.
+bench-versus: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
+	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.versus
 
 # The stack test for a minute (both variants: straight and behind PgBouncer), on a test
 # database of its own; the figures go to bench/results/stack-*.json.

@@ -34,10 +34,11 @@ def _admin_connection(database_url: str) -> object:
     return psycopg.connect(admin, autocommit=True)
 
 
-def recreate_database(database_url: str, name: str) -> str:
+def recreate_database(database_url: str, name: str, *, template: str | None = None) -> str:
     """(Re)create database ``name`` on the server ``database_url`` names; return its URL.
 
-    Refuses to touch the database ``database_url`` itself names.
+    ``template``: a copy of that database (nobody may be connected to it). Refuses to touch
+    the database ``database_url`` itself names.
     """
     from psycopg import sql
 
@@ -47,7 +48,10 @@ def recreate_database(database_url: str, name: str) -> str:
         conn.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        create = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        if template is not None:
+            create += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
+        conn.execute(create)
     return urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
 
 
