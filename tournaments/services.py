@@ -13,7 +13,7 @@ from django.utils import timezone
 
 import seep_core as sc
 
-from . import matchlog, receipts
+from . import appendsql, matchlog, receipts
 from .access import SYSTEM, is_director, is_scorekeeper, seat_lineup, seats_in
 from .chain import GENESIS, event_hash, request_digest
 from .errors import (
@@ -25,10 +25,10 @@ from .errors import (
     StaleSequence,
     StoreUnavailable,
 )
-from .models import Match, MatchEvent, MatchReceipt, Team, Tournament
+from .models import Match, MatchEvent, Team, Tournament
 from .selectors import render_events
 from .signals import log_appended
-from .snapshots import rebuild_snapshot, save_snapshot, trusted_state
+from .snapshots import proven_state, rebuild_snapshot, snapshot_digest
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,8 @@ def match_append_event(
     the log (StaleSequence); validate by folding the command through seep_core (IllegalMove
     keeps its rule id); write the events, chained by hash, the new snapshot, and the match's
     receipt if it ended. The scoring projection is scheduled after the commit, never before.
+    The lock and reads, and the writes, are fixed SQL of two round trips on PostgreSQL
+    (``tournaments.appendsql``).
 
     ``actor`` is a user (anonymous included) or ``access.SYSTEM``, the server itself. Every
     refusal is an ``errors.AppendRefused`` with a stable code.
@@ -139,21 +141,17 @@ def _append(
     shuffle: matchlog.Shuffle,
     via: str,
 ) -> AppendResult:
-    locked = (
-        # of=self: lock this match's row only (a plain FOR UPDATE with the join would also
-        # lock the tournament's row, serializing every match of a tournament behind it).
-        Match.objects.select_for_update(of=("self",))
-        .select_related("tournament")
-        .filter(pk=match_id)
-        .first()
-    )
-    if locked is None:
+    # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc).
+    actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
+    read = appendsql.read_locked(match_id, actor_id, idempotency_key)
+    if read is None:
         raise MatchNotFound(match_id)
-    state = trusted_state(locked)
+    locked = read.match
+    state = proven_state(locked, read.snapshot)
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
     _authorize(locked, state, actor, kind, payload)
-    if idempotency_key is not None:
+    if idempotency_key is not None and read.keyed_seq is not None:
         original = _original_result(locked, idempotency_key, digest, actor)
         if original is not None:
             return original
@@ -168,20 +166,22 @@ def _append(
         locked.mode, locked.rules, locked.match_format, locked.first_dealer, players, users,
         locked.confirmation,
     )  # fmt: skip
-    actor_id = None if actor is SYSTEM else actor.pk
     try:
         planned, new_state = matchlog.plan(
             state, setup, kind, payload, actor=actor_id, shuffle=shuffle
         )
     except sc.SeepError as exc:
         raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
-    events = _write(locked, planned, actor, idempotency_key, digest, new_state, via)
+    events = _write(
+        locked, planned, actor, idempotency_key, digest, new_state, via, commit=read.began
+    )
     # robust: a broker that is down must not fail an append that has committed (the scoring
     # catch-up sends it later). Not a functools.partial: Django 5.2 logs a failed robust
     # callback by its __qualname__, which a partial does not have.
     transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
     open_deal = new_state.deal_no if _deal_in_play(new_state) else None
-    shown = render_events(locked, events, actor, secret_deal=open_deal)
+    director = is_director(actor, locked.tournament, listed=read.listed_director)
+    shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
 
 
@@ -361,7 +361,13 @@ def _write(
     digest: str,
     state: matchlog.MatchState,
     via: str = "",
+    *,
+    commit: bool = False,
 ) -> list[MatchEvent]:
+    """Write the planned events, chained by hash, the head, the snapshot (and the receipt).
+
+    ``commit``: the transaction is the append's own, and its COMMIT goes with the writes.
+    """
     now = timezone.now()
     actor_id = None if actor is SYSTEM else actor.pk
     previous = match.last_hash or GENESIS
@@ -392,20 +398,24 @@ def _write(
                 **fields,
             )
         )
-    MatchEvent.objects.bulk_create(events)
     last = events[-1]
-    Match.objects.filter(pk=match.pk).update(
-        last_seq=last.seq, last_hash=last.hash, status=state.status
+    data = state.to_json()
+    appendsql.write(
+        appendsql.Writes(
+            match_id=match.pk,
+            events=events,
+            status=state.status,
+            snapshot=(snapshot_digest(match.pk, last.seq, last.hash, data), data),
+            receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
+        ),
+        commit=commit,
     )
-    save_snapshot(match.pk, last.seq, last.hash, state)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
-    if last.kind == matchlog.MATCH_ENDED:
-        _issue_receipt(match, last)
     return events
 
 
-def _issue_receipt(match: Match, ended: MatchEvent) -> None:
-    """Sign and store the receipt of a match that just ended (the same transaction)."""
+def _receipt(match: Match, ended: MatchEvent) -> tuple[dict[str, Any], str, str]:
+    """Return the signed receipt (body, signature, key id) of a match that just ended."""
     body = {
         "match": match.pk,
         "tournament": match.tournament.slug,
@@ -416,14 +426,7 @@ def _issue_receipt(match: Match, ended: MatchEvent) -> None:
         "ended_at": ended.recorded_at.isoformat(),
     }
     receipt = receipts.sign(body, receipts.signing_key())
-    MatchReceipt.objects.create(
-        match=match,
-        seq=ended.seq,
-        body=receipt.body,
-        signature=receipt.signature,
-        key_id=receipt.body["key_id"],
-        issued_at=ended.recorded_at,
-    )
+    return receipt.body, receipt.signature, receipt.body["key_id"]
 
 
 def _schedule_projection(match_id: int) -> None:
