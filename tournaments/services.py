@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,7 +149,9 @@ def _append(
     if read is None:
         raise MatchNotFound(match_id)
     locked = read.match
-    state = proven_state(locked, read.snapshot)
+    state = _recent.state(locked, read.snapshot)
+    if state is None:
+        state = proven_state(locked, appendsql.decoded(read.snapshot))
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
     _authorize(locked, state, actor, kind, payload)
@@ -183,6 +187,47 @@ def _append(
     director = is_director(actor, locked.tournament, listed=read.listed_director)
     shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
+
+
+class _RecentStates:
+    """The state this process last wrote for each match, kept to skip decoding its snapshot.
+
+    An entry is the state after the event ``seq`` whose hash is ``head_hash``, and the digest
+    of the snapshot written with it. It is used only when the locked read finds that same
+    head and that same snapshot row (seq, head hash, digest): the head's hash names the whole
+    log before it and the state is that log's fold, so it is the state the snapshot proves,
+    decoded already. Anything else (another writer's append, a repair, a row replaced) is a
+    miss, and the snapshot is read and proved as ever. A write that does not commit leaves
+    an entry no head will match. Bounded; shared by the threads of the process.
+    """
+
+    SIZE = 2048
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[int, tuple[int, str, str, matchlog.MatchState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def state(self, match: Match, snapshot: tuple[int, str, str, Any] | None) -> Any:
+        """Return the kept state if the match's head and snapshot are the ones it was kept at."""
+        if snapshot is None:
+            return None
+        with self._lock:
+            kept = self._states.get(match.pk)
+        if kept is None or kept[:3] != (match.last_seq, match.last_hash, snapshot[2]):
+            return None
+        return kept[3] if snapshot[:2] == kept[:2] else None
+
+    def keep(
+        self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
+    ) -> None:
+        with self._lock:
+            self._states[match_id] = (seq, head_hash, digest, state)
+            self._states.move_to_end(match_id)
+            if len(self._states) > self.SIZE:
+                self._states.popitem(last=False)
+
+
+_recent = _RecentStates()
 
 
 def _match_id(match: Any) -> int:
@@ -400,16 +445,18 @@ def _write(
         )
     last = events[-1]
     data = state.to_json()
+    proof = snapshot_digest(match.pk, last.seq, last.hash, data)
     appendsql.write(
         appendsql.Writes(
             match_id=match.pk,
             events=events,
             status=state.status,
-            snapshot=(snapshot_digest(match.pk, last.seq, last.hash, data), data),
+            snapshot=(proof, data),
             receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
         ),
         commit=commit,
     )
+    _recent.keep(match.pk, last.seq, last.hash, proof, state)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
     return events
 
