@@ -93,12 +93,14 @@ KEYED = f"SELECT seq FROM {EVENT} WHERE match_id = %s AND idempotency_key = %s"
 INSERT_EVENT = f"INSERT INTO {EVENT} ({', '.join(EVENT_FIELDS)}) VALUES "
 EVENT_ROW = f"({', '.join(['%s'] * len(EVENT_FIELDS))})"
 UPDATE_HEAD = f"UPDATE {MATCH} SET last_seq = %s, last_hash = %s, status = %s WHERE id = %s"
-UPSERT_SNAPSHOT = (
+UPSERT_SNAPSHOT = (  # {json}: the state comes as JSON text (jsonb on PostgreSQL)
     f"INSERT INTO {SNAPSHOT} (match_id, seq, head_hash, digest, state, updated_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (match_id) DO UPDATE SET "
+    "VALUES (%s, %s, %s, %s, {json}, %s) ON CONFLICT (match_id) DO UPDATE SET "
     "seq = excluded.seq, head_hash = excluded.head_hash, digest = excluded.digest, "
     "state = excluded.state, updated_at = excluded.updated_at"
 )
+UPSERT_SNAPSHOT_POSTGRESQL = UPSERT_SNAPSHOT.replace("{json}", "%s::jsonb")
+UPSERT_SNAPSHOT = UPSERT_SNAPSHOT.replace("{json}", "%s")
 INSERT_RECEIPT = (
     f"INSERT INTO {RECEIPT} (match_id, seq, body, signature, key_id, issued_at) "
     "VALUES (%s, %s, %s, %s, %s, %s)"
@@ -128,7 +130,7 @@ class Writes:
     match_id: int
     events: list[MatchEvent]
     status: str
-    snapshot: tuple[str, dict[str, Any]]  # the digest and the state
+    snapshot: tuple[str, str]  # the digest and the state's canonical JSON
     receipt: tuple[dict[str, Any], str, str] | None = None  # body, signature, key id
 
 
@@ -249,8 +251,8 @@ def write(writes: Writes, *, commit: bool) -> None:
         (INSERT_EVENT + ", ".join([EVENT_ROW] * len(writes.events)), rows),
         (UPDATE_HEAD, (last.seq, last.hash, writes.status, writes.match_id)),
         (
-            UPSERT_SNAPSHOT,
-            (writes.match_id, last.seq, last.hash, digest, ops.adapt_json_value(state, None), now),
+            UPSERT_SNAPSHOT_POSTGRESQL if _on_postgresql() else UPSERT_SNAPSHOT,
+            (writes.match_id, last.seq, last.hash, digest, state, now),
         ),
     ]
     if writes.receipt is not None:

@@ -17,7 +17,7 @@ import seep_core as sc
 
 from . import appendsql, matchlog, receipts
 from .access import SYSTEM, is_director, is_scorekeeper, seat_lineup, seats_in
-from .chain import GENESIS, event_hash, request_digest
+from .chain import GENESIS, canonical_json, event_hash, request_digest
 from .errors import (
     CommandRefused,
     IdempotencyKeyReused,
@@ -30,7 +30,7 @@ from .errors import (
 from .models import Match, MatchEvent, Team, Tournament
 from .selectors import render_events
 from .signals import log_appended
-from .snapshots import proven_state, rebuild_snapshot, snapshot_digest
+from .snapshots import canonical_digest, proven_state, rebuild_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -444,14 +444,14 @@ def _write(
             )
         )
     last = events[-1]
-    data = state.to_json()
-    proof = snapshot_digest(match.pk, last.seq, last.hash, data)
+    text = canonical_json(state.to_json())  # written as it is proved: encoded once
+    proof = canonical_digest(match.pk, last.seq, last.hash, text)
     appendsql.write(
         appendsql.Writes(
             match_id=match.pk,
             events=events,
             status=state.status,
-            snapshot=(proof, data),
+            snapshot=(proof, text),
             receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
         ),
         commit=commit,

@@ -27,7 +27,12 @@ _SALT = "tournaments.snapshot"
 
 def snapshot_digest(match_id: int, seq: int, head_hash: str, state: dict[str, Any]) -> str:
     """Return the keyed digest that binds a snapshot's state to its match and head."""
-    message = f"{match_id}:{seq}:{head_hash}:{canonical_json(state)}"
+    return canonical_digest(match_id, seq, head_hash, canonical_json(state))
+
+
+def canonical_digest(match_id: int, seq: int, head_hash: str, canonical_state: str) -> str:
+    """Return ``snapshot_digest`` of the state whose canonical JSON is ``canonical_state``."""
+    message = f"{match_id}:{seq}:{head_hash}:{canonical_state}"
     return salted_hmac(_SALT, message, algorithm="sha256").hexdigest()
 
 

@@ -165,7 +165,8 @@ def test_what_the_fixed_sql_stores_is_what_the_orm_reads_and_the_verifier_checks
     match = started(world.digital_match)
     shown = []
     for number in range(60):  # through the end of the first deal: three events in one append
-        shown += players_move(match, idempotency_key=f"move-{number}", via="session").events
+        keyed = {"idempotency_key": f"move-{number}", "via": "session"}
+        shown += players_move(match, shuffle=fixed_decks(7), **keyed).events
     match.refresh_from_db()
     assert verify_match(match) == []
     stored = {e.seq: e for e in MatchEvent.objects.filter(match=match)}
