@@ -114,7 +114,7 @@ class Locked:
     match: Match
     #: whether the actor is among the tournament's added directors (not: the organizer)
     listed_director: bool
-    #: the snapshot's (seq, head_hash, digest, state as stored: decode it with ``state_of``),
+    #: the snapshot's (seq, head_hash, digest, state as stored: ``decoded`` decodes it),
     #: or None when the match has none
     snapshot: tuple[int, str, str, Any] | None
     #: the seq of the event that holds the request's idempotency key, or None
