@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-api bench-stack clean
+.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-versus bench-api bench-stack clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,7 +46,7 @@ pytest: $(STAMP)
 
 test: lint pytest
 
-bench: bench-engine bench-competition bench-store bench-scoring bench-api
+bench: bench-engine bench-competition bench-store bench-scoring bench-versus bench-api
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -76,6 +76,13 @@ BENCH_API_REDIS_URL ?= redis://127.0.0.1:6379/11
 bench-api: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
 	REDIS_URL=$${REDIS_URL:-$(BENCH_API_REDIS_URL)} $(BIN)/python -m bench.api $(BENCH_API_ARGS)
+
+# The append against the eventsourcing library's PostgreSQL recorder and a bare INSERT,
+# alternating over rounds on fresh databases (bench/versus.py); with a broker, the projection
+# message's send is measured too.
+bench-versus: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
+	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.versus
 
 # The stack test for a minute (both variants: straight and behind PgBouncer), on a test
 # database of its own; the figures go to bench/results/stack-*.json.

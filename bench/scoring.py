@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.scratch import drop_database, recreate_database
+from bench.scratch import bench_environment, drop_database, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parent.parent
@@ -79,10 +79,8 @@ def main() -> None:
         sys.exit("bench.scoring needs REDIS_URL=redis://... (the broker)")
     bench_url = recreate_database(database_url, args.database)
     queue = f"seep-bench-scoring-{uuid.uuid4().hex[:8]}"
-    os.environ.update(DATABASE_URL=bench_url, CELERY_QUEUE=queue)
-    os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
-    os.environ.setdefault("ALLOWED_HOSTS", "localhost")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+    bench_environment(bench_url)  # the worker it starts inherits the same environment
+    os.environ["CELERY_QUEUE"] = queue
 
     import django
 
@@ -389,8 +387,8 @@ class _Played:
     def follow(self, result: Any) -> None:
         from tournaments import matchlog
 
-        for event in result.events:
-            self.state = matchlog.apply_event(self.state, event.kind, event.payload)
+        for event in result.events:  # rendered for SYSTEM: nothing is hidden from the server
+            self.state = matchlog.apply_event(self.state, event["kind"], event["payload"])
         self.seq = result.last_seq
 
 

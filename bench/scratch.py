@@ -6,6 +6,25 @@ import sys
 from urllib.parse import urlsplit, urlunsplit
 
 
+def bench_environment(database_url: str) -> None:
+    """Set what deploy.settings needs to start with DEBUG off, for a benchmark process.
+
+    Production settings refuse to start without a secret key and a receipt signing key: a
+    benchmark gets throwaway ones of its own (unless the environment names some).
+    """
+    import os
+    import uuid
+
+    from tournaments.receipts import generate_private_key_text
+
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["DEBUG"] = "0"  # DEBUG keeps every query in memory: no benchmark runs with it
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
+    os.environ.setdefault("ALLOWED_HOSTS", "localhost")
+    os.environ.setdefault("RECEIPT_SIGNING_KEY", generate_private_key_text())
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+
+
 def _admin_connection(database_url: str) -> object:
     """Return an autocommit connection to the server's ``postgres`` database."""
     import psycopg
@@ -15,10 +34,11 @@ def _admin_connection(database_url: str) -> object:
     return psycopg.connect(admin, autocommit=True)
 
 
-def recreate_database(database_url: str, name: str) -> str:
+def recreate_database(database_url: str, name: str, *, template: str | None = None) -> str:
     """(Re)create database ``name`` on the server ``database_url`` names; return its URL.
 
-    Refuses to touch the database ``database_url`` itself names.
+    ``template``: a copy of that database (nobody may be connected to it). Refuses to touch
+    the database ``database_url`` itself names.
     """
     from psycopg import sql
 
@@ -28,7 +48,10 @@ def recreate_database(database_url: str, name: str) -> str:
         conn.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        create = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        if template is not None:
+            create += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
+        conn.execute(create)
     return urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
 
 

@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.scratch import drop_database, recreate_database
+from bench.scratch import bench_environment, drop_database, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FORMAT = {"bazzis": 99, "first_to": True}  # a match that does not end during the benchmark
@@ -286,9 +286,9 @@ def _append_in_phases(job: dict[str, Any], barrier: Any) -> dict[str, Any]:
                 latencies, events = [], 0
                 start = time.monotonic()
                 for _ in range(job["block"]):
-                    begun = time.perf_counter()
-                    events += player.append()
-                    latencies.append(time.perf_counter() - begun)
+                    written, seconds = player.append()
+                    events += written
+                    latencies.append(seconds)
                 end = time.monotonic()
                 phases.append(
                     {"length": length, "start": start, "end": end, "latencies": latencies,
@@ -301,8 +301,8 @@ class _Player:
     """Sends a match's moves as its seated players would, following the log it is answered."""
 
     def __init__(self, match_id: int, rng: random.Random) -> None:
-        from tournaments import matchlog
-        from tournaments.models import Match, MatchSnapshot
+        from tournaments.models import Match
+        from tournaments.selectors import match_state
 
         match = Match.objects.select_related(
             "team0__first_player__user", "team0__second_player__user",
@@ -310,25 +310,32 @@ class _Player:
         ).get(pk=match_id)  # fmt: skip
         self.match_id, self.rng, self.last_seq = match_id, rng, match.last_seq
         self.users = [player.user for player in match.seat_players()]
-        snapshot = MatchSnapshot.objects.get(match_id=match_id)
-        self.state = matchlog.MatchState.from_json(snapshot.state)
+        self.state = match_state(match_id)
 
-    def append(self) -> int:
-        """Send one legal move through the service; return the events it wrote."""
+    def append(self) -> tuple[int, float]:
+        """Send one legal move through the service; return the events it wrote and its time."""
         import seep_core as sc
         from tournaments import matchlog
+        from tournaments.selectors import match_state
         from tournaments.services import match_append_event
 
         assert self.state.deal is not None
         move = self.rng.choice(sc.legal_moves(self.state.deal))
+        begun = time.perf_counter()
         result = match_append_event(
             match=self.match_id, expected_seq=self.last_seq, kind="move_played",
             payload={"move": move}, actor=self.users[move["seat"]],
         )  # fmt: skip
-        for event in result.events:  # outside the timing that matters: the caller's
-            self.state = matchlog.apply_event(self.state, event.kind, event.payload)
+        seconds = time.perf_counter() - begun
+        # Outside the timing: the caller's work. A player is not shown the next deal's deck,
+        # so after a deal ends the benchmark reads the state the way a director would.
+        if any("hidden" in event for event in result.events):
+            self.state = match_state(self.match_id)
+        else:
+            for event in result.events:
+                self.state = matchlog.apply_event(self.state, event["kind"], event["payload"])
         self.last_seq = result.last_seq
-        return len(result.events)
+        return len(result.events), seconds
 
 
 # --- prefilling ------------------------------------------------------------------------------
@@ -367,8 +374,10 @@ def _prefilled(teams: tuple[Any, Any], length: int, seed: int) -> int:
 
     import seep_core as sc
     from tournaments import matchlog
+    from tournaments.access import seat_lineup
     from tournaments.chain import GENESIS, event_hash
-    from tournaments.models import Match, MatchEvent, MatchSnapshot
+    from tournaments.models import Match, MatchEvent
+    from tournaments.snapshots import save_snapshot
 
     team0, team1 = teams
     match = Match.objects.create(
@@ -377,7 +386,10 @@ def _prefilled(teams: tuple[Any, Any], length: int, seed: int) -> int:
     )  # fmt: skip
     rng = random.Random(seed)
     shuffle = matchlog.repeatable_decks(rng)
-    setup = matchlog.MatchSetup(match.mode, match.rules, match.match_format, 0)
+    players, users = seat_lineup(match)  # fixed when the match starts, as the service does
+    setup = matchlog.MatchSetup(
+        match.mode, match.rules, match.match_format, 0, tuple(players), tuple(users)
+    )
     planned, state = matchlog.plan(
         matchlog.MatchState(match.mode), setup, "match_started", {}, shuffle=shuffle
     )
@@ -420,7 +432,7 @@ def _prefilled(teams: tuple[Any, Any], length: int, seed: int) -> int:
         Match.objects.filter(pk=match.pk).update(
             last_seq=seq, last_hash=previous, status=state.status
         )
-        MatchSnapshot.objects.create(match=match, seq=seq, state=state.to_json())
+        save_snapshot(match.pk, seq, previous, state)  # with its proof, as the service writes it
     return int(match.pk)
 
 
@@ -477,11 +489,7 @@ def _verify(match_ids: list[int]) -> None:
 
 
 def _setup_django(bench_url: str) -> None:
-    os.environ["DATABASE_URL"] = bench_url
-    os.environ["DEBUG"] = "0"  # DEBUG keeps every query in memory: no benchmark runs with it
-    os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
-    os.environ.setdefault("ALLOWED_HOSTS", "localhost")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+    bench_environment(bench_url)
     import django
 
     django.setup()

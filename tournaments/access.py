@@ -42,11 +42,12 @@ def _signed_in(user: Any) -> bool:
     return user is not None and user is not SYSTEM and bool(user.is_authenticated)
 
 
-def is_director(user: Any, tournament: Tournament | int) -> bool:
+def is_director(user: Any, tournament: Tournament | int, *, listed: bool | None = None) -> bool:
     """Return whether ``user`` directs ``tournament`` (organizer, added director, superuser).
 
     ``SYSTEM`` directs every tournament. At most one query (none for a superuser, or for the
-    organizer of a tournament object at hand).
+    organizer of a tournament object at hand, or when the caller read already whether the
+    user is among its added directors: ``listed``, with a tournament object).
     """
     if user is SYSTEM:
         return True
@@ -57,6 +58,8 @@ def is_director(user: Any, tournament: Tournament | int) -> bool:
     if isinstance(tournament, Tournament):
         if tournament.organizer_id == user.pk:
             return True
+        if listed is not None:
+            return listed
         tournament = tournament.pk
     return (
         Tournament.objects.filter(pk=tournament)

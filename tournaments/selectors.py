@@ -95,12 +95,18 @@ def render_event(
 
 
 def render_events(
-    match: Match, events: Iterable[MatchEvent], viewer: Any, *, secret_deal: Any = _UNKNOWN
+    match: Match,
+    events: Iterable[MatchEvent],
+    viewer: Any,
+    *,
+    secret_deal: Any = _UNKNOWN,
+    director: bool | None = None,
 ) -> list[dict[str, Any]]:
     """Return ``events`` of ``match`` as ``viewer`` may see them.
 
     ``secret_deal``: the deal still secret, when the caller knows it from the log it holds
     (the append service, inside its transaction); otherwise read from the log here.
+    ``director``: whether the viewer directs the match's tournament, when the caller knows.
     """
     # Read the events before the open deal: read after, the open deal is at least as recent
     # as any deal_started among them (the log only grows), so no deck of a deal still in play
@@ -109,9 +115,10 @@ def render_events(
     if secret_deal is _UNKNOWN:
         needs_secret = any(e.kind in SECRET_FIELDS for e in events)
         secret_deal = open_deal(match) if needs_secret else None
-    director: bool | None = None
-    if secret_deal is not None and any(
-        e.kind in SECRET_FIELDS and e.payload.get("deal") == secret_deal for e in events
+    if (
+        director is None
+        and secret_deal is not None
+        and any(e.kind in SECRET_FIELDS and e.payload.get("deal") == secret_deal for e in events)
     ):
         director = is_director(viewer, match.tournament_id)
     return [

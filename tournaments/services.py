@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,9 +15,9 @@ from django.utils import timezone
 
 import seep_core as sc
 
-from . import matchlog, receipts
+from . import appendsql, matchlog, receipts
 from .access import SYSTEM, is_director, is_scorekeeper, seat_lineup, seats_in
-from .chain import GENESIS, event_hash, request_digest
+from .chain import GENESIS, canonical_json, event_hash, request_digest
 from .errors import (
     CommandRefused,
     IdempotencyKeyReused,
@@ -26,10 +28,10 @@ from .errors import (
     StaleSequence,
     StoreUnavailable,
 )
-from .models import Match, MatchEvent, MatchReceipt, Team, Tournament
+from .models import Match, MatchEvent, Team, Tournament
 from .selectors import render_events
 from .signals import log_appended
-from .snapshots import rebuild_snapshot, save_snapshot, trusted_state
+from .snapshots import canonical_digest, proven_state, rebuild_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +124,8 @@ def match_append_event(
     the log (StaleSequence); validate by folding the command through seep_core (IllegalMove
     keeps its rule id); write the events, chained by hash, the new snapshot, and the match's
     receipt if it ended. The scoring projection is scheduled after the commit, never before.
+    The lock and reads, and the writes, are fixed SQL of two round trips on PostgreSQL
+    (``tournaments.appendsql``).
 
     ``actor`` is a user (anonymous included) or ``access.SYSTEM``, the server itself. Every
     refusal is an ``errors.AppendRefused`` with a stable code.
@@ -164,21 +168,19 @@ def _append(
     shuffle: matchlog.Shuffle,
     via: str,
 ) -> AppendResult:
-    locked = (
-        # of=self: lock this match's row only (a plain FOR UPDATE with the join would also
-        # lock the tournament's row, serializing every match of a tournament behind it).
-        Match.objects.select_for_update(of=("self",))
-        .select_related("tournament")
-        .filter(pk=match_id)
-        .first()
-    )
-    if locked is None:
+    # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc).
+    actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
+    read = appendsql.read_locked(match_id, actor_id, idempotency_key)
+    if read is None:
         raise MatchNotFound(match_id)
-    state = trusted_state(locked)
+    locked = read.match
+    state = _recent.state(locked, read.snapshot)
+    if state is None:
+        state = proven_state(locked, appendsql.decoded(read.snapshot))
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
     _authorize(locked, state, actor, kind, payload)
-    if idempotency_key is not None:
+    if idempotency_key is not None and read.keyed_seq is not None:
         original = _original_result(locked, idempotency_key, digest, actor)
         if original is not None:
             return original
@@ -193,21 +195,64 @@ def _append(
         locked.mode, locked.rules, locked.match_format, locked.first_dealer, players, users,
         locked.confirmation,
     )  # fmt: skip
-    actor_id = None if actor is SYSTEM else actor.pk
     try:
         planned, new_state = matchlog.plan(
             state, setup, kind, payload, actor=actor_id, shuffle=shuffle
         )
     except sc.SeepError as exc:
         raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
-    events = _write(locked, planned, actor, idempotency_key, digest, new_state, via)
+    events = _write(
+        locked, planned, actor, idempotency_key, digest, new_state, via, commit=read.began
+    )
     # robust: a broker that is down must not fail an append that has committed (the scoring
     # catch-up sends it later). Not a functools.partial: Django 5.2 logs a failed robust
     # callback by its __qualname__, which a partial does not have.
     transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
     open_deal = new_state.deal_no if _deal_in_play(new_state) else None
-    shown = render_events(locked, events, actor, secret_deal=open_deal)
+    director = is_director(actor, locked.tournament, listed=read.listed_director)
+    shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
+
+
+class _RecentStates:
+    """The state this process last wrote for each match, kept to skip decoding its snapshot.
+
+    An entry is the state after the event ``seq`` whose hash is ``head_hash``, and the digest
+    of the snapshot written with it. It is used only when the locked read finds that same
+    head and that same snapshot row (seq, head hash, digest): the head's hash names the whole
+    log before it and the state is that log's fold, so it is the state the snapshot proves,
+    decoded already. Anything else (another writer's append, a repair, a row replaced) is a
+    miss, and the snapshot is read and proved as ever. A write that does not commit leaves
+    an entry no head will match. Bounded; shared by the threads of the process.
+    """
+
+    SIZE = 2048
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[int, tuple[int, str, str, matchlog.MatchState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def state(self, match: Match, snapshot: tuple[int, str, str, Any] | None) -> Any:
+        """Return the kept state if the match's head and snapshot are the ones it was kept at."""
+        if snapshot is None:
+            return None
+        with self._lock:
+            kept = self._states.get(match.pk)
+        if kept is None or kept[:3] != (match.last_seq, match.last_hash, snapshot[2]):
+            return None
+        return kept[3] if snapshot[:2] == kept[:2] else None
+
+    def keep(
+        self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
+    ) -> None:
+        with self._lock:
+            self._states[match_id] = (seq, head_hash, digest, state)
+            self._states.move_to_end(match_id)
+            if len(self._states) > self.SIZE:
+                self._states.popitem(last=False)
+
+
+_recent = _RecentStates()
 
 
 def _match_id(match: Any) -> int:
@@ -386,7 +431,13 @@ def _write(
     digest: str,
     state: matchlog.MatchState,
     via: str = "",
+    *,
+    commit: bool = False,
 ) -> list[MatchEvent]:
+    """Write the planned events, chained by hash, the head, the snapshot (and the receipt).
+
+    ``commit``: the transaction is the append's own, and its COMMIT goes with the writes.
+    """
     now = timezone.now()
     actor_id = None if actor is SYSTEM else actor.pk
     previous = match.last_hash or GENESIS
@@ -417,20 +468,26 @@ def _write(
                 **fields,
             )
         )
-    MatchEvent.objects.bulk_create(events)
     last = events[-1]
-    Match.objects.filter(pk=match.pk).update(
-        last_seq=last.seq, last_hash=last.hash, status=state.status
+    text = canonical_json(state.to_json())  # written as it is proved: encoded once
+    proof = canonical_digest(match.pk, last.seq, last.hash, text)
+    appendsql.write(
+        appendsql.Writes(
+            match_id=match.pk,
+            events=events,
+            status=state.status,
+            snapshot=(proof, text),
+            receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
+        ),
+        commit=commit,
     )
-    save_snapshot(match.pk, last.seq, last.hash, state)
+    _recent.keep(match.pk, last.seq, last.hash, proof, state)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
-    if last.kind == matchlog.MATCH_ENDED:
-        _issue_receipt(match, last)
     return events
 
 
-def _issue_receipt(match: Match, ended: MatchEvent) -> None:
-    """Sign and store the receipt of a match that just ended (the same transaction)."""
+def _receipt(match: Match, ended: MatchEvent) -> tuple[dict[str, Any], str, str]:
+    """Return the signed receipt (body, signature, key id) of a match that just ended."""
     body = {
         "match": match.pk,
         "tournament": match.tournament.slug,
@@ -441,14 +498,7 @@ def _issue_receipt(match: Match, ended: MatchEvent) -> None:
         "ended_at": ended.recorded_at.isoformat(),
     }
     receipt = receipts.sign(body, receipts.signing_key())
-    MatchReceipt.objects.create(
-        match=match,
-        seq=ended.seq,
-        body=receipt.body,
-        signature=receipt.signature,
-        key_id=receipt.body["key_id"],
-        issued_at=ended.recorded_at,
-    )
+    return receipt.body, receipt.signature, receipt.body["key_id"]
 
 
 def _schedule_projection(match_id: int) -> None:

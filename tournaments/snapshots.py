@@ -27,7 +27,12 @@ _SALT = "tournaments.snapshot"
 
 def snapshot_digest(match_id: int, seq: int, head_hash: str, state: dict[str, Any]) -> str:
     """Return the keyed digest that binds a snapshot's state to its match and head."""
-    message = f"{match_id}:{seq}:{head_hash}:{canonical_json(state)}"
+    return canonical_digest(match_id, seq, head_hash, canonical_json(state))
+
+
+def canonical_digest(match_id: int, seq: int, head_hash: str, canonical_state: str) -> str:
+    """Return ``snapshot_digest`` of the state whose canonical JSON is ``canonical_state``."""
+    message = f"{match_id}:{seq}:{head_hash}:{canonical_state}"
     return salted_hmac(_SALT, message, algorithm="sha256").hexdigest()
 
 
@@ -53,10 +58,18 @@ def trusted_state(match: Match) -> matchlog.MatchState | None:
     row = MatchSnapshot.objects.filter(match_id=match.pk).values_list(
         "seq", "head_hash", "digest", "state"
     )
-    found = row.first()
-    if found is None:
+    return proven_state(match, row.first())
+
+
+def proven_state(
+    match: Match, row: tuple[int, str, str, dict[str, Any]] | None
+) -> matchlog.MatchState | None:
+    """Return the state of a snapshot row (seq, head_hash, digest, state) read for ``match``,
+    if it proves to be at the match's head; else None (no row, or one that does not prove).
+    """
+    if row is None:
         return None
-    seq, head_hash, digest, state = found
+    seq, head_hash, digest, state = row
     if (seq, head_hash) != (match.last_seq, match.last_hash):
         log.error(
             "snapshot of match %s is at seq %s, the log at %s: rebuilding it",

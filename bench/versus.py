@@ -1,0 +1,397 @@
+"""The append side by side: the project, the eventsourcing library's recorder, a bare INSERT.
+
+Needs PostgreSQL, and the ``eventsourcing[postgres]`` package (in the dev extra, pinned in
+constraints.txt; a benchmark's dependency, never the application's):
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python -m bench.versus \\
+        [--rounds 8] [--appends 300] [--parallel-appends 100] [--writers 8]
+
+It never touches the database DATABASE_URL names: it migrates a template database of its own
+(``--database`` + ``_template``) once, and every measurement runs on a fresh copy of it
+(``--database``), dropped after. Three systems, each appending one event at a time:
+
+- ``project``: ``tournaments.services.match_append_event``, a seated player's ``move_played``
+  with everything it does (the row lock, the idempotency key looked up, ``expected_seq``, the
+  seat checked, the move validated by seep_core from the snapshot, the events hash-chained,
+  the snapshot and the head rewritten); the projection's send after the commit is stubbed, as
+  in bench/store.py (what the send costs is ``celery_send``, measured apart when REDIS_URL
+  names a broker).
+- ``eventsourcing``: ``eventsourcing.postgres.PostgresApplicationRecorder.insert_events`` of
+  one stored event (the move as its JSON state), what an eventsourcing application does to
+  record an aggregate's new event: in one pipelined transaction it takes the table lock (so
+  notification ids commit in order), notifies listeners and inserts; the version's primary
+  key refuses a concurrent writer. It validates nothing and keeps no snapshot or chain.
+- ``bare_insert``: one ``INSERT`` of (stream, seq, kind, payload) in autocommit into a table
+  whose primary key is (stream, seq): the floor, what PostgreSQL itself costs.
+
+Each round measures every system with 1 writer and with ``--writers`` writers (a process
+each, its own connection, its own match or stream), on a fresh database, the order of the
+systems rotating from round to round so that a busy, shared machine weighs on all alike.
+After ``--warmup`` unmeasured appends, a barrier starts the writers together. Appends per
+second: a measurement's appends over its wall time (first writer's start to last writer's
+end), summed over the rounds; p50/p99 over every timed append. Figures go to
+bench/results/versus.json and are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from bench.scratch import bench_environment, drop_database, recreate_database
+
+RESULTS = Path(__file__).resolve().parent / "results"
+REPO = Path(__file__).resolve().parent.parent
+SYSTEMS = ("project", "eventsourcing", "bare_insert")
+FORMAT = {"bazzis": 99, "first_to": True}  # a match that does not end during the benchmark
+#: what the other systems store per append: a move as the project's payload holds one
+MOVE = {"move": {"seat": 1, "action": "throw", "card": "10D"}}
+BARE_TABLE = """
+    CREATE TABLE bare_events (
+        stream bigint NOT NULL,
+        seq integer NOT NULL,
+        kind text NOT NULL,
+        payload jsonb NOT NULL,
+        recorded_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (stream, seq)
+    )
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--database", default="seep_bench_versus", help="scratch database")
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--appends", type=int, default=300, help="timed appends, one writer")
+    parser.add_argument(
+        "--parallel-appends", type=int, default=100, help="timed appends per writer, in parallel"
+    )
+    parser.add_argument("--writers", type=int, default=8, help="writers at once, in parallel")
+    parser.add_argument("--warmup", type=int, default=30, help="unmeasured appends per writer")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    database_url = os.environ.get("DATABASE_URL", "")
+    if urlsplit(database_url).scheme not in {"postgres", "postgresql"}:
+        sys.exit("bench.versus measures PostgreSQL: set DATABASE_URL=postgres://user@host/name")
+    template = f"{args.database}_template"
+    load_before = os.getloadavg()
+    template_url = recreate_database(database_url, template)
+    measured: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    try:
+        _prepare_template(template_url)
+        for number in range(args.rounds):
+            order = SYSTEMS[number % 3 :] + SYSTEMS[: number % 3]
+            for writers in (1, args.writers):
+                for system in order:
+                    url = recreate_database(database_url, args.database, template=template)
+                    try:
+                        job = {
+                            "appends": args.appends if writers == 1 else args.parallel_appends,
+                            "warmup": args.warmup,
+                            "seed": args.seed + number,
+                        }
+                        outcome = _measure(system, url, writers, job)
+                    finally:
+                        drop_database(database_url, args.database)
+                    measured.setdefault((system, writers), []).append(outcome)
+                    print(
+                        f"round {number + 1}/{args.rounds} {system:13} {writers} writer(s): "
+                        f"{outcome['appends'] / outcome['wall']:8.1f} appends/s",
+                        flush=True,
+                    )
+        send = _celery_send(os.environ.get("REDIS_URL"), template_url)
+    finally:
+        drop_database(database_url, args.database)
+        drop_database(database_url, template)
+    result = _report(args, measured, send, load_before)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "versus.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+def _prepare_template(url: str) -> None:
+    """Migrate the project's schema, and create the other two systems' tables, in ``url``."""
+    import psycopg
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    env = dict(os.environ)
+    bench_environment(url)
+    env.update(
+        {
+            k: os.environ[k]
+            for k in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "RECEIPT_SIGNING_KEY")
+        }
+    )
+    env["DJANGO_SETTINGS_MODULE"] = "deploy.settings"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+        cwd=REPO,
+        env=env,
+        check=True,
+    )
+    datastore = _datastore(url)
+    try:
+        PostgresApplicationRecorder(datastore).create_table()
+    finally:
+        datastore.close()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(BARE_TABLE)
+
+
+def _datastore(url: str) -> Any:
+    from eventsourcing.postgres import PostgresDatastore
+
+    parts = urlsplit(url)
+    return PostgresDatastore(
+        dbname=parts.path.lstrip("/"),
+        host=parts.hostname or "127.0.0.1",
+        port=parts.port or 5432,
+        user=parts.username or "",
+        password=parts.password or "",
+    )
+
+
+def _measure(system: str, url: str, writers: int, job: dict[str, Any]) -> dict[str, Any]:
+    """Run ``writers`` processes appending with ``system``; return their pooled figures."""
+    context = multiprocessing.get_context("spawn")
+    barrier, answers = context.Barrier(writers), context.Queue()
+    processes = [
+        context.Process(target=_writer, args=(system, url, index, job, barrier, answers))
+        for index in range(writers)
+    ]
+    for process in processes:
+        process.start()
+    outcomes = [answers.get(timeout=1800) for _ in processes]
+    for process in processes:
+        process.join()
+    failed = [o["error"] for o in outcomes if "error" in o]
+    if failed:
+        raise RuntimeError(f"{len(failed)} {system} writer(s) failed: {failed[0]}")
+    latencies = [x for o in outcomes for x in o["latencies"]]
+    wall = max(o["end"] for o in outcomes) - min(o["start"] for o in outcomes)
+    return {"appends": len(latencies), "wall": wall, "latencies": latencies}
+
+
+def _writer(
+    system: str, url: str, index: int, job: dict[str, Any], barrier: Any, answers: Any
+) -> None:
+    """One writer: set up its system, warm up, wait for the others, append, report."""
+    try:
+        append = {"project": _project, "eventsourcing": _eventsourcing, "bare_insert": _bare}[
+            system
+        ](url, index, job["seed"])
+        for _ in range(job["warmup"]):
+            append()
+        barrier.wait()
+        start = time.monotonic()
+        latencies = [append() for _ in range(job["appends"])]
+        answers.put({"latencies": latencies, "start": start, "end": time.monotonic()})
+    except Exception as exc:  # reported by the parent, which stops the benchmark
+        barrier.abort()
+        answers.put({"error": f"{type(exc).__name__}: {exc}"})
+
+
+def _project(url: str, index: int, seed: int) -> Any:
+    """Return a function that sends one seated player's move through the append service."""
+    import random
+    from unittest import mock
+
+    bench_environment(url)
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from bench.store import _Player
+    from tournaments.access import SYSTEM
+    from tournaments.models import Player, Team, Tournament
+    from tournaments.services import match_append_event, match_create
+
+    mock.patch("tournaments.services._schedule_projection").start()  # see the module's doc
+    users = get_user_model().objects
+    tag = f"w{index}-{uuid.uuid4().hex[:6]}"
+    tournament = Tournament.objects.create(
+        name=tag, slug=tag, organizer=users.create_user(f"{tag}-organizer")
+    )
+    players = [
+        Player.objects.create(name=f"{tag}-{n}", user=users.create_user(f"{tag}-{n}"))
+        for n in range(4)
+    ]
+    team0, team1 = (
+        Team.objects.create(
+            tournament=tournament,
+            name=f"{tag}-{i}",
+            first_player=players[i],
+            second_player=players[i + 2],
+        )
+        for i in range(2)
+    )
+    match = match_create(
+        tournament=tournament, team0=team0, team1=team1, mode="digital", match_format=FORMAT
+    )
+    match_append_event(
+        match=match,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": 0},
+        actor=SYSTEM,
+    )
+    player = _Player(match.pk, random.Random(seed * 100 + index))
+    return lambda: player.append()[1]
+
+
+def _eventsourcing(url: str, index: int, seed: int) -> Any:
+    """Return a function that records one event of a stream of its own with the recorder."""
+    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    recorder = PostgresApplicationRecorder(_datastore(url))
+    stream, state, version = uuid.uuid4(), json.dumps(MOVE).encode(), [0]
+
+    def append() -> float:
+        version[0] += 1
+        event = StoredEvent(
+            originator_id=stream,
+            originator_version=version[0],
+            topic="seep:MovePlayed",
+            state=state,
+        )
+        begun = time.perf_counter()
+        recorder.insert_events([event])
+        return time.perf_counter() - begun
+
+    return append
+
+
+def _bare(url: str, index: int, seed: int) -> Any:
+    """Return a function that INSERTs one event of a stream of its own, in autocommit."""
+    import psycopg
+
+    conn = psycopg.connect(url, autocommit=True)
+    payload, seq = json.dumps(MOVE), [0]
+    insert = "INSERT INTO bare_events (stream, seq, kind, payload) VALUES (%s, %s, %s, %s::jsonb)"
+
+    def append() -> float:
+        seq[0] += 1
+        begun = time.perf_counter()
+        conn.execute(insert, (index, seq[0], "move_played", payload))
+        return time.perf_counter() - begun
+
+    return append
+
+
+def _celery_send(redis_url: str | None, template_url: str) -> dict[str, Any] | None:
+    """Return what one projection message costs to send (None without a broker)."""
+    if not redis_url:
+        return None
+    queue = f"seep-bench-versus-{uuid.uuid4().hex[:8]}"
+    code = (
+        "import time, statistics, django; django.setup();"
+        "from scoring.tasks import project_match;"
+        "[project_match.delay(1) for _ in range(50)];"
+        "t=[];"
+        "exec('for _ in range(500):\\n b=time.perf_counter(); project_match.delay(1);"
+        " t.append(time.perf_counter()-b)');"
+        "q=statistics.quantiles(t, n=100); print(q[49]*1000, q[98]*1000)"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": template_url,
+        "REDIS_URL": redis_url,
+        "CELERY_QUEUE": queue,
+    }
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=REPO,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+    finally:
+        from bench.scoring import _forget_queue
+
+        _forget_queue(redis_url, queue)
+    return {
+        "what": "project_match.delay to Redis, 500 sends",
+        "p50_ms": round(float(out[0]), 3),
+        "p99_ms": round(float(out[1]), 3),
+    }
+
+
+def _report(
+    args: argparse.Namespace,
+    measured: dict[tuple[str, int], list[dict[str, Any]]],
+    send: dict[str, Any] | None,
+    load_before: tuple[float, float, float],
+) -> dict[str, Any]:
+    figures: dict[str, dict[str, Any]] = {}
+    for (system, writers), rounds in measured.items():
+        latencies = [x for r in rounds for x in r["latencies"]]
+        quantiles = statistics.quantiles(latencies, n=100, method="inclusive")
+        per_round = [r["appends"] / r["wall"] for r in rounds]
+        figures.setdefault(f"{writers} writer{'s' if writers > 1 else ''}", {})[system] = {
+            "appends_per_s": round(
+                sum(r["appends"] for r in rounds) / sum(r["wall"] for r in rounds), 1
+            ),
+            "appends_per_s_by_round": [round(x, 1) for x in per_round],
+            "latency_ms": {
+                "p50": round(quantiles[49] * 1000, 2),
+                "p99": round(quantiles[98] * 1000, 2),
+                "max": round(max(latencies) * 1000, 2),
+            },
+            "appends": len(latencies),
+        }
+    ratios = {
+        scenario: {
+            "project_over_eventsourcing": round(
+                by["project"]["appends_per_s"] / by["eventsourcing"]["appends_per_s"], 2
+            ),
+            "bare_insert_over_project": round(
+                by["bare_insert"]["appends_per_s"] / by["project"]["appends_per_s"], 2
+            ),
+        }
+        for scenario, by in figures.items()
+    }
+    from importlib.metadata import version
+
+    return {
+        "benchmark": "versus",
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "environment": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "eventsourcing": version("eventsourcing"),
+            "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
+        },
+        "method": {
+            "rounds": args.rounds,
+            "timed_appends_per_writer": {
+                "1 writer": args.appends,
+                f"{args.writers} writers": args.parallel_appends,
+            },
+            "warmup_appends_per_writer": args.warmup,
+            "order": "systems rotate from round to round; a fresh database for each measurement",
+        },
+        "ratios": ratios,
+        "results": figures,
+        "celery_send": send,
+    }
+
+
+if __name__ == "__main__":
+    main()

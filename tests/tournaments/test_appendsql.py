@@ -1,0 +1,207 @@
+"""The append's fixed SQL (tournaments.appendsql): what it costs and what it stores.
+
+The append is the store's hot path: on PostgreSQL a player's move takes two round trips (the
+locked read, then the writes with the COMMIT), counted on the wire by a proxy, so that a
+change that brings back a query per step fails here. On both backends the fixed statements
+store exactly what the ORM reads back and the verifier checks, and a write refused by the
+database leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+import seep_core as sc
+from tests.matches import deal_in_play as current_deal
+from tournaments.access import SYSTEM
+from tournaments.errors import StaleSequence
+from tournaments.matchlog import repeatable_decks as fixed_decks
+from tournaments.models import Match, MatchEvent, MatchSnapshot
+from tournaments.selectors import match_state
+from tournaments.services import match_append_event
+from tournaments.snapshots import trusted_state
+from tournaments.verify import verify_match
+
+
+def started(match: Match) -> Match:
+    match_append_event(
+        match=match,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": 0},
+        actor=SYSTEM,
+        shuffle=fixed_decks(3),
+    )
+    match.refresh_from_db()
+    return match
+
+
+def next_move(match: Match) -> dict[str, Any]:
+    """Return the arguments of the first legal move, sent by the player at its seat."""
+    match.refresh_from_db()
+    move = sc.legal_moves(current_deal(match))[0]
+    return {
+        "match": match.pk,
+        "expected_seq": match.last_seq,
+        "kind": "move_played",
+        "payload": {"move": move},
+        "actor": match.seat_players()[move["seat"]].user,
+    }
+
+
+def players_move(match: Match, **kw: Any) -> Any:
+    """Play the first legal move as the player at its seat; return the append's result."""
+    return match_append_event(**next_move(match), **kw)
+
+
+class RoundTrips:
+    """A TCP proxy to PostgreSQL that counts round trips: the client sends, the server answers.
+
+    However many statements or packets a request holds, the client waiting for the server's
+    answer is one turn of the conversation, and that is what is counted.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.count = 0
+        self._last = ""
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                client, _ = self.listener.accept()
+                server = socket.create_connection(self.upstream)
+                self._sockets += [client, server]
+                for source, sink, side in ((client, server, "client"), (server, client, "server")):
+                    threading.Thread(
+                        target=self._pump, args=(source, sink, side), daemon=True
+                    ).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, side: str) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                with self._lock:
+                    if side == "server" and self._last == "client":
+                        self.count += 1
+                    self._last = side
+                sink.sendall(data)
+
+    def close(self) -> None:
+        for sock in self._sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+
+@pytest.fixture(autouse=True)
+def scheduled() -> Iterator[mock.MagicMock]:
+    """Stub the projection's scheduling after commit: scoring's work, not the append's."""
+    with mock.patch("tournaments.services._schedule_projection") as schedule:
+        yield schedule
+
+
+@pytest.fixture
+def round_trips() -> Iterator[RoundTrips]:
+    """Reconnect the test's database connection through a RoundTrips proxy."""
+    settings = connection.settings_dict
+    saved = settings["HOST"], settings["PORT"]
+    proxy = RoundTrips(saved[0] or "127.0.0.1", int(saved[1] or 5432))
+    connection.close()
+    settings["HOST"], settings["PORT"] = "127.0.0.1", str(proxy.port)
+    try:
+        connection.ensure_connection()
+        yield proxy
+    finally:
+        connection.close()
+        settings["HOST"], settings["PORT"] = saved
+        proxy.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("key", [None, "move-1"])
+def test_a_players_move_takes_two_round_trips(
+    world: Any, round_trips: RoundTrips, key: Any
+) -> None:
+    match = started(world.digital_match)
+    players_move(match)  # the first of the connection's appends, as any other
+    move = next_move(match)
+    before = round_trips.count
+    result = match_append_event(**move, idempotency_key=key)
+    assert round_trips.count - before == 2  # the locked read; the writes with the COMMIT
+    assert result.last_seq == Match.objects.get(pk=match.pk).last_seq  # committed
+    assert verify_match(match) == []
+
+
+@pytest.mark.django_db
+def test_an_append_runs_the_fixed_statements_and_no_others(world: Any) -> None:
+    match = started(world.digital_match)
+    move = next_move(match)
+    with CaptureQueriesContext(connection) as queries:
+        match_append_event(**move, idempotency_key="k-1")
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # on PostgreSQL one query string per round trip; on SQLite the statements one by one
+    # (the lock, the snapshot, the key; the events, the head, the snapshot)
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 6), statements
+
+
+@pytest.mark.django_db(transaction=True)
+def test_what_the_fixed_sql_stores_is_what_the_orm_reads_and_the_verifier_checks(
+    world: Any,
+) -> None:
+    match = started(world.digital_match)
+    shown = []
+    for number in range(60):  # through the end of the first deal: three events in one append
+        keyed = {"idempotency_key": f"move-{number}", "via": "session"}
+        shown += players_move(match, shuffle=fixed_decks(7), **keyed).events
+    match.refresh_from_db()
+    assert verify_match(match) == []
+    stored = {e.seq: e for e in MatchEvent.objects.filter(match=match)}
+    for event in shown:
+        row = stored[event["seq"]]
+        assert (row.kind, row.hash, row.caused_by) == (
+            event["kind"],
+            event["hash"],
+            event["caused_by"],
+        )
+        assert row.recorded_at.isoformat() == event["recorded_at"]
+        if "hidden" not in event:
+            assert row.payload == event["payload"]
+    assert {e.kind for e in stored.values()} >= {"deal_ended", "deal_started"}
+    assert trusted_state(match) == match_state(match)  # the snapshot proves itself
+    snapshot = MatchSnapshot.objects.get(match=match)
+    assert (snapshot.seq, snapshot.head_hash) == (match.last_seq, match.last_hash)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_the_database_refuses_leaves_the_head_and_the_snapshot_as_they_were(
+    world: Any,
+) -> None:
+    match = started(world.digital_match)
+    players_move(match)
+    match.refresh_from_db()
+    snapshot = MatchSnapshot.objects.get(match=match)
+    # a writer that slipped past the lock took the next seq
+    MatchEvent.objects.create(
+        match=match, seq=match.last_seq + 1, kind="note", payload={}, hash="x"
+    )
+    with pytest.raises(StaleSequence):
+        players_move(match, idempotency_key="lost")
+    after = Match.objects.get(pk=match.pk)
+    assert (after.last_seq, after.last_hash) == (match.last_seq, match.last_hash)
+    assert MatchSnapshot.objects.get(match=match).seq == snapshot.seq
+    assert not MatchEvent.objects.filter(match=match, idempotency_key="lost").exists()
+    assert connection.get_autocommit()  # the connection is left as Django had it
