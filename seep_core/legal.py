@@ -67,7 +67,20 @@ def card_plays(deal: Visible, seat: int, hand: int, *, keys: bool = True) -> Mov
     # then captures or builds with some of them
     by_sum = subsets_by_sum(loose) if loose else _NO_SUBSETS
     on_floor, free, breakable = _survey_houses(houses, seat) if houses else (0, 0, [])
-    held, one, two = _held_values(hand)
+    # (value, the cards of that value) for each value held, by value; the values held at
+    # least once and at least twice (bitmasks of V)
+    held = []
+    one = two = 0
+    mask = hand
+    while mask:
+        low = mask & -mask
+        v = (low.bit_length() + 3) >> 2
+        cards = hand & RANK_MASK[v]
+        mask ^= cards
+        held.append((v, cards))
+        one |= 1 << v
+        if cards & (cards - 1):
+            two |= 1 << v
     if not keys:
         one = two = 0
     # the house values a card may go to (H5/H8: a key stays in hand, unless adding is free)
@@ -122,25 +135,6 @@ def _survey_houses(houses: tuple[House, ...], seat: int) -> tuple[int, int, list
         if len(h.sets) == 1 and not owners >> seat & 1:
             breakable.append(h)
     return on_floor, free, breakable
-
-
-def _held_values(hand: int) -> tuple[list[tuple[int, int]], int, int]:
-    """Return (value, the cards of that value) for each value held, by value, and the values
-    held at least once and at least twice (bitmasks of V).
-    """
-    held = []
-    one = two = 0
-    mask = hand
-    while mask:
-        low = mask & -mask
-        v = (low.bit_length() + 3) >> 2
-        cards = hand & RANK_MASK[v]
-        mask ^= cards
-        held.append((v, cards))
-        one |= 1 << v
-        if cards & (cards - 1):
-            two |= 1 << v
-    return held, one, two
 
 
 def _captures(out: Moves, seat: int, code: str, v: int, own: int, subsets: Sequence[int]) -> None:
