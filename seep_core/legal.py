@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .cards import CODE, RANK_MASK, codes
+from .cards import CODE, RANK_MASK, TAKE_CODES, codes, take_codes
 from .combos import disjoint_unions, has_subset_sum, maximal_unions, subsets_by_sum
 from .rules import Rules
 from .state import BID, OPENING, PLAY, Deal, House
@@ -147,7 +147,7 @@ def _captures(out: Moves, seat: int, code: str, v: int, own: int, subsets: Seque
     if len(subsets) > 1:
         subsets = sorted(maximal_unions(subsets))
     for union in subsets:
-        items = codes(union)
+        items = [*(TAKE_CODES.get(union) or take_codes(union))]  # (see take_codes)
         if own:
             items.append(HOUSE_NAME[v])
         out.append({"seat": seat, "action": "capture", "card": code, "take": items})
@@ -194,8 +194,9 @@ def _builds(
         for take in sorted(takes):
             if not take and new_house:
                 continue  # a new house needs two cards
+            items = [*(TAKE_CODES.get(take) or take_codes(take))]  # (see take_codes)
             out.append(
-                {"seat": seat, "action": "build", "card": code, "value": value, "take": codes(take)}
+                {"seat": seat, "action": "build", "card": code, "value": value, "take": items}
             )
 
 
