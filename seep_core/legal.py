@@ -66,7 +66,18 @@ def card_plays(deal: Visible, seat: int, hand: int, *, keys: bool = True) -> Mov
     # the loose cards' subsets by sum, listed when there are loose cards: nearly every card
     # then captures or builds with some of them
     by_sum = subsets_by_sum(loose) if loose else _NO_SUBSETS
-    on_floor, free, breakable = _survey_houses(houses, seat) if houses else (0, 0, [])
+    # the houses as the seat sees them: the values on the floor and free to add to (bitmasks
+    # of V), the ordinary houses it does not own (it may break them, H7)
+    partner = (seat + 2) % 4
+    on_floor = free = 0
+    breakable = []
+    for h in houses:
+        on_floor |= 1 << h.value
+        owners = h.owners
+        if owners >> partner & 1 and not owners >> seat & 1:
+            free |= 1 << h.value  # adding to the partner's house needs no key (H8)
+        if len(h.sets) == 1 and not owners >> seat & 1:
+            breakable.append(h)
     # (value, the cards of that value) for each value held, by value; the values held at
     # least once and at least twice (bitmasks of V)
     held = []
@@ -118,23 +129,6 @@ def card_plays(deal: Visible, seat: int, hand: int, *, keys: bool = True) -> Mov
         if cards != low:
             _same_for_the_other_cards(out, first, cards ^ low)
     return out
-
-
-def _survey_houses(houses: tuple[House, ...], seat: int) -> tuple[int, int, list[House]]:
-    """Return the houses as ``seat`` sees them: the values on the floor and free to add to
-    (bitmasks of V), and the ordinary houses the seat does not own (it may break them, H7).
-    """
-    partner = (seat + 2) % 4
-    on_floor = free = 0
-    breakable = []
-    for h in houses:
-        on_floor |= 1 << h.value
-        owners = h.owners
-        if owners >> partner & 1 and not owners >> seat & 1:
-            free |= 1 << h.value  # adding to the partner's house needs no key (H8)
-        if len(h.sets) == 1 and not owners >> seat & 1:
-            breakable.append(h)
-    return on_floor, free, breakable
 
 
 def _captures(out: Moves, seat: int, code: str, v: int, own: int, subsets: Sequence[int]) -> None:
