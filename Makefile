@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest stack bench bench-engine bench-competition bench-store bench-scoring bench-versus bench-api bench-stack clean
+.PHONY: run test lint pytest stack bench bench-engine bench-engine-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ bench: bench-engine bench-competition bench-store bench-scoring bench-versus ben
 
 bench-engine: $(STAMP)
 	$(BIN)/python -m bench.engine
+
+# The engine's cost in instructions under callgrind (needs valgrind; deterministic, unlike
+# seconds on a shared machine): bench/results/engine-instructions.json.
+bench-engine-instructions: $(STAMP)
+	$(BIN)/python -m bench.engine_instructions
 
 bench-competition: $(STAMP)
 	$(BIN)/python -m bench.competition

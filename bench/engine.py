@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import seep_core as sc
-from seep_core import combos
+from seep_core import cards, combos
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -32,6 +32,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def _clear_caches() -> None:
     combos._SUBSETS.clear()
     combos._SPLITS.clear()
+    cards.TAKE_CODES.clear()
 
 
 def random_play(deals: int, seed: int) -> tuple[float, list[tuple[sc.Deal, list[dict[str, Any]]]]]:

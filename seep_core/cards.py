@@ -80,6 +80,25 @@ def codes(mask: int) -> list[str]:
     return out
 
 
+#: the codes of each card set ``take_codes`` has listed, by bitmask (a memo, bounded)
+TAKE_CODES: dict[int, tuple[str, ...]] = {}
+_TAKE_CODES_LIMIT = 1 << 16
+
+
+def take_codes(mask: int) -> tuple[str, ...]:
+    """Return the codes of the cards in a bitmask, in card order, memoized in ``TAKE_CODES``.
+
+    ``legal_moves`` lists the same takes over and over: it reads ``TAKE_CODES`` first and
+    calls this only for a take not met yet, which spares it a call per move listed.
+    """
+    found = TAKE_CODES.get(mask)
+    if found is None:
+        if len(TAKE_CODES) >= _TAKE_CODES_LIMIT:
+            TAKE_CODES.clear()
+        found = TAKE_CODES[mask] = tuple(codes(mask))
+    return found
+
+
 class Card(int):
     """One card as a value type: ``Card.parse("10D").code() == "10D"``.
 

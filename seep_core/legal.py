@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .cards import CODE, RANK_MASK, codes
+from .cards import CODE, RANK_MASK, TAKE_CODES, codes, take_codes
 from .combos import disjoint_unions, has_subset_sum, maximal_unions, subsets_by_sum
+from .rules import Rules
 from .state import BID, OPENING, PLAY, Deal, House
 from .validation import HOUSE_NAME, Visible
 
@@ -19,6 +20,7 @@ _BID_VALUES = (9, 10, 11, 12, 13)
 _HOUSE_VALUES = sum(1 << v for v in _BID_VALUES)
 
 Moves = list[dict[str, Any]]
+_NO_SUBSETS: Sequence[Sequence[int]] = ((),) * 14  # no loose cards: no subset of any sum
 
 
 def legal_moves(deal: Deal) -> Moves:
@@ -56,46 +58,16 @@ def card_plays(deal: Visible, seat: int, hand: int, *, keys: bool = True) -> Mov
     throws and most build targets; the subsets themselves are listed only when a move needs
     them.
     """
+    # the deal's fields are read once here: the helpers get what they need as arguments,
+    # which is cheaper than reading a field again (legal_moves is the hot path of random play)
     opening = deal.phase == OPENING
     bid = deal.bid or 0
-    on_floor, free, breakable = _survey_houses(deal.houses, seat)
-    held, one, two = _held_values(hand)
-    if not keys:
-        one = two = 0
-    # the house values a card may go to (H5/H8: a key stays in hand, unless adding is free)
-    values = 1 << bid if opening else _HOUSE_VALUES  # B4: the opening builds the bid value
-    limit = deal.rules.max_houses
-    if limit is not None and len(deal.houses) >= limit:
-        values &= on_floor  # V5: no new house
-    keyed = values & (free | two)  # whichever card of the value is played, a key stays
-    keyed_once = values & one  # a key stays if the card played has another value
-    # per house value: the unions of disjoint loose sets that may join it with the card
-    extras: list[list[int] | None] = [None] * 14
-    out: Moves = []
-    for v, cards in held:
-        low = cards & -cards
-        code = CODE[low.bit_length() - 1]
-        first = len(out)
-        own = on_floor >> v & 1  # a house of the card's value is on the floor
-        if not opening or v == bid:  # the opening throws or captures only the bid value (B4)
-            _throw_or_captures(out, deal, seat, code, v, own)
-        # builds: the target's value minus v must be a sum of loose cards (the card alone
-        # when it is worth the target)
-        targets = (keyed | keyed_once & ~(1 << v)) & deal.sums << v
-        if own:
-            targets &= 1 << v  # H4: a card of a house's value goes to that house
-        if targets:
-            _builds(out, deal, seat, code, v, targets, on_floor, extras)
-        if breakable and not own and not opening:
-            _breaks(out, deal, seat, code, v, breakable, one)
-        _same_for_the_other_cards(out, first, cards ^ low)
-    return out
-
-
-def _survey_houses(houses: tuple[House, ...], seat: int) -> tuple[int, int, list[House]]:
-    """Return the houses as ``seat`` sees them: the values on the floor and free to add to
-    (bitmasks of V), and the ordinary houses the seat does not own (it may break them, H7).
-    """
+    loose, sums, houses, rules = deal.loose, deal.sums, deal.houses, deal.rules
+    # the loose cards' subsets by sum, listed when there are loose cards: nearly every card
+    # then captures or builds with some of them
+    by_sum = subsets_by_sum(loose) if loose else _NO_SUBSETS
+    # the houses as the seat sees them: the values on the floor and free to add to (bitmasks
+    # of V), the ordinary houses it does not own (it may break them, H7)
     partner = (seat + 2) % 4
     on_floor = free = 0
     breakable = []
@@ -106,13 +78,8 @@ def _survey_houses(houses: tuple[House, ...], seat: int) -> tuple[int, int, list
             free |= 1 << h.value  # adding to the partner's house needs no key (H8)
         if len(h.sets) == 1 and not owners >> seat & 1:
             breakable.append(h)
-    return on_floor, free, breakable
-
-
-def _held_values(hand: int) -> tuple[list[tuple[int, int]], int, int]:
-    """Return (value, the cards of that value) for each value held, by value, and the values
-    held at least once and at least twice (bitmasks of V).
-    """
+    # (value, the cards of that value) for each value held, by value; the values held at
+    # least once and at least twice (bitmasks of V)
     held = []
     one = two = 0
     mask = hand
@@ -125,22 +92,56 @@ def _held_values(hand: int) -> tuple[list[tuple[int, int]], int, int]:
         one |= 1 << v
         if cards & (cards - 1):
             two |= 1 << v
-    return held, one, two
-
-
-def _throw_or_captures(out: Moves, deal: Visible, seat: int, code: str, v: int, own: int) -> None:
-    """Add the throw (T1) or the complete captures (C1, C2) of a card of value ``v``."""
-    if not deal.sums >> v & 1:  # no loose cards sum to v
-        if not own:
-            out.append({"seat": seat, "action": "throw", "card": code})
+    if not keys:
+        one = two = 0
+    # the house values a card may go to (H5/H8: a key stays in hand, unless adding is free)
+    values = 1 << bid if opening else _HOUSE_VALUES  # B4: the opening builds the bid value
+    limit = rules.max_houses
+    if limit is not None and len(houses) >= limit:
+        values &= on_floor  # V5: no new house
+    keyed = values & (free | two)  # whichever card of the value is played, a key stays
+    keyed_once = values & one  # a key stays if the card played has another value
+    # per house value: the unions of disjoint loose sets that may join it with the card
+    extras: list[list[int] | None] = [None] * 14
+    out: Moves = []
+    for v, cards in held:
+        low = cards & -cards
+        code = CODE[low.bit_length() - 1]
+        first = len(out)
+        own = on_floor >> v & 1  # a house of the card's value is on the floor
+        # the helpers are called only where there is something to list: a call per card
+        # held costs more than the checks
+        if opening and v != bid:
+            pass  # the opening throws or captures only the bid value (B4)
+        elif sums >> v & 1 or own:
+            _captures(out, seat, code, v, own, by_sum[v])
         else:
-            out.append({"seat": seat, "action": "capture", "card": code, "take": [HOUSE_NAME[v]]})
+            out.append({"seat": seat, "action": "throw", "card": code})  # T1
+        # builds: the target's value minus v must be a sum of loose cards (the card alone
+        # when it is worth the target)
+        targets = (keyed | keyed_once & ~(1 << v)) & sums << v
+        if own:
+            targets &= 1 << v  # H4: a card of a house's value goes to that house
+        if targets:
+            _builds(out, seat, code, v, targets, on_floor, extras, loose, by_sum, rules)
+        if breakable and not own and not opening:
+            _breaks(out, seat, code, v, breakable, one, loose, by_sum, rules)
+        if cards != low:
+            _same_for_the_other_cards(out, first, cards ^ low)
+    return out
+
+
+def _captures(out: Moves, seat: int, code: str, v: int, own: int, subsets: Sequence[int]) -> None:
+    """Add the complete captures (C1, C2) of a card of value ``v``, given the ``subsets`` of
+    loose cards that sum to ``v``; ``own``: the house of ``v`` is on the floor.
+    """
+    if not subsets:  # the house alone
+        out.append({"seat": seat, "action": "capture", "card": code, "take": [HOUSE_NAME[v]]})
         return
-    subsets = subsets_by_sum(deal.loose)[v]
     if len(subsets) > 1:
         subsets = sorted(maximal_unions(subsets))
     for union in subsets:
-        items = codes(union)
+        items = [*(TAKE_CODES.get(union) or take_codes(union))]  # (see take_codes)
         if own:
             items.append(HOUSE_NAME[v])
         out.append({"seat": seat, "action": "capture", "card": code, "take": items})
@@ -148,33 +149,35 @@ def _throw_or_captures(out: Moves, deal: Visible, seat: int, code: str, v: int, 
 
 def _builds(
     out: Moves,
-    deal: Visible,
     seat: int,
     code: str,
     v: int,
     targets: int,
     on_floor: int,
     extras: list[list[int] | None],
+    loose: int,
+    by_sum: Sequence[Sequence[int]],
+    rules: Rules,
 ) -> None:
     """Add the builds of a card of value ``v`` into the house values of ``targets`` (H5, H8).
 
-    ``extras[V]`` caches, across the cards held, the loose sets that may join a house of V.
+    ``extras[V]`` caches, across the cards held, the loose sets that may join a house of V;
+    ``by_sum`` lists the subsets of the ``loose`` cards by sum.
     """
-    loose = deal.loose
-    auto_sets = deal.rules.auto_join_sets
+    auto_sets = rules.auto_join_sets
     while targets:
         bit = targets & -targets
         targets ^= bit
         value = bit.bit_length() - 1
         unions = extras[value]
         if unions is None:
-            unions = extras[value] = _joining_sets(deal, value)
+            unions = extras[value] = _joining_sets(loose, by_sum[value], value)
         # each take once: the unions and the subsets are distinct, combining them is not
         takes: Iterable[int]
         if v == value:
             takes = unions
         else:
-            firsts = subsets_by_sum(loose)[value - v]
+            firsts = by_sum[value - v]
             if len(unions) == 1 and unions[0] == 0:
                 takes = firsts
             else:
@@ -185,36 +188,43 @@ def _builds(
         for take in sorted(takes):
             if not take and new_house:
                 continue  # a new house needs two cards
+            items = [*(TAKE_CODES.get(take) or take_codes(take))]  # (see take_codes)
             out.append(
-                {"seat": seat, "action": "build", "card": code, "value": value, "take": codes(take)}
+                {"seat": seat, "action": "build", "card": code, "value": value, "take": items}
             )
 
 
-def _joining_sets(deal: Visible, value: int) -> list[int]:
-    """Return the unions of disjoint loose sets of ``value`` that may join a house of it: the
-    single loose cards of the value always do (H4), the other sets as the player chooses.
+def _joining_sets(loose: int, sets: Sequence[int], value: int) -> list[int]:
+    """Return the unions of disjoint loose ``sets`` of ``value`` that may join a house of it:
+    the single loose cards of the value always do (H4), the other sets as the player chooses.
     """
-    if not deal.sums >> value & 1:
+    if not sets:
         return [0]
-    singles = deal.loose & RANK_MASK[value]
-    by_sum: Sequence[Sequence[int]] = subsets_by_sum(deal.loose)
-    return [u for u in disjoint_unions(by_sum[value]) if u & singles == singles]
+    singles = loose & RANK_MASK[value]
+    return [u for u in disjoint_unions(sets) if u & singles == singles]
 
 
 def _breaks(
-    out: Moves, deal: Visible, seat: int, code: str, v: int, breakable: list[House], one: int
+    out: Moves,
+    seat: int,
+    code: str,
+    v: int,
+    breakable: list[House],
+    one: int,
+    loose: int,
+    by_sum: Sequence[Sequence[int]],
+    rules: Rules,
 ) -> None:
     """Add the breaks (H7) of ordinary houses the seat does not own by a card of value ``v``."""
-    loose = deal.loose
     for house in breakable:
         value = house.value + v
         if value > 13 or not one >> value & 1:
             continue  # at most 13, and the breaker holds a card of the new value
         takes: Iterable[int]
-        if not deal.rules.auto_join_sets:
+        if not rules.auto_join_sets:
             takes = (loose & RANK_MASK[value],)
-        elif deal.sums >> value & 1:
-            takes = sorted(maximal_unions(subsets_by_sum(loose)[value]))
+        elif by_sum[value]:
+            takes = sorted(maximal_unions(by_sum[value]))
         else:
             takes = (0,)
         for take in takes:
@@ -226,8 +236,6 @@ def _breaks(
 
 def _same_for_the_other_cards(out: Moves, first: int, others: int) -> None:
     """Repeat the options listed from ``out[first]`` on for each card of ``others``."""
-    if not others:
-        return
     options = out[first:]
     while others:
         low = others & -others

@@ -21,7 +21,7 @@ from .cards import BIT, CARD_BY_CODE, CODE, RANK_MASK, VALUE, codes
 from .combos import has_subset_sum, split, subset_sums
 from .errors import IllegalMove, MalformedMove
 from .rules import Rules
-from .state import BID, HOUSE_CODES, OPENING, OVER, REDEALT, Deal, House
+from .state import BID, HOUSE_CODES, OPENING, OVER, PLAY, REDEALT, Deal, House
 
 #: the fields each action takes (beyond seat and action); "take" is optional for build
 FIELDS: dict[str, frozenset[str]] = {
@@ -34,6 +34,7 @@ FIELDS: dict[str, frozenset[str]] = {
 #: every card above 8 (B2)
 HIGH = RANK_MASK[9] | RANK_MASK[10] | RANK_MASK[11] | RANK_MASK[12] | RANK_MASK[13]
 HOUSE_NAME = {v: f"H{v}" for v in range(9, 14)}
+_BID_ACTIONS = frozenset({"bid", "redeal"})
 _VALUE_NAME = {1: "an ace", 11: "a jack", 12: "a queen", 13: "a king"}
 
 #: A validated move in canonical form (what ``legal_moves`` would list), as a plain tuple
@@ -97,9 +98,16 @@ def read_move(deal: Deal, move: Mapping[str, Any]) -> Checked:
     hand = deal.hands[seat]
     if deal.phase == BID:
         return _read_bid(seat, action, move, hand)
-    card = read_card(action, move)
+    # read_card's lookup inline (a call per move costs as much as the lookup; this is the
+    # hot path of replay); read_card itself for a move it refuses, to say why
+    code = move.get("card")
+    card = CARD_BY_CODE.get(code) if type(code) is str and action not in _BID_ACTIONS else None
+    if card is None:
+        card = read_card(action, move)
     if not hand & BIT[card]:
         raise MalformedMove(f"seat {seat} does not hold {CODE[card]}", code="card_not_in_hand")
+    if action == "throw":  # the commonest play needs no key: one call less (hot path)
+        return _read_throw(deal, seat, card)
     checked = read_card_play(deal, seat, card, action, move)
     key = checked[8]
     if key and not hand & ~BIT[card] & RANK_MASK[key]:
@@ -133,12 +141,13 @@ def read_header(
     if type(seat) is not int or not 0 <= seat <= 3:
         raise MalformedMove(f"seat must be 0-3, not {seat!r}", code="bad_seat")
     phase = deal.phase
-    if phase == OVER:
-        raise IllegalMove("the deal is over: no more moves", rule="E1", code="deal_over")
-    if phase == REDEALT:
-        raise IllegalMove(
-            "the deal was thrown in (B2): a new deal starts", rule="B2", code="deal_over"
-        )
+    if phase != PLAY:
+        if phase == OVER:
+            raise IllegalMove("the deal is over: no more moves", rule="E1", code="deal_over")
+        if phase == REDEALT:
+            raise IllegalMove(
+                "the deal was thrown in (B2): a new deal starts", rule="B2", code="deal_over"
+            )
     if seat != deal.to_play:
         raise IllegalMove(
             f"it is seat {deal.to_play}'s turn, not seat {seat}'s", rule="T0", code="not_your_turn"
@@ -372,7 +381,9 @@ def _read_build(
     target = deal.house(value) if houses else None
     if target is None:
         _check_new_house(deal, take, value)
-    rule = _key_rule(seat, target)
+        rule = "H5"  # the builder of a new house keeps a card of its value
+    else:
+        rule = _key_rule(seat, target.owners)
     return (seat, "build", card, value, take, (), sets, 0, value if rule else 0, rule)
 
 
@@ -387,16 +398,14 @@ def _check_new_house(deal: Visible, take: int, value: int) -> None:
         )
 
 
-def _key_rule(seat: int, target: House | None) -> str:
-    """Return the rule by which a build into ``target`` (None: a new house) needs a key left
-    in hand: H5 for a new house, T2 for the player's own, H8 for an opponent's; "" for a house
+def _key_rule(seat: int, owners: int) -> str:
+    """Return the rule by which a build into a house of these ``owners`` (a seat bitmask)
+    needs a key left in hand: T2 for the player's own, H8 for an opponent's; "" for a house
     the partner owns and the player does not, where adding is free (H8).
     """
-    if target is None:
-        return "H5"
-    if target.owned_by(seat):
+    if owners >> seat & 1:
         return "T2"
-    if target.owned_by((seat + 2) % 4):
+    if owners >> (seat + 2) % 4 & 1:
         return ""
     return "H8"
 
