@@ -298,6 +298,23 @@ def test_differing_entries_go_to_the_director(world: Any, django_user_model: Any
     assert_log_intact(match)
 
 
+def test_a_score_keepers_entry_is_matched_by_a_teams_not_by_another_score_keeper(
+    world: Any, django_user_model: Any
+) -> None:
+    """Both sides enter: entries of people of neither team do not confirm each other."""
+    match = confirmed_match(world, "both_enter")
+    people = actors(world, match, django_user_model)
+    second_keeper = django_user_model.objects.create_user("second-keeper")
+    match.scorekeepers.add(second_keeper)
+    enter(match, people["scorekeeper"])
+    error = refused(MatchStateConflict, match, lambda: enter(match, second_keeper))
+    assert error.code == "already_entered"
+    assert counted_deals(match) == []
+    result = enter(match, people["seat1"])
+    assert [e["kind"] for e in result.events] == ["deal_entered", "deal_ended"]
+    assert_log_intact(match)
+
+
 # --- resending after a lost connection -----------------------------------------------------
 
 

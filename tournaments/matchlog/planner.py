@@ -180,6 +180,12 @@ def _deal_entered(state: MatchState, payload: dict[str, Any], actor: int | None)
                 "your side has entered this deal already; the other side enters theirs",
                 code="already_entered",
             )
+        if side is None and entry.side is None:  # both sides: a team's entry must be one
+            raise MatchStateConflict(
+                "this deal was entered by someone of neither team already: a team's matching "
+                "entry (or a director's confirmation) counts it",
+                code="already_entered",
+            )
     result = deal_result(progress, state.deal_no + 1, payload["points"], payload["sweeps"])
     return K.DEAL_ENTERED, {**result, "side": side}
 
