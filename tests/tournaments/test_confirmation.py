@@ -40,16 +40,22 @@ OTHER = {"points": [55, 45], "sweeps": [[], []]}
 def confirmed_match(world: Any, confirmation: str, fmt: dict[str, Any] | None = None) -> Match:
     """Return a started score match of teams A and B whose results need confirming."""
     match = match_create(
-        tournament=world.tournament, team0=world.teams[0], team1=world.teams[1], mode="score",
+        tournament=world.tournament,
+        team0=world.teams[0],
+        team1=world.teams[1],
+        mode="score",
         match_format=fmt or {"bazzis": 3},
-    )  # fmt: skip
+    )
     match.confirmation = confirmation
     match.save()
     match.scorekeepers.add(world.scorekeeper)
     match_append_event(
-        match=match, expected_seq=0, kind="match_started", payload={"first_dealer": 1},
+        match=match,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": 1},
         actor=SYSTEM,
-    )  # fmt: skip
+    )
     return match
 
 
@@ -113,32 +119,55 @@ def counted_deals(match: Match) -> list[int]:
 #: who entered -> who answers -> None (accepted) or the refusal's code
 TWO_PERSONS = {
     "seat0": {
-        "seat0": "own_entry", "seat2": "own_team_entry", "seat1": None, "seat3": None,
-        "scorekeeper": "forbidden", "director": None, "second_director": None,
-        "other_match_player": "forbidden", "outsider": "forbidden", "anonymous": "not_signed_in",
+        "seat0": "own_entry",
+        "seat2": "own_team_entry",
+        "seat1": None,
+        "seat3": None,
+        "scorekeeper": "forbidden",
+        "director": None,
+        "second_director": None,
+        "other_match_player": "forbidden",
+        "outsider": "forbidden",
+        "anonymous": "not_signed_in",
     },
     "seat3": {
-        "seat3": "own_entry", "seat1": "own_team_entry", "seat0": None, "seat2": None,
-        "scorekeeper": "forbidden", "director": None, "anonymous": "not_signed_in",
+        "seat3": "own_entry",
+        "seat1": "own_team_entry",
+        "seat0": None,
+        "seat2": None,
+        "scorekeeper": "forbidden",
+        "director": None,
+        "anonymous": "not_signed_in",
     },
     "scorekeeper": {  # a score-keeper is of neither side: either team (or a director) answers
-        "scorekeeper": "forbidden", "seat0": None, "seat1": None, "director": None,
-        "outsider": "forbidden", "anonymous": "not_signed_in",
+        "scorekeeper": "forbidden",
+        "seat0": None,
+        "seat1": None,
+        "director": None,
+        "outsider": "forbidden",
+        "anonymous": "not_signed_in",
     },
     "director": {  # a director who enters cannot confirm it either; another director may
-        "director": "own_entry", "second_director": None, "seat0": None, "seat3": None,
+        "director": "own_entry",
+        "second_director": None,
+        "seat0": None,
+        "seat3": None,
         "scorekeeper": "forbidden",
     },
-}  # fmt: skip
+}
 CASES = [(e, a, code) for e, answers in TWO_PERSONS.items() for a, code in answers.items()]
 
 
 @pytest.mark.parametrize("answer", ["confirm", "reject"])
 @pytest.mark.parametrize(("entered_by", "answered_by", "code"), CASES)
 def test_who_may_confirm_or_reject_an_entry(
-    world: Any, django_user_model: Any, answer: str, entered_by: str, answered_by: str,
+    world: Any,
+    django_user_model: Any,
+    answer: str,
+    entered_by: str,
+    answered_by: str,
     code: str | None,
-) -> None:  # fmt: skip
+) -> None:
     match = confirmed_match(world, "other_team")
     people = actors(world, match, django_user_model)
     enter(match, people[entered_by])
@@ -173,8 +202,14 @@ def test_an_entry_by_a_seated_player_or_the_score_keeper_only(
         refused(NotPermitted, match, lambda w=who: send(match, "deal_ended", RESULT, people[w]))
     assert enter(match, people["scorekeeper"]).events[0]["payload"]["side"] is None
     entered = log_of(match)[-1][1]
-    assert entered == {"deal": 1, "dealer": 1, "side": None, "points": [60, 40],
-                       "sweeps": [[50], []], "total": [110, 40]}  # fmt: skip
+    assert entered == {
+        "deal": 1,
+        "dealer": 1,
+        "side": None,
+        "points": [60, 40],
+        "sweeps": [[50], []],
+        "total": [110, 40],
+    }
 
 
 def test_one_entry_awaits_its_answer_at_a_time(world: Any, django_user_model: Any) -> None:
@@ -221,8 +256,10 @@ def test_a_rejection_sends_the_deal_to_the_director_with_both_versions(
     people = actors(world, match, django_user_model)
     enter(match, people["seat0"])
     no_reason = [{"reason": ""}, {"reason": "  "}, {"reason": "x" * 501}, {"reason": 5}]
-    for bad, code in [*((r, "reason_required") for r in no_reason),
-                      ({"points": [50, 50]}, "bad_payload")]:  # fmt: skip
+    for bad, code in [
+        *((r, "reason_required") for r in no_reason),
+        ({"points": [50, 50]}, "bad_payload"),
+    ]:
         payload = {"entry": 1, "reason": "wrong", **bad}
         error = refused(
             CommandRefused,
@@ -230,21 +267,29 @@ def test_a_rejection_sends_the_deal_to_the_director_with_both_versions(
             lambda p=payload: send(match, "deal_rejected", p, people["seat1"]),
         )
         assert error.code == code
-    error = refused(MoveRefused, match, lambda: reject(match, people["seat1"], points=[50, 40],
-                                                       sweeps=[[], []]))  # fmt: skip
+    error = refused(
+        MoveRefused, match, lambda: reject(match, people["seat1"], points=[50, 40], sweeps=[[], []])
+    )
     assert error.rule == "D2"
     result = reject(match, people["seat1"], points=[55, 45], sweeps=[[], []])
     assert result.events[0]["payload"] == {
-        "deal": 1, "entry": 1, "reason": "we swept twice", "points": [55, 45], "sweeps": [[], []],
-    }  # fmt: skip
+        "deal": 1,
+        "entry": 1,
+        "reason": "we swept twice",
+        "points": [55, 45],
+        "sweeps": [[], []],
+    }
     # both versions are in the log, for the director: the entry and the rejection's own
     (_, entered), (_, rejected) = log_of(match)[-2:]
     assert (entered["points"], rejected["points"]) == ([60, 40], [55, 45])
     assert match_state(match).disputed
     # with the director now: nobody enters, confirms or rejects it any more
-    for call in (lambda: enter(match, people["seat3"], OTHER), lambda: confirm(match,
-                 people["seat3"]), lambda: confirm(match, people["director"]),
-                 lambda: reject(match, people["seat3"])):  # fmt: skip
+    for call in (
+        lambda: enter(match, people["seat3"], OTHER),
+        lambda: confirm(match, people["seat3"]),
+        lambda: confirm(match, people["director"]),
+        lambda: reject(match, people["seat3"]),
+    ):
         assert refused(MatchStateConflict, match, call).code == "deal_disputed"
     assert counted_deals(match) == []
     # the director decides: their result counts, and the next deal is entered as before
@@ -335,8 +380,11 @@ def test_a_resend_with_the_same_key_returns_the_original_and_doubles_nothing(
     assert again.replayed and [e["seq"] for e in again.events] == [3, 4]
     assert answered.last_seq == 4
     assert [k for k, _ in log_of(match)] == [
-        "match_started", "deal_entered", "deal_confirmed", "deal_ended"
-    ]  # fmt: skip
+        "match_started",
+        "deal_entered",
+        "deal_confirmed",
+        "deal_ended",
+    ]
     assert counted_deals(match) == [1]
     assert_log_intact(match)
 
@@ -349,9 +397,10 @@ def test_a_resend_after_someone_elses_append_is_a_conflict_not_an_overwrite(
     # team B's device enters while team A's device is offline; A's entry never reached us
     enter(match, people["seat1"], idempotency_key="team-b-1", expected_seq=1)
     error = refused(
-        StaleSequence, match,
+        StaleSequence,
+        match,
         lambda: enter(match, people["seat0"], OTHER, idempotency_key="team-a-1", expected_seq=1),
-    )  # fmt: skip
+    )
     assert (error.code, error.current_seq) == ("stale_expected_seq", 2)
     # A reads the log, sees B's entry, and sends its own (differing) entry at the head
     result = enter(match, people["seat0"], OTHER, idempotency_key="team-a-1", expected_seq=2)

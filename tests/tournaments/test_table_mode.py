@@ -55,10 +55,14 @@ def examples(n: int) -> settings:
     return settings(
         max_examples=n,
         phases=[p for p in Phase if p is not Phase.shrink],
-        **{**REPRODUCIBLE, "suppress_health_check": [
-            *REPRODUCIBLE["suppress_health_check"], HealthCheck.function_scoped_fixture,
-        ]},
-    )  # fmt: skip
+        **{
+            **REPRODUCIBLE,
+            "suppress_health_check": [
+                *REPRODUCIBLE["suppress_health_check"],
+                HealthCheck.function_scoped_fixture,
+            ],
+        },
+    )
 
 
 FORMATS = [{"deal_cap": 1}, {"deal_cap": 2}, {"deal_cap": 3}, {"bazzis": 1, "deal_cap": 3}]
@@ -139,9 +143,12 @@ def table_match(world: Any, fmt: dict[str, Any], rules: sc.Rules | None = None) 
     world.tournament.rules = (rules or sc.Rules()).to_dict()
     world.tournament.save()
     match = match_create(
-        tournament=world.tournament, team0=world.teams[0], team1=world.teams[1], mode="table",
+        tournament=world.tournament,
+        team0=world.teams[0],
+        team1=world.teams[1],
+        mode="table",
         match_format=fmt,
-    )  # fmt: skip
+    )
     match.scorekeepers.add(world.scorekeeper)
     return match
 
@@ -163,9 +170,10 @@ def record(match: Match, move: dict[str, Any], actor: Any) -> Any:
 
 def stored(match: Match) -> list[tuple[str, dict[str, Any], int | None]]:
     return list(
-        MatchEvent.objects.filter(match=match).order_by("seq").values_list("kind", "payload",
-                                                                           "caused_by")
-    )  # fmt: skip
+        MatchEvent.objects.filter(match=match)
+        .order_by("seq")
+        .values_list("kind", "payload", "caused_by")
+    )
 
 
 def table_deal(match: Match) -> sc.TableDeal:
@@ -186,8 +194,12 @@ def refused_writes_nothing(error: type[Exception], match: Match, call: Any) -> A
 
 
 @examples(MATCHES)
-@given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3), fmt=st.sampled_from(FORMATS),
-       variant=st.integers(0, len(VARIANTS) - 1))  # fmt: skip
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    dealer=st.integers(0, 3),
+    fmt=st.sampled_from(FORMATS),
+    variant=st.integers(0, len(VARIANTS) - 1),
+)
 def test_a_digital_match_recorded_at_a_table_writes_the_digital_log_without_its_decks(
     world: Any, seed: int, dealer: int, fmt: dict[str, Any], variant: int
 ) -> None:
@@ -197,9 +209,12 @@ def test_a_digital_match_recorded_at_a_table_writes_the_digital_log_without_its_
     match = table_match(world, fmt, rules)
     keeper, users = world.scorekeeper, seat_users(match)
     started = match_append_event(
-        match=match, expected_seq=0, kind="match_started", payload={"first_dealer": dealer},
+        match=match,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": dealer},
         actor=keeper,
-    )  # fmt: skip
+    )
     table_appends = [[(e["kind"], e["payload"]) for e in started.events]]
     for move in table_commands(appends):
         # the score-keeper, a director or the seat's own player records the card
@@ -227,9 +242,12 @@ def test_a_table_match_never_knows_a_hand(world: Any) -> None:
     """The recorder enters the bid and each card as it is played; the position holds no hand."""
     match = table_match(world, {"deal_cap": 1})
     result = match_append_event(
-        match=match, expected_seq=0, kind="match_started", payload={"first_dealer": 3},
+        match=match,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": 3},
         actor=world.scorekeeper,
-    )  # fmt: skip
+    )
     assert [e["kind"] for e in result.events] == ["match_started", "deal_started"]
     assert result.events[1]["payload"] == {"deal": 1, "dealer": 3}
     view = table_deal(match).to_dict()
@@ -248,9 +266,12 @@ def test_a_table_match_never_knows_a_hand(world: Any) -> None:
 def started_table(world: Any, dealer: int = 3) -> Match:
     match = table_match(world, {"deal_cap": 1})
     match_append_event(
-        match=match, expected_seq=0, kind="match_started", payload={"first_dealer": dealer},
+        match=match,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": dealer},
         actor=world.scorekeeper,
-    )  # fmt: skip
+    )
     return match
 
 
@@ -267,19 +288,27 @@ def move(seat: int, action: str, card: str, *take: str, value: int | None = None
     ("plays", "refused", "rule", "code"),
     [
         # all four jacks lie on the floor: nobody holds one to bid
-        ([], {"seat": 0, "action": "bid", "value": 11, "floor": ["JS", "JH", "JD", "JC"]},
-         "B1", "bid_without_card"),
+        (
+            [],
+            {"seat": 0, "action": "bid", "value": 11, "floor": ["JS", "JH", "JD", "JC"]},
+            "B1",
+            "bid_without_card",
+        ),
         # a card recorded twice
         ([move(0, "capture", "9C", "4D", "5C")], move(1, "throw", "2S"), "D1", "card_seen"),
         ([move(0, "capture", "9C", "4D", "5C")], move(1, "throw", "9C"), "D1", "card_seen"),
         # a build keeping a 9 in hand once all four 9s have been seen (H5)
-        ([move(0, "capture", "9C", "9S", "9H"), move(1, "throw", "9D")],
-         move(2, "build", "4C", "2C", "3D", value=9), "H5", "no_key"),
+        (
+            [move(0, "capture", "9C", "9S", "9H"), move(1, "throw", "9D")],
+            move(2, "build", "4C", "2C", "3D", value=9),
+            "H5",
+            "no_key",
+        ),
         # the opening off the bid value (B4), a card that could capture thrown (T1)
         ([], move(0, "throw", "KH"), "B4", "opening_off_bid"),
         ([move(0, "capture", "9C", "4D", "5C")], move(1, "throw", "5H"), "T1", "must_capture"),
     ],
-)  # fmt: skip
+)
 def test_a_play_the_cards_seen_rule_out_is_refused_with_its_rule_and_writes_nothing(
     world: Any, plays: list[dict], refused: dict, rule: str, code: str
 ) -> None:
@@ -328,9 +357,10 @@ def unkept(rule: str, rng: random.Random) -> tuple[int, sc.Rules, list[dict], sc
         edited = list(moves[: index + 1])
         while table.phase in ("opening", "play"):
             legal = [
-                m for m in sc.legal_moves(table)
+                m
+                for m in sc.legal_moves(table)
                 if m["seat"] != promise.seat or VALUE[m["card"]] != promise.value
-            ]  # fmt: skip
+            ]
             if not legal:
                 break
             chosen = rng.choice(legal)
@@ -355,9 +385,12 @@ def test_a_promise_left_unkept_is_recorded_as_a_breach_at_the_play_that_reveals_
     revealed, reason = revealed_at(moves, promise.seat, promise.value, promise.play)
     match = table_match(world, {"deal_cap": 1}, rules)
     match_append_event(
-        match=match, expected_seq=0, kind="match_started", payload={"first_dealer": dealer},
+        match=match,
+        expected_seq=0,
+        kind="match_started",
+        payload={"first_dealer": dealer},
         actor=world.organizer,
-    )  # fmt: skip
+    )
     users = seat_users(match)
     mine = None
     for play, recorded in enumerate(moves):  # the bid is play 0
@@ -374,13 +407,19 @@ def test_a_promise_left_unkept_is_recorded_as_a_breach_at_the_play_that_reveals_
     kinds = [e["kind"] for e in result.events]
     assert kinds == ["move_played", "deal_ended", "match_ended"]  # the deal went on to its end
     ended = result.events[1]["payload"]
-    reported = [b for b in ended["breaches"] if (b["seat"], b["value"], b["rule"],
-                                                 b["play"]) == tuple(promise)]  # fmt: skip
+    reported = [
+        b
+        for b in ended["breaches"]
+        if (b["seat"], b["value"], b["rule"], b["play"]) == tuple(promise)
+    ]
     assert len(reported) == 1, ended["breaches"]
     breach = reported[0]
     assert (breach["rule"], breach["play"], breach["revealed"], breach["reason"]) == (
-        rule, promise.play, revealed, reason,
-    )  # fmt: skip
+        rule,
+        promise.play,
+        revealed,
+        reason,
+    )
     assert f"seat {promise.seat}" in breach["message"] and f"({rule}:" in breach["message"]
     if revealed < len(moves) - 1:
         assert mine is not None and mine.to_dict() == breach
