@@ -212,25 +212,33 @@ def _values(value: Any) -> tuple[int, ...]:
 
 
 def _check_against_match_ended(events: list[LogEvent], result: MatchRow) -> None:
-    """Log (not raise) when the recorded match_ended disagrees with the fold.
+    """Log (not raise) when the match_ended that stands disagrees with the fold.
 
     The fold (log + engine) is the truth; a disagreement means the engine's rules changed
-    under recorded matches or the log is inconsistent, and an operator should look.
+    under recorded matches or the log is inconsistent, and an operator should look. Only the
+    last match_ended stands, and none once a match_reopened follows it: a director's
+    correction ends a match again with a new result, or reopens it, and the ends before are
+    history.
     """
+    standing: LogEvent | None = None
     for event in events:
-        if event.kind != matchlog.MATCH_ENDED:
-            continue
-        recorded = (
-            event.payload.get("winner"),
-            event.payload.get("draw"),
-            event.payload.get("bazzis"),
+        if event.kind == matchlog.MATCH_ENDED:
+            standing = event
+        elif event.kind == matchlog.Kind.MATCH_REOPENED:
+            standing = None
+    if standing is None:
+        return
+    recorded = (
+        standing.payload.get("winner"),
+        standing.payload.get("draw"),
+        standing.payload.get("bazzis"),
+    )
+    folded = (result.winner, result.draw, list(result.bazzis))
+    if not result.over or recorded != folded:
+        log.error(
+            "event %s: match_ended says winner/draw/bazzis %s, the deals fold to %s (over: %s)",
+            standing.seq,
+            recorded,
+            folded,
+            result.over,
         )
-        folded = (result.winner, result.draw, list(result.bazzis))
-        if not result.over or recorded != folded:
-            log.error(
-                "event %s: match_ended says winner/draw/bazzis %s, the deals fold to %s (over: %s)",
-                event.seq,
-                recorded,
-                folded,
-                result.over,
-            )
