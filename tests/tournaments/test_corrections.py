@@ -244,6 +244,27 @@ def test_a_correction_that_would_end_the_match_before_later_deals_is_refused(wor
     assert_log_intact(match)
 
 
+def test_the_refusal_names_what_was_counted_after_the_end_it_would_make(world: Any) -> None:
+    match = score_match(world, {"bazzis": 1})
+    deals(match, AHEAD, AHEAD, AHEAD)
+    early = {"deal": 2, **BAZZI, "reason": "a missed sweep"}
+    error = refused(
+        CommandRefused, match, partial(send, match, "deal_corrected", early, world.organizer)
+    )
+    assert error.code == "correction_ends_early"
+    assert "deal 3" in error.message and "void" in error.message
+    # an adjustment counted after the end: it is not a deal to void
+    other = score_match(world, {"bazzis": 1})
+    deals(other, AHEAD)
+    send(other, "score_adjusted", {"team": 0, "points": 50, "reason": "a bonus"}, world.organizer)
+    early = {"deal": 1, **BAZZI, "reason": "a missed sweep"}
+    error = refused(
+        CommandRefused, other, partial(send, other, "deal_corrected", early, world.organizer)
+    )
+    assert error.code == "correction_ends_early"
+    assert "adjustment" in error.message and "void those deals" not in error.message
+
+
 def test_an_adjustment_that_wins_a_bazzi_ends_the_match(world: Any) -> None:
     match = score_match(world, {"bazzis": 1})
     deals(match, AHEAD)
