@@ -344,6 +344,10 @@ class DigitalMatchMachine(MatchLogMachine):
     MODE = matchlog.DIGITAL
     FORMAT: ClassVar[dict[str, Any]] = {"deal_cap": 2}  # ends after two deals
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.forfeit: int | None = None
+
     def deal(self) -> sc.Deal:
         deal = self.state().deal
         assert deal is not None
@@ -493,6 +497,58 @@ class DigitalMatchMachine(MatchLogMachine):
             CommandRefused, kind="deal_ended", payload={"points": [50, 50], "sweeps": [[], []]}
         )
         assert refused.code in ("mode_mismatch", "match_over")
+
+    # --- a director's corrections of a digital match -----------------------------------------
+
+    def counted(self) -> list[Any]:
+        return [] if self.status == matchlog.SCHEDULED else list(self.state().ledger)
+
+    @precondition(lambda self: self.counted())
+    @rule(data=st.data(), actor=st.sampled_from(["director", "seat0", "scorekeeper"]), seed=SEEDS)
+    def void_a_counted_deal(self, data: st.DataObject, actor: str, seed: int) -> None:
+        """Void a deal: the match counts the others from the start again (the engine's count
+        of what is left); a finished match is reopened and deals the next deal."""
+        state = self.state()
+        counted = [c for c in state.ledger if c.kind == "deal"]
+        item = data.draw(st.sampled_from(counted), label="voided")
+        progress = state.start()
+        for other in state.ledger:
+            if other is not item:
+                assert other.total is not None
+                progress = progress.after_deal(list(other.total))  # deal_cap: never early
+        forfeit = self.forfeit
+        if forfeit is not None:
+            progress = progress.forfeited_by(forfeit)
+        was = self.status
+        result = self.send(WRITTEN, kind="deal_voided", actor=actor, seed=seed,
+                           payload={"deal": item.deal, "reason": "a misdeal"})  # fmt: skip
+        if not isinstance(result, AppendResult) or result.replayed:
+            return
+        kinds = [e["kind"] for e in result.events]
+        outcome = matchlog.match_outcome(progress, forfeit)
+        if was == matchlog.FINISHED and not progress.over:
+            assert kinds == ["deal_voided", "match_reopened", "deal_started"], kinds
+            assert result.events[2]["payload"]["deal"] == state.deal_no + 1
+        elif progress.over and outcome != state.outcome:
+            assert kinds == ["deal_voided", "match_ended"], kinds
+        else:
+            assert kinds == ["deal_voided"], kinds
+        after = self.state().progress
+        assert after is not None and (after.deals, after.difference, after.bazzis) == (
+            progress.deals, progress.difference, progress.bazzis,
+        )  # fmt: skip
+
+    @precondition(lambda self: len(self.counted()) >= 2)  # late: a forfeit ends the match
+    @rule(team=st.integers(0, 1), actor=st.sampled_from(["director", "server", "seat1"]))
+    def forfeit_the_match(self, team: int, actor: str) -> None:
+        outcome = WRITTEN if self.forfeit is None else MatchStateConflict
+        forfeit = {"team": team, "reason": "left"}
+        result = self.send(outcome, kind="match_forfeited", payload=forfeit, actor=actor)
+        if isinstance(result, AppendResult) and not result.replayed:
+            self.forfeit = team
+            assert [e["kind"] for e in result.events] == ["match_forfeited", "match_ended"]
+            assert result.events[1]["payload"]["winner"] == 1 - team
+            assert self.state().deal is None  # the deal in play, if any, is not played on
 
 
 def legal_sweeps(bidder_team: int) -> st.SearchStrategy[list[list[int]]]:
