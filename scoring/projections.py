@@ -214,29 +214,32 @@ def _values(value: Any) -> tuple[int, ...]:
 
 
 def _check_against_match_ended(events: list[LogEvent], result: MatchRow) -> None:
-    """Log (not raise) when the recorded match_ended disagrees with the fold.
+    """Log (not raise) when the match_ended that stands disagrees with the fold.
 
     The fold (log + engine) is the truth; a disagreement means the engine's rules changed
-    under recorded matches or the log is inconsistent, and an operator should look.
+    under recorded matches or the log is inconsistent, and an operator should look. Only the
+    last match_ended stands, and none once a match_reopened follows it: a director's
+    correction ends a match again with a new result, or reopens it, and the ends before are
+    history.
     """
-    # Only the last word counts: a correction that changes a finished match's result is
-    # followed by a new match_ended (or a match_reopened) in the same append.
-    last = None
+    standing: LogEvent | None = None
     for event in events:
-        if event.kind in (matchlog.MATCH_ENDED, matchlog.Kind.MATCH_REOPENED):
-            last = event
-    if last is None:
+        if event.kind == matchlog.MATCH_ENDED:
+            standing = event
+        elif event.kind == matchlog.Kind.MATCH_REOPENED:
+            standing = None
+    if standing is None:
         return
-    if last.kind == matchlog.Kind.MATCH_REOPENED:
-        if result.over:
-            log.error("event %s: the match was reopened, its deals fold to its end", last.seq)
-        return
-    recorded = (last.payload.get("winner"), last.payload.get("draw"), last.payload.get("bazzis"))
+    recorded = (
+        standing.payload.get("winner"),
+        standing.payload.get("draw"),
+        standing.payload.get("bazzis"),
+    )
     folded = (result.winner, result.draw, list(result.bazzis))
     if not result.over or recorded != folded:
         log.error(
             "event %s: match_ended says winner/draw/bazzis %s, the deals fold to %s (over: %s)",
-            last.seq,
+            standing.seq,
             recorded,
             folded,
             result.over,

@@ -158,7 +158,13 @@ def test_a_retried_key_gets_200_and_the_original_events(league: League) -> None:
     again = client.post(events_url(league), body, format="json", HTTP_IDEMPOTENCY_KEY="bid-1")
     assert (first.status_code, again.status_code) == (201, 200)
     assert first.json() == again.json()
-    changed = {**body, "payload": {"move": {"seat": 0, "action": "redeal"}}}
+    # Another request under the same key: a move other than the one sent (when the bidder
+    # must ask for a redeal, the first legal move is the redeal itself). It is refused for
+    # the key before anything checks whether it is legal.
+    sent = body["payload"]["move"]
+    redeal = {"seat": 0, "action": "redeal"}
+    other = redeal if sent != redeal else {"seat": 0, "action": "bid", "value": 9}
+    changed = {**body, "payload": {"move": other}}
     assert_problem(
         client.post(events_url(league), changed, format="json", HTTP_IDEMPOTENCY_KEY="bid-1"),
         422,

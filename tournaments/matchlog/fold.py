@@ -262,7 +262,7 @@ def _deal_entered(
     for other in state.entries:
         if state.confirmation == Confirmation.OTHER_TEAM:
             raise LogInconsistent("a second entry while one awaits confirmation")
-        if other.actor == actor or (side is not None and other.side == side):
+        if other.actor == actor or other.side == side:  # neither team's people: one side
             raise LogInconsistent("a side enters a deal once")
     entry = Entry(
         len(state.entries) + 1, actor, side, tuple(expected["points"]),

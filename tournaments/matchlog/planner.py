@@ -180,6 +180,12 @@ def _deal_entered(state: MatchState, payload: dict[str, Any], actor: int | None)
                 "your side has entered this deal already; the other side enters theirs",
                 code="already_entered",
             )
+        if side is None and entry.side is None:  # both sides: a team's entry must be one
+            raise MatchStateConflict(
+                "this deal was entered by someone of neither team already: a team's matching "
+                "entry (or a director's confirmation) counts it",
+                code="already_entered",
+            )
     result = deal_result(progress, state.deal_no + 1, payload["points"], payload["sweeps"])
     return K.DEAL_ENTERED, {**result, "side": side}
 
@@ -252,10 +258,17 @@ def _check_recount(state: MatchState, kind: str, payload: dict[str, Any]) -> Non
 
     try:
         counting.steps(state.start(), counting.recount(state.ledger, kind, payload, 0))
-    except sc.SeepError as exc:
+    except counting.LedgerError as exc:
+        item = exc.item
+        if item.kind == "deal":
+            later = f"deal {item.deal}, played after it: void those deals first"
+        else:
+            later = (
+                f"the adjustment of {item.amount} for team {item.team} counted after it, which "
+                "cannot be voided: correct the deals before it to results that do not end it"
+            )
         raise CommandRefused(
-            "with this correction the match would have ended before deals played after it: "
-            "void those deals first",
+            f"with this correction the match would have ended before {later}",
             code="correction_ends_early",
         ) from exc
 
