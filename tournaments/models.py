@@ -265,6 +265,8 @@ class Match(models.Model):
             team = getattr(self, field) if getattr(self, f"{field}_id") else None
             if team is not None and team.tournament_id != self.tournament_id:
                 errors.append(f"{field}: {team} is not a team of {self.tournament}.")
+        if self.confirmation != matchlog.Confirmation.NONE and self.mode != matchlog.SCORE:
+            errors.append("confirmation: only deal results entered in score mode are confirmed.")
         if self._state.adding:
             # The rules are fixed when the match is created; checked once, never rewritten.
             try:

@@ -278,3 +278,15 @@ class TestMatchSnapshot:
         assert world.digital_match.snapshot.seq == 0
         with pytest.raises(IntegrityError), transaction.atomic():
             MatchSnapshot.objects.create(match=world.digital_match, seq=1, state={})
+
+
+def test_only_a_score_match_asks_for_confirmation(world: Any) -> None:
+    from tournaments.services import match_create
+
+    for mode in ("digital", "table"):
+        with pytest.raises(ValidationError, match="only deal results entered in score mode"):
+            match_create(tournament=world.tournament, team0=world.teams[0],
+                         team1=world.teams[1], mode=mode, confirmation="other_team")  # fmt: skip
+    made = match_create(tournament=world.tournament, team0=world.teams[0], team1=world.teams[1],
+                        mode="score", confirmation="other_team")  # fmt: skip
+    assert made.confirmation == "other_team"
