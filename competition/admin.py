@@ -10,7 +10,7 @@ from django.contrib import admin
 
 from tournaments.admin_base import ReadOnlyAdmin, TournamentScopedAdmin, tournament_filter
 
-from .models import Fixture, Registration, Round, Stage, StandingRow
+from .models import Fixture, Notice, Registration, Round, Stage, StandingRow
 
 
 @admin.register(Registration)
@@ -55,3 +55,12 @@ class StandingRowAdmin(_StageRowAdmin):
                     "won", "drawn", "lost", "byes")  # fmt: skip
     list_filter = (tournament_filter("stage__tournament"), tournament_filter("stage"))
     list_select_related = ("stage__tournament", "team")
+
+
+@admin.register(Notice)
+class NoticeAdmin(_StageRowAdmin):
+    """What the competition could not settle by itself; resolved on the director's desk."""
+
+    list_display = ("created_at", "stage", "fixture", "code", "message", "resolved_at")
+    list_filter = ("code", tournament_filter("stage__tournament"))
+    list_select_related = ("stage__tournament", "fixture__round")

@@ -19,7 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.matchlog import Mode, choices
+from tournaments.matchlog import Confirmation, Mode, choices
 from tournaments.models import Match, Team, Tournament
 
 
@@ -114,6 +114,12 @@ class Stage(models.Model):
     )
     match_format = models.JSONField(help_text="How long each match lasts (M1).")
     mode = models.CharField(max_length=10, choices=choices(Mode), default=Mode.DIGITAL)
+    confirmation = models.CharField(
+        max_length=12,
+        choices=choices(Confirmation),
+        default=Confirmation.NONE,
+        help_text="Score mode: who must agree before an entered deal result counts.",
+    )
     points_win = models.PositiveSmallIntegerField(default=2)
     points_draw = models.PositiveSmallIntegerField(default=1)
     points_loss = models.PositiveSmallIntegerField(default=0)
@@ -354,3 +360,31 @@ class StandingsCheckpoint(models.Model):
 
     def __str__(self) -> str:
         return f"standings of {self.stage} as of round {self.as_of_round}"
+
+
+class Notice(models.Model):
+    """Something a director must look at, which the competition could not settle itself.
+
+    Written when a corrected result no longer fits what was built on it: a bracket match that
+    has begun holds a team the results no longer send there, or a later round was paired on
+    the earlier result. Resolved by a director (``services.notice_resolve``).
+    """
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="notices")
+    fixture = models.ForeignKey(
+        Fixture, null=True, blank=True, on_delete=models.CASCADE, related_name="notices"
+    )
+    code = models.CharField(max_length=40)
+    message = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.stage}: {self.message}"

@@ -11,8 +11,15 @@ from django.db.models import QuerySet
 
 from tournaments.models import Team
 
-from .models import Fixture, Round, Stage, StandingRow
+from .models import Fixture, Notice, Round, Stage, StandingRow
 from .services import bracket_state
+
+
+def open_notices(*, tournament_id: int) -> QuerySet[Notice]:
+    """Return what the tournament's directors have still to look at, newest first."""
+    return Notice.objects.filter(
+        stage__tournament_id=tournament_id, resolved_at__isnull=True
+    ).select_related("stage", "fixture__round")
 
 
 def stage_rounds(*, stage: Stage, include_drafts: bool = False) -> QuerySet[Round]:

@@ -24,12 +24,13 @@ from django.utils import timezone
 from scoring.models import MatchResult
 from tournaments import matchlog
 from tournaments.access import SYSTEM, is_director
+from tournaments.errors import MatchStateConflict
 from tournaments.models import Match, Player, Team, Tournament, checked_match_format
-from tournaments.services import match_append_event, match_create
+from tournaments.services import match_append_event, match_create, match_reassign
 
 from . import formats
 from .errors import DraftEditRefused, InvalidSettings, NotNow, NotPermitted
-from .models import Fixture, Registration, Round, Stage, StageEntry
+from .models import Fixture, Notice, Registration, Round, Stage, StageEntry
 from .signals import round_published
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ SETTINGS = (
     "name", "format", "rounds", "groups", "entry", "entry_count", "late_entry", "seeding",
     "seeding_seed", "swiss_method", "match_format", "mode", "points_win", "points_draw",
     "points_loss", "points_bye", "points_forfeit", "tiebreaks", "tiebreak_seed",
-    "third_place", "grand_final_reset", "withdrawal", "start_matches",
+    "third_place", "grand_final_reset", "withdrawal", "start_matches", "confirmation",
 )  # fmt: skip
 
 
@@ -212,6 +213,14 @@ def _check_settings(stage: Stage) -> None:
         raise InvalidSettings(f"unknown format {stage.format!r}", code="bad_format")
     if stage.mode not in {m.value for m in matchlog.Mode}:
         raise InvalidSettings(f"unknown play mode {stage.mode!r}", code="bad_mode")
+    if stage.confirmation not in {c.value for c in matchlog.Confirmation}:
+        raise InvalidSettings(
+            f"confirmation is one of {', '.join(matchlog.Confirmation)}", code="bad_confirmation"
+        )
+    if stage.confirmation != matchlog.Confirmation.NONE and stage.mode != matchlog.SCORE:
+        raise InvalidSettings(
+            "confirmation is for deal results entered in score mode", code="bad_confirmation"
+        )
     if stage.format == fmt.SWISS and not stage.rounds:
         raise InvalidSettings("a Swiss stage says how many rounds it has", code="bad_rounds")
     if stage.format == fmt.GROUPS and not stage.groups:
@@ -274,6 +283,7 @@ def stage_terms(stage: Stage) -> dict[str, Any]:
         "tiebreaks": list(stage.tiebreaks),
         "match_format": stage.match_format,
         "mode": stage.mode,
+        "confirmation": stage.confirmation,
     }
 
 
@@ -441,7 +451,10 @@ def _reconcile_bracket(stage: Stage) -> list[str]:
     Call with the stage's row locked (so two completions are placed one after the other).
     Each team is placed by a conditional update of an empty slot, so a placement is made
     once, whoever asks again; a match is created for a fixture once both teams are known.
-    Returns what could not be done (a slot already holding another team).
+    A corrected result that sends another team to a slot (or none, while its match is open
+    again) changes the slot's entrant if that fixture's match has not begun; otherwise the
+    directors get a notice saying why it cannot. Returns what could not be done, as
+    (fixture key, message) pairs.
     """
     fixtures = {f.key: f for f in Fixture.objects.filter(stage=stage).select_related("match")}
     results = {}
@@ -456,7 +469,7 @@ def _reconcile_bracket(stage: Stage) -> list[str]:
         fixture = fixtures[placed.key]
         for side, team_id in (("a", placed.a), ("b", placed.b)):
             current = getattr(fixture, f"team_{side}_id")
-            if team_id is None or current == team_id:
+            if current == team_id:
                 continue
             if current is None:
                 written = Fixture.objects.filter(
@@ -464,20 +477,68 @@ def _reconcile_bracket(stage: Stage) -> list[str]:
                 ).update(**{f"team_{side}_id": team_id})
                 if written:
                     setattr(fixture, f"team_{side}_id", team_id)
-            else:
-                problems.append(
-                    f"{fixture.key}: holds team {current} where the results now send team {team_id}"
-                )
+            else:  # a corrected result sends another team here, or none yet (reopened)
+                problem = _replace_entrant(fixture, side, team_id)
+                if problem:
+                    problems.append(problem)
         if placed.status == "void" and fixture.result == Fixture.Result.PENDING:
             Fixture.objects.filter(pk=fixture.pk, result="").update(result=Fixture.Result.VOID)
             fixture.result = Fixture.Result.VOID
         elif placed.status == "ready" and published and fixture.result == "":
             _settle_or_start(stage, fixture)
-    for message in problems:
+    for fixture_key, message in problems:
         log.warning("stage %s bracket: %s", stage.pk, message)
+        _notice(stage, fixtures[fixture_key], "bracket_entrant_fixed", message)
     if state.finished:
         _complete_stage(stage)
     return problems
+
+
+def _replace_entrant(fixture: Fixture, side: str, team_id: int | None) -> tuple[str, str] | None:
+    """Put ``team_id`` (None: nobody yet) in a slot that holds another team, if still possible."""
+    current = getattr(fixture, f"team_{side}_id")
+    what = f"team {team_id}" if team_id is not None else "no team until its source is decided"
+    if fixture.result != Fixture.Result.PENDING:
+        return fixture.key, (
+            f"{fixture.key} was decided with team {current}; the corrected results send {what}"
+        )
+    if fixture.match_id is not None:
+        assert fixture.match is not None
+        teams = {"a": fixture.team_a_id, "b": fixture.team_b_id, side: team_id}
+        try:
+            kept = match_reassign(
+                match=fixture.match,
+                team0=None if teams["a"] is None else Team.objects.get(pk=teams["a"]),
+                team1=None if teams["b"] is None else Team.objects.get(pk=teams["b"]),
+            )
+        except MatchStateConflict:
+            return fixture.key, (
+                f"{fixture.key}: match {fixture.match_id} has begun with team {current}; the "
+                f"corrected results send {what}. Its teams are fixed: let it stand, or forfeit "
+                f"it and settle the bracket by hand"
+            )
+        fixture.match = kept
+    setattr(fixture, f"team_{side}_id", team_id)
+    fixture.save(update_fields=[f"team_{side}", "match"])
+    log.info("fixture %s: entrant %s replaced by %s after a correction", fixture.key, current, what)
+    return None
+
+
+def _notice(stage: Stage, fixture: Fixture | None, code: str, message: str) -> None:
+    """Tell the stage's directors something (once while it is unresolved)."""
+    Notice.objects.get_or_create(
+        stage=stage, fixture=fixture, code=code, message=message, resolved_at__isnull=True
+    )
+
+
+def notice_resolve(*, actor: Any, notice: Notice) -> Notice:
+    """Mark a notice as dealt with (a director of its tournament)."""
+    _require_director(actor, notice.stage.tournament)
+    Notice.objects.filter(pk=notice.pk, resolved_at__isnull=True).update(
+        resolved_at=timezone.now(), resolved_by=actor
+    )
+    notice.refresh_from_db()
+    return notice
 
 
 def _settle_or_start(stage: Stage, fixture: Fixture) -> None:
@@ -829,6 +890,7 @@ def _create_match(stage: Stage, fixture: Fixture) -> None:
         team1=Team.objects.get(pk=fixture.team_b_id),
         mode=stage.mode,
         match_format=stage.match_format,
+        confirmation=stage.confirmation,
     )
     match.scorekeepers.set(stage.scorekeepers.all())
     Fixture.objects.filter(pk=fixture.pk).update(match=match, terms=stage_terms(stage))
@@ -893,12 +955,25 @@ def _complete_stage(stage: Stage) -> None:
 # --- when a match ends --------------------------------------------------------------------
 
 
-def fixture_match_completed(*, match_id: int) -> Fixture | None:
-    """Record the result of the fixture whose match completed, and send its teams on.
+def fixture_result_of(result: MatchResult | None) -> str:
+    """The fixture result a match's scoring projection says (pending while it is not over)."""
+    if result is None or result.completed_at is None:
+        return Fixture.Result.PENDING
+    if result.forfeited_by is not None:
+        return Fixture.Result.FORFEIT_A if result.forfeited_by == 0 else Fixture.Result.FORFEIT_B
+    if result.winner is None:
+        return Fixture.Result.DRAW
+    return Fixture.Result.A if result.winner == 0 else Fixture.Result.B
 
-    Called when scoring records a match's completion (a signal, from its task), and by the
-    catch-up for a message that was lost; safe to run twice or concurrently: the stage's row
-    is locked, a result is written once, and a bracket placement is a conditional update.
+
+def fixture_match_completed(*, match_id: int) -> Fixture | None:
+    """Bring the fixture of a match up to the match's result, and what follows from it.
+
+    Called when scoring records a match's result or a change to it (a signal, from its
+    task), and by the catch-up for a message that was lost; safe to run twice or
+    concurrently: the stage's row is locked and the fixture's result is the match's, read
+    as it is now. A corrected result moves the bracket (``_reconcile_bracket``) and the
+    standings; a reopened match makes its fixture pending again (and its round published).
     """
     fixture = Fixture.objects.filter(match_id=match_id).select_related("round").first()
     if fixture is None:
@@ -906,39 +981,69 @@ def fixture_match_completed(*, match_id: int) -> Fixture | None:
     with transaction.atomic():
         stage = Stage.objects.select_for_update().get(pk=fixture.stage_id)
         fixture = Fixture.objects.select_related("round").get(pk=fixture.pk)
-        result = MatchResult.objects.filter(match_id=match_id, completed_at__isnull=False).first()
-        if result is None:
-            return fixture  # not over yet, as the projection says
-        outcome = (
-            Fixture.Result.DRAW
-            if result.winner is None
-            else Fixture.Result.A
-            if result.winner == 0
-            else Fixture.Result.B
-        )
+        outcome = fixture_result_of(MatchResult.objects.filter(match_id=match_id).first())
         if fixture.result == outcome:
-            pass  # recorded before: a second delivery
-        elif fixture.result == Fixture.Result.PENDING:
-            Fixture.objects.filter(pk=fixture.pk, result="").update(result=outcome)
-            fixture.result = outcome
+            if outcome == Fixture.Result.PENDING:
+                return fixture  # not over yet, as the projection says
         else:
-            log.warning(
-                "fixture %s: match %s ended %s, the fixture says %s", fixture.pk, match_id,
-                outcome, fixture.result,
-            )  # fmt: skip
+            if fixture.result != Fixture.Result.PENDING:
+                log.info(
+                    "fixture %s: match %s's result is now %r (was %r): a correction",
+                    fixture.pk, match_id, outcome, fixture.result,
+                )  # fmt: skip
+                _notice_later_rounds(stage, fixture)
+            Fixture.objects.filter(pk=fixture.pk).update(result=outcome)
+            fixture.result = outcome
+            if outcome == Fixture.Result.PENDING:
+                Round.objects.filter(pk=fixture.round_id, status=Round.Status.COMPLETE).update(
+                    status=Round.Status.PUBLISHED, completed_at=None
+                )
+                fixture.round.refresh_from_db(fields=["status", "completed_at"])
         if stage.elimination:
             _reconcile_bracket(stage)
         _complete_round_if_done(fixture.round)
+        if fixture.round.status == Round.Status.COMPLETE:
+            # The round's record of its matches' heads follows a correction's new events.
+            Round.objects.filter(pk=fixture.round_id).update(receipts=_receipts(fixture.round))
         transaction.on_commit(lambda: _schedule_standings(stage.pk))
     return fixture
 
 
+def _notice_later_rounds(stage: Stage, fixture: Fixture) -> None:
+    """A result changed after later rounds were paired on it: the directors should know."""
+    later = list(
+        stage.round_set.filter(number__gt=fixture.round.number)
+        .exclude(status=Round.Status.DRAFT)
+        .values_list("number", flat=True)
+    )
+    if later and not stage.elimination:
+        _notice(
+            stage, fixture, "paired_on_old_result",
+            f"{fixture}: its result changed after round(s) {', '.join(map(str, later))} were "
+            "paired on the earlier one; those pairings stand, the standings follow the new result",
+        )  # fmt: skip
+
+
 def unrecorded_completions() -> list[int]:
-    """Return the matches that completed and whose fixture has no result yet (catch-up)."""
+    """Return the matches whose fixture's result is not what the match's result says (catch-up).
+
+    The same mapping as ``fixture_result_of``, as a query: a fixture agrees with its match
+    when it is pending and the match is not over, or holds the result the match ended with.
+    """
+    done = Q(match__result__completed_at__isnull=False)
+    played = done & Q(match__result__forfeited_by__isnull=True)
+    agrees = (
+        Q(result=Fixture.Result.PENDING, match__result__completed_at__isnull=True)
+        | Q(result=Fixture.Result.FORFEIT_A, match__result__forfeited_by=0) & done
+        | Q(result=Fixture.Result.FORFEIT_B, match__result__forfeited_by=1) & done
+        | Q(result=Fixture.Result.DRAW, match__result__winner__isnull=True) & played
+        | Q(result=Fixture.Result.A, match__result__winner=0) & played
+        | Q(result=Fixture.Result.B, match__result__winner=1) & played
+    )
     return list(
-        Fixture.objects.filter(
-            result="", match__isnull=False, match__result__completed_at__isnull=False
-        ).values_list("match_id", flat=True)
+        Fixture.objects.filter(match__isnull=False, match__result__isnull=False)
+        .exclude(agrees)
+        .values_list("match_id", flat=True)
     )
 
 

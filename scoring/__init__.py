@@ -5,7 +5,8 @@ deal (``DealResult``) each team's card points, sweeps and total, the deal's diff
 running difference after it, whether a team fell under the minimum (``reset``) and who won a
 bazzi and why; per match (``MatchResult``) the bazzis, the running difference, the deals
 played, the next dealer, and whether the format says it is over, with the winner or a draw.
-``MatchResult.completed_at`` is written once, and sends ``tasks.on_match_completed``.
+When a match ends, and whenever a director's correction changes a finished match's result or
+reopens it, ``tasks.on_match_completed`` tells the apps above (``signals.match_completed``).
 
 How it runs: after every append commits, ``tasks.project_match(match_id)`` brings the match's
 projection up to the head of its log (``services.update_match_projection``: lock the result

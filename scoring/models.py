@@ -38,10 +38,14 @@ class MatchResult(models.Model):
     over = models.BooleanField(default=False, help_text="The format says the match is over (M1).")
     winner = models.PositiveSmallIntegerField(null=True, blank=True, choices=TEAMS)
     draw = models.BooleanField(default=False)
+    forfeited_by = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=TEAMS, help_text="The team a director declared forfeit."
+    )
     completed_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When the event that ended the match was recorded; written once.",
+        help_text="When the event that ended the match was recorded (none while it is open "
+        "again after a correction).",
     )
     updated_at = models.DateTimeField(
         null=True, blank=True, help_text="When a worker last moved the checkpoint."

@@ -76,10 +76,11 @@ class MatchRow:
     over: bool
     winner: int | None
     draw: bool
-    completed_at: datetime | None  # when the deal that ended the match was recorded
+    forfeited_by: int | None  # the team a director declared forfeit
+    completed_at: datetime | None  # when the event that ended the match was recorded
 
 
-NOT_STARTED = MatchRow(False, 0, 0, (0, 0), None, False, None, False, None)
+NOT_STARTED = MatchRow(False, 0, 0, (0, 0), None, False, None, False, None, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,7 @@ def fold(events: Iterable[LogEvent]) -> Projection:
         over=progress.over,
         winner=progress.winner,
         draw=progress.draw,
+        forfeited_by=forfeit,
         completed_at=ended_at if progress.over else None,
     )
     _check_against_match_ended(events, result)
@@ -217,20 +219,25 @@ def _check_against_match_ended(events: list[LogEvent], result: MatchRow) -> None
     The fold (log + engine) is the truth; a disagreement means the engine's rules changed
     under recorded matches or the log is inconsistent, and an operator should look.
     """
+    # Only the last word counts: a correction that changes a finished match's result is
+    # followed by a new match_ended (or a match_reopened) in the same append.
+    last = None
     for event in events:
-        if event.kind != matchlog.MATCH_ENDED:
-            continue
-        recorded = (
-            event.payload.get("winner"),
-            event.payload.get("draw"),
-            event.payload.get("bazzis"),
+        if event.kind in (matchlog.MATCH_ENDED, matchlog.Kind.MATCH_REOPENED):
+            last = event
+    if last is None:
+        return
+    if last.kind == matchlog.Kind.MATCH_REOPENED:
+        if result.over:
+            log.error("event %s: the match was reopened, its deals fold to its end", last.seq)
+        return
+    recorded = (last.payload.get("winner"), last.payload.get("draw"), last.payload.get("bazzis"))
+    folded = (result.winner, result.draw, list(result.bazzis))
+    if not result.over or recorded != folded:
+        log.error(
+            "event %s: match_ended says winner/draw/bazzis %s, the deals fold to %s (over: %s)",
+            last.seq,
+            recorded,
+            folded,
+            result.over,
         )
-        folded = (result.winner, result.draw, list(result.bazzis))
-        if not result.over or recorded != folded:
-            log.error(
-                "event %s: match_ended says winner/draw/bazzis %s, the deals fold to %s (over: %s)",
-                event.seq,
-                recorded,
-                folded,
-                result.over,
-            )

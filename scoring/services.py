@@ -46,7 +46,7 @@ class ProjectionUpdate:
     outcome: str  # MISSING, CURRENT, ADVANCED or RECOMPUTED
     seq: int  # the checkpoint afterwards
     rows_changed: int  # deal rows created, changed or deleted, plus the match row's result
-    completed: bool  # this call recorded the match's completion (and scheduled the hook)
+    completed: bool  # this call recorded a new or changed result (and scheduled the hook)
 
 
 def update_match_projection(*, match_id: int, rebuild: bool = False) -> ProjectionUpdate:
@@ -93,26 +93,23 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
             for row in events.order_by("seq").values_list("seq", "kind", "payload", "recorded_at")
         )
         changed = _write_deals(match_id, projection.deals)
+        was_over, before = result.completed_at is not None, _outcome(result)
         match_changed = _set_match_fields(result, projection.match)
-        completing = result.completed_at is None and projection.match.completed_at is not None
-        if not completing and result.completed_at != projection.match.completed_at:
-            # Only a correction that reopens a finished match, or changes the deal that
-            # decided it, gets here (no such event exists yet); keep the row equal to the log.
-            log.warning(
-                "match %s: completion moves from %s to %s",
-                match_id,
-                result.completed_at,
-                projection.match.completed_at,
-            )
+        if result.completed_at != projection.match.completed_at:
+            # The match ended, or a correction reopened it (or re-decided it): the row follows.
             result.completed_at = projection.match.completed_at
             match_changed = True
         if match_changed or result.seq != head:
             result.seq, result.updated_at = head, now
             result.save()
-        completed = completing and _record_completion(result, projection.match)
-        outcome = ProjectionUpdate(
-            match_id, RECOMPUTED, head, changed + int(match_changed or completed), completed
+        # The apps above hear of a result: when the match ends, and whenever a correction
+        # changes what a finished match's result says (a new winner, the bazzis, a reopening).
+        told = (not was_over and result.completed_at is not None) or (
+            was_over and _outcome(result) != before
         )
+        if told:
+            _tell_result(result, first=not was_over)
+        outcome = ProjectionUpdate(match_id, RECOMPUTED, head, changed + int(match_changed), told)
     log.debug("match %s: projection %s", match_id, outcome)
     return outcome
 
@@ -192,6 +189,7 @@ def _match_values(row: MatchRow) -> dict[str, Any]:
         "over": row.over,
         "winner": row.winner,
         "draw": row.draw,
+        "forfeited_by": row.forfeited_by,
     }
 
 
@@ -251,18 +249,16 @@ def check_match_projection(*, match_id: int) -> ProjectionCheck:
     return ProjectionCheck(match_id, checkpoint, head, differing)
 
 
-def _record_completion(result: MatchResult, row: MatchRow) -> bool:
-    """Write the match's completion once; schedule ``on_match_completed`` after the commit.
+def _outcome(result: MatchResult) -> tuple[Any, ...]:
+    """What the apps above read of a match's result."""
+    return (
+        result.completed_at is not None, result.winner, result.draw, result.forfeited_by,
+        result.bazzis0, result.bazzis1, result.difference,
+    )  # fmt: skip
 
-    The row is locked, so the condition always holds here; it is kept as the statement of
-    the rule (a completion is written once) in case a future path writes without the lock.
-    """
-    written = MatchResult.objects.filter(pk=result.pk, completed_at__isnull=True).update(
-        completed_at=row.completed_at
-    )
-    if not written:
-        return False
-    result.completed_at = row.completed_at
+
+def _tell_result(result: MatchResult, *, first: bool) -> None:
+    """Schedule ``on_match_completed`` after the commit: the match's result is new or changed."""
     match_id = result.pk
 
     def send_completion() -> None:
@@ -275,10 +271,11 @@ def _record_completion(result: MatchResult, row: MatchRow) -> bool:
     # a functools.partial does not have.)
     transaction.on_commit(send_completion, robust=True)
     log.info(
-        "match %s completed: winner %s, draw %s, bazzis %s",
-        result.pk,
-        row.winner,
-        row.draw,
-        row.bazzis,
+        "match %s %s: over %s, winner %s, draw %s, bazzis %s",
+        match_id,
+        "completed" if first else "result changed",
+        result.completed_at is not None,
+        result.winner,
+        result.draw,
+        (result.bazzis0, result.bazzis1),
     )
-    return True

@@ -1,8 +1,9 @@
 """What scoring tells the apps above it, without importing them (arrows point down).
 
-- ``match_completed`` (``match_id``): sent by the ``on_match_completed`` task, once per
-  completion the projection recorded (and again by a catch-up after a lost message);
-  receivers must be idempotent.
+- ``match_completed`` (``match_id``): sent by the ``on_match_completed`` task when a match's
+  result is recorded, and again whenever a correction changes a finished match's result or
+  reopens it (and again by a catch-up after a lost message); receivers read the result as
+  it is now and must be idempotent.
 - ``deals_recorded`` (``match_id``, ``deals``): deal results were projected for the first
   time (the numbers of the new deals), after the commit.
 - ``projections_rebuilt``: sent by ``rebuild_projections`` after the match projections were

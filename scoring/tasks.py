@@ -77,7 +77,8 @@ def catch_up(grace_seconds: float = CATCH_UP_GRACE_SECONDS) -> int:
 def on_match_completed(match_id: int) -> None:
     """Tell the apps above that a match completed (``signals.match_completed``).
 
-    Sent once, after the commit that records the completion (``completed_at``). The
+    Sent after the commit that records the completion (``completed_at``), and again after one
+    that changes a finished match's result or reopens it (a director's correction). The
     receivers (the competition: fixture results, brackets, standings) keep their own
     checkpoints and catch-up, since a message can be lost and can arrive twice.
     """

@@ -20,6 +20,7 @@ from .errors import (
     CommandRefused,
     IdempotencyKeyReused,
     MatchNotFound,
+    MatchStateConflict,
     MoveRefused,
     NotPermitted,
     StaleSequence,
@@ -61,6 +62,7 @@ def match_create(
     mode: str,
     match_format: dict[str, Any] | None = None,
     first_dealer: int | None = None,
+    confirmation: str = matchlog.Confirmation.NONE,
 ) -> Match:
     """Create a scheduled match; it records the tournament's rules as they are now."""
     match = Match(
@@ -71,10 +73,33 @@ def match_create(
         rules=None,
         match_format=match_format,
         first_dealer=first_dealer,
+        confirmation=confirmation,
     )
     match.full_clean()
     match.save()
     return match
+
+
+def match_reassign(*, match: Match, team0: Team | None, team1: Team | None) -> Match | None:
+    """Change who plays a match that has not started; with a team unknown, discard it.
+
+    Who sits where is fixed by ``match_started``: a match with any event keeps its teams
+    (MatchStateConflict). Returns the match, or None when it was discarded (it had no
+    history to keep).
+    """
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.last_seq:
+            raise MatchStateConflict(
+                f"match {locked.pk} has begun: its teams are fixed", code="match_started"
+            )
+        if team0 is None or team1 is None:
+            locked.delete()
+            return None
+        locked.team0, locked.team1 = team0, team1
+        locked.full_clean()
+        locked.save(update_fields=["team0", "team1"])
+        return locked
 
 
 def match_append_event(

@@ -1,0 +1,253 @@
+"""A director's corrections of a match, with their consequences shown before they apply.
+
+A correction (``deal_corrected``, ``deal_voided``, ``score_adjusted``, ``match_forfeited``:
+tournaments/matchlog/kinds.py) is an event appended to the match's log like any other; the
+store checks it and scoring, the fixture, the bracket and the standings follow it. What this
+module adds is the dry run: ``preview_correction`` applies the correction and everything that
+follows from it (the projection, the fixture's result, the bracket, the standings) inside a
+transaction that is rolled back, and returns what would change. ``apply_correction`` refuses
+one that changes a result a later round was built on (a bracket slot it filled, a round paired
+after it, a stage that took its teams) unless the director confirmed, having seen the preview.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from scoring.models import MatchResult
+from scoring.services import update_match_projection
+from tournaments import matchlog
+from tournaments.models import Match, MatchEvent
+from tournaments.services import AppendResult, match_append_event
+
+from .errors import CompetitionRefused
+from .models import Fixture, Notice, Round, Stage, StandingRow
+from .services import fixture_match_completed
+from .standings import update_stage_standings
+
+
+class ConfirmationRequired(CompetitionRefused):
+    """The correction changes a result a later round was built on: confirm it to apply."""
+
+    def __init__(self, preview: CorrectionPreview) -> None:
+        super().__init__(
+            "this correction changes a result a later round was built on: look at its "
+            "consequences and confirm it to apply",
+            code="confirmation_required",
+        )
+        self.preview = preview
+
+
+@dataclass(frozen=True)
+class CorrectionPreview:
+    """What a correction would change, from the match's result to the stage's standings."""
+
+    match_id: int
+    kind: str
+    result_before: dict[str, Any]
+    result_after: dict[str, Any]
+    #: teams whose line changes: {"team", "name", "before": {...} | None, "after": {...} | None}
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    #: bracket fixtures that change: {"fixture", "before": {...}, "after": {...}}
+    bracket: list[dict[str, Any]] = field(default_factory=list)
+    #: what the directors would be told could not follow by itself
+    notices: list[str] = field(default_factory=list)
+    #: the match's result already fed a later round (a slot, a pairing, the next stage)
+    fed_later: bool = False
+
+    @property
+    def changes_result(self) -> bool:
+        return self.result_before != self.result_after
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Whether applying it needs the director's explicit confirmation."""
+        return self.fed_later and bool(self.changes_result or self.standings or self.bracket)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "match": self.match_id,
+            "kind": self.kind,
+            "result_before": self.result_before,
+            "result_after": self.result_after,
+            "standings": self.standings,
+            "bracket": self.bracket,
+            "notices": self.notices,
+            "fed_later": self.fed_later,
+            "needs_confirmation": self.needs_confirmation,
+        }
+
+
+class _DryRun(Exception):
+    def __init__(self, seen: dict[str, Any]) -> None:
+        self.seen = seen
+
+
+def preview_correction(
+    *, actor: Any, match: Match, kind: str, payload: Any, expected_seq: int | None = None
+) -> CorrectionPreview:
+    """Return what the correction would change, changing nothing.
+
+    Raises what the append would raise (the store's refusals: a correction the log cannot
+    take, by someone who may not make it (only a director corrects), at a stale
+    ``expected_seq``), and CompetitionRefused for a kind that is not a correction.
+    """
+    if kind not in matchlog.CORRECTIONS:
+        raise CompetitionRefused(
+            f"{kind!r} is not a correction: one of {', '.join(matchlog.CORRECTIONS)}",
+            code="not_a_correction",
+        )
+    fixture = Fixture.objects.filter(match=match).select_related("stage", "round").first()
+    before = _consequences(match, fixture)
+    try:
+        with transaction.atomic():
+            match_append_event(
+                match=match,
+                expected_seq=match.last_seq if expected_seq is None else expected_seq,
+                kind=kind,
+                payload=payload,
+                actor=actor,
+            )
+            update_match_projection(match_id=match.pk)
+            fixture_match_completed(match_id=match.pk)
+            if fixture is not None:
+                update_stage_standings(stage_id=fixture.stage_id)
+            raise _DryRun(_consequences(match, fixture))
+    except _DryRun as dry:
+        after = dry.seen
+    return CorrectionPreview(
+        match_id=match.pk,
+        kind=kind,
+        result_before=before["result"],
+        result_after=after["result"],
+        standings=_changed_lines(before["standings"], after["standings"]),
+        bracket=[
+            {"fixture": key, "before": before["fixtures"].get(key), "after": value}
+            for key, value in after["fixtures"].items()
+            if before["fixtures"].get(key) != value
+        ],
+        notices=[n for n in after["notices"] if n not in before["notices"]],
+        fed_later=_fed_later(fixture),
+    )
+
+
+def apply_correction(
+    *,
+    actor: Any,
+    match: Match,
+    kind: str,
+    payload: Any,
+    expected_seq: int,
+    confirm: bool = False,
+    idempotency_key: str | None = None,
+    via: str = "",
+) -> tuple[AppendResult, CorrectionPreview | None]:
+    """Append a correction, after its preview, if it needs no confirmation or has it.
+
+    A retry with the same ``idempotency_key`` gets the original answer (no preview: the
+    correction is in the log already). Raises ConfirmationRequired (with the preview) for a
+    correction that changes a result a later round was built on, unless ``confirm``.
+    """
+    retried = bool(idempotency_key) and (
+        MatchEvent.objects.filter(match=match, idempotency_key=idempotency_key).exists()
+    )
+    preview = None
+    if not retried:
+        preview = preview_correction(
+            actor=actor, match=match, kind=kind, payload=payload, expected_seq=expected_seq
+        )
+        if preview.needs_confirmation and not confirm:
+            raise ConfirmationRequired(preview)
+    result = match_append_event(
+        match=match, expected_seq=expected_seq, kind=kind, payload=payload, actor=actor,
+        idempotency_key=idempotency_key, via=via,
+    )  # fmt: skip
+    return result, preview
+
+
+def _consequences(match: Match, fixture: Fixture | None) -> dict[str, Any]:
+    result = MatchResult.objects.filter(match=match).first()
+    seen: dict[str, Any] = {
+        "result": {}
+        if result is None
+        else {
+            "over": result.completed_at is not None,
+            "winner": result.winner,
+            "draw": result.draw,
+            "forfeited_by": result.forfeited_by,
+            "bazzis": [result.bazzis0, result.bazzis1],
+            "difference": result.difference,
+            "deals": result.deals,
+        },
+        "standings": {},
+        "fixtures": {},
+        "notices": [],
+    }
+    if fixture is None:
+        return seen
+    stage = fixture.stage
+    seen["result"]["fixture"] = Fixture.objects.values_list("result", flat=True).get(pk=fixture.pk)
+    latest = (
+        StandingRow.objects.filter(stage=stage)
+        .order_by("-as_of_round")
+        .values_list("as_of_round", flat=True)
+        .first()
+    )
+    for team_id, name, rank, points, won, drawn, lost in StandingRow.objects.filter(
+        stage=stage, as_of_round=latest
+    ).values_list("team_id", "team__name", "rank", "points", "won", "drawn", "lost"):
+        seen["standings"][team_id] = {
+            "name": name, "rank": rank, "points": points, "won": won, "drawn": drawn, "lost": lost,
+        }  # fmt: skip
+    if stage.elimination:
+        for key, a, b, res, match_id in Fixture.objects.filter(stage=stage).values_list(
+            "key", "team_a_id", "team_b_id", "result", "match_id"
+        ):
+            seen["fixtures"][key] = {"team_a": a, "team_b": b, "result": res, "match": match_id}
+    seen["notices"] = list(
+        Notice.objects.filter(stage=stage, resolved_at__isnull=True).values_list(
+            "message", flat=True
+        )
+    )
+    return seen
+
+
+def _changed_lines(
+    before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    lines = []
+    for team_id in sorted(set(before) | set(after)):
+        was, now = before.get(team_id), after.get(team_id)
+        if was != now:
+            name = (now or was or {}).get("name", "")
+            lines.append({"team": team_id, "name": name, "before": was, "after": now})
+    return lines
+
+
+def _fed_later(fixture: Fixture | None) -> bool:
+    """Whether the fixture's result was already used by something after it."""
+    if fixture is None or fixture.result == Fixture.Result.PENDING:
+        return False
+    stage: Stage = fixture.stage
+    if stage.elimination:
+        targets = [t.split(":")[0] for t in (fixture.winner_to, fixture.loser_to) if t]
+        if (
+            Fixture.objects.filter(stage=stage, key__in=targets)
+            .exclude(team_a__isnull=True, team_b__isnull=True)
+            .exists()
+        ):
+            return True
+    elif (
+        stage.round_set.filter(number__gt=fixture.round.number)
+        .exclude(status=Round.Status.DRAFT)
+        .exists()
+    ):
+        return True
+    return Stage.objects.filter(
+        tournament_id=stage.tournament_id,
+        order__gt=stage.order,
+        status__in=(Stage.Status.RUNNING, Stage.Status.COMPLETE),
+    ).exists()
