@@ -149,6 +149,10 @@ class Correction(forms.Form):
     team = forms.TypedChoiceField(coerce=int, required=False, choices=[(0, ""), (1, "")])
     amount = forms.IntegerField(required=False, label="Points (negative: a penalty)")
     reason = forms.CharField(max_length=500, label="Reason (kept in the match's history)")
+    confirm = forms.BooleanField(
+        required=False, label="I have seen what it changes: apply it even though later rounds "
+        "were built on this result"
+    )
     expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)
 

@@ -176,7 +176,7 @@ def tournament_page(tournament: Tournament) -> list[StagePage]:
                 rounds=rounds,
                 current=current,
                 standings=rows,
-                tiebreak_names=[name for name, _ in rows[0].tiebreaks] if rows else [],
+                tiebreak_names=[name.replace("_", " ") for name, _ in rows[0].tiebreaks] if rows else [],
                 as_of_round=as_of,
                 groups=sorted(groups.items(), key=lambda g: (g[0] is not None, g[0] or 0)),
                 bracket=_bracket_columns(bracket) if bracket else None,
@@ -186,10 +186,19 @@ def tournament_page(tournament: Tournament) -> list[StagePage]:
     return pages
 
 
+def _slot_label(side: dict[str, Any] | None, empty: str) -> str:
+    if side is None:
+        return empty
+    return str(side.get("name") or side.get("from") or empty)
+
+
 def _bracket_columns(bracket: dict[str, Any]) -> dict[str, Any]:
     """Group a bracket's rounds by part (main; winners, losers, final) for drawing."""
     parts: dict[str, list[dict[str, Any]]] = {}
     for r in bracket["rounds"]:
+        for f in r["fixtures"]:
+            f["a_label"] = _slot_label(f["a"], "to be decided")
+            f["b_label"] = _slot_label(f["b"], "bye" if f["result"] == "bye" else "to be decided")
         parts.setdefault(r["part"] or "main", []).append(r)
     return {**bracket, "parts": list(parts.items())}
 
@@ -230,7 +239,7 @@ def match_for_page(queryset: Any) -> Any:
 
 def seat_list(match: Match) -> list[tuple[int, Player, str]]:
     return [
-        (seat, player, match.team_of(seat).name) for seat, player in enumerate(match.seat_players())
+        (seat, player, match.team_of_seat(seat).name) for seat, player in enumerate(match.seat_players())
     ]
 
 

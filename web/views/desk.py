@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from competition import corrections
 from competition import errors as competition_errors
 from competition import services as competition
 from competition.models import Fixture, Registration, Round, Stage
@@ -318,7 +319,7 @@ def _match_page(
     *,
     decide: forms.Decide | None = None,
     correction: forms.Correction | None = None,
-    preview: dict[str, Any] | None = None,
+    preview: corrections.CorrectionPreview | None = None,
     status: int = 200,
 ) -> HttpResponse:
     state = store.match_state(match)
@@ -409,11 +410,42 @@ def confirm_entry(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """Preview a correction's consequences, then apply it (filled in with the services)."""
+    """Preview a correction's consequences (nothing changes), or apply it.
+
+    One that changes a result a later round was built on is applied only with the box
+    ticked, after its preview (``competition.corrections``).
+    """
     t, match = _desk_match(request, slug, pk)
     form = forms.Correction(request.POST, teams=(match.team0.name, match.team1.name))
     if not form.is_valid():
         messages.error(request, "Nothing was changed: see the form.")
         return _match_page(request, t, match, correction=form, status=422)
-    messages.error(request, "Corrections are not available yet.")
-    return _match_page(request, t, match, correction=form, status=501)
+    data = form.cleaned_data
+    kind, payload = data["kind"], form.payload()
+    try:
+        if request.POST.get("step") != "apply":
+            preview = corrections.preview_correction(
+                actor=request.user, match=match, kind=kind, payload=payload,
+                expected_seq=data["expected_seq"],
+            )  # fmt: skip
+            return _match_page(request, t, match, correction=form, preview=preview)
+        corrections.apply_correction(
+            actor=request.user, match=match, kind=kind, payload=payload,
+            expected_seq=data["expected_seq"], confirm=data["confirm"],
+            idempotency_key=f"web-{data['client_id']}", via="session",
+        )  # fmt: skip
+    except corrections.ConfirmationRequired as exc:
+        messages.error(
+            request,
+            "This correction changes a result a later round was built on. Look at what it "
+            "changes, tick the box to confirm, and apply it again.",
+        )
+        return _match_page(request, t, match, correction=form, preview=exc.preview, status=409)
+    except store_errors.AppendRefused as exc:
+        messages.error(request, "Nothing was changed: " + plain_words(exc))
+        return _match_page(request, t, match, correction=form, status=409)
+    except competition_errors.CompetitionRefused as exc:
+        _refusal(request, exc)
+        return _match_page(request, t, match, correction=form, status=409)
+    messages.success(request, "The correction is applied and recorded with its reason.")
+    return redirect(reverse("web:desk-match", args=[slug, match.pk]))
