@@ -336,8 +336,9 @@ def _match_page(
             "entries": pages.entry_lines(match, state),
             "rejected": pages.rejections(match, state.deal_no + 1),
             "deals": list(scoring.deal_results(match=match)),
-            "decide": decide or forms.Decide(initial=initial, rules=match.rules, teams=teams),
-            "correction": correction or forms.Correction(initial=initial, teams=teams),
+            "decide": decide
+            or forms.Decide(initial=initial, rules=match.rules, teams=teams, prefix="decide"),
+            "correction": correction or forms.Correction(initial=initial, teams=teams, prefix="fix"),
             "preview": preview,
             "answer_initial": initial,
             "score_mode": match.mode == Match.Mode.SCORE,
@@ -377,7 +378,9 @@ def _append(
 def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Decide the next deal's result (a disputed or rejected one): it counts as entered here."""
     t, match = _desk_match(request, slug, pk)
-    form = forms.Decide(request.POST, rules=match.rules, teams=(match.team0.name, match.team1.name))
+    form = forms.Decide(
+        request.POST, rules=match.rules, teams=(match.team0.name, match.team1.name), prefix="decide"
+    )
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: see the form.")
         return _match_page(request, t, match, decide=form, status=422)
@@ -416,7 +419,9 @@ def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     ticked, after its preview (``competition.corrections``).
     """
     t, match = _desk_match(request, slug, pk)
-    form = forms.Correction(request.POST, teams=(match.team0.name, match.team1.name))
+    form = forms.Correction(
+        request.POST, teams=(match.team0.name, match.team1.name), prefix="fix"
+    )
     if not form.is_valid():
         messages.error(request, "Nothing was changed: see the form.")
         return _match_page(request, t, match, correction=form, status=422)
