@@ -314,6 +314,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
+
+
 def _time_zone(name: str) -> str:
     """Return the IANA time zone the variable names (default UTC); refuse an unknown one."""
     import zoneinfo

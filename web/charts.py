@@ -27,7 +27,8 @@ def running_difference(points: Sequence[tuple[int, int, int | None]], teams: Seq
         desc = "No deal has been scored yet."
     else:
         words = [
-            f"deal {deal}: {diff:+d}" + (f", bazzi to {escape(teams[bazzi])}" if bazzi is not None else "")
+            f"deal {deal}: {diff:+d}"
+            + (f", bazzi to {escape(teams[bazzi])}" if bazzi is not None else "")
             for deal, diff, bazzi in points
         ]
         desc = "; ".join(words) + "."
@@ -59,7 +60,9 @@ def running_difference(points: Sequence[tuple[int, int, int | None]], teams: Seq
     parts.append(f'<text x="4" y="{y(LEAD) + 4:.1f}" class="chart-label">+{LEAD}</text>')
     parts.append(f'<text x="4" y="{y(-LEAD) + 4:.1f}" class="chart-label">-{LEAD}</text>')
     parts.append(f'<text x="{PAD + 4}" y="{PAD - 8}" class="chart-label">{a} ahead</text>')
-    parts.append(f'<text x="{PAD + 4}" y="{HEIGHT - PAD + 20}" class="chart-label">{b} ahead</text>')
+    parts.append(
+        f'<text x="{PAD + 4}" y="{HEIGHT - PAD + 20}" class="chart-label">{b} ahead</text>'
+    )
     if points:
         line = [(x(0), y(0))] + [(x(i + 1), y(d)) for i, (_, d, _) in enumerate(points)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in line)
@@ -70,8 +73,9 @@ def running_difference(points: Sequence[tuple[int, int, int | None]], teams: Seq
                 parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" class="chart-point"/>')
                 continue
             initial = escape(teams[bazzi][:1].upper())
+            name = escape(teams[bazzi])
             parts.append(
-                f'<g class="chart-bazzi"><title>Deal {deal}: bazzi to {escape(teams[bazzi])}</title>'
+                f'<g class="chart-bazzi"><title>Deal {deal}: bazzi to {name}</title>'
                 f'<circle cx="{px:.1f}" cy="{py:.1f}" r="9"/>'
                 f'<text x="{px:.1f}" y="{py + 4:.1f}" text-anchor="middle">{initial}</text></g>'
             )

@@ -45,9 +45,9 @@ class DealResult(Command):
         for side, name in zip("ab", teams, strict=True):
             self.fields[f"points_{side}"].label = f"Card points of {name}"
             self.fields[f"sweeps_{side}"].label = f"Sweeps of {name} (worth {self.rules.sweep})"
-            self.fields[f"first_{side}"].label = (
-                f"{name} swept on the first play (worth {self.rules.first_sweep})"
-            )
+            self.fields[
+                f"first_{side}"
+            ].label = f"{name} swept on the first play (worth {self.rules.first_sweep})"
         if not self.rules.first_sweep:
             del self.fields["first_a"], self.fields["first_b"]
 
@@ -83,9 +83,7 @@ class Answer(Command):
 
 
 class Reject(Answer):
-    reason = forms.CharField(
-        max_length=500, label="What is wrong with it?", widget=forms.TextInput
-    )
+    reason = forms.CharField(max_length=500, label="What is wrong with it?", widget=forms.TextInput)
 
 
 class RegisterTeam(forms.Form):
@@ -150,8 +148,9 @@ class Correction(forms.Form):
     amount = forms.IntegerField(required=False, label="Points (negative: a penalty)")
     reason = forms.CharField(max_length=500, label="Reason (kept in the match's history)")
     confirm = forms.BooleanField(
-        required=False, label="I have seen what it changes: apply it even though later rounds "
-        "were built on this result"
+        required=False,
+        label="I have seen what it changes: apply it even though later rounds "
+        "were built on this result",
     )
     expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)

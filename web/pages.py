@@ -130,8 +130,14 @@ def tournament_version(tournament: Tournament) -> str:
     checkpoints = StandingsCheckpoint.objects.filter(stage__tournament=tournament).aggregate(
         n=Count("pk"), last=Max("updated_at")
     )
-    text = repr((sorted(matches.items()), sorted(results.items()), sorted(fixtures.items()),
-                 sorted(checkpoints.items())))  # fmt: skip
+    text = repr(
+        (
+            sorted(matches.items()),
+            sorted(results.items()),
+            sorted(fixtures.items()),
+            sorted(checkpoints.items()),
+        )
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -176,7 +182,9 @@ def tournament_page(tournament: Tournament) -> list[StagePage]:
                 rounds=rounds,
                 current=current,
                 standings=rows,
-                tiebreak_names=[name.replace("_", " ") for name, _ in rows[0].tiebreaks] if rows else [],
+                tiebreak_names=[name.replace("_", " ") for name, _ in rows[0].tiebreaks]
+                if rows
+                else [],
                 as_of_round=as_of,
                 groups=sorted(groups.items(), key=lambda g: (g[0] is not None, g[0] or 0)),
                 bracket=_bracket_columns(bracket) if bracket else None,
@@ -239,7 +247,8 @@ def match_for_page(queryset: Any) -> Any:
 
 def seat_list(match: Match) -> list[tuple[int, Player, str]]:
     return [
-        (seat, player, match.team_of_seat(seat).name) for seat, player in enumerate(match.seat_players())
+        (seat, player, match.team_of_seat(seat).name)
+        for seat, player in enumerate(match.seat_players())
     ]
 
 
@@ -341,9 +350,7 @@ def entry_lines(match: Match, state: matchlog.MatchState) -> list[EntryLine]:
     from django.contrib.auth import get_user_model
 
     actors = {e.actor for e in state.entries if e.actor is not None}
-    names = dict(
-        get_user_model().objects.filter(pk__in=actors).values_list("pk", "username")
-    )
+    names = dict(get_user_model().objects.filter(pk__in=actors).values_list("pk", "username"))
     players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
     teams = [match.team0.name, match.team1.name]
     return [

@@ -42,8 +42,6 @@ urlpatterns = [
     ),
     path("desk/<slug:slug>/matches/<int:pk>/", desk.match_page, name="desk-match"),
     path("desk/<slug:slug>/matches/<int:pk>/decide/", desk.decide, name="desk-decide"),
-    path(
-        "desk/<slug:slug>/matches/<int:pk>/confirm/", desk.confirm_entry, name="desk-confirm"
-    ),
+    path("desk/<slug:slug>/matches/<int:pk>/confirm/", desk.confirm_entry, name="desk-confirm"),
     path("desk/<slug:slug>/matches/<int:pk>/correct/", desk.correct, name="desk-correct"),
 ]

@@ -30,9 +30,18 @@ def check_html(text: str) -> Any:
 
 
 PAGES = [
-    "home", "tournament", "print", "match-score", "match-digital", "login", "keep-index", "keep",
-    "desk", "desk-round", "desk-match",
-]  # fmt: skip
+    "home",
+    "tournament",
+    "print",
+    "match-score",
+    "match-digital",
+    "login",
+    "keep-index",
+    "keep",
+    "desk",
+    "desk-round",
+    "desk-match",
+]
 
 
 def every_page(club: Club) -> list[tuple[str, str, str | None]]:

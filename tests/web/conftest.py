@@ -82,15 +82,24 @@ def make_club(*, teams: list[str] = TEAMS, published: bool = True) -> Club:
             players.append(Player.objects.create(name=f"{name} {n}", user=users[username]))
         registered.append(
             competition.team_register(
-                actor=director, tournament=tournament, name=name, first_player=players[0],
-                second_player=players[1], seed=i + 1, checked_in=True,
-            )  # fmt: skip
+                actor=director,
+                tournament=tournament,
+                name=name,
+                first_player=players[0],
+                second_player=players[1],
+                seed=i + 1,
+                checked_in=True,
+            )
         )
     stage = competition.stage_create(
-        actor=director, tournament=tournament, name="Round robin",
-        format=Stage.Format.ROUND_ROBIN, mode="score",
-        match_format={"bazzis": 1, "deal_cap": 1}, confirmation="other_team",
-    )  # fmt: skip
+        actor=director,
+        tournament=tournament,
+        name="Round robin",
+        format=Stage.Format.ROUND_ROBIN,
+        mode="score",
+        match_format={"bazzis": 1, "deal_cap": 1},
+        confirmation="other_team",
+    )
     stage.scorekeepers.add(users["scorekeeper"])
     competition.stage_start(actor=director, stage=stage)
     round_ = competition.round_pair(actor=director, stage=stage)
@@ -103,9 +112,13 @@ def make_club(*, teams: list[str] = TEAMS, published: bool = True) -> Club:
     )
     rng = random.Random(7)
     match_append_event(
-        match=digital, expected_seq=0, kind=matchlog.MATCH_STARTED, payload={"first_dealer": 0},
-        actor=SYSTEM, shuffle=matchlog.repeatable_decks(rng),
-    )  # fmt: skip
+        match=digital,
+        expected_seq=0,
+        kind=matchlog.MATCH_STARTED,
+        payload={"first_dealer": 0},
+        actor=SYSTEM,
+        shuffle=matchlog.repeatable_decks(rng),
+    )
     demo.play(digital, rng, moves=6)
     digital.refresh_from_db()
     return Club(users, tournament, stage, round_, matches, digital)

@@ -67,17 +67,27 @@ def test_the_live_part_answers_304_while_nothing_changed(club: Club) -> None:
     keeper = club.client("scorekeeper")
     keeper.post(
         f"/keep/{match.pk}/enter/",
-        {"expected_seq": match.last_seq, "client_id": "entry-0001", "points_a": 60,
-         "points_b": 40, "sweeps_a": 0, "sweeps_b": 0},
-    )  # fmt: skip
+        {
+            "expected_seq": match.last_seq,
+            "client_id": "entry-0001",
+            "points_a": 60,
+            "points_b": 40,
+            "sweeps_a": 0,
+            "sweeps_b": 0,
+        },
+    )
     player = club.player_of(match, 1)
     entry = match_state(match).entries[0].number
     match.refresh_from_db()
     club.client(player).post(
         f"/keep/{match.pk}/answer/",
-        {"expected_seq": match.last_seq, "client_id": "confirm-0001", "entry": entry,
-         "action": "confirm"},
-    )  # fmt: skip
+        {
+            "expected_seq": match.last_seq,
+            "client_id": "confirm-0001",
+            "entry": entry,
+            "action": "confirm",
+        },
+    )
     changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
     text = " ".join(changed.content.decode().split())
@@ -90,15 +100,25 @@ def test_the_match_sheet_shows_seats_deals_chart_and_a_receipt_that_verifies(clu
     keeper = club.client("scorekeeper")
     keeper.post(
         f"/keep/{match.pk}/enter/",
-        {"expected_seq": match.last_seq, "client_id": "entry-0002", "points_a": 30,
-         "points_b": 70, "sweeps_a": 0, "sweeps_b": 2},
-    )  # fmt: skip
+        {
+            "expected_seq": match.last_seq,
+            "client_id": "entry-0002",
+            "points_a": 30,
+            "points_b": 70,
+            "sweeps_a": 0,
+            "sweeps_b": 2,
+        },
+    )
     match.refresh_from_db()
     club.client(club.player_of(match, 0)).post(
         f"/keep/{match.pk}/answer/",
-        {"expected_seq": match.last_seq, "client_id": "confirm-0002", "entry": 1,
-         "action": "confirm"},
-    )  # fmt: skip
+        {
+            "expected_seq": match.last_seq,
+            "client_id": "confirm-0002",
+            "entry": 1,
+            "action": "confirm",
+        },
+    )
     response = club.client().get(f"/m/{match.pk}/")
     doc = check_html(response.content.decode())
     text = " ".join(response.content.decode().split())
@@ -107,7 +127,7 @@ def test_the_match_sheet_shows_seats_deals_chart_and_a_receipt_that_verifies(clu
     dealer = scoring.deal_results(match=match).get().dealer
     cells = [td.text for td in doc.findall(".//tbody/tr/td")]
     assert cells[:4] == ["1", match.seat_players()[dealer].name, "30", "70"]  # by name
-    assert "30 – 170" in text  # the totals (the lead of 140 won a bazzi: the difference resets)
+    assert "30 \u2013 170" in text  # the totals (a lead of 140 won a bazzi: difference reset)
     assert "bazzi to" in text and 'class="chart-bazzi"' in text
     assert "Download the signed receipt" in text
     link = re.search(r'href="(/m/\d+/receipt-\d+\.json)"', text)
@@ -125,8 +145,12 @@ def test_a_digital_match_shows_the_public_view_of_the_deal_and_no_hidden_card(cl
     assert hidden
     labels = {f"{c[:-1]}{dict(S='♠', H='♥', D='♦', C='♣')[c[-1]]}" for c in hidden}
     for who in (None, "outsider", "scorekeeper", club.player_of(club.digital, 0)):
-        for url in (f"/m/{club.digital.pk}/", f"/m/{club.digital.pk}/live/", "/",
-                    f"/t/{club.tournament.slug}/"):  # fmt: skip
+        for url in (
+            f"/m/{club.digital.pk}/",
+            f"/m/{club.digital.pk}/live/",
+            "/",
+            f"/t/{club.tournament.slug}/",
+        ):
             text = club.client(who).get(url).content.decode()
             shown = {c for c in hidden if re.search(rf"(?<![\w]){re.escape(c)}(?![\w])", text)}
             assert not shown, (who, url, shown)

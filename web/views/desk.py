@@ -123,10 +123,14 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
                 first = Player.objects.create(name=data["first_player"].strip())
                 second = Player.objects.create(name=data["second_player"].strip())
                 team = competition.team_register(
-                    actor=request.user, tournament=t, name=data["name"].strip(),
-                    first_player=first, second_player=second, seed=data["seed"],
+                    actor=request.user,
+                    tournament=t,
+                    name=data["name"].strip(),
+                    first_player=first,
+                    second_player=second,
+                    seed=data["seed"],
                     checked_in=data["checked_in"],
-                )  # fmt: skip
+                )
         except competition_errors.CompetitionRefused as exc:
             _refusal(request, exc)
         else:
@@ -264,9 +268,11 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         if what == "teams":
             problems = competition.round_edit(
-                actor=request.user, round=round_, swap_teams=(data["team_x"], data["team_y"]),
+                actor=request.user,
+                round=round_,
+                swap_teams=(data["team_x"], data["team_y"]),
                 force=data["force"],
-            )  # fmt: skip
+            )
         else:
             problems = competition.round_edit(
                 actor=request.user, round=round_, swap_tables=(data["table_x"], data["table_y"])
@@ -276,9 +282,14 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             request, "Not swapped: it breaks a pairing rule. Tick the box to swap anyway."
         )
         return _round_page(
-            request, t, round_, swap_teams=swap_teams, swap_tables=swap_tables,
-            problems=exc.problems, status=422,
-        )  # fmt: skip
+            request,
+            t,
+            round_,
+            swap_teams=swap_teams,
+            swap_tables=swap_tables,
+            problems=exc.problems,
+            status=422,
+        )
     except competition_errors.CompetitionRefused as exc:
         _refusal(request, exc)
         return _round_page(
@@ -291,7 +302,7 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def round_publish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t, round_ = _round(request, slug, pk)
+    _t, round_ = _round(request, slug, pk)
     try:
         competition.round_publish(actor=request.user, round=round_)
     except competition_errors.CompetitionRefused as exc:
@@ -338,7 +349,8 @@ def _match_page(
             "deals": list(scoring.deal_results(match=match)),
             "decide": decide
             or forms.Decide(initial=initial, rules=match.rules, teams=teams, prefix="decide"),
-            "correction": correction or forms.Correction(initial=initial, teams=teams, prefix="fix"),
+            "correction": correction
+            or forms.Correction(initial=initial, teams=teams, prefix="fix"),
             "preview": preview,
             "answer_initial": initial,
             "score_mode": match.mode == Match.Mode.SCORE,
@@ -397,7 +409,7 @@ def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def confirm_entry(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A director confirms an entered result (no other team's phone at hand)."""
-    t, match = _desk_match(request, slug, pk)
+    _t, match = _desk_match(request, slug, pk)
     form = forms.Answer(request.POST)
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: reload the page.")
@@ -419,9 +431,7 @@ def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     ticked, after its preview (``competition.corrections``).
     """
     t, match = _desk_match(request, slug, pk)
-    form = forms.Correction(
-        request.POST, teams=(match.team0.name, match.team1.name), prefix="fix"
-    )
+    form = forms.Correction(request.POST, teams=(match.team0.name, match.team1.name), prefix="fix")
     if not form.is_valid():
         messages.error(request, "Nothing was changed: see the form.")
         return _match_page(request, t, match, correction=form, status=422)
@@ -430,15 +440,23 @@ def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         if request.POST.get("step") != "apply":
             preview = corrections.preview_correction(
-                actor=request.user, match=match, kind=kind, payload=payload,
+                actor=request.user,
+                match=match,
+                kind=kind,
+                payload=payload,
                 expected_seq=data["expected_seq"],
-            )  # fmt: skip
+            )
             return _match_page(request, t, match, correction=form, preview=preview)
         corrections.apply_correction(
-            actor=request.user, match=match, kind=kind, payload=payload,
-            expected_seq=data["expected_seq"], confirm=data["confirm"],
-            idempotency_key=f"web-{data['client_id']}", via="session",
-        )  # fmt: skip
+            actor=request.user,
+            match=match,
+            kind=kind,
+            payload=payload,
+            expected_seq=data["expected_seq"],
+            confirm=data["confirm"],
+            idempotency_key=f"web-{data['client_id']}",
+            via="session",
+        )
     except corrections.ConfirmationRequired as exc:
         messages.error(
             request,

@@ -165,7 +165,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def status(request: HttpRequest, pk: int) -> HttpResponse:
     """The page's live part (entries, answers, deals so far), with an ETag on the log's head."""
-    match, state, role = _match_and_role(request, pk)
+    match, state, role = _match_and_role(request, pk)  # 404 unless one of the match's people
 
     def build() -> HttpResponse:
         return render(request, "web/_keep_status.html", _context(request, match, state, role))
@@ -258,24 +258,28 @@ def _form_errors(form: Any) -> str:
 @require_POST
 def enter(request: HttpRequest, pk: int) -> HttpResponse:
     """Enter the next deal's result (counted at once when the match asks no confirmation)."""
-    match, state, role = _match_and_role(request, pk)
+    match, state, _role = _match_and_role(request, pk)
     teams = (match.team0.name, match.team1.name)
     form = forms.DealResult(request.POST, rules=match.rules, teams=teams)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form), entry_form=form)
     confirmation = state.confirmation
     kind = K.DEAL_ENDED if confirmation == matchlog.Confirmation.NONE else K.DEAL_ENTERED
-    done = (
-        f"Deal {state.deal_no + 1} recorded."
-        if kind == K.DEAL_ENDED
-        else f"Deal {state.deal_no + 1} entered: it counts once the other "
-        + ("team confirms it." if confirmation == matchlog.Confirmation.OTHER_TEAM else
-           "side's entry agrees.")  # fmt: skip
-    )
+    deal = state.deal_no + 1
+    if kind == K.DEAL_ENDED:
+        done = f"Deal {deal} recorded."
+    elif confirmation == matchlog.Confirmation.OTHER_TEAM:
+        done = f"Deal {deal} entered: it counts once the other team confirms it."
+    else:
+        done = f"Deal {deal} entered: it counts once the other side's entry agrees."
     refused = _append(
-        request, match, kind=kind, payload=form.payload(),
-        expected_seq=form.cleaned_data["expected_seq"], client_id=form.cleaned_data["client_id"],
-    )  # fmt: skip
+        request,
+        match,
+        kind=kind,
+        payload=form.payload(),
+        expected_seq=form.cleaned_data["expected_seq"],
+        client_id=form.cleaned_data["client_id"],
+    )
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused, entry_form=form)
     return _done(request, match, done)
@@ -285,7 +289,7 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def answer(request: HttpRequest, pk: int) -> HttpResponse:
     """Confirm or reject an entered result (the other team's phone, or a director's)."""
-    match, state, role = _match_and_role(request, pk)
+    match, state, _role = _match_and_role(request, pk)
     action = request.POST.get("action")
     if action == "confirm":
         form: forms.Answer = forms.Answer(request.POST)
@@ -305,9 +309,13 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
         payload = {"entry": data["entry"], "reason": data["reason"]}
         done = f"Deal {deal} rejected: the director will decide it."
     refused = _append(
-        request, match, kind=kind, payload=payload, expected_seq=data["expected_seq"],
+        request,
+        match,
+        kind=kind,
+        payload=payload,
+        expected_seq=data["expected_seq"],
         client_id=data["client_id"],
-    )  # fmt: skip
+    )
     if refused is not None:
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, plain_words(refused), refused, reject_form=reject_form)
@@ -318,14 +326,18 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a scheduled score match (a score-keeper or a director at the table)."""
-    match, state, role = _match_and_role(request, pk)
+    match, _state, _role = _match_and_role(request, pk)
     form = forms.Command(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
     refused = _append(
-        request, match, kind=K.MATCH_STARTED, payload={},
-        expected_seq=form.cleaned_data["expected_seq"], client_id=form.cleaned_data["client_id"],
-    )  # fmt: skip
+        request,
+        match,
+        kind=K.MATCH_STARTED,
+        payload={},
+        expected_seq=form.cleaned_data["expected_seq"],
+        client_id=form.cleaned_data["client_id"],
+    )
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused)
     return _done(request, match, "The match has started.")

@@ -142,17 +142,29 @@ class Command(BaseCommand):
         players = [self._player(name) for name in LADDER_PLAYERS]
         for i, team in enumerate(LADDER_TEAMS):
             services.team_register(
-                actor=organizer, tournament=ladder, name=team, first_player=players[2 * i],
-                second_player=players[2 * i + 1], seed=i + 1, checked_in=True,
-            )  # fmt: skip
+                actor=organizer,
+                tournament=ladder,
+                name=team,
+                first_player=players[2 * i],
+                second_player=players[2 * i + 1],
+                seed=i + 1,
+                checked_in=True,
+            )
         stage = services.stage_create(
-            actor=organizer, tournament=ladder, name="Round robin",
-            format=Stage.Format.ROUND_ROBIN, mode="score", match_format=SWISS_FORMAT,
-            confirmation="other_team", start_matches=True,
-        )  # fmt: skip
+            actor=organizer,
+            tournament=ladder,
+            name="Round robin",
+            format=Stage.Format.ROUND_ROBIN,
+            mode="score",
+            match_format=SWISS_FORMAT,
+            confirmation="other_team",
+            start_matches=True,
+        )
         stage.scorekeepers.add(scorekeeper)
         services.stage_start(actor=organizer, stage=stage)
-        services.round_publish(actor=organizer, round=services.round_pair(actor=organizer, stage=stage))
+        services.round_publish(
+            actor=organizer, round=services.round_pair(actor=organizer, stage=stage)
+        )
         return ladder
 
     def _club_evening(self, organizer: Any, rng: random.Random) -> Tournament:
