@@ -84,7 +84,8 @@
     var data = fields(form);
     var submitter = event.submitter;
     if (submitter && submitter.name) data[submitter.name] = submitter.value;
-    var item = { id: data.client_id, url: form.action, fields: data };
+    // getAttribute: a field named "action" (the answer buttons) shadows form.action
+    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data };
     save(outbox().filter(function (i) { return i.id !== item.id; }).concat([item]));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     flush();
