@@ -49,7 +49,7 @@ class Club:
         return client
 
     def player_of(self, match: Match, team: int, n: int = 0) -> str:
-        """Return the user name of a player of team 0 or 1 of ``match``."""
+        """Return the user name (a key of ``users``) of a player of team 0 or 1 of ``match``."""
         side = match.team0 if team == 0 else match.team1
         player = side.first_player if n == 0 else side.second_player
         return player.user.username
@@ -63,21 +63,27 @@ def with_password(user: Any, raw: str) -> Any:
     return user
 
 
-def make_club(*, teams: list[str] = TEAMS, published: bool = True) -> Club:
+def make_club(*, teams: list[str] = TEAMS, published: bool = True, tag: str = "") -> Club:
+    """Build the club evening; ``tag`` prefixes the slug and the user names (a second club)."""
     accounts = get_user_model().objects
     users = {
-        name: with_password(accounts.create_user(name, is_staff=name == "director"), name)
+        name: with_password(
+            accounts.create_user(tag + name, is_staff=name == "director"), tag + name
+        )
         for name in ("director", "scorekeeper", "outsider")
     }
     director = users["director"]
     tournament = Tournament.objects.create(
-        name="Club night", slug="club-night", organizer=director, published=published
+        name=f"Club night {tag}".strip(),
+        slug=f"{tag}club-night",
+        organizer=director,
+        published=published,
     )
     registered = []
     for i, name in enumerate(teams):
         players = []
         for n in (1, 2):
-            username = f"{name.lower()}{n}"
+            username = f"{tag}{name.lower()}{n}"
             users[username] = with_password(accounts.create_user(username), username)
             players.append(Player.objects.create(name=f"{name} {n}", user=users[username]))
         registered.append(
