@@ -109,8 +109,8 @@ class StagePage:
 def tournament_version(tournament: Tournament) -> str:
     """Return a tag that changes whenever anything the live part of the page shows changes.
 
-    Four aggregate queries, far cheaper than rendering: the matches' heads, their
-    projections, the fixtures' results and slots, and the standings' checkpoints.
+    Five aggregate queries, far cheaper than rendering: the matches' heads, their
+    projections, the fixtures' results and slots, the standings' checkpoints, the stages.
     """
     matches = Match.objects.filter(tournament=tournament).aggregate(
         n=Count("pk"), seq=Sum("last_seq"), last=Max("pk")
@@ -130,12 +130,19 @@ def tournament_version(tournament: Tournament) -> str:
     checkpoints = StandingsCheckpoint.objects.filter(stage__tournament=tournament).aggregate(
         n=Count("pk"), last=Max("updated_at")
     )
+    stages = Stage.objects.filter(tournament=tournament).aggregate(
+        n=Count("pk"),
+        running=Count("pk", filter=Q(status=Stage.Status.RUNNING)),
+        complete=Count("pk", filter=Q(status=Stage.Status.COMPLETE)),
+        teams=Count("tournament__teams", distinct=True),
+    )
     text = repr(
         (
             sorted(matches.items()),
             sorted(results.items()),
             sorted(fixtures.items()),
             sorted(checkpoints.items()),
+            sorted(stages.items()),
         )
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -25,11 +25,7 @@ urlpatterns = [
     path("keep/<int:pk>/start/", keeper.start, name="keep-start"),
     path("desk/<slug:slug>/", desk.desk, name="desk"),
     path("desk/<slug:slug>/teams/", desk.register_team, name="desk-register"),
-    path(
-        "desk/<slug:slug>/teams/<int:pk>/<str:command>/",
-        desk.team_command,
-        name="desk-team",
-    ),
+    path("desk/<slug:slug>/teams/act/", desk.team_command, name="desk-team"),
     path(
         "desk/<slug:slug>/stages/<int:pk>/<str:command>/",
         desk.stage_command,

@@ -19,27 +19,31 @@ from .conftest import Club
 pytestmark = pytest.mark.django_db
 
 
-def desk_urls(club: Club) -> list[tuple[str, str]]:
+def desk_urls(club: Club) -> list[tuple[str, str, dict[str, Any]]]:
     slug, match, team = club.tournament.slug, club.matches[0], club.matches[0].team0
     return [
-        ("get", f"/desk/{slug}/"),
-        ("get", f"/desk/{slug}/rounds/{club.round.pk}/"),
-        ("get", f"/desk/{slug}/matches/{match.pk}/"),
-        ("post", f"/desk/{slug}/teams/"),
-        ("post", f"/desk/{slug}/teams/{team.pk}/withdraw/"),
-        ("post", f"/desk/{slug}/stages/{club.stage.pk}/pair/"),
-        ("post", f"/desk/{slug}/rounds/{club.round.pk}/publish/"),
-        ("post", f"/desk/{slug}/matches/{match.pk}/decide/"),
-        ("post", f"/desk/{slug}/matches/{match.pk}/correct/"),
+        ("get", f"/desk/{slug}/", {}),
+        ("get", f"/desk/{slug}/rounds/{club.round.pk}/", {}),
+        ("get", f"/desk/{slug}/matches/{match.pk}/", {}),
+        ("post", f"/desk/{slug}/teams/", {}),
+        ("post", f"/desk/{slug}/teams/act/", {"withdraw": team.pk}),
+        ("post", f"/desk/{slug}/stages/{club.stage.pk}/pair/", {}),
+        ("post", f"/desk/{slug}/rounds/{club.round.pk}/publish/", {}),
+        ("post", f"/desk/{slug}/matches/{match.pk}/decide/", {}),
+        ("post", f"/desk/{slug}/matches/{match.pk}/correct/", {}),
     ]
 
 
 @pytest.mark.parametrize("who", ["outsider", "scorekeeper", "north1"])
 def test_only_the_tournaments_directors_find_the_desk(club: Club, who: str) -> None:
     client = club.client(who)
-    for method, url in desk_urls(club):
-        assert getattr(client, method)(url).status_code == 404, (who, url)
+    for method, url, data in desk_urls(club):
+        assert getattr(client, method)(url, data).status_code == 404, (who, url)
     assert Registration.objects.filter(withdrawn_at__isnull=False).count() == 0
+    director = club.client("director")
+    _, url, data = desk_urls(club)[4]
+    assert director.post(url, data).status_code == 302  # the same request, from a director
+    assert Registration.objects.filter(withdrawn_at__isnull=False).count() == 1
 
 
 def test_a_director_of_another_tournament_finds_no_desk_here(
@@ -48,8 +52,8 @@ def test_a_director_of_another_tournament_finds_no_desk_here(
     other = django_user_model.objects.create_user("elsewhere")
     Tournament.objects.create(name="Elsewhere", slug="elsewhere", organizer=other)
     club.users["elsewhere"] = other
-    for method, url in desk_urls(club):
-        assert getattr(club.client("elsewhere"), method)(url).status_code == 404, url
+    for method, url, data in desk_urls(club):
+        assert getattr(club.client("elsewhere"), method)(url, data).status_code == 404, url
 
 
 def test_a_whole_evening_is_run_from_the_desk(club: Club) -> None:
@@ -70,7 +74,7 @@ def test_a_whole_evening_is_run_from_the_desk(club: Club) -> None:
     ravens = Registration.objects.get(team__name="Ravens")
     assert ravens.checked_in_at is None
     assert "Check in" in director.get("/desk/friday/").content.decode()
-    director.post(f"/desk/friday/teams/{ravens.team_id}/check-in/")
+    director.post("/desk/friday/teams/act/", {"check_in": ravens.team_id})
     ravens.refresh_from_db()
     assert ravens.checked_in_at is not None
     stage = competition.stage_create(

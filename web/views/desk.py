@@ -160,16 +160,22 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def team_command(request: HttpRequest, slug: str, pk: int, command: str) -> HttpResponse:
+def team_command(request: HttpRequest, slug: str) -> HttpResponse:
+    """Check a team in, or withdraw it: the teams table is one form, a button per team."""
     t = _tournament(request, slug)
-    team = get_object_or_404(Team.objects.select_related("tournament"), pk=pk, tournament=t)
-    service = {"check-in": competition.team_check_in, "withdraw": competition.team_withdraw}
+    services = {"check_in": competition.team_check_in, "withdraw": competition.team_withdraw}
+    command = next((name for name in services if name in request.POST), None)
+    team_id = request.POST.get(command or "", "")
+    if command is None or not team_id.isdigit():
+        messages.error(request, "Nothing was changed: choose a team's button.")
+        return _back(slug, "teams")
+    team = get_object_or_404(Team.objects.select_related("tournament"), pk=team_id, tournament=t)
     try:
-        service[command](actor=request.user, team=team)
+        services[command](actor=request.user, team=team)
     except competition_errors.CompetitionRefused as exc:
         _refusal(request, exc)
     else:
-        done = "checked in" if command == "check-in" else "withdrawn"
+        done = "checked in" if command == "check_in" else "withdrawn"
         messages.success(request, f"{team.name} {done}.")
     return _back(slug, "teams")
 

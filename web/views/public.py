@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from tournaments.access import is_director
@@ -18,6 +20,8 @@ from ..access import visible_or_404, visible_tournaments
 
 #: how often the live parts of a page ask whether anything changed (milliseconds)
 POLL_MS = 3000
+#: how long a rendered live part is kept (a version change replaces it at once)
+LIVE_SECONDS = 60
 
 
 def _etag_matches(request: HttpRequest, etag: str) -> bool:
@@ -49,18 +53,34 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return visible_or_404(request.user, get_object_or_404(Tournament, slug=slug))
 
 
+def live_part(t: Tournament, template: str = "web/_live.html") -> tuple[str, str]:
+    """Return the tournament's live part (standings, brackets, tables) and its version.
+
+    The same for every viewer, so it is rendered once per version and kept in the cache
+    (a wall screen and a hundred phones polling cost one render per result). The version
+    and the part are read in one consistent snapshot; the cache entry also expires, for
+    what the version does not follow (a team renamed in the admin).
+    """
+    with consistent_read():
+        version = pages.tournament_version(t)
+        key = f"web:{template}:{t.pk}:{version}"
+        html = cache.get(key)
+        if html is None:
+            html = render_to_string(template, {"tournament": t, "stages": pages.tournament_page(t)})
+            cache.set(key, html, LIVE_SECONDS)
+    return html, version
+
+
 @require_GET
 def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(request, slug)
-    with consistent_read():
-        version = pages.tournament_version(t)
-        stages = pages.tournament_page(t)
+    html, version = live_part(t)
     return render(
         request,
         "web/tournament.html",
         {
             "tournament": t,
-            "stages": stages,
+            "live": html,
             "version": version,
             "poll_ms": POLL_MS,
             "director": is_director(request.user, t),
@@ -72,22 +92,16 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The live part of the tournament page (standings, bracket, tables), with an ETag."""
     t = _tournament(request, slug)
-
-    def build() -> HttpResponse:
-        with consistent_read():
-            stages = pages.tournament_page(t)
-        return render(request, "web/_live.html", {"tournament": t, "stages": stages})
-
-    return _conditional(request, pages.tournament_version(t), build)
+    etag_version = pages.tournament_version(t)
+    return _conditional(request, etag_version, lambda: HttpResponse(live_part(t)[0]))
 
 
 @require_GET
 def tournament_print(request: HttpRequest, slug: str) -> HttpResponse:
     """The current round's pairings and the standings, on one clean page for the notice board."""
     t = _tournament(request, slug)
-    with consistent_read():
-        stages = pages.tournament_page(t)
-    return render(request, "web/print.html", {"tournament": t, "stages": stages})
+    html, _ = live_part(t, "web/_print.html")
+    return render(request, "web/print.html", {"tournament": t, "printed": html})
 
 
 def _match(request: HttpRequest, pk: int) -> Match:
