@@ -22,8 +22,8 @@ run: $(STAMP)
 	@echo "Serving on http://$(HOST):$(PORT)/  - the demo (DEBUG only), user name = password:"
 	@echo "  http://$(HOST):$(PORT)/                         the tournaments, live (no sign-in)"
 	@echo "  http://$(HOST):$(PORT)/keep/                    the phone page: scorekeeper / scorekeeper"
-	@echo "      confirm as the other team: anil, bina, chetan, divya, eshan, fatima, govind, hema"
-	@echo "      (the Tuesday ladder's players; every Club evening player too: asha, bilal, ...)"
+	@echo "      then confirm as a player of the match (Tigers v Lotus: eshan / eshan); every demo"
+	@echo "      player signs in with the name in lower case: anil ... hema, asha, bilal ..."
 	@echo "  http://$(HOST):$(PORT)/desk/club-evening/       the director's desk: organizer / organizer"
 	@echo "  http://$(HOST):$(PORT)/admin/                   the admin: organizer / organizer"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
