@@ -375,3 +375,19 @@ def rejections(match: Match, deal: int) -> list[dict[str, Any]]:
     kinds = (matchlog.Kind.DEAL_REJECTED, matchlog.Kind.DEAL_DISPUTED)
     events = store.match_events(match).filter(kind__in=kinds, payload__deal=deal)
     return [{"kind": e.kind, "payload": e.payload, "at": e.recorded_at} for e in events]
+
+
+def last_answer(match: Match, state: matchlog.MatchState) -> dict[str, Any] | None:
+    """Return who confirmed the last counted deal, if it was confirmed (one query)."""
+    event = (
+        store.match_events(match)
+        .filter(kind=matchlog.Kind.DEAL_CONFIRMED)
+        .select_related("actor")
+        .order_by("-seq")
+        .first()
+    )
+    if event is None or event.payload.get("deal") != state.deal_no:
+        return None
+    players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
+    by = players.get(event.actor_id) or (event.actor.get_username() if event.actor else "")
+    return {"deal": event.payload["deal"], "by": by, "at": event.recorded_at}

@@ -64,6 +64,9 @@ def test_a_scorekeeper_enters_a_deal_and_the_other_team_confirms_it(club: Club) 
     )
     assert confirmed.status_code == 302
     assert kinds(match)[-3:] == ["deal_confirmed", "deal_ended", "match_ended"]
+    page = keeper.get(f"/keep/{match.pk}/").content.decode()
+    name = next(p.name for p in match.seat_players() if p.user.username == player)
+    assert f"Deal 1 was confirmed by {name}" in page
     ended = next(iter(match.events.filter(kind="deal_ended")))
     assert ended.payload["points"] == [55, 45] and ended.payload["sweeps"][0] == [50]
 
@@ -218,3 +221,7 @@ def test_garbage_is_a_clear_refusal_never_a_server_error(club: Club) -> None:
     assert keeper.post(f"/keep/{match.pk}/answer/", {"action": "confirm"}).status_code == 422
     assert keeper.get(f"/keep/{match.pk}/enter/").status_code == 405
     assert match.events.filter(kind__in=[matchlog.Kind.DEAL_ENTERED]).count() == 0
+
+
+def test_a_digital_match_has_no_score_page(club: Club) -> None:
+    assert club.client("director").get(f"/keep/{club.digital.pk}/").status_code == 404

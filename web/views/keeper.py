@@ -68,7 +68,8 @@ def plain_words(exc: store_errors.AppendRefused) -> str:
 
 
 def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.MatchState, str]:
-    match = get_object_or_404(pages.match_for_page(Match.objects), pk=pk)
+    # Deal results are entered in score matches; digital and table matches record moves.
+    match = get_object_or_404(pages.match_for_page(Match.objects), pk=pk, mode=Match.Mode.SCORE)
     state = store.match_state(match)
     role = match_role(request.user, match, state)
     if role is None:
@@ -147,6 +148,7 @@ def _context(
         "answer_initial": {"expected_seq": match.last_seq},
         "client_id": client_id,
         "rejected": pages.rejections(match, state.deal_no + 1) if state.disputed else [],
+        "confirmed": pages.last_answer(match, state) if state.deal_no else None,
         "poll_ms": POLL_MS,
         "rules": forms.DealResult(rules=match.rules, teams=teams).rules,
     }
