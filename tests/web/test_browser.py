@@ -56,9 +56,6 @@ class OneRequestAtATime(WSGIServer):
         super().__init__(*args, **kwargs)
 
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
-# between browser steps are plain synchronous ones.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 if connection.vendor == "sqlite":
     # The in-memory test database is one connection shared with the live server's threads,
     # and SQLite locks its tables against a second request at the same moment (three
@@ -69,7 +66,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
+    # Playwright's sync API runs an event loop in this thread, which Django takes for an
+    # async context; the ORM calls these tests make between browser steps are plain
+    # synchronous ones. Only while this module's tests run.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
         )
