@@ -63,6 +63,28 @@ def with_password(user: Any, raw: str) -> Any:
     return user
 
 
+def friendly(club: Club) -> Match:
+    """A score match outside the stage, started, the other team's confirmation asked."""
+    match = match_create(
+        tournament=club.tournament,
+        team0=club.matches[0].team0,
+        team1=club.matches[1].team1,
+        mode="score",
+        match_format={"bazzis": 1, "deal_cap": 3},
+    )
+    Match.objects.filter(pk=match.pk).update(confirmation="other_team")
+    match.scorekeepers.add(club.users["scorekeeper"])
+    match_append_event(
+        match=match,
+        expected_seq=0,
+        kind=matchlog.MATCH_STARTED,
+        payload={"first_dealer": 0},
+        actor=SYSTEM,
+    )
+    match.refresh_from_db()
+    return match
+
+
 def make_club(*, teams: list[str] = TEAMS, published: bool = True, tag: str = "") -> Club:
     """Build the club evening; ``tag`` prefixes the slug and the user names (a second club)."""
     accounts = get_user_model().objects

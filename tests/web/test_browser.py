@@ -13,8 +13,10 @@ are skipped, and under SEEP_CI=1 they fail.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,7 @@ from django.test.testcases import LiveServerThread
 from tournaments.models import Match
 
 from .checks import every_page
-from .conftest import Club, make_club
+from .conftest import Club, friendly, make_club
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -48,18 +50,33 @@ if missing:
     pytest.skip(reason, allow_module_level=True)
 
 
+#: held by the live server while it answers, and by a test while it reads or writes the
+#: database itself: on SQLite both use the one in-memory connection (see below)
+DATABASE = threading.Lock()
+
+
 class OneRequestAtATime(WSGIServer):
     """The live server without threads (it answers in its own thread, on the shared
-    connection the live server thread set up)."""
+    connection the live server thread set up), one request at a time."""
 
     def __init__(self, *args: Any, connections_override: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with DATABASE:
+            super().process_request(request, client_address)
+
+
+def database() -> Any:
+    """Return what a test holds while it uses the database with browsers open."""
+    return DATABASE if connection.vendor == "sqlite" else contextlib.nullcontext()
 
 
 if connection.vendor == "sqlite":
     # The in-memory test database is one connection shared with the live server's threads,
     # and SQLite locks its tables against a second request at the same moment (three
-    # browsers polling): serve one request at a time (Django then closes each connection).
+    # browsers polling, and the test itself): serve one request at a time (Django then
+    # closes each connection), and let a test that touches the database wait for it.
     LiveServerThread.server_class = OneRequestAtATime
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,12 +97,26 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def live_club(transactional_db: None) -> Club:
-    return make_club()
+    with database():
+        return make_club()
 
 
-def signed_in(browser: Browser, base: str, who: str | None, viewport: dict[str, int]) -> Page:
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[Any]]:
+    """The browser contexts a test opens, closed at its end (no page polls the next test)."""
+    opened: list[Any] = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def signed_in(
+    contexts: list[Any], browser: Browser, base: str, who: str | None, viewport: dict[str, int]
+) -> Page:
     """Return a page in a fresh browser context, signed in through the login form."""
-    page = browser.new_context(viewport=viewport).new_page()
+    context = browser.new_context(viewport=viewport)
+    contexts.append(context)
+    page = context.new_page()
     page.set_default_timeout(15_000)
     if who is not None:
         page.goto(f"{base}/login/")
@@ -101,14 +132,14 @@ def standing(page: Page, team: str) -> Any:
 
 
 def test_a_deal_entered_on_a_phone_and_confirmed_on_another_shows_on_the_wall(
-    browser: Browser, live_server: Any, live_club: Club
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
 ) -> None:
     base, match = live_server.url, live_club.matches[0]
-    wall = signed_in(browser, base, None, WIDE)
+    wall = signed_in(contexts, browser, base, None, WIDE)
     wall.goto(f"{base}/t/{live_club.tournament.slug}/")
     expect(standing(wall, match.team0.name)).to_have_text("0")
 
-    keeper = signed_in(browser, base, "scorekeeper", PHONE)
+    keeper = signed_in(contexts, browser, base, "scorekeeper", PHONE)
     keeper.goto(f"{base}/keep/")
     keeper.get_by_role("link", name=f"{match.team0.name} v {match.team1.name}").click()
     keeper.wait_for_url(f"**/keep/{match.pk}/")
@@ -124,7 +155,7 @@ def test_a_deal_entered_on_a_phone_and_confirmed_on_another_shows_on_the_wall(
     keeper.get_by_role("button", name="Send deal 1").click()
     expect(keeper.get_by_text("Waiting for the other team to confirm")).to_be_visible()
 
-    other = signed_in(browser, base, live_club.player_of(match, 1), PHONE)
+    other = signed_in(contexts, browser, base, live_club.player_of(match, 1), PHONE)
     other.goto(f"{base}/keep/{match.pk}/")
     expect(other.get_by_text("64 + sweeps 50")).to_be_visible()
     other.get_by_role("button", name="Confirm deal 1").click()
@@ -137,27 +168,64 @@ def test_a_deal_entered_on_a_phone_and_confirmed_on_another_shows_on_the_wall(
 
 
 def test_a_phone_that_loses_its_connection_keeps_the_entry_and_sends_it_later(
-    browser: Browser, live_server: Any, live_club: Club
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
 ) -> None:
     base, match = live_server.url, live_club.matches[1]
-    keeper = signed_in(browser, base, "scorekeeper", PHONE)
+    keeper = signed_in(contexts, browser, base, "scorekeeper", PHONE)
     keeper.goto(f"{base}/keep/{match.pk}/")
     keeper.get_by_label(f"Card points of {match.team0.name}").fill("45")
     keeper.context.set_offline(True)
     keeper.get_by_role("button", name="Send deal 1").click()
     expect(keeper.get_by_text("No connection. Your entry is kept on this phone")).to_be_visible()
-    assert not Match.objects.get(pk=match.pk).events.filter(kind="deal_entered").exists()
+    with database():
+        assert not Match.objects.get(pk=match.pk).events.filter(kind="deal_entered").exists()
     outbox = keeper.evaluate("localStorage.getItem('seep-outbox')")
     assert '"points_a":"45"' in outbox
     keeper.context.set_offline(False)
     expect(keeper.get_by_text("Waiting for the other team to confirm")).to_be_visible()
-    entered = Match.objects.get(pk=match.pk).events.filter(kind="deal_entered")
-    assert [e.payload["points"] for e in entered] == [[45, 55]]  # once
+    with database():
+        entered = Match.objects.get(pk=match.pk).events.filter(kind="deal_entered")
+        assert [e.payload["points"] for e in entered] == [[45, 55]]  # once
     assert keeper.evaluate("localStorage.getItem('seep-outbox')") == "[]"
 
 
+def test_a_refused_entry_says_why_and_can_be_sent_again(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    with database():
+        match = friendly(live_club)
+    base = live_server.url
+    keeper = signed_in(contexts, browser, base, "scorekeeper", PHONE)
+    keeper.goto(f"{base}/keep/{match.pk}/")
+    keeper.wait_for_load_state("load")
+    keeper.get_by_label(f"Card points of {match.team0.name}").fill("70")
+    # meanwhile a player of the match enters the deal from their own phone
+    with database():
+        other = live_club.client(live_club.player_of(match, 1))
+        other.post(
+            f"/keep/{match.pk}/enter/",
+            {
+                "expected_seq": match.last_seq,
+                "client_id": "other-phone-1",
+                "points_a": 70,
+                "points_b": 30,
+                "sweeps_a": 0,
+                "sweeps_b": 0,
+            },
+        )
+    send = keeper.get_by_role("button", name="Send deal 1")
+    send.click()
+    expect(keeper.get_by_text("Something was recorded in this match since")).to_be_visible()
+    expect(send).to_be_enabled()
+    expect(keeper.get_by_label(f"Card points of {match.team0.name}")).to_have_value("70")
+    send.click()  # at the match's head now: the store says why it still cannot take it
+    expect(keeper.get_by_text("was entered already and waits for the other team")).to_be_visible()
+    with database():
+        assert Match.objects.get(pk=match.pk).events.filter(kind="deal_entered").count() == 1
+
+
 def test_every_page_at_two_widths_has_a_screenshot_and_no_serious_axe_violation(
-    browser: Browser, live_server: Any, live_club: Club
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     base = live_server.url
@@ -167,7 +235,7 @@ def test_every_page_at_two_widths_has_a_screenshot_and_no_serious_axe_violation(
         for label, viewport in (("1280", WIDE), ("390", PHONE)):
             key = (who, label)
             if key not in pages:
-                pages[key] = signed_in(browser, base, who, viewport)
+                pages[key] = signed_in(contexts, browser, base, who, viewport)
             page = pages[key]
             response = page.goto(base + url)
             assert response is not None and response.status == 200, (name, url)

@@ -81,11 +81,13 @@ def test_the_team_that_entered_a_result_cannot_confirm_it(club: Club) -> None:
         f"/keep/{match.pk}/answer/", answer(match, "confirm-0002", "confirm"), **JSON
     )
     assert response.status_code == 403
+    match.refresh_from_db()
     assert response.json() == {
         "ok": False,
         "retry": False,
         "code": "own_team_entry",
         "message": "Your team entered this result: the other team confirms it.",
+        "last_seq": match.last_seq,  # where the page's form starts again
     }
     assert "deal_confirmed" not in kinds(match)
 

@@ -167,10 +167,12 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def status(request: HttpRequest, pk: int) -> HttpResponse:
     """The page's live part (entries, answers, deals so far), with an ETag on the log's head."""
-    match, state, role = _match_and_role(request, pk)  # 404 unless one of the match's people
+    with consistent_read():
+        match, state, role = _match_and_role(request, pk)  # 404 unless one of its people
+        context = _context(request, match, state, role)
 
     def build() -> HttpResponse:
-        return render(request, "web/_keep_status.html", _context(request, match, state, role))
+        return render(request, "web/_keep_status.html", context)
 
     return _conditional(request, f"k{match.pk}-{match.last_seq}", build)
 
@@ -230,8 +232,15 @@ def _refused(
     code = _status_code(exc)
     if wants_json(request):
         retry = isinstance(exc, store_errors.StoreUnavailable)
+        head = Match.objects.values_list("last_seq", flat=True).get(pk=match.pk)
         return JsonResponse(
-            {"ok": False, "message": message, "retry": retry, "code": getattr(exc, "code", "")},
+            {
+                "ok": False,
+                "message": message,
+                "retry": retry,
+                "code": getattr(exc, "code", ""),
+                "last_seq": head,
+            },
             status=code,
         )
     messages.error(request, message)

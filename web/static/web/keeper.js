@@ -33,6 +33,25 @@
     window.location.reload();
   }
 
+  function newId() {
+    // crypto.randomUUID needs a secure context; a club's server may be plain HTTP on its LAN
+    var out = "";
+    for (var i = 0; i < 32; i++) out += Math.floor(Math.random() * 16).toString(16);
+    return out;
+  }
+  // after a refusal: the form can be sent again, at the match's head, as a new command
+  function ready(item, head) {
+    document.querySelectorAll("form[data-resend]").forEach(function (form) {
+      if (form.getAttribute("action") !== item.url) return;
+      var id = form.querySelector("[name=client_id]");
+      if (!id || id.value !== item.id) return;
+      id.value = newId();
+      var seq = form.querySelector("[name=expected_seq]");
+      if (seq && typeof head === "number") seq.value = String(head);
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    });
+  }
+
   function send(item) {
     var body = new URLSearchParams(item.fields);
     return fetch(item.url, {
@@ -51,8 +70,14 @@
         if (answer.retry) throw new Error("retry");
         drop(item.id); // refused: nothing was written; the numbers stay in the form
         say(answer.message, "sum bad");
+        ready(item, answer.last_seq);
       }, function () {
-        if (response.status === 403) { drop(item.id); say("Your session has ended: sign in again. Your entry is still in the form.", "sum bad"); return; }
+        if (response.status === 403) {
+          drop(item.id);
+          say("Your session has ended: sign in again (in another tab). Your entry is still in the form.", "sum bad");
+          ready(item);
+          return;
+        }
         throw new Error("retry");
       });
     });
