@@ -53,7 +53,9 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
     return visible_or_404(request.user, get_object_or_404(Tournament, slug=slug))
 
 
-def live_part(t: Tournament, template: str = "web/_live.html") -> tuple[str, str]:
+def live_part(
+    t: Tournament, template: str = "web/_live.html", version: str | None = None
+) -> tuple[str, str]:
     """Return the tournament's live part (standings, brackets, tables) and its version.
 
     The same for every viewer, so it is rendered once per version and kept in the cache
@@ -62,7 +64,8 @@ def live_part(t: Tournament, template: str = "web/_live.html") -> tuple[str, str
     what the version does not follow (a team renamed in the admin).
     """
     with consistent_read():
-        version = pages.tournament_version(t)
+        if version is None:
+            version = pages.tournament_version(t)
         key = f"web:{template}:{t.pk}:{version}"
         html = cache.get(key)
         if html is None:
@@ -92,8 +95,8 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The live part of the tournament page (standings, bracket, tables), with an ETag."""
     t = _tournament(request, slug)
-    etag_version = pages.tournament_version(t)
-    return _conditional(request, etag_version, lambda: HttpResponse(live_part(t)[0]))
+    version = pages.tournament_version(t)
+    return _conditional(request, version, lambda: HttpResponse(live_part(t, version=version)[0]))
 
 
 @require_GET
