@@ -39,6 +39,7 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
     tournaments = Tournament.objects.all()
     if not signed_in(request):
         return tournaments.filter(published=True)
+    assert user.is_authenticated  # signed_in() above
     if not user.is_superuser:
         plays = Team.objects.filter(
             Q(first_player__user=user) | Q(second_player__user=user), tournament=OuterRef("pk")
@@ -124,6 +125,12 @@ def directs(request: Request, tournament: Tournament | int) -> bool:
     if tournament_id not in known:
         known[tournament_id] = is_director(request.user, tournament)
     return known[tournament_id]
+
+
+def via_of(request: Request) -> str:
+    """How the request came, as the match log records it: "token:<id>" or "session"."""
+    token = token_of(request)
+    return f"token:{token.pk}" if token is not None else "session"
 
 
 def require_write(request: Request, tournament: Tournament | int) -> None:

@@ -45,3 +45,15 @@ def int_param(request: Request, name: str, default: int, *, low: int, high: int)
             f"{name} is a whole number from {low} to {high}", code="bad_parameter", parameter=name
         )
     return int(raw)
+
+
+def bool_param(request: Request, name: str) -> bool:
+    """Return a true/false query parameter (absent: false), or refuse it (400)."""
+    from .problems import Problem
+
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return False
+    if raw.lower() not in ("true", "false", "1", "0"):
+        raise Problem(f"{name} is true or false", code="bad_parameter", parameter=name)
+    return raw.lower() in ("true", "1")

@@ -20,6 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 import seep_core as sc
 from competition import errors as competition_errors
+from competition.corrections import ConfirmationRequired
 from tournaments import errors as store
 
 log = logging.getLogger(__name__)
@@ -140,9 +141,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
                     rule=exc.rule,
                     current_seq=current,
                 )
+    if isinstance(exc, ConfirmationRequired):
+        return problem_response(
+            409, exc.code, exc.message, title="Confirmation required",
+            consequences=exc.preview.as_dict(),
+        )  # fmt: skip
     if isinstance(exc, competition_errors.CompetitionRefused):
-        for kind, code_status, title in COMPETITION_STATUS:
-            if isinstance(exc, kind):
+        for refused, code_status, title in COMPETITION_STATUS:
+            if isinstance(exc, refused):
                 problems = (
                     exc.problems if isinstance(exc, competition_errors.DraftEditRefused) else None
                 )
@@ -171,7 +177,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, (PermissionDenied, exceptions.PermissionDenied)):
         message = str(detail) if detail else "you may not do this"
     elif isinstance(exc, exceptions.Throttled):
-        message = f"too many requests: try again in {exc.wait or 1:.0f} s"
+        # Throttled sets .wait in __init__; the stubs do not declare it
+        message = f"too many requests: try again in {exc.wait or 1:.0f} s"  # type: ignore[attr-defined]
     elif isinstance(exc, exceptions.ParseError):
         code, message = "malformed", "the request body is not valid JSON"
     else:

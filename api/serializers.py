@@ -150,6 +150,7 @@ class StageSerializer(StrictModel):
             "swiss_method",
             "match_format",
             "mode",
+            "confirmation",
             "points_win",
             "points_draw",
             "points_loss",
@@ -304,6 +305,7 @@ class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "team0",
             "team1",
             "mode",
+            "confirmation",
             "status",
             "rules",
             "match_format",
@@ -338,7 +340,7 @@ class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
 def _fixture_of(match: Match) -> Fixture | None:
     try:
-        return match.fixture  # type: ignore[no-any-return]
+        return match.fixture
     except Fixture.DoesNotExist:
         return None
 
@@ -383,6 +385,57 @@ class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class AppendedSerializer(serializers.Serializer):  # type: ignore[type-arg]
     events = EventSerializer(many=True)
     last_seq = serializers.IntegerField()
+    consequences = serializers.JSONField(
+        required=False, help_text="A correction's: what it changed (as its dry run shows)."
+    )
+
+
+class CorrectionPreviewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """What a correction would change (``?dry_run=true``): nothing is written."""
+
+    match = serializers.IntegerField()
+    kind = serializers.CharField()
+    result_before = serializers.JSONField()
+    result_after = serializers.JSONField()
+    standings = serializers.ListField(child=serializers.JSONField())
+    bracket = serializers.ListField(child=serializers.JSONField())
+    notices = serializers.ListField(child=serializers.CharField())
+    fed_later = serializers.BooleanField()
+    needs_confirmation = serializers.BooleanField()
+
+
+class HistorySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One event of a match's whole history, for its directors: who, when, through what."""
+
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    payload = serializers.JSONField()
+    actor = serializers.IntegerField(allow_null=True)
+    actor_name = serializers.CharField(allow_null=True)
+    via = serializers.CharField(help_text='"token:<id>", "session", "admin", or "" (server)')
+    recorded_at = serializers.DateTimeField()
+    caused_by = serializers.IntegerField(allow_null=True)
+    idempotency_key = serializers.CharField(allow_null=True)
+    hash = serializers.CharField()
+
+
+class DisputeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A deal awaiting a director's decision, with every version of it in the log."""
+
+    match = serializers.IntegerField(source="match.pk")
+    deal = serializers.IntegerField()
+    entries = serializers.ListField(child=serializers.JSONField())
+    rejections = serializers.ListField(child=serializers.JSONField())
+
+
+class NoticeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    stage = serializers.IntegerField(source="stage_id")
+    fixture = serializers.IntegerField(source="fixture_id", allow_null=True)
+    code = serializers.CharField()
+    message = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
 
 
 # --- commands: one payload schema per kind (a discriminated union on "kind") -------------
@@ -413,25 +466,79 @@ class DealEndedPayload(Strict):
     )
 
 
+class DealEnteredPayload(DealEndedPayload):
+    """One side's entry of the next deal's result; it counts once the other side agrees."""
+
+
+class DealConfirmedPayload(Strict):
+    entry = serializers.IntegerField(min_value=1, help_text="The entry's number (its seq).")
+
+
+class DealRejectedPayload(Strict):
+    entry = serializers.IntegerField(min_value=1, help_text="The entry's number (its seq).")
+    reason = serializers.CharField(max_length=500)
+    points = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, required=False,
+        help_text="Your own version of the card points, for the director.",
+    )  # fmt: skip
+    sweeps = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()), min_length=2,
+        max_length=2, required=False,
+    )  # fmt: skip
+
+
+class DealCorrectedPayload(DealEndedPayload):
+    deal = serializers.IntegerField(min_value=1, help_text="A deal already counted.")
+    reason = serializers.CharField(max_length=500)
+
+
+class DealVoidedPayload(Strict):
+    deal = serializers.IntegerField(min_value=1, help_text="A deal already counted.")
+    reason = serializers.CharField(max_length=500)
+
+
+class ScoreAdjustedPayload(Strict):
+    team = serializers.IntegerField(min_value=0, max_value=1)
+    points = serializers.IntegerField(help_text="Added to the team's side: a bonus, or a penalty.")
+    reason = serializers.CharField(max_length=500)
+
+
+class MatchForfeitedPayload(Strict):
+    team = serializers.IntegerField(min_value=0, max_value=1, help_text="The team that forfeits.")
+    reason = serializers.CharField(max_length=500)
+
+
 PAYLOADS: dict[str, type[serializers.Serializer]] = {  # type: ignore[type-arg]
     "match_started": MatchStartedPayload,
     "move_played": MovePlayedPayload,
     "deal_ended": DealEndedPayload,
+    "deal_entered": DealEnteredPayload,
+    "deal_confirmed": DealConfirmedPayload,
+    "deal_rejected": DealRejectedPayload,
+    "deal_corrected": DealCorrectedPayload,
+    "deal_voided": DealVoidedPayload,
+    "score_adjusted": ScoreAdjustedPayload,
+    "match_forfeited": MatchForfeitedPayload,
 }
+#: the kinds a director's correction appends (docs/api.md, "Corrections")
+CORRECTIONS = ("deal_corrected", "deal_voided", "score_adjusted", "match_forfeited")
 
 
 def command_serializer(kind: str, payload: type[serializers.Serializer]) -> type:  # type: ignore[type-arg]
     """Return the request body schema of one command kind."""
-    return type(
-        f"{kind.title().replace('_', '')}Command",
-        (serializers.Serializer,),
-        {
-            "expected_seq": serializers.IntegerField(min_value=0),
-            "kind": serializers.ChoiceField(choices=[kind]),
-            "payload": payload(),
-            "__doc__": f"Append a {kind} command.",
-        },
-    )
+    fields: dict[str, Any] = {
+        "expected_seq": serializers.IntegerField(min_value=0),
+        "kind": serializers.ChoiceField(choices=[kind]),
+        "payload": payload(),
+        "__doc__": f"Append a {kind} command.",
+    }
+    if kind in CORRECTIONS:
+        fields["confirm"] = serializers.BooleanField(
+            required=False,
+            help_text="Apply it although it changes a result a later round was built on "
+            "(after looking at its consequences: ?dry_run=true).",
+        )
+    return type(f"{kind.title().replace('_', '')}Command", (serializers.Serializer,), fields)
 
 
 COMMANDS = {kind: command_serializer(kind, payload) for kind, payload in PAYLOADS.items()}

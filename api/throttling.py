@@ -34,7 +34,7 @@ class SessionRateThrottle(UserRateThrottle):
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         if token_of(request) is not None:
             return None
-        return super().get_cache_key(request, view)  # type: ignore[no-any-return]
+        return super().get_cache_key(request, view)
 
 
 __all__ = ["AnonRateThrottle", "SessionRateThrottle", "TokenRateThrottle"]

@@ -28,6 +28,18 @@ urlpatterns = [
     path("matches/<int:pk>/events/", views.MatchEvents.as_view(), name="match-events"),
     path("matches/<int:pk>/state/", views.MatchState.as_view(), name="match-state"),
     path("matches/<int:pk>/deals/", views.MatchDeals.as_view(), name="match-deals"),
+    path("matches/<int:pk>/history/", views.MatchHistory.as_view(), name="match-history"),
+    path(
+        "tournaments/<int:pk>/notices/",
+        views.TournamentNotices.as_view(),
+        name="tournament-notices",
+    ),
+    path(
+        "tournaments/<int:pk>/disputes/",
+        views.TournamentDisputes.as_view(),
+        name="tournament-disputes",
+    ),
+    path("notices/<int:pk>/resolve/", views.NoticeResolve.as_view(), name="notice-resolve"),
     path("tokens/", views.Tokens.as_view(), name="tokens"),
     path("tokens/<int:pk>/", views.TokenDetail.as_view(), name="token"),
     path("webhooks/", views.Webhooks.as_view(), name="webhooks"),

@@ -31,9 +31,10 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 import seep_core as sc
+from competition import corrections
 from competition import selectors as competition_selectors
 from competition import services as competition
-from competition.models import Fixture, Registration, Round, Stage, StandingsCheckpoint
+from competition.models import Fixture, Notice, Registration, Round, Stage, StandingsCheckpoint
 from scoring.models import DealResult
 from tournaments import selectors as store
 from tournaments.access import seats_in
@@ -49,11 +50,12 @@ from .access import (
     require_write,
     signed_in,
     token_of,
+    via_of,
     visible,
     visible_tournaments,
 )
 from .models import ApiToken, Webhook
-from .pagination import Pages, int_param
+from .pagination import Pages, bool_param, int_param
 from .problems import Problem
 
 PROBLEM = OpenApiResponse(
@@ -99,7 +101,7 @@ def paginate(
     view: APIView, request: Request, queryset: Any, serialize: Callable[[Any], Any]
 ) -> Response:
     pages = Pages()
-    page = pages.paginate_queryset(queryset, request, view=view)
+    page: list[Any] | None = pages.paginate_queryset(queryset, request, view=view)
     assert page is not None
     return pages.get_paginated_response([serialize(item) for item in page])
 
@@ -182,6 +184,7 @@ class Tournaments(APIView):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         directors = values.pop("directors", [])
+        assert request.user.is_authenticated  # signed_in() above
         tournament = Tournament(organizer=request.user, **values)
         _clean(tournament)
         with transaction.atomic():
@@ -538,7 +541,7 @@ class StageBracket(APIView):
 class IdFilter(filters.NumberFilter):
     """A whole-number filter: 0.5 is no id."""
 
-    field_class = forms.IntegerField
+    field_class = forms.IntegerField  # type: ignore[assignment]  # the stubs say DecimalField only
 
 
 class MatchFilter(filters.FilterSet):
@@ -622,9 +625,22 @@ class MatchEvents(APIView):
                 str,
                 OpenApiParameter.HEADER,
                 description="Send again with the same key: written once",
-            )
+            ),
+            OpenApiParameter(
+                "dry_run",
+                bool,
+                description="A correction only: return its consequences, writing nothing",
+            ),
         ],
-        responses={201: s.AppendedSerializer, 200: s.AppendedSerializer, **ERRORS},
+        responses={
+            201: s.AppendedSerializer,
+            200: PolymorphicProxySerializer(
+                component_name="AppendedOrPreview",
+                serializers=[s.AppendedSerializer, s.CorrectionPreviewSerializer],
+                resource_type_field_name=None,
+            ),
+            **ERRORS,
+        },
         summary="Append a command to the match's log",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -633,13 +649,25 @@ class MatchEvents(APIView):
         body = request.data
         if not isinstance(body, dict):
             raise Problem("the body is a JSON object", code="bad_body")
-        unknown = sorted(set(body) - {"expected_seq", "kind", "payload"})
-        missing = sorted({"expected_seq", "kind", "payload"} - set(body))
+        correction = body.get("kind") in s.CORRECTIONS
+        fields = {"expected_seq", "kind", "payload"}
+        unknown = sorted(set(body) - fields - ({"confirm"} if correction else set()))
+        missing = sorted(fields - set(body))
         if unknown or missing:
             errors = {name: ["not a field you may send"] for name in unknown}
             errors.update({name: ["this field is required"] for name in missing})
             raise serializers.ValidationError(errors)
+        confirm = body.get("confirm", False)
+        if type(confirm) is not bool:
+            raise serializers.ValidationError({"confirm": ["true or false"]})
+        dry_run = bool_param(request, "dry_run")
+        if dry_run and not correction:
+            raise Problem(
+                f"a dry run is for a correction: {', '.join(s.CORRECTIONS)}", code="bad_dry_run"
+            )
         key = request.headers.get("Idempotency-Key")
+        if correction:
+            return self.correct(request, match, body, confirm=confirm, dry_run=dry_run, key=key)
         result = match_append_event(
             match=match.pk,
             expected_seq=body["expected_seq"],
@@ -647,11 +675,119 @@ class MatchEvents(APIView):
             payload=body["payload"],
             actor=request.user,
             idempotency_key=key,
+            via=via_of(request),
         )
         return Response(
             {"events": result.events, "last_seq": result.last_seq},
             status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,
         )
+
+    def correct(
+        self, request: Request, match: Match, body: dict[str, Any], *, confirm: bool,
+        dry_run: bool, key: str | None,
+    ) -> Response:  # fmt: skip
+        """A director's correction: previewed first, applied when nothing needs confirming."""
+        if type(body["expected_seq"]) is not int:
+            raise serializers.ValidationError({"expected_seq": ["a whole number"]})
+        if dry_run:
+            preview = corrections.preview_correction(
+                actor=request.user, match=match, kind=body["kind"], payload=body["payload"],
+                expected_seq=body["expected_seq"],
+            )  # fmt: skip
+            return Response(preview.as_dict())
+        result, applied = corrections.apply_correction(
+            actor=request.user, match=match, kind=body["kind"], payload=body["payload"],
+            expected_seq=body["expected_seq"], confirm=confirm, idempotency_key=key,
+            via=via_of(request),
+        )  # fmt: skip
+        data: dict[str, Any] = {"events": result.events, "last_seq": result.last_seq}
+        if applied is not None:
+            data["consequences"] = applied.as_dict()
+        return Response(
+            data, status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
+        )
+
+
+class MatchHistory(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="Only events after this seq (default 0)"),
+            OpenApiParameter("limit", int, description="At most this many (1-500, default 100)"),
+        ],
+        responses={
+            200: inline_serializer(
+                "HistoryPage",
+                {
+                    "results": s.HistorySerializer(many=True),
+                    "next": serializers.URLField(allow_null=True),
+                    "last_seq": serializers.IntegerField(),
+                },
+            ),
+            **ERRORS,
+        },
+        summary="The whole history of a match, for its directors: who did what, when, how",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_visible(request, Match.objects.all(), pk)
+        require_director(request, match.tournament)
+        after = int_param(request, "after", 0, low=0, high=2**31)
+        limit = int_param(request, "limit", 100, low=1, high=500)
+        rows = list(store.match_events(match, after_seq=after).select_related("actor")[:limit])
+        results = [_history_line(e) for e in rows]
+        following = None
+        if len(rows) == limit and rows[-1].seq < match.last_seq:
+            following = request.build_absolute_uri(
+                f"{request.path}?after={rows[-1].seq}&limit={limit}"
+            )
+        return Response(
+            {
+                "results": s.HistorySerializer(results, many=True).data,
+                "next": following,
+                "last_seq": match.last_seq,
+            }
+        )
+
+
+def _history_line(event: Any) -> dict[str, Any]:
+    return {
+        "seq": event.seq, "kind": event.kind, "payload": event.payload, "actor": event.actor_id,
+        "actor_name": None if event.actor is None else event.actor.get_username(),
+        "via": event.via, "recorded_at": event.recorded_at, "caused_by": event.caused_by,
+        "idempotency_key": event.idempotency_key, "hash": event.hash,
+    }  # fmt: skip
+
+
+class TournamentNotices(APIView):
+    @extend_schema(
+        responses={200: s.NoticeSerializer(many=True), **ERRORS},
+        summary="What the competition could not settle by itself (directors)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
+        require_director(request, tournament)
+        notices = competition_selectors.open_notices(tournament_id=tournament.pk)
+        return Response(s.NoticeSerializer(notices, many=True).data)
+
+
+class TournamentDisputes(APIView):
+    @extend_schema(
+        responses={200: s.DisputeSerializer(many=True), **ERRORS},
+        summary="Deals awaiting a director: rejected entries, both sides' differing entries",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
+        require_director(request, tournament)
+        disputes = store.disputed_deals(tournament_id=tournament.pk)
+        return Response(s.DisputeSerializer(disputes, many=True).data)
+
+
+class NoticeResolve(APIView):
+    @extend_schema(request=None, responses={200: s.NoticeSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        notice = get_visible(request, Notice.objects.all(), pk, "stage__tournament")
+        require_director(request, notice.stage.tournament)
+        notice = competition.notice_resolve(actor=request.user, notice=notice)
+        return Response(s.NoticeSerializer(notice).data)
 
 
 class MatchState(APIView):
@@ -690,6 +826,14 @@ class MatchState(APIView):
             "seat": seat,
             "position": position,
             "legal_moves": legal,
+            # Score entry with confirmation: the next deal's entries awaiting an answer
+            # (provisional: they count once confirmed), and whether the director has it.
+            "confirmation": state.confirmation,
+            "entries": [
+                {"entry": e.number, "side": e.side, "by": e.actor, **e.result()}
+                for e in state.entries
+            ],
+            "disputed": state.disputed,
             "progress": None
             if progress is None
             else {
@@ -808,6 +952,7 @@ class Webhooks(APIView):
         if not visible_tournaments(request).filter(pk=tournament.pk).exists():
             raise Http404
         require_director(request, tournament)
+        assert request.user.is_authenticated  # require_director: signed in
         check_url(values["url"])
         secret = secrets.token_hex(32)
         hook = Webhook.objects.create(

@@ -58,7 +58,7 @@ def check_url(url: str) -> None:
     if settings.WEBHOOKS_ALLOW_PRIVATE_NETWORKS:
         return
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, None)}
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, None)}
     except OSError as exc:
         raise Problem(
             "the webhook's host does not resolve", code="bad_webhook_url", status_code=422

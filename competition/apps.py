@@ -9,13 +9,15 @@ class CompetitionConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.signals import match_completed, projections_rebuilt
+        from tournaments.signals import verifying
 
         match_completed.connect(_on_match_completed, dispatch_uid="competition.match_completed")
         projections_rebuilt.connect(_rebuild_standings, dispatch_uid="competition.rebuild")
+        verifying.connect(_round_records, dispatch_uid="competition.round_records")
 
 
 def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
-    """A match scoring saw end: record its fixture's result and send its teams on."""
+    """A match's result is new or changed: its fixture follows, and what follows from it."""
     from .services import fixture_match_completed
 
     fixture_match_completed(match_id=match_id)
@@ -26,3 +28,10 @@ def _rebuild_standings(sender: Any, **kwargs: Any) -> str:
     from .standings import rebuild_all_standings
 
     return rebuild_all_standings()
+
+
+def _round_records(sender: Any, match_id: int, **kwargs: Any) -> list[Any]:
+    """``verify_match``: the heads of the match's log each completed round recorded."""
+    from .services import round_record_anchors
+
+    return round_record_anchors(match_id)

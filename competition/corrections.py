@@ -196,12 +196,14 @@ def _consequences(match: Match, fixture: Fixture | None) -> dict[str, Any]:
         .values_list("as_of_round", flat=True)
         .first()
     )
-    for team_id, name, rank, points, won, drawn, lost in StandingRow.objects.filter(
-        stage=stage, as_of_round=latest
-    ).values_list("team_id", "team__name", "rank", "points", "won", "drawn", "lost"):
-        seen["standings"][team_id] = {
-            "name": name, "rank": rank, "points": points, "won": won, "drawn": drawn, "lost": lost,
-        }  # fmt: skip
+    if latest is not None:  # else the stage has no standings yet
+        for team_id, name, rank, points, won, drawn, lost in StandingRow.objects.filter(
+            stage=stage, as_of_round=latest
+        ).values_list("team_id", "team__name", "rank", "points", "won", "drawn", "lost"):
+            seen["standings"][team_id] = {
+                "name": name, "rank": rank, "points": points, "won": won, "drawn": drawn,
+                "lost": lost,
+            }  # fmt: skip
     if stage.elimination:
         for key, a, b, res, match_id in Fixture.objects.filter(stage=stage).values_list(
             "key", "team_a_id", "team_b_id", "result", "match_id"

@@ -14,7 +14,7 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -371,8 +371,8 @@ def _entrants(stage: Stage) -> list[Team]:
             for g, place in order
             if g in by_group and len(by_group[g]) >= place
         ]
-    teams = {t.pk: t for t in Team.objects.filter(pk__in=ids)}
-    return [teams[i] for i in ids]
+    by_id = {t.pk: t for t in Team.objects.filter(pk__in=ids)}
+    return [by_id[i] for i in ids]
 
 
 # --- brackets -----------------------------------------------------------------------------
@@ -445,7 +445,7 @@ def bracket_state(stage: Stage) -> formats.BracketState:
     return formats.advance(_bracket(stage), results)
 
 
-def _reconcile_bracket(stage: Stage) -> list[str]:
+def _reconcile_bracket(stage: Stage) -> list[tuple[str, str]]:
     """Bring the stored bracket up to the formats' placement of the results so far.
 
     Call with the stage's row locked (so two completions are placed one after the other).
@@ -543,10 +543,11 @@ def notice_resolve(*, actor: Any, notice: Notice) -> Notice:
 
 def _settle_or_start(stage: Stage, fixture: Fixture) -> None:
     """A fixture whose two teams are known: a forfeit if one has withdrawn, else its match."""
+    teams = [t for t in (fixture.team_a_id, fixture.team_b_id) if t is not None]
     withdrawn = set(
-        Registration.objects.filter(
-            team_id__in=(fixture.team_a_id, fixture.team_b_id), withdrawn_at__isnull=False
-        ).values_list("team_id", flat=True)
+        Registration.objects.filter(team_id__in=teams, withdrawn_at__isnull=False).values_list(
+            "team_id", flat=True
+        )
     )
     if withdrawn:
         result = (
@@ -652,8 +653,9 @@ def _schedule(stage: Stage) -> list[list[_Pairing]]:
             for p in schedule[n].pairings:
                 table += 1
                 rows.append(_Pairing(table, p.a, p.b, g))
-            if schedule[n].bye is not None:
-                rows.append(_Pairing(None, schedule[n].bye, None, g))
+            bye = schedule[n].bye
+            if bye is not None:
+                rows.append(_Pairing(None, bye, None, g))
         out.append(rows)
     return out
 
@@ -682,8 +684,9 @@ def _swiss(stage: Stage, number: int) -> tuple[list[_Pairing], dict[str, Any]]:
     byes = Fixture.objects.filter(stage=stage, result=Fixture.Result.BYE).values_list(
         "team_a_id", flat=True
     )
+    method = cast(formats.Method, stage.swiss_method)  # one of its choices (and checked there)
     paired = formats.swiss_pairings(
-        ranked, round_number=number, played=list(met), byes=list(byes), method=stage.swiss_method
+        ranked, round_number=number, played=list(met), byes=list(byes), method=method
     )
     floats: dict[int, list[dict[str, Any]]] = {}
     for f in paired.floats:
@@ -819,7 +822,7 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
     byes = Fixture.objects.filter(
         stage=stage, round__number__lt=round_.number, result=Fixture.Result.BYE
     ).values_list("team_a_id", flat=True)
-    had = {}
+    had: dict[int, int] = {}
     for team in byes:
         had[team] = had.get(team, 0) + 1
     playing = [t for t in seen]
@@ -859,9 +862,9 @@ def round_publish(*, actor: Any, round: Round) -> Round:
             for fixture in locked.fixtures.filter(result="").select_related("team_a", "team_b"):
                 gone = {fixture.team_a_id, fixture.team_b_id} & withdrawn
                 if gone:
-                    _withdrawn_from(
-                        fixture, fixture.team_a if fixture.team_a_id in gone else fixture.team_b
-                    )
+                    team = fixture.team_a if fixture.team_a_id in gone else fixture.team_b
+                    assert team is not None  # gone holds the ids of registered teams
+                    _withdrawn_from(fixture, team)
                 elif fixture.team_b_id is not None:
                     _create_match(stage, fixture)
         locked.refresh_from_db()
@@ -884,6 +887,7 @@ def _create_match(stage: Stage, fixture: Fixture) -> None:
     """Create (once) the match of a fixture whose teams are known, and start it if asked."""
     if Fixture.objects.filter(pk=fixture.pk, match__isnull=False).exists():
         return
+    assert fixture.team_a_id is not None and fixture.team_b_id is not None  # both known
     match = match_create(
         tournament=stage.tournament,
         team0=Team.objects.get(pk=fixture.team_a_id),
@@ -943,6 +947,25 @@ def _receipts(round_: Round) -> list[dict[str, Any]]:
                 else {"receipt": receipt.body, "signature": receipt.signature},
             }
         )
+    return out
+
+
+def round_record_anchors(match_id: int) -> list[Any]:
+    """Return the heads of a match's log its rounds recorded on completing, for verify_match:
+    each an ``Anchor`` (seq and hash), and the signed receipt the round kept a copy of."""
+    from tournaments.receipts import Receipt
+    from tournaments.verify import Anchor
+
+    out: list[Any] = []
+    rounds = Round.objects.filter(fixtures__match_id=match_id).select_related("stage")
+    for round_ in rounds.exclude(receipts=[]):
+        for entry in round_.receipts:
+            if entry.get("match") != match_id:
+                continue
+            where = f"the record of {round_.stage.name}, round {round_.number}"
+            out.append(Anchor(entry["events"], entry["head_hash"], where))
+            if entry.get("receipt"):
+                out.append(Receipt(entry["receipt"]["receipt"], entry["receipt"]["signature"]))
     return out
 
 

@@ -8,6 +8,7 @@ is claimed in the database (``standings.update_stage_standings`` locks its check
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -17,7 +18,11 @@ from .models import Stage
 
 log = logging.getLogger(__name__)
 
-_RELIABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+_RELIABLE: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "ignore_result": True,
+}
 
 
 @shared_task(

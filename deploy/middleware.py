@@ -34,7 +34,7 @@ class RequestIdMiddleware:
         incoming = logs.valid_request_id(request.headers.get(HEADER))
         began = time.perf_counter()
         with logs.bound(incoming) as rid:
-            request.request_id = rid
+            request.request_id = rid  # type: ignore[attr-defined]  # our own attribute
             response = self.get_response(request)
             response[HEADER] = rid
             log.log(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import environ
@@ -165,7 +166,7 @@ def _database(url: str | None) -> dict[str, object]:
         url = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
     scheme = urlsplit(url).scheme if "://" in url else ""
     if scheme == "sqlite":
-        config = environ.Env.db_url_config(url)
+        config: dict[str, Any] = environ.Env.db_url_config(url)
         name = config["NAME"]
         if name != ":memory:" and not Path(name).is_absolute():
             config["NAME"] = str(BASE_DIR / name)

@@ -73,8 +73,8 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
     with transaction.atomic():
         result = _locked_result(match_id)
         if result is None:  # no such match, or one with no events: nothing to project
-            outcome = CURRENT if Match.objects.filter(pk=match_id).exists() else MISSING
-            return ProjectionUpdate(match_id, outcome, 0, 0, False)
+            found = CURRENT if Match.objects.filter(pk=match_id).exists() else MISSING
+            return ProjectionUpdate(match_id, found, 0, 0, False)
         # Read after taking the lock: whatever committed before us is visible, and the
         # head only grows, so a run that waited for another sees at least what it saw.
         head = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)

@@ -11,7 +11,7 @@ scoresheet is added by the scoring app, which computes it.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -58,6 +58,7 @@ class TournamentAdmin(TournamentScopedAdmin):
         return super().has_module_permission(request) or self.has_add_permission(request)
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        assert request.user.is_authenticated  # the admin serves signed-in staff only
         if not change and not request.user.is_superuser:
             obj.organizer = request.user  # who creates a tournament organizes it
         super().save_model(request, obj, form, change)
@@ -116,7 +117,13 @@ class MatchAdmin(TournamentScopedAdmin):
     list_filter = ("status", "mode", tournament_filter("tournament"))
     list_select_related = ("tournament", "team0", "team1")
     filter_horizontal = ("scorekeepers",)
-    readonly_fields: tuple[str, ...] = ("rules", "status", "last_seq", "last_hash", "created_at")
+    readonly_fields: ClassVar[tuple[str, ...]] = (
+        "rules",
+        "status",
+        "last_seq",
+        "last_hash",
+        "created_at",
+    )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> Any:
         """Return what staff may not edit: the history's head always; the setup once started."""
@@ -154,7 +161,7 @@ class MatchEventAdmin(ReadOnlyAdmin):
         event = super().get_object(request, object_id, from_field)
         if event is not None:
             # A display method sees only the row; remember who is looking at it.
-            event._admin_viewer = request.user  # type: ignore[attr-defined]
+            event._admin_viewer = request.user
         return event
 
     @admin.display(description="payload")
@@ -186,11 +193,11 @@ class MatchReceiptAdmin(ReadOnlyAdmin):
 
 # The accounts' admin applies only the filters it offers too: a lookup on the password hash
 # would otherwise be answered to anyone who may view accounts.
-class AccountAdmin(StrictAdmin, UserAdmin):  # type: ignore[misc]
+class AccountAdmin(StrictAdmin, UserAdmin):  # type: ignore[type-arg]
     pass
 
 
-class AccountGroupAdmin(StrictAdmin, GroupAdmin):  # type: ignore[misc]
+class AccountGroupAdmin(StrictAdmin, GroupAdmin):
     pass
 
 

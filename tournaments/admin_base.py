@@ -34,7 +34,7 @@ class OfferedFiltersOnly(ChangeList):
         return filters
 
 
-class StrictAdmin(admin.ModelAdmin):
+class StrictAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     """An admin whose list applies only the filters it offers."""
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:

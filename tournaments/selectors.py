@@ -19,7 +19,7 @@ from .models import Match, MatchEvent
 from .snapshots import current_state
 
 #: payload fields that hold unplayed cards, hidden from all but directors until the deal is over
-SECRET_FIELDS = {matchlog.DEAL_STARTED: ("deck",)}
+SECRET_FIELDS: dict[str, tuple[str, ...]] = {matchlog.DEAL_STARTED: ("deck",)}
 _UNKNOWN: Any = object()
 
 
@@ -28,7 +28,7 @@ def match_state(match: Match | int) -> matchlog.MatchState:
     return current_state(match)
 
 
-def current_deal(match: Match | int) -> sc.Deal | None:
+def current_deal(match: Match | int) -> sc.Deal | sc.TableDeal | None:
     """Return the deal in play (full information: render it with ``seep_core.view``), or None."""
     return match_state(match).deal
 
@@ -122,3 +122,45 @@ def render_events(
 def match_events(match: Match, *, after_seq: int = 0) -> Any:
     """Return the match's events after ``after_seq`` in order (a queryset)."""
     return MatchEvent.objects.filter(match=match, seq__gt=after_seq).order_by("seq")
+
+
+def disputed_deals(*, tournament_id: int) -> list[dict[str, Any]]:
+    """Return the tournament's deals awaiting a director's decision, oldest first.
+
+    A deal is the director's when the other team rejected an entry, or the two sides' entries
+    differ (docs/events.md, "Score mode with confirmation"). Each item: the match, the deal's
+    number, the entries (number, side, author, points, sweeps, total) and the rejections
+    (entry, author, reason, their own version if they gave one), read from the log.
+    """
+    out = []
+    matches = Match.objects.filter(
+        tournament_id=tournament_id, status=matchlog.IN_PROGRESS, mode=matchlog.SCORE
+    ).exclude(confirmation=matchlog.Confirmation.NONE)
+    for match in matches.select_related("team0", "team1").order_by("pk"):
+        state = match_state(match)
+        if not state.disputed:
+            continue
+        last_counted = (
+            MatchEvent.objects.filter(match=match, kind=matchlog.DEAL_ENDED)
+            .order_by("-seq")
+            .values_list("seq", flat=True)
+            .first()
+        ) or 0
+        rejections = [
+            {"entry": e.payload["entry"], "by": e.actor_id, "at": e.recorded_at, **e.payload}
+            for e in MatchEvent.objects.filter(
+                match=match, kind=matchlog.Kind.DEAL_REJECTED, seq__gt=last_counted
+            ).order_by("seq")
+        ]
+        out.append(
+            {
+                "match": match,
+                "deal": state.deal_no + 1,
+                "entries": [
+                    {"entry": e.number, "side": e.side, "by": e.actor, **e.result()}
+                    for e in state.entries
+                ],
+                "rejections": rejections,
+            }
+        )
+    return out

@@ -396,7 +396,7 @@ def _write(
         seq = first_seq + offset
         key = idempotency_key if offset == 0 else None
         event_digest = digest if key is not None else ""
-        fields = {
+        fields: dict[str, Any] = {
             "seq": seq,
             "kind": kind,
             "payload": payload,

@@ -5,12 +5,24 @@ from __future__ import annotations
 import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from . import matchlog, receipts
 from .chain import GENESIS, event_hash
 from .models import Match, MatchEvent, MatchReceipt, MatchSnapshot
 from .reads import consistent_read
+from .signals import verifying
 from .snapshots import snapshot_digest
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A head of a match's log recorded outside it: the log's first ``seq`` events must still
+    hash to ``head_hash`` (``source`` says where it was recorded)."""
+
+    seq: int
+    head_hash: str
+    source: str
 
 
 @dataclass(frozen=True)
@@ -34,8 +46,9 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
     each derived event belongs to the command before it; compares the result with the match
     row's head of log and setup and with the snapshot; and checks the log against every
     signed receipt, the stored ones and ``receipts_given`` (copies held outside the database,
-    the ones that prove something against a rewritten table). Stops replaying at the first
-    event that does not follow, and says where.
+    the ones that prove something against a rewritten table), and against the heads of the
+    log recorded elsewhere (``signals.verifying``: a stage's record of its rounds). Stops
+    replaying at the first event that does not follow, and says where.
     """
     with consistent_read():
         match.refresh_from_db()  # compare with the stored head of log, not a stale copy
@@ -111,7 +124,14 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
         if match.status != state.status:
             problems.append(Problem(None, f"status {match.status}, the log says {state.status}"))
         problems += _snapshot_problems(match, snapshot, state, last_seq)
-    for receipt in [*stored_receipts, *receipts_given]:
+    recorded_elsewhere: list[Any] = []
+    for _, anchors in verifying.send(sender=Match, match_id=match.pk):
+        recorded_elsewhere += anchors or ()
+    for anchor in recorded_elsewhere:
+        if isinstance(anchor, Anchor) and hashes.get(anchor.seq) != anchor.head_hash:
+            problems.append(Problem(anchor.seq, f"the log differs from {anchor.source}"))
+    elsewhere = [r for r in recorded_elsewhere if isinstance(r, receipts.Receipt)]
+    for receipt in [*stored_receipts, *receipts_given, *elsewhere]:
         problems += _receipt_problems(match, receipt, hashes, outcomes, replaying)
     receipted = {r.body.get("seq") for r in stored_receipts}
     problems += [

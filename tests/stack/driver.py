@@ -22,10 +22,10 @@ with the same key and ``expected_seq``: the original answer comes back and nothi
 twice. Each append acknowledged is one JSON line in ``--out``: ``{"key", "match", "first",
 "last", "t"}`` (the seqs it wrote; ``t``, time.time() when the answer arrived).
 
-How the appends reach the server is one class: ``ServiceAppender`` calls the append service
-in this process (today: the API does not exist yet). The API's client is ``ApiAppender``:
-the same three answers (appended, stale, unknown outcome) from ``POST
-/api/v1/matches/{id}/events``; when the API lands, fill it in and pass ``--via api --url``.
+How the appends reach the server is one class: ``ApiAppender`` (``--via api --url URL``, with
+the plan's ``token``, a director's) is a client of the REST API, as table devices are;
+``ServiceAppender`` (``--via service``) calls the append service in this process. Both give
+the same three answers: appended, stale, unknown outcome.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 RETRIES = 20  # of one append whose outcome was unknown
 
@@ -143,32 +144,85 @@ class ServiceAppender:
 
 
 class ApiAppender:
-    """Appends through the REST API (the hook for when ``api/`` lands).
+    """Appends through the REST API, as a table's device does, with a director's token.
 
-    ``POST {url}/api/v1/matches/{match_id}/events`` with ``Idempotency-Key: key`` and
+    ``POST {url}/api/v1/matches/{match_id}/events/`` with ``Idempotency-Key: key`` and
     ``X-Request-ID: key``, body ``{"expected_seq", "kind", "payload"}``: 201/200 → Appended
-    from the body's events; 409 → Stale(body["current_seq"]); a connection error, a timeout
-    or a 502/503/504 → Unknown. ``events``: ``GET {url}/api/v1/matches/{match_id}/events``;
-    ``open_matches`` and ``stage_complete``: the stage's fixtures and status.
+    from the body's events; 409 ``stale_expected_seq`` → Stale(body["current_seq"]); a
+    connection error, a timeout or a 502/503/504 → Unknown. ``events``: the event feed, page
+    by page; ``open_matches``: ``/api/v1/matches/?stage=``; ``stage_complete``: the stage's
+    status. Every request says ``X-Forwarded-Proto: https``, as the TLS proxy in front would.
     """
 
-    def __init__(self, url: str, token: str | None = None) -> None:
-        self.url, self.token = url, token
-        raise NotImplementedError("the REST API does not exist yet: use --via service")
+    def __init__(self, url: str, token: str) -> None:
+        import requests
 
-    def append(  # pragma: no cover - to be written with the API
+        self.url = url.rstrip("/")
+        self.session = requests.Session()
+        self.session.headers.update(
+            {"Authorization": f"Bearer {token}", "X-Forwarded-Proto": "https"}
+        )
+
+    def _call(self, method: str, path: str, **kwargs: Any) -> Any:
+        import requests
+
+        try:
+            response = self.session.request(method, self.url + path, timeout=15, **kwargs)
+        except requests.RequestException as exc:  # refused, reset, timed out: try again
+            raise Unknown(str(exc)) from exc
+        if response.status_code in (502, 503, 504):
+            raise Unknown(f"{response.status_code}: {response.text[:200]}")
+        return response
+
+    def _json(self, path: str) -> Any:
+        for _attempt in range(RETRIES):
+            try:
+                response = self._call("GET", path)
+            except Unknown:
+                time.sleep(0.2)
+                continue
+            if response.status_code != 200:
+                raise SystemExit(f"GET {path}: {response.status_code} {response.text[:500]}")
+            return response.json()
+        raise SystemExit(f"GET {path} failed {RETRIES} times")
+
+    def append(
         self, *, match_id: int, expected_seq: int, kind: str, payload: Any, key: str
     ) -> Appended:
-        raise NotImplementedError
+        response = self._call(
+            "POST",
+            f"/api/v1/matches/{match_id}/events/",
+            json={"expected_seq": expected_seq, "kind": kind, "payload": payload},
+            headers={"Idempotency-Key": key, "X-Request-ID": key},
+        )
+        body = response.json()
+        if response.status_code == 409 and body.get("code") == "stale_expected_seq":
+            raise Stale(body["current_seq"])
+        if response.status_code not in (200, 201):
+            raise SystemExit(f"append {key}: {response.status_code} {response.text[:500]}")
+        return Appended(
+            [(e["kind"], e["payload"]) for e in body["events"]],
+            body["events"][0]["seq"],
+            body["last_seq"],
+            response.status_code == 200,
+        )
 
-    def events(self, *, match_id: int) -> list[tuple[str, dict[str, Any]]]:  # pragma: no cover
-        raise NotImplementedError
+    def events(self, *, match_id: int) -> list[tuple[str, dict[str, Any]]]:
+        out: list[tuple[str, dict[str, Any]]] = []
+        path: str | None = f"/api/v1/matches/{match_id}/events/?limit=500"
+        while path is not None:
+            page = self._json(path)
+            out += [(e["kind"], e["payload"]) for e in page["results"]]
+            following = page["next"] and urlsplit(page["next"])
+            path = following and f"{following.path}?{following.query}"
+        return out
 
-    def open_matches(self, *, stage_id: int) -> list[tuple[int, str]]:  # pragma: no cover
-        raise NotImplementedError
+    def open_matches(self, *, stage_id: int) -> list[tuple[int, str]]:
+        page = self._json(f"/api/v1/matches/?stage={stage_id}&page_size=200")
+        return [(m["id"], m["mode"]) for m in page["results"] if m["status"] != "finished"]
 
-    def stage_complete(self, *, stage_id: int) -> bool:  # pragma: no cover
-        raise NotImplementedError
+    def stage_complete(self, *, stage_id: int) -> bool:
+        return bool(self._json(f"/api/v1/stages/{stage_id}/")["status"] == "complete")
 
 
 class Table:
@@ -290,11 +344,15 @@ def main() -> None:
     parser.add_argument("--out", required=True, help="one JSON line per acknowledged append")
     parser.add_argument("--via", choices=("service", "api"), default="service")
     parser.add_argument("--url", help="the stack's base URL (--via api)")
+    parser.add_argument("--token", help="a director's API token (--via api)")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
     with open(args.plan) as f:
         plan = json.load(f)
-    appender: Appender = ServiceAppender() if args.via == "service" else ApiAppender(args.url)
+    token = plan.get("token") or args.token
+    appender: Appender = (
+        ServiceAppender() if args.via == "service" else ApiAppender(args.url, token)
+    )
     with open(args.out, "w", buffering=1) as out:
         counts = run(args.client, plan, appender, out)
     print(json.dumps({"client": args.client, **counts}), file=sys.stderr)

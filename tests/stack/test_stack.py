@@ -17,9 +17,10 @@ SIGTERM, and checks.
 Figures (printed, and written to bench/results/stack.json): appends per second through the
 stack, and the lag from an append's commit to the projection row a standings page reads.
 
-The clients append through the append service (the API does not exist yet); when it does,
-run the drivers with ``--via api`` (driver.ApiAppender) and read the checkpoints from the
-public standings (``Observer``): the checks stay as they are.
+The clients append through the REST API (driver.ApiAppender, each with a director's token of
+its tournament), so the figures are the whole stack's: gunicorn, the API, the store, Redis,
+the workers. The lag is read from the projection rows the public pages and the API's
+standings are built on (``Observer``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +65,7 @@ CLIENTS = 4
 SECONDS = float(os.environ.get("STACK_SECONDS", "12"))  # of load
 #: appends per second each client keeps to (unset: as fast as the stack answers)
 RATE = float(os.environ.get("STACK_RATE", "0")) or None
-SCORE_MATCHES = 10  # per client
+SCORE_MATCHES = 4  # per client
 #: when each fault strikes, in seconds after the load starts
 KILL_CELERY_WORKER, KILL_GUNICORN_WORKER, RESTART_REDIS = 3.0, 5.5, 8.0
 REDIS_DOWN = 1.5  # seconds between the kill and the restart, at least
@@ -151,6 +153,22 @@ def a_club(n_matches: int) -> tuple[list[list[dict[str, Any]]], dict[str, Any], 
         for c in range(CLIENTS)
     ]
     return plans, shared, match("score", 3, 1)
+
+
+def plans_tournament(plans: list[list[dict[str, Any]]]) -> Tournament:
+    return Match.objects.select_related("tournament").get(pk=plans[0][0]["id"]).tournament
+
+
+def director_token(of: Tournament | Stage) -> str:
+    """Return a new API token of the tournament's organizer, scoped to it, that may write."""
+    from api.models import ApiToken
+
+    tournament = of.tournament if isinstance(of, Stage) else of
+    _, text = ApiToken.objects.create(
+        user=tournament.organizer, expiry=timedelta(hours=1), name="stack client",
+        tournament=tournament, write=True,
+    )  # fmt: skip
+    return str(text)
 
 
 class Observer:
@@ -281,19 +299,23 @@ def run_and_check(
         path.write_text(json.dumps({"seed": 12, **plan}))
         return subprocess.Popen(
             [sys.executable, "-m", "tests.stack.driver", "--client", str(n),
-             "--plan", str(path), "--out", str(tmp_path / f"client-{n}.jsonl")],
+             "--plan", str(path), "--out", str(tmp_path / f"client-{n}.jsonl"),
+             "--via", "api", "--url", stack.url],
             cwd=REPO,
             env=stack.environment(),
             stderr=subprocess.PIPE,
             text=True,
         )  # fmt: skip
 
+    club_token, cup_token = director_token(plans_tournament(plans)), director_token(knockout)
     drivers = [
-        client(n, {"matches": matches, "seconds": SECONDS, "rate": RATE})
+        client(n, {"matches": matches, "seconds": SECONDS, "rate": RATE, "token": club_token})
         for n, matches in enumerate(plans)
     ]
     # The knockout's score-keeper: as long as the bracket takes (faults delay its rounds).
-    bracket = client(CLIENTS + 1, {"stage": knockout.pk, "seconds": SECONDS + 60})
+    bracket = client(
+        CLIENTS + 1, {"stage": knockout.pk, "seconds": SECONDS + 60, "token": cup_token}
+    )
     began = time.monotonic()
     faults: dict[str, float] = {}
 
@@ -312,7 +334,7 @@ def run_and_check(
     # A client that starts a match and enters one deal while Redis is down: committed, but
     # no task could be sent for either append, and nobody appends to that match again.
     # Redis stays down until it is done (each of its appends waits out a failed send).
-    late = client(CLIENTS, {"matches": [lonely], "seconds": 30, "limit": 2})
+    late = client(CLIENTS, {"matches": [lonely], "seconds": 30, "limit": 2, "token": club_token})
     _, err = late.communicate(timeout=30)
     assert late.returncode == 0, err
     assert json.loads(err.strip().splitlines()[-1])["appended"] == 2
@@ -372,7 +394,7 @@ def run_and_check(
     completions = Counter(
         int(line["message"].split()[1])
         for line in worker_lines
-        if line["message"].startswith("match ") and " completed: winner" in line["message"]
+        if line["message"].startswith("match ") and " completed: over" in line["message"]
     )
     finished = set(MatchResult.objects.filter(completed_at__isnull=False).values_list(
         "match_id", flat=True

@@ -12,7 +12,7 @@ content the rules give.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -160,7 +160,7 @@ def play_move(state: MatchState, move: Any) -> tuple[dict[str, Any], MatchState]
     deal = state.deal
     if not state.digital_like or deal is None or deal.phase in ("over", "redealt"):
         raise LogInconsistent("move_played with no deal in play")
-    canonical, after = sc.play(deal, move)  # type: ignore[call-overload]
+    canonical, after = sc.play(deal, move)
     due = (
         DEAL_ENDED if after.phase == "over" else DEAL_STARTED if after.phase == "redealt" else None
     )
@@ -265,9 +265,9 @@ def _deal_entered(
         if other.actor == actor or (side is not None and other.side == side):
             raise LogInconsistent("a side enters a deal once")
     entry = Entry(
-        len(state.entries) + 1, actor, side, tuple(expected["points"]),  # type: ignore[arg-type]
+        len(state.entries) + 1, actor, side, tuple(expected["points"]),
         (tuple(expected["sweeps"][0]), tuple(expected["sweeps"][1])),
-        tuple(expected["total"]),  # type: ignore[arg-type]
+        tuple(expected["total"]),
     )  # fmt: skip
     entries = (*state.entries, entry)
     if state.confirmation == Confirmation.BOTH_ENTER and len(entries) == 2:
@@ -422,7 +422,9 @@ def _match_reopened(
     return replace(state, status=IN_PROGRESS, outcome=None, due=due)
 
 
-_HANDLERS = {
+_HANDLERS: dict[
+    str, Callable[[MatchState, sc.MatchProgress, dict[str, Any], int | None], MatchState]
+] = {
     DEAL_STARTED: _deal_started,
     MOVE_PLAYED: _move_played,
     DEAL_ENDED: _deal_ended,
