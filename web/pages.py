@@ -370,13 +370,6 @@ def entry_lines(match: Match, state: matchlog.MatchState) -> list[EntryLine]:
     ]
 
 
-def rejections(match: Match, deal: int) -> list[dict[str, Any]]:
-    """Return the rejections (and the disputes) recorded for ``deal``, newest last."""
-    kinds = (matchlog.Kind.DEAL_REJECTED, matchlog.Kind.DEAL_DISPUTED)
-    events = store.match_events(match).filter(kind__in=kinds, payload__deal=deal)
-    return [{"kind": e.kind, "payload": e.payload, "at": e.recorded_at} for e in events]
-
-
 def last_answer(match: Match, state: matchlog.MatchState) -> dict[str, Any] | None:
     """Return who confirmed the last counted deal, if it was confirmed (one query)."""
     event = (

@@ -14,7 +14,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,7 +28,7 @@ from scoring import selectors as scoring
 from tournaments import errors as store_errors
 from tournaments import matchlog
 from tournaments import selectors as store
-from tournaments.models import Match, MatchEvent, Player, Team, Tournament
+from tournaments.models import Match, Player, Team, Tournament
 from tournaments.reads import consistent_read
 from tournaments.services import match_append_event
 
@@ -85,34 +84,14 @@ def team_rows(tournament: Tournament) -> list[dict[str, Any]]:
     return rows
 
 
-def review_queue(tournament: Tournament) -> list[Match]:
-    """Return the tournament's score matches whose next deal was rejected or is disputed.
+def review_queue(tournament: Tournament) -> list[dict[str, Any]]:
+    """Return the deals waiting for a director: the selector the API's disputes list reads."""
+    return store.disputed_deals(tournament_id=tournament.pk)
 
-    Two grouped queries: the last rejection or dispute per match, and the last deal ended
-    (or decided) per match; a match is waiting when the first is later than the second.
-    """
-    flagged = dict(
-        MatchEvent.objects.filter(
-            match__tournament=tournament, kind__in=(K.DEAL_REJECTED, K.DEAL_DISPUTED)
-        )
-        .values("match")
-        .annotate(last=Max("seq"))
-        .values_list("match", "last")
-    )
-    if not flagged:
-        return []
-    settled = dict(
-        MatchEvent.objects.filter(match__in=list(flagged), kind=K.DEAL_ENDED)
-        .values("match")
-        .annotate(last=Max("seq"))
-        .values_list("match", "last")
-    )
-    waiting = [m for m, seq in flagged.items() if seq > settled.get(m, 0)]
-    return list(
-        Match.objects.filter(pk__in=waiting, status=Match.Status.IN_PROGRESS)
-        .select_related("team0", "team1")
-        .order_by("pk")
-    )
+
+def match_dispute(match: Match) -> dict[str, Any] | None:
+    """Return the match's deal waiting for a director (entries, rejections), or None."""
+    return next((d for d in review_queue(match.tournament) if d["match"].pk == match.pk), None)
 
 
 @login_required
@@ -394,7 +373,7 @@ def _match_page(
             "state": state,
             "teams": teams,
             "entries": pages.entry_lines(match, state),
-            "rejected": pages.rejections(match, state.deal_no + 1),
+            "dispute": match_dispute(match) if state.disputed else None,
             "deals": list(scoring.deal_results(match=match)),
             "decide": decide
             or forms.Decide(initial=initial, rules=match.rules, teams=teams, prefix="decide"),

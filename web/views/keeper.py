@@ -147,11 +147,17 @@ def _context(
         "reject_form": reject_form,
         "answer_initial": {"expected_seq": match.last_seq},
         "client_id": client_id,
-        "rejected": pages.rejections(match, state.deal_no + 1) if state.disputed else [],
+        "rejected": _rejections(match) if state.disputed else [],
         "confirmed": pages.last_answer(match, state) if state.deal_no else None,
         "poll_ms": POLL_MS,
         "rules": forms.DealResult(rules=match.rules, teams=teams).rules,
     }
+
+
+def _rejections(match: Match) -> list[dict[str, Any]]:
+    """The reasons the next deal was rejected (the selector the desk and the API read)."""
+    disputed = store.disputed_deals(tournament_id=match.tournament_id)
+    return next((d["rejections"] for d in disputed if d["match"].pk == match.pk), [])
 
 
 @login_required
