@@ -108,8 +108,10 @@ class SwapTeams(forms.Form):
 
     def __init__(self, *args: Any, teams: list[tuple[int, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["team_x"].choices = teams
-        self.fields["team_y"].choices = teams
+        for name in ("team_x", "team_y"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = teams
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -161,7 +163,9 @@ class Correction(forms.Form):
         self.fields["points_b"].label = f"Card points of {teams[1]}"
         self.fields["sweeps_a"].label = f"Sweeps of {teams[0]} (values, e.g. 50, 50)"
         self.fields["sweeps_b"].label = f"Sweeps of {teams[1]} (values, e.g. 25, 50)"
-        self.fields["team"].choices = [(0, teams[0]), (1, teams[1])]
+        team = self.fields["team"]
+        assert isinstance(team, forms.ChoiceField)
+        team.choices = [(0, teams[0]), (1, teams[1])]
         self.fields["team"].label = "Team"
 
     @staticmethod

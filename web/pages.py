@@ -10,7 +10,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Max, Prefetch, Q, Sum
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
 import seep_core as sc
 from competition import selectors as competition
@@ -75,7 +75,8 @@ def home_cards(tournaments: Any) -> list[TournamentCard]:
     cards = []
     for t in tournaments.prefetch_related(Prefetch("stages", queryset=stages))[:100]:
         state, stage = _tournament_state(list(t.stages.all()))
-        rounds = stage.shown_rounds if stage is not None else []
+        # the prefetch's list (to_attr), which the model's type does not know
+        rounds: list[Round] = getattr(stage, "shown_rounds", []) if stage is not None else []
         cards.append(TournamentCard(t, state, stage, _current_round(stage, rounds)))
     order = {"running": 0, "coming": 1, "finished": 2}
     return sorted(cards, key=lambda c: order[c.state])
@@ -242,7 +243,7 @@ class MatchSheet:
     round: Round | None
 
 
-def match_for_page(queryset: Any) -> Any:
+def match_for_page(queryset: QuerySet[Match]) -> QuerySet[Match]:
     return queryset.select_related(
         "tournament",
         "team0__first_player",
@@ -352,6 +353,13 @@ def director_score_matches(tournaments: Any) -> Any:
     )
 
 
+def _author(actor: int | None, players: dict[int, str], names: dict[int, str]) -> str:
+    """Return who entered a result, by their player's name if they play, else their account."""
+    if actor is None:
+        return "the score-keeper"
+    return players.get(actor) or names.get(actor) or "the score-keeper"
+
+
 def entry_lines(match: Match, state: matchlog.MatchState) -> list[EntryLine]:
     """Return the entries awaiting an answer, each with who entered it."""
     from django.contrib.auth import get_user_model
@@ -363,7 +371,7 @@ def entry_lines(match: Match, state: matchlog.MatchState) -> list[EntryLine]:
     return [
         EntryLine(
             e,
-            players.get(e.actor) or names.get(e.actor, "the score-keeper"),
+            _author(e.actor, players, names),
             None if e.side is None else teams[e.side],
         )
         for e in state.entries
@@ -382,5 +390,6 @@ def last_answer(match: Match, state: matchlog.MatchState) -> dict[str, Any] | No
     if event is None or event.payload.get("deal") != state.deal_no:
         return None
     players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
-    by = players.get(event.actor_id) or (event.actor.get_username() if event.actor else "")
+    name = players.get(event.actor_id) if event.actor_id is not None else None
+    by = name or (event.actor.get_username() if event.actor else "")
     return {"deal": event.payload["deal"], "by": by, "at": event.recorded_at}

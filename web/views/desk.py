@@ -345,7 +345,7 @@ def round_publish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 def _desk_match(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Match]:
     t = _tournament(request, slug)
-    match = get_object_or_404(pages.match_for_page(Match.objects), pk=pk)
+    match = get_object_or_404(pages.match_for_page(Match.objects.all()), pk=pk)
     if match.tournament_id != t.pk:
         raise Http404("no such match in this tournament")
     return t, match

@@ -69,7 +69,9 @@ def plain_words(exc: store_errors.AppendRefused) -> str:
 
 def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.MatchState, str]:
     # Deal results are entered in score matches; digital and table matches record moves.
-    match = get_object_or_404(pages.match_for_page(Match.objects), pk=pk, mode=Match.Mode.SCORE)
+    match = get_object_or_404(
+        pages.match_for_page(Match.objects.all()), pk=pk, mode=Match.Mode.SCORE
+    )
     state = store.match_state(match)
     role = match_role(request.user, match, state)
     if role is None:
@@ -252,7 +254,7 @@ def _refused(
     messages.error(request, message)
     match, state, role = _match_and_role(request, match.pk)
     if entry_form is not None:  # the page's new head, the person's own numbers
-        data = entry_form.data.copy()
+        data = request.POST.copy()
         data["expected_seq"] = str(match.last_seq)
         entry_form = forms.DealResult(
             data, rules=match.rules, teams=(match.team0.name, match.team1.name)

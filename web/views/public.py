@@ -108,7 +108,7 @@ def tournament_print(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _match(request: HttpRequest, pk: int) -> Match:
-    match = get_object_or_404(pages.match_for_page(Match.objects), pk=pk)
+    match = get_object_or_404(pages.match_for_page(Match.objects.all()), pk=pk)
     visible_or_404(request.user, match.tournament)
     return match
 
