@@ -8,7 +8,9 @@ played, so its standings have 256 lines and its current round 128 tables. Every 
 fetched ``--repeat`` times through Django's full request stack (middleware, session, CSRF,
 templates) with DEBUG off; the goal is p99 under 100 ms. Both the wall-clock time and the CPU
 time of the thread are kept (on a shared machine the first includes waiting for a core; the
-load average is recorded with the figures). The figures go to bench/results/web.json.
+load average is recorded with the figures). The tournament's page and its printed page are also
+measured cold (``-cold``: the cache emptied before each request), which is what the first
+request after a result costs. The figures go to bench/results/web.json.
 
     python -m bench.web [--repeat 60] [--seed 2026]
 """
@@ -38,7 +40,10 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[index]
 
 
-def measure(client: Any, url: str, repeat: int) -> dict[str, Any]:
+def measure(client: Any, url: str, repeat: int, *, cold: bool = False) -> dict[str, Any]:
+    """Return the page's figures; ``cold``: the cache emptied before each request (the first
+    render after a result, which every poller then gets from the cache)."""
+    from django.core.cache import cache
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
@@ -51,6 +56,8 @@ def measure(client: Any, url: str, repeat: int) -> dict[str, Any]:
     queries = len(captured)  # now: the next request empties the log the count reads
     times, cpu = [], []
     for _ in range(repeat):
+        if cold:
+            cache.clear()
         start, start_cpu = time.perf_counter(), time.thread_time()
         client.get(url)
         times.append((time.perf_counter() - start) * 1000)
@@ -219,6 +226,8 @@ def run(args: argparse.Namespace, scratch: str) -> int:
                 elif page == "keep":
                     client.force_login(users.get(username="scorekeeper"))
                 figures[page] = measure(client, url, args.repeat)
+                if page in ("tournament", "print"):
+                    figures[f"{page}-cold"] = measure(client, url, args.repeat, cold=True)
             results["sets"][name] = figures
     results["load_average_after"] = os.getloadavg()
     RESULTS.mkdir(exist_ok=True)
