@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest stack bench bench-engine bench-engine-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack clean
+.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack bench-web clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,8 +19,13 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py seed_demo --if-empty
-	@echo "Serving on http://$(HOST):$(PORT)/  - the demo club evening is in the admin:"
-	@echo "  http://$(HOST):$(PORT)/admin/  (user organizer, password organizer)"
+	@echo "Serving on http://$(HOST):$(PORT)/  - the demo (DEBUG only), user name = password:"
+	@echo "  http://$(HOST):$(PORT)/                         the tournaments, live (no sign-in)"
+	@echo "  http://$(HOST):$(PORT)/keep/                    the phone page: scorekeeper / scorekeeper"
+	@echo "      then confirm as a player of the match (Tigers v Lotus: eshan / eshan); every demo"
+	@echo "      player signs in with the name in lower case: anil ... hema, asha, bilal ..."
+	@echo "  http://$(HOST):$(PORT)/desk/club-evening/       the director's desk: organizer / organizer"
+	@echo "  http://$(HOST):$(PORT)/admin/                   the admin: organizer / organizer"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The production processes on this machine (deploy/Procfile through honcho): gunicorn, two
@@ -41,12 +46,28 @@ lint: $(STAMP)
 
 PYTEST_ARGS ?= -n 2
 
-pytest: $(STAMP)
+pytest: $(STAMP) browser-tools
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The web pages' browser tests (tests/web/test_browser.py) need Debian's Chromium (never a
+# browser a tool downloads itself) and axe-core from npm, at the version package-lock.json
+# pins. Installed here when missing; without them (no root for apt-get, no npm) those tests
+# are skipped, and under SEEP_CI=1 they fail.
+browser-tools:
+	@if ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then \
+	  echo "browser-tools: installing Debian's chromium and chromium-driver"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends chromium chromium-driver >/dev/null; } \
+	  || echo "browser-tools: could not install chromium: the browser tests will be skipped"; \
+	fi
+	@if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+	  echo "browser-tools: npm ci (axe-core)"; \
+	  npm ci --no-audit --no-fund --silent || echo "browser-tools: npm ci failed: the browser tests will be skipped"; \
+	fi
 
 test: lint pytest
 
-bench: bench-engine bench-competition bench-store bench-scoring bench-versus bench-api
+bench: bench-engine bench-competition bench-store bench-scoring bench-versus bench-api bench-web
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -59,6 +80,11 @@ bench-engine-instructions: $(STAMP)
 
 bench-competition: $(STAMP)
 	$(BIN)/python -m bench.competition
+
+# Each web page's render time (p50/p99) with the demo data and with a 256-team tournament,
+# on a scratch SQLite database of its own (or DATABASE_URL's server when it is PostgreSQL).
+bench-web: $(STAMP)
+	$(BIN)/python -m bench.web
 
 # The store, scoring and API benchmarks need PostgreSQL (and Redis): they create scratch databases
 # of their own on the server DATABASE_URL names (default: the local one) and drop them after.
@@ -97,4 +123,4 @@ bench-stack: $(STAMP)
 	$(BIN)/pytest tests/stack -s -q
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules test-artifacts

@@ -265,6 +265,7 @@ INSTALLED_APPS = [
     "scoring",
     "competition",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -314,7 +315,24 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+
+
+def _time_zone(name: str) -> str:
+    """Return the IANA time zone the variable names (default UTC); refuse an unknown one."""
+    import zoneinfo
+
+    raw = _raw(name) or "UTC"
+    try:
+        zoneinfo.ZoneInfo(raw)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+        raise ImproperlyConfigured(
+            f"{name} must be an IANA time zone such as Asia/Kolkata or Europe/London, not {raw!r}"
+        ) from exc
+    return raw
+
+
+#: the club's time zone: the web pages show every time in it (stored times stay UTC)
+TIME_ZONE = _time_zone("TIME_ZONE")
 USE_I18N = True
 USE_TZ = True
 
@@ -350,6 +368,10 @@ CSRF_COOKIE_SECURE = _bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 #: the largest request body accepted (a move or a deal result is a few hundred bytes)
 DATA_UPLOAD_MAX_MEMORY_SIZE = _int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 CSRF_FAILURE_VIEW = "api.problems.csrf_failure"
+# The web pages' sign-in (web/): where a page that needs an account sends a visitor.
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:keep"
+LOGOUT_REDIRECT_URL = "web:home"
 KNOX_TOKEN_MODEL = "api.ApiToken"
 # knox's own token table is swapped out for api.ApiToken, but its first migration would make
 # it all the same (it names no swappable setting): its migrations are not run.

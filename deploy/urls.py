@@ -1,4 +1,4 @@
-"""The site's URLs: the admin, the API (v1, its schema and docs) and the probes."""
+"""The site's URLs: the web pages, the admin, the API (v1, its schema and docs), the probes."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -13,6 +13,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
+    # last: the web pages live at the root (the admin's "View site" link is "/")
+    path("", include("web.urls")),
 ]
 
 # Under /api/ every error is a problem document (RFC 9457), even for a path that matches

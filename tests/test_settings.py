@@ -175,6 +175,10 @@ class TestProduction:
         assert (settings["TIME_ZONE"], settings["USE_TZ"]) == ("UTC", True)
         assert settings["DEFAULT_AUTO_FIELD"] == "django.db.models.BigAutoField"
 
+    def test_the_clubs_time_zone_is_a_variable(self) -> None:
+        settings = loaded({"DEBUG": "1", "TIME_ZONE": "Asia/Kolkata"})
+        assert (settings["TIME_ZONE"], settings["USE_TZ"]) == ("Asia/Kolkata", True)
+
 
 class TestHttps:
     def test_production_is_https_only_by_default(self) -> None:
@@ -327,6 +331,7 @@ class TestBadValuesStopStartUp:
             ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS must be a whole number"),
             ({"BEAT_LOCK_SECONDS": "1"}, "BEAT_LOCK_SECONDS must be a whole number >= 3"),
             ({"WORKER_HEARTBEAT_SECONDS": "0"}, "WORKER_HEARTBEAT_SECONDS must be a whole"),
+            ({"TIME_ZONE": "Mars/Olympus"}, "TIME_ZONE must be an IANA time zone"),
         ],
     )
     def test_a_malformed_value_is_refused_by_name(self, env: dict[str, str], words: str) -> None:

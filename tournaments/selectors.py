@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Max
+
 import seep_core as sc
 
 from . import matchlog
@@ -143,7 +145,26 @@ def disputed_deals(*, tournament_id: int) -> list[dict[str, Any]]:
     matches = Match.objects.filter(
         tournament_id=tournament_id, status=matchlog.IN_PROGRESS, mode=matchlog.SCORE
     ).exclude(confirmation=matchlog.Confirmation.NONE)
-    for match in matches.select_related("team0", "team1").order_by("pk"):
+    # Only a match with a rejection or a dispute since its last counted deal can be the
+    # director's (a deal_ended is what settles one): two grouped queries find them, so the
+    # state is read for those few, not for every match of a 256-team round.
+    flagged = dict(
+        MatchEvent.objects.filter(
+            match__in=matches,
+            kind__in=(matchlog.Kind.DEAL_REJECTED, matchlog.Kind.DEAL_DISPUTED),
+        )
+        .values("match")
+        .annotate(last=Max("seq"))
+        .values_list("match", "last")
+    )
+    settled = dict(
+        MatchEvent.objects.filter(match__in=list(flagged), kind=matchlog.DEAL_ENDED)
+        .values("match")
+        .annotate(last=Max("seq"))
+        .values_list("match", "last")
+    )
+    waiting = [match for match, seq in flagged.items() if seq > settled.get(match, 0)]
+    for match in matches.filter(pk__in=waiting).select_related("team0", "team1").order_by("pk"):
         state = match_state(match)
         if not state.disputed:
             continue

@@ -45,7 +45,8 @@ def test_the_demo_is_a_club_evening_of_stages_played_and_scored(settings: Any) -
     assert "password 'organizer'" in output
     organizer = authenticate(username="organizer", password="organizer")
     assert organizer is not None and organizer.is_staff
-    (tournament,) = Tournament.objects.all()
+    tournament, ladder = Tournament.objects.order_by("pk")
+    assert (tournament.slug, ladder.slug) == ("club-evening", "tuesday-ladder")
     assert Team.objects.filter(tournament=tournament).count() == 12
     swiss, knockout = Stage.objects.filter(tournament=tournament).order_by("order")
     assert (swiss.format, swiss.status, swiss.round_set.count()) == ("swiss", "complete", 4)
@@ -60,3 +61,14 @@ def test_the_demo_is_a_club_evening_of_stages_played_and_scored(settings: Any) -
         assert verify_match(match) == []
     assert Match.objects.filter(tournament=tournament, status="finished").count() == 30
     assert "the final is being played" in output
+    # the ladder: its first round waits for a score-keeper's entry and the other team's word
+    waiting = Match.objects.filter(tournament=ladder)
+    assert [(m.mode, m.status, m.confirmation, m.last_seq) for m in waiting] == [
+        ("score", "in_progress", "other_team", 1)
+    ] * 2  # started, no deal entered yet
+    scorekeeper = authenticate(username="scorekeeper", password="scorekeeper")
+    assert all(m.scorekeepers.filter(pk=scorekeeper.pk).exists() for m in waiting)
+    for player in waiting[0].seat_players():  # every player signs in with the name, lower case
+        user = authenticate(username=player.name.lower(), password=player.name.lower())
+        assert user is not None and user == player.user
+    assert "Tuesday ladder" in output

@@ -6,8 +6,12 @@ choose random legal moves, its final left in progress so there is something live
 pairing, publication and bracket advancement goes through the competition services, every
 result through the append service and the real scoring tasks (in-process on the embedded
 default, on the workers when REDIS_URL is set). Deterministic for a given ``--seed``.
-Development data: it creates an ``organizer`` superuser whose password is ``organizer``, so
-it refuses to run unless DEBUG is on.
+A second, smaller tournament ("Tuesday ladder", four teams, round robin in score mode) has its
+first round just published and every match waiting for its first deal, with the other team's
+confirmation asked: the web pages' phone score-keeping can be tried on it at once.
+Development data: it creates an ``organizer`` superuser whose password is ``organizer``, a
+``scorekeeper``, and an account for every player (user name and password: the player's name
+in lower case), so it refuses to run unless DEBUG is on.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.crypto import get_random_string
 
 from competition import demo, services
 from competition.models import Fixture, Round, Stage
@@ -36,6 +42,8 @@ PLAYERS = [
     "Kabir", "Leela", "Mohan", "Nisha", "Omar", "Priya", "Qasim", "Rekha", "Sanjay", "Tara",
     "Uday", "Veena", "Wasim", "Yamini",
 ]  # fmt: skip
+LADDER_PLAYERS = ["Anil", "Bina", "Chetan", "Divya", "Eshan", "Fatima", "Govind", "Hema"]
+LADDER_TEAMS = ["Jokers", "Tigers", "Lotus", "Peacocks"]
 TEAMS = [
     "Aces", "Kings", "Queens", "Jacks", "Tens", "Spades", "Hearts", "Diamonds", "Clubs",
     "Sweepers", "Builders", "Bidders",
@@ -92,7 +100,12 @@ class Command(BaseCommand):
             assert first is not None
             services.round_publish(actor=organizer, round=first)
             self._play_bracket(knockout, rng)
+            ladder = self._ladder(organizer, scorekeeper)
         self._report(tournament, swiss, knockout, time.perf_counter() - began)
+        self.stdout.write(
+            f'  "{ladder}": round 1 is being played, its results waiting for a score-keeper '
+            "and the other team's confirmation"
+        )
 
     def _users(self) -> tuple[Any, Any]:
         users = get_user_model()
@@ -107,6 +120,53 @@ class Command(BaseCommand):
         scorekeeper.save()
         return organizer, scorekeeper
 
+    def _player(self, name: str) -> Player:
+        """Return a new player with an account: user name and password are the name, lower case."""
+        users = get_user_model()
+        user, _ = users.objects.get_or_create(username=name.lower())
+        # Few iterations, for a demo that starts in seconds: Django raises the hash to its
+        # full strength at the account's first sign-in (the hasher reads the count it holds).
+        user.password = PBKDF2PasswordHasher().encode(name.lower(), get_random_string(12), 1000)
+        user.save()
+        return Player.objects.create(name=name, user=user)
+
+    def _ladder(self, organizer: Any, scorekeeper: Any) -> Tournament:
+        """A round-robin ladder in score mode whose first round waits for its first deals."""
+        slug, n = "tuesday-ladder", 1
+        while Tournament.objects.filter(slug=slug).exists():
+            n += 1
+            slug = f"tuesday-ladder-{n}"
+        ladder = Tournament(name="Tuesday ladder", slug=slug, organizer=organizer, published=True)
+        ladder.full_clean()
+        ladder.save()
+        players = [self._player(name) for name in LADDER_PLAYERS]
+        for i, team in enumerate(LADDER_TEAMS):
+            services.team_register(
+                actor=organizer,
+                tournament=ladder,
+                name=team,
+                first_player=players[2 * i],
+                second_player=players[2 * i + 1],
+                seed=i + 1,
+                checked_in=True,
+            )
+        stage = services.stage_create(
+            actor=organizer,
+            tournament=ladder,
+            name="Round robin",
+            format=Stage.Format.ROUND_ROBIN,
+            mode="score",
+            match_format=SWISS_FORMAT,
+            confirmation="other_team",
+            start_matches=True,
+        )
+        stage.scorekeepers.add(scorekeeper)
+        services.stage_start(actor=organizer, stage=stage)
+        services.round_publish(
+            actor=organizer, round=services.round_pair(actor=organizer, stage=stage)
+        )
+        return ladder
+
     def _club_evening(self, organizer: Any, rng: random.Random) -> Tournament:
         slug, n = "club-evening", 1
         while Tournament.objects.filter(slug=slug).exists():
@@ -116,7 +176,7 @@ class Command(BaseCommand):
         tournament = Tournament(name=name, slug=slug, organizer=organizer, published=True)
         tournament.full_clean()
         tournament.save()
-        players = [Player.objects.create(name=name) for name in PLAYERS]
+        players = [self._player(name) for name in PLAYERS]
         for i, team in enumerate(TEAMS):
             services.team_register(
                 actor=organizer, tournament=tournament, name=team,
@@ -166,7 +226,8 @@ class Command(BaseCommand):
             write(f"  {knockout.name}: the {live.round} is being played (match {live.match_id})")
         write(
             f"Admin: /admin/ with user {USERNAME!r}, password {PASSWORD!r}; score-keeper "
-            f"{SCOREKEEPER!r}, password {SCOREKEEPER!r} (demo data: DEBUG only)"
+            f"{SCOREKEEPER!r}, password {SCOREKEEPER!r}; every player: the name in lower case "
+            "as user name and password (demo data: DEBUG only)"
         )
 
 

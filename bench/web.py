@@ -1,0 +1,255 @@
+"""Web pages benchmark: each page's render time (p50, p99) and query count, on the demo data
+and on a 256-team tournament.
+
+A scratch SQLite database of its own (a temporary file, removed after) is migrated and
+seeded with the demo (``seed_demo``), then a Swiss tournament of 256 teams in score mode gets
+its first round played (128 matches, through the real services) and its second round half
+played, so its standings have 256 lines and its current round 128 tables. Every page is
+fetched ``--repeat`` times through Django's full request stack (middleware, session, CSRF,
+templates) with DEBUG off; the goal is p99 under 100 ms. Both the wall-clock time and the CPU
+time of the thread are kept (on a shared machine the first includes waiting for a core; the
+load average is recorded with the figures). The tournament's page and its printed page are also
+measured cold (``-cold``: the cache emptied before each request), which is what the first
+request after a result costs. The figures go to bench/results/web.json.
+
+    python -m bench.web [--repeat 60] [--seed 2026]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+GOAL_MS = 100.0
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def measure(client: Any, url: str, repeat: int, *, cold: bool = False) -> dict[str, Any]:
+    """Return the page's figures; ``cold``: the cache emptied before each request (the first
+    render after a result, which every poller then gets from the cache)."""
+    from django.core.cache import cache
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    first = client.get(url)  # warm: templates compiled, session read
+    if first.status_code != 200:
+        raise SystemExit(f"{url} answered {first.status_code}")
+    reset_queries()  # a request start empties the log: capture from an empty one
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    queries = len(captured)  # now: the next request empties the log the count reads
+    times, cpu = [], []
+    for _ in range(repeat):
+        if cold:
+            cache.clear()
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        client.get(url)
+        times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.thread_time() - start_cpu) * 1000)
+    return {
+        "url": url,
+        "p50_ms": round(statistics.median(times), 2),
+        "p99_ms": round(percentile(times, 0.99), 2),
+        "max_ms": round(max(times), 2),
+        # the CPU this thread spent (SQLite runs in it too): what the page costs, whatever
+        # else the machine is doing at the time
+        "cpu_p50_ms": round(statistics.median(cpu), 2),
+        "cpu_p99_ms": round(percentile(cpu, 0.99), 2),
+        "queries": queries,
+        "bytes": len(first.content),
+    }
+
+
+def big_tournament(rng: random.Random) -> Any:
+    """A published Swiss tournament of 256 teams: round 1 played, round 2 half played."""
+    from django.contrib.auth import get_user_model
+
+    from competition import services
+    from competition.models import Stage
+    from tournaments.models import Player, Tournament
+
+    organizer = get_user_model().objects.get(username="organizer")
+    keeper = get_user_model().objects.get(username="scorekeeper")
+    t = Tournament(name="County open", slug="county-open", organizer=organizer, published=True)
+    t.full_clean()
+    t.save()
+    players = Player.objects.bulk_create(Player(name=f"Player {n}") for n in range(512))
+    for i in range(256):
+        services.team_register(
+            actor=organizer,
+            tournament=t,
+            name=f"Team {i + 1:03d}",
+            first_player=players[2 * i],
+            second_player=players[2 * i + 1],
+            seed=i + 1,
+            checked_in=True,
+        )
+    stage = services.stage_create(
+        actor=organizer,
+        tournament=t,
+        name="Swiss",
+        format=Stage.Format.SWISS,
+        rounds=5,
+        mode="score",
+        match_format={"bazzis": 1, "deal_cap": 2},
+        tiebreaks=["bazzis_won", "buchholz", "running_difference"],
+    )
+    stage.scorekeepers.add(keeper)
+    services.stage_start(actor=organizer, stage=stage)
+    for number in (1, 2):
+        round_ = services.round_pair(actor=organizer, stage=stage)
+        services.round_publish(actor=organizer, round=round_)
+        fixtures = list(round_.fixtures.filter(match__isnull=False).select_related("match"))
+        for fixture in fixtures if number == 1 else fixtures[: len(fixtures) // 2]:
+            score(fixture.match, rng, keeper)
+    return t
+
+
+def score(match: Any, rng: random.Random, keeper: Any) -> None:
+    """Enter deal results (card points at random, no sweeps) until the match is over.
+
+    Quicker than the demo's bots, which play every deal out card by card: the pages only
+    read the results.
+    """
+    from tournaments import matchlog
+    from tournaments.services import match_append_event
+
+    match.refresh_from_db()
+    while match.status == "in_progress":
+        a = rng.randrange(20, 81)
+        result = match_append_event(
+            match=match,
+            expected_seq=match.last_seq,
+            kind=matchlog.DEAL_ENDED,
+            payload={"points": [a, 100 - a], "sweeps": [[], []]},
+            actor=keeper,
+        )
+        match.last_seq = result.last_seq
+        match.refresh_from_db(fields=["status", "last_seq"])
+
+
+def pages(client: Any, slug: str) -> dict[str, str]:
+    """Return each page's URL in a tournament (a finished match, a live one, the desk...)."""
+    from competition.models import Round
+    from tournaments.models import Match
+
+    matches = Match.objects.filter(tournament__slug=slug)
+    finished = matches.filter(status="finished").order_by("pk").first()
+    live = matches.filter(status="in_progress").order_by("pk").first()
+    round_ = Round.objects.filter(stage__tournament__slug=slug).order_by("-pk").first()
+    assert finished is not None and live is not None and round_ is not None
+    out = {
+        "home": "/",
+        "tournament": f"/t/{slug}/",
+        "tournament-live": f"/t/{slug}/live/",
+        "print": f"/t/{slug}/print/",
+        "match-finished": f"/m/{finished.pk}/",
+        "match-live": f"/m/{live.pk}/",
+        "desk": f"/desk/{slug}/",
+        "desk-round": f"/desk/{slug}/rounds/{round_.pk}/",
+        "desk-match": f"/desk/{slug}/matches/{live.pk}/",
+    }
+    if live.mode == "score":
+        out["keep"] = f"/keep/{live.pk}/"
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    scratch = tempfile.mkdtemp(prefix="seep-bench-web-")
+    try:
+        return run(args, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, scratch: str) -> int:
+    os.environ.update(
+        DEBUG="1",  # seed_demo refuses to run otherwise; measured with DEBUG off below
+        DATABASE_URL=f"sqlite:///{scratch}/bench.sqlite3",
+        DJANGO_SETTINGS_MODULE="deploy.settings",
+        STATIC_ROOT=f"{scratch}/static",  # collected, as production serves them
+        LOG_LEVEL="WARNING",
+    )
+    os.environ.pop("REDIS_URL", None)  # tasks in-process: the projections are current
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    began = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    seeded = time.perf_counter() - began
+    big_tournament(random.Random(args.seed))
+    built = time.perf_counter() - began - seeded
+    results: dict[str, Any] = {
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+        "database": "sqlite (a scratch file)",
+        "repeat": args.repeat,
+        "goal_p99_ms": GOAL_MS,
+        "setup_s": {"demo": round(seeded, 1), "256_teams": round(built, 1)},
+        "sets": {},
+    }
+    users = get_user_model().objects
+    results["load_average_before"] = os.getloadavg()
+    with override_settings(DEBUG=False, ALLOWED_HOSTS=["localhost"]):
+        for name, slug in (("demo", "club-evening"), ("256 teams", "county-open")):
+            figures = {}
+            for page, url in pages(Client(), slug).items():
+                client = Client(HTTP_HOST="localhost")
+                if page.startswith("desk"):
+                    client.force_login(users.get(username="organizer"))
+                elif page == "keep":
+                    client.force_login(users.get(username="scorekeeper"))
+                figures[page] = measure(client, url, args.repeat)
+                if page in ("tournament", "print"):
+                    figures[f"{page}-cold"] = measure(client, url, args.repeat, cold=True)
+            results["sets"][name] = figures
+    results["load_average_after"] = os.getloadavg()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "web.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    worst = worst_cpu = 0.0
+    for name, figures in results["sets"].items():
+        print(f"{name}:")
+        for page, f in figures.items():
+            worst, worst_cpu = max(worst, f["p99_ms"]), max(worst_cpu, f["cpu_p99_ms"])
+            print(
+                f"  {page:16} p50 {f['p50_ms']:7.2f} ms  p99 {f['p99_ms']:7.2f} ms  "
+                f"(cpu p50 {f['cpu_p50_ms']:6.2f}, p99 {f['cpu_p99_ms']:6.2f})  "
+                f"{f['queries']:3d} queries  {f['bytes'] // 1024:4d} KiB"
+            )
+    load = results["load_average_before"][0]
+    verdict = "met" if worst < GOAL_MS else "MISSED"
+    print(
+        f"worst p99 {worst:.1f} ms wall, {worst_cpu:.1f} ms cpu (load average {load:.1f} on "
+        f"{os.cpu_count()} cores): goal of {GOAL_MS:.0f} ms {verdict}; bench/results/web.json"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+"""The pages in a real browser: Debian's headless Chromium driven by Playwright for Python
+(``executable_path``: no tool downloads a browser of its own), against a live server.
+
+- a score-keeper enters a deal on a phone-sized screen, someone of the other team confirms on
+  a second browser context, and the public standings, open in a third, show it without a
+  reload; a phone that loses its connection keeps the entry and sends it when it is back;
+- every page at 1280 and 390 pixels: a screenshot (test-artifacts/screenshots/, gitignored)
+  and an axe-core scan (from npm, package-lock.json) with no serious or critical violation.
+
+``make test`` installs both tools (the Makefile's browser-tools); without them these tests
+are skipped, and under SEEP_CI=1 they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.servers.basehttp import WSGIServer
+from django.db import connection
+from django.test.testcases import LiveServerThread
+
+from tournaments.models import Match
+
+from .checks import every_page
+from .conftest import Club, friendly, make_club
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = REPO / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+WIDE = {"width": 1280, "height": 900}
+
+missing = [str(p) for p in (CHROMIUM, AXE) if not p.exists()]
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - the dev extra installs it
+    missing.append("playwright")
+if missing:
+    reason = f"the browser tests need {', '.join(missing)}: make browser-tools installs them"
+    if os.environ.get("SEEP_CI") == "1":
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+#: held by the live server while it answers, and by a test while it reads or writes the
+#: database itself: on SQLite both use the one in-memory connection (see below)
+DATABASE = threading.Lock()
+
+
+class OneRequestAtATime(WSGIServer):
+    """The live server without threads (it answers in its own thread, on the shared
+    connection the live server thread set up), one request at a time."""
+
+    def __init__(self, *args: Any, connections_override: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with DATABASE:
+            super().process_request(request, client_address)
+
+
+def database() -> Any:
+    """Return what a test holds while it uses the database with browsers open."""
+    return DATABASE if connection.vendor == "sqlite" else contextlib.nullcontext()
+
+
+if connection.vendor == "sqlite":
+    # The in-memory test database is one connection shared with the live server's threads,
+    # and SQLite locks its tables against a second request at the same moment (three
+    # browsers polling, and the test itself): serve one request at a time (Django then
+    # closes each connection), and let a test that touches the database wait for it.
+    LiveServerThread.server_class = OneRequestAtATime
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    # Playwright's sync API runs an event loop in this thread, which Django takes for an
+    # async context; the ORM calls these tests make between browser steps are plain
+    # synchronous ones. Only while this module's tests run.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def live_club(transactional_db: None) -> Club:
+    with database():
+        return make_club()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[Any]]:
+    """The browser contexts a test opens, closed at its end (no page polls the next test)."""
+    opened: list[Any] = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def signed_in(
+    contexts: list[Any], browser: Browser, base: str, who: str | None, viewport: dict[str, int]
+) -> Page:
+    """Return a page in a fresh browser context, signed in through the login form."""
+    context = browser.new_context(viewport=viewport)
+    contexts.append(context)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    if who is not None:
+        page.goto(f"{base}/login/")
+        page.get_by_label("User name").fill(who)
+        page.get_by_label("Password").fill(who)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_load_state()
+    return page
+
+
+def standing(page: Page, team: str) -> Any:
+    return page.locator(f'tr[data-team="{team}"] [data-points]')
+
+
+def test_a_deal_entered_on_a_phone_and_confirmed_on_another_shows_on_the_wall(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    base, match = live_server.url, live_club.matches[0]
+    wall = signed_in(contexts, browser, base, None, WIDE)
+    wall.goto(f"{base}/t/{live_club.tournament.slug}/")
+    expect(standing(wall, match.team0.name)).to_have_text("0")
+
+    keeper = signed_in(contexts, browser, base, "scorekeeper", PHONE)
+    keeper.goto(f"{base}/keep/")
+    keeper.get_by_role("link", name=f"{match.team0.name} v {match.team1.name}").click()
+    keeper.wait_for_url(f"**/keep/{match.pk}/")
+    keeper.wait_for_load_state("load")  # the page's script listens from here on
+    keeper.get_by_label(f"Card points of {match.team0.name}").fill("64")
+    points_b = keeper.get_by_label(f"Card points of {match.team1.name}")
+    expect(points_b).to_have_value("36")  # filled in as the first is typed
+    expect(keeper.locator("[data-sum]")).to_have_text("64 + 36 = 100 ✓")
+    points_b.fill("30")
+    expect(keeper.locator("[data-sum]")).to_contain_text("must add up to 100")
+    points_b.fill("36")
+    keeper.get_by_role("button", name=f"One more sweep for {match.team0.name}").click()
+    keeper.get_by_role("button", name="Send deal 1").click()
+    expect(keeper.get_by_text("Waiting for the other team to confirm")).to_be_visible()
+
+    other = signed_in(contexts, browser, base, live_club.player_of(match, 1), PHONE)
+    other.goto(f"{base}/keep/{match.pk}/")
+    expect(other.get_by_text("64 + sweeps 50")).to_be_visible()
+    other.get_by_role("button", name="Confirm deal 1").click()
+    expect(other.get_by_text("The match is over")).to_be_visible()
+
+    # the wall was never reloaded: its live part polled, got a new ETag, and redrew itself
+    expect(standing(wall, match.team0.name)).to_have_text("2", timeout=15_000)
+    assert wall.evaluate("performance.getEntriesByType('navigation').length") == 1
+    expect(keeper.get_by_text("The match is over")).to_be_visible(timeout=15_000)
+
+
+def test_a_phone_that_loses_its_connection_keeps_the_entry_and_sends_it_later(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    base, match = live_server.url, live_club.matches[1]
+    keeper = signed_in(contexts, browser, base, "scorekeeper", PHONE)
+    keeper.goto(f"{base}/keep/{match.pk}/")
+    keeper.get_by_label(f"Card points of {match.team0.name}").fill("45")
+    keeper.context.set_offline(True)
+    keeper.get_by_role("button", name="Send deal 1").click()
+    expect(keeper.get_by_text("No connection. Your entry is kept on this phone")).to_be_visible()
+    with database():
+        assert not Match.objects.get(pk=match.pk).events.filter(kind="deal_entered").exists()
+    outbox = keeper.evaluate("localStorage.getItem('seep-outbox')")
+    assert '"points_a":"45"' in outbox
+    keeper.context.set_offline(False)
+    expect(keeper.get_by_text("Waiting for the other team to confirm")).to_be_visible()
+    with database():
+        entered = Match.objects.get(pk=match.pk).events.filter(kind="deal_entered")
+        assert [e.payload["points"] for e in entered] == [[45, 55]]  # once
+    assert keeper.evaluate("localStorage.getItem('seep-outbox')") == "[]"
+
+
+def test_a_refused_entry_says_why_and_can_be_sent_again(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    with database():
+        match = friendly(live_club)
+    base = live_server.url
+    keeper = signed_in(contexts, browser, base, "scorekeeper", PHONE)
+    keeper.goto(f"{base}/keep/{match.pk}/")
+    keeper.wait_for_load_state("load")
+    keeper.get_by_label(f"Card points of {match.team0.name}").fill("70")
+    # meanwhile a player of the match enters the deal from their own phone
+    with database():
+        other = live_club.client(live_club.player_of(match, 1))
+        other.post(
+            f"/keep/{match.pk}/enter/",
+            {
+                "expected_seq": match.last_seq,
+                "client_id": "other-phone-1",
+                "points_a": 70,
+                "points_b": 30,
+                "sweeps_a": 0,
+                "sweeps_b": 0,
+            },
+        )
+    send = keeper.get_by_role("button", name="Send deal 1")
+    send.click()
+    expect(keeper.get_by_text("Something was recorded in this match since")).to_be_visible()
+    expect(send).to_be_enabled()
+    expect(keeper.get_by_label(f"Card points of {match.team0.name}")).to_have_value("70")
+    send.click()  # at the match's head now: the store says why it still cannot take it
+    expect(keeper.get_by_text("was entered already and waits for the other team")).to_be_visible()
+    with database():
+        assert Match.objects.get(pk=match.pk).events.filter(kind="deal_entered").count() == 1
+
+
+def test_every_page_at_two_widths_has_a_screenshot_and_no_serious_axe_violation(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    base = live_server.url
+    pages: dict[tuple[str | None, str], Page] = {}
+    problems = {}
+    for name, url, who in every_page(live_club):
+        for label, viewport in (("1280", WIDE), ("390", PHONE)):
+            key = (who, label)
+            if key not in pages:
+                pages[key] = signed_in(contexts, browser, base, who, viewport)
+            page = pages[key]
+            response = page.goto(base + url)
+            assert response is not None and response.status == 200, (name, url)
+            page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{name} is {width} px wide at {label}"
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate(
+                "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+                ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
+                " where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
+            )
+            serious = [v for v in found if v["impact"] in ("serious", "critical")]
+            if serious:
+                problems[f"{name}@{label}"] = serious
+    assert not problems, problems
+    assert len(list(SHOTS.glob("*.png"))) >= 2 * len(every_page(live_club))
+    assert all(re.fullmatch(r"[\w-]+-(1280|390)\.png", p.name) for p in SHOTS.glob("*.png"))

@@ -1,0 +1,216 @@
+"""The web pages' forms: what a person types, checked in plain words before any service sees it.
+
+The services check everything again (the engine has the last word on a deal result); the
+forms only turn fields into a command's payload and catch the mistakes a person makes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.validators import RegexValidator
+
+import seep_core as sc
+from tournaments import matchlog
+
+CLIENT_ID = RegexValidator(r"^[A-Za-z0-9-]{8,64}$", "This form is damaged: reload the page.")
+
+
+class Command(forms.Form):
+    """A command to a match: the head of the log the page showed and the client's own id.
+
+    The client id is the command's idempotency key: a phone that resends after a lost
+    connection writes the command once.
+    """
+
+    expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)
+
+
+class DealResult(Command):
+    """A deal's result: each team's card points (adding up to 100) and sweeps."""
+
+    points_a = forms.IntegerField(min_value=0, max_value=100, label="Card points")
+    points_b = forms.IntegerField(min_value=0, max_value=100, label="Card points")
+    sweeps_a = forms.IntegerField(min_value=0, max_value=24, initial=0, label="Sweeps")
+    sweeps_b = forms.IntegerField(min_value=0, max_value=24, initial=0, label="Sweeps")
+    first_a = forms.BooleanField(required=False, label="Swept on the first play")
+    first_b = forms.BooleanField(required=False, label="Swept on the first play")
+
+    def __init__(self, *args: Any, rules: dict[str, Any], teams: tuple[str, str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.rules = sc.Rules.from_dict(rules)
+        self.teams = teams
+        for side, name in zip("ab", teams, strict=True):
+            self.fields[f"points_{side}"].label = f"Card points of {name}"
+            self.fields[f"sweeps_{side}"].label = f"Sweeps of {name} (worth {self.rules.sweep})"
+            self.fields[
+                f"first_{side}"
+            ].label = f"{name} swept on the first play (worth {self.rules.first_sweep})"
+        if not self.rules.first_sweep:
+            del self.fields["first_a"], self.fields["first_b"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        a, b = data.get("points_a"), data.get("points_b")
+        if a is not None and b is not None and a + b != 100:
+            raise forms.ValidationError(
+                f"The card points must add up to 100: {a} + {b} = {a + b}.", code="not_100"
+            )
+        if data.get("first_a") and data.get("first_b"):
+            raise forms.ValidationError(
+                "Only one team can sweep on the first play.", code="two_first_sweeps"
+            )
+        return data
+
+    def payload(self) -> dict[str, Any]:
+        """Return the deal result as the store takes it: points and sweep values per team."""
+        data = self.cleaned_data
+        sweeps: list[list[int]] = []
+        for side in "ab":
+            values = [self.rules.sweep] * data[f"sweeps_{side}"]
+            if data.get(f"first_{side}"):
+                values.insert(0, self.rules.first_sweep)
+            sweeps.append(values)
+        return {"points": [data["points_a"], data["points_b"]], "sweeps": sweeps}
+
+
+class Answer(Command):
+    """The other team's answer to an entered result: confirm it, or reject it with a reason."""
+
+    entry = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class Reject(Answer):
+    reason = forms.CharField(max_length=500, label="What is wrong with it?", widget=forms.TextInput)
+
+
+class RegisterTeam(forms.Form):
+    name = forms.CharField(max_length=200, label="Team name")
+    first_player = forms.CharField(max_length=200, label="First player")
+    second_player = forms.CharField(max_length=200, label="Second player")
+    seed = forms.IntegerField(min_value=1, required=False, label="Seed (optional)")
+    checked_in = forms.BooleanField(required=False, initial=True, label="Checked in now")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        first, second = data.get("first_player"), data.get("second_player")
+        if first and second and first.strip().lower() == second.strip().lower():
+            raise forms.ValidationError("A team is two different players.")
+        return data
+
+
+class SwapTeams(forms.Form):
+    team_x = forms.TypedChoiceField(coerce=int, label="Swap this team")
+    team_y = forms.TypedChoiceField(coerce=int, label="with this team")
+    force = forms.BooleanField(required=False, label="Even if it breaks a pairing rule")
+
+    def __init__(self, *args: Any, teams: list[tuple[int, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for name in ("team_x", "team_y"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = teams
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("team_x") is not None and data.get("team_x") == data.get("team_y"):
+            raise forms.ValidationError("Pick two different teams to swap.")
+        return data
+
+
+class SwapTables(forms.Form):
+    table_x = forms.IntegerField(min_value=1, label="Swap table")
+    table_y = forms.IntegerField(min_value=1, label="with table")
+
+
+class Decide(DealResult):
+    """A director's decision of a disputed deal: the result that counts."""
+
+
+CORRECTION_KINDS = [
+    (matchlog.Kind.DEAL_CORRECTED.value, "Correct a deal's result"),
+    (matchlog.Kind.DEAL_VOIDED.value, "Void a deal"),
+    (matchlog.Kind.SCORE_ADJUSTED.value, "Adjust the score (a penalty or a bonus)"),
+    (matchlog.Kind.MATCH_FORFEITED.value, "Record a forfeit"),
+]
+
+
+class Correction(forms.Form):
+    """A director's correction of a match: what kind, which deal or team, and the reason."""
+
+    kind = forms.ChoiceField(choices=CORRECTION_KINDS, label="Correction")
+    deal = forms.IntegerField(min_value=1, required=False, label="Deal number")
+    points_a = forms.IntegerField(min_value=0, max_value=100, required=False)
+    points_b = forms.IntegerField(min_value=0, max_value=100, required=False)
+    sweeps_a = forms.CharField(required=False, max_length=100)
+    sweeps_b = forms.CharField(required=False, max_length=100)
+    team = forms.TypedChoiceField(coerce=int, required=False, choices=[(0, ""), (1, "")])
+    amount = forms.IntegerField(required=False, label="Points (negative: a penalty)")
+    reason = forms.CharField(max_length=500, label="Reason (kept in the match's history)")
+    confirm = forms.BooleanField(
+        required=False,
+        label="I have seen what it changes: apply it even though later rounds "
+        "were built on this result",
+    )
+    expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, teams: tuple[str, str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["points_a"].label = f"Card points of {teams[0]}"
+        self.fields["points_b"].label = f"Card points of {teams[1]}"
+        self.fields["sweeps_a"].label = f"Sweeps of {teams[0]} (values, e.g. 50, 50)"
+        self.fields["sweeps_b"].label = f"Sweeps of {teams[1]} (values, e.g. 25, 50)"
+        team = self.fields["team"]
+        assert isinstance(team, forms.ChoiceField)
+        team.choices = [(0, teams[0]), (1, teams[1])]
+        self.fields["team"].label = "Team"
+
+    @staticmethod
+    def _sweeps(text: str) -> list[int]:
+        values = [v.strip() for v in text.replace(";", ",").split(",") if v.strip()]
+        if not all(v.isdigit() for v in values):
+            raise forms.ValidationError("Sweeps are whole numbers separated by commas: 50, 25.")
+        return [int(v) for v in values]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        kind = data.get("kind")
+        need: dict[str, tuple[str, ...]] = {
+            matchlog.Kind.DEAL_CORRECTED: ("deal", "points_a", "points_b"),
+            matchlog.Kind.DEAL_VOIDED: ("deal",),
+            matchlog.Kind.SCORE_ADJUSTED: ("team", "amount"),
+            matchlog.Kind.MATCH_FORFEITED: ("team",),
+        }
+        for name in need.get(kind or "", ()):
+            if data.get(name) in (None, ""):
+                self.add_error(name, "Needed for this correction.")
+        if kind == matchlog.Kind.DEAL_CORRECTED:
+            a, b = data.get("points_a"), data.get("points_b")
+            if a is not None and b is not None and a + b != 100:
+                self.add_error("points_b", f"The card points must add up to 100: {a} + {b}.")
+            for side in "ab":
+                try:
+                    data[f"sweep_values_{side}"] = self._sweeps(data.get(f"sweeps_{side}") or "")
+                except forms.ValidationError as exc:
+                    self.add_error(f"sweeps_{side}", exc)
+        return data
+
+    def payload(self) -> dict[str, Any]:
+        """Return the correction's payload as the store takes it."""
+        data = self.cleaned_data
+        kind, reason = data["kind"], data["reason"]
+        if kind == matchlog.Kind.DEAL_CORRECTED:
+            return {
+                "deal": data["deal"],
+                "points": [data["points_a"], data["points_b"]],
+                "sweeps": [data["sweep_values_a"], data["sweep_values_b"]],
+                "reason": reason,
+            }
+        if kind == matchlog.Kind.DEAL_VOIDED:
+            return {"deal": data["deal"], "reason": reason}
+        if kind == matchlog.Kind.SCORE_ADJUSTED:
+            return {"team": data["team"], "points": data["amount"], "reason": reason}
+        return {"team": data["team"], "reason": reason}

@@ -1,0 +1,428 @@
+"""What each page shows, read through the same selectors the API calls (never copies of them).
+
+Each function returns plain values for one page's template, in a bounded number of queries
+whatever the size of the tournament (tests/web/test_queries.py counts them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum
+from django.urls import reverse
+
+import seep_core as sc
+from competition import selectors as competition
+from competition.models import Fixture, Round, Stage, StandingsCheckpoint
+from scoring import selectors as scoring
+from scoring.models import DealResult, MatchResult
+from tournaments import matchlog
+from tournaments import selectors as store
+from tournaments.models import Match, MatchReceipt, Player, Tournament
+
+from . import charts
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def card_label(code: str) -> str:
+    """Return a card code as people read it: ``10D`` -> ``10♦``."""
+    return f"{code[:-1]}{SUITS.get(code[-1], code[-1])}"
+
+
+def card_words(code: str) -> str:
+    """Return a card code in words, for screen readers: ``10D`` -> ``10 of diamonds``."""
+    return f"{code[:-1]} of {SUIT_NAMES.get(code[-1], code[-1])}"
+
+
+# --- home --------------------------------------------------------------------------------
+
+
+@dataclass
+class TournamentCard:
+    tournament: Tournament
+    state: str  # running, coming, finished
+    stage: Stage | None
+    round: Round | None
+
+
+def _tournament_state(stages: list[Stage]) -> tuple[str, Stage | None]:
+    running = next((s for s in stages if s.status == Stage.Status.RUNNING), None)
+    if running is not None:
+        return "running", running
+    if stages and all(s.status == Stage.Status.COMPLETE for s in stages):
+        return "finished", stages[-1]
+    upcoming = next((s for s in stages if s.status == Stage.Status.PENDING), None)
+    return "coming", upcoming
+
+
+def _current_round(stage: Stage | None, rounds: list[Round]) -> Round | None:
+    """Return the round being played: the first published one not complete, else the last."""
+    if stage is None or not rounds:
+        return None
+    playing = [r for r in rounds if r.status == Round.Status.PUBLISHED]
+    return playing[0] if playing else rounds[-1]
+
+
+def home_cards(tournaments: Any) -> list[TournamentCard]:
+    """Return the tournaments running and coming (then the finished), with their round."""
+    shown_rounds = Round.objects.exclude(status=Round.Status.DRAFT).order_by("number")
+    stages = Stage.objects.order_by("order").prefetch_related(
+        Prefetch("round_set", queryset=shown_rounds, to_attr="shown_rounds")
+    )
+    cards = []
+    for t in tournaments.prefetch_related(Prefetch("stages", queryset=stages))[:100]:
+        state, stage = _tournament_state(list(t.stages.all()))
+        # the prefetch's list (to_attr), which the model's type does not know
+        rounds: list[Round] = getattr(stage, "shown_rounds", []) if stage is not None else []
+        cards.append(TournamentCard(t, state, stage, _current_round(stage, rounds)))
+    order = {"running": 0, "coming": 1, "finished": 2}
+    return sorted(cards, key=lambda c: order[c.state])
+
+
+# --- the tournament page -----------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """One fixture of the current round: its teams and its match's score so far."""
+
+    fixture: Fixture
+    result: MatchResult | None
+    status: str
+    sheet: str  # the match sheet's URL, or ""
+
+
+def sheets_prefix() -> str:
+    """Return the match sheets' URL without the id: one reverse for a page's many links
+    (a reverse a link costs milliseconds at 128 tables)."""
+    return reverse("web:match", args=[1]).removesuffix("1/")
+
+
+def sheet_url(prefix: str, match_id: int | None) -> str:
+    return "" if match_id is None else f"{prefix}{match_id}/"
+
+
+@dataclass
+class StagePage:
+    stage: Stage
+    rounds: list[Round]
+    current: Round | None
+    standings: list[dict[str, Any]]  # rank, name, points, played, won, drawn, lost...
+    tiebreak_names: list[str]
+    as_of_round: int | None
+    groups: list[tuple[int | None, list[dict[str, Any]]]]
+    bracket: dict[str, Any] | None
+    tables: list[Table] = field(default_factory=list)
+
+
+def tournament_version(tournament: Tournament) -> str:
+    """Return a tag that changes whenever anything the live part of the page shows changes.
+
+    Five aggregate queries, far cheaper than rendering: the matches' heads, their
+    projections, the fixtures' results and slots, the standings' checkpoints, the stages.
+    """
+    matches = Match.objects.filter(tournament=tournament).aggregate(
+        n=Count("pk"), seq=Sum("last_seq"), last=Max("pk")
+    )
+    results = MatchResult.objects.filter(match__tournament=tournament).aggregate(
+        n=Count("pk"), seq=Sum("seq")
+    )
+    fixtures = Fixture.objects.filter(stage__tournament=tournament).aggregate(
+        n=Count("pk"),
+        decided=Count("pk", filter=~Q(result="")),
+        a=Count("team_a"),
+        b=Count("team_b"),
+        matched=Count("match"),
+        published=Count("pk", filter=~Q(round__status=Round.Status.DRAFT)),
+        complete=Count("pk", filter=Q(round__status=Round.Status.COMPLETE)),
+    )
+    checkpoints = StandingsCheckpoint.objects.filter(stage__tournament=tournament).aggregate(
+        n=Count("pk"), last=Max("updated_at")
+    )
+    stages = Stage.objects.filter(tournament=tournament).aggregate(
+        n=Count("pk"),
+        running=Count("pk", filter=Q(status=Stage.Status.RUNNING)),
+        complete=Count("pk", filter=Q(status=Stage.Status.COMPLETE)),
+        teams=Count("tournament__teams", distinct=True),
+    )
+    text = repr(
+        (
+            sorted(matches.items()),
+            sorted(results.items()),
+            sorted(fixtures.items()),
+            sorted(checkpoints.items()),
+            sorted(stages.items()),
+        )
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _tables(round_: Round | None, stage: Stage, sheets: str) -> list[Table]:
+    if round_ is None:
+        return []
+    if stage.elimination:  # every fixture still to be played, across the bracket's rounds
+        fixtures = Fixture.objects.filter(stage=stage, round__status=Round.Status.PUBLISHED)
+        fixtures = fixtures.filter(Q(result="") & Q(team_a__isnull=False, team_b__isnull=False))
+    else:
+        fixtures = Fixture.objects.filter(round=round_)
+    fixtures = fixtures.select_related("team_a", "team_b", "match", "match__result", "round")
+    tables = []
+    for f in fixtures.order_by("round__number", "table", "key", "pk"):
+        result = None
+        if f.match is not None:
+            try:
+                result = f.match.result
+            except MatchResult.DoesNotExist:
+                result = None
+        tables.append(
+            Table(f, result, competition.fixture_status(f), sheet_url(sheets, f.match_id))
+        )
+    return tables
+
+
+def tournament_page(tournament: Tournament) -> list[StagePage]:
+    """Return every stage of the tournament as its public page shows it."""
+    pages = []
+    sheets = sheets_prefix()
+    for stage in Stage.objects.filter(tournament=tournament).order_by("order"):
+        rounds = list(competition.stage_rounds(stage=stage))
+        as_of = competition.latest_standings_round(stage=stage)
+        # plain values from the selector's rows: 256 lines render in a third of the time
+        # model instances take (no instance to build, no attribute hunt in the template)
+        rows: list[dict[str, Any]] = [
+            dict(row)
+            for row in competition.standings_for_stage(stage=stage, as_of_round=as_of).values(
+                "rank",
+                "points",
+                "played",
+                "won",
+                "drawn",
+                "lost",
+                "tiebreaks",
+                "group",
+                name=F("team__name"),
+            )
+        ]
+        groups: dict[int | None, list[dict[str, Any]]] = {}
+        for row in rows:
+            groups.setdefault(row["group"], []).append(row)
+        bracket = None
+        if stage.elimination and stage.status != Stage.Status.PENDING:
+            bracket = competition.bracket_for_stage(stage=stage)
+        current = _current_round(stage, rounds)
+        pages.append(
+            StagePage(
+                stage=stage,
+                rounds=rounds,
+                current=current,
+                standings=rows,
+                tiebreak_names=[name.replace("_", " ") for name, _ in rows[0]["tiebreaks"]]
+                if rows
+                else [],
+                as_of_round=as_of,
+                groups=sorted(groups.items(), key=lambda g: (g[0] is not None, g[0] or 0)),
+                bracket=_bracket_columns(bracket, sheets) if bracket else None,
+                tables=_tables(current, stage, sheets)
+                if stage.status == Stage.Status.RUNNING
+                else [],
+            )
+        )
+    return pages
+
+
+def _slot_label(side: dict[str, Any] | None, empty: str) -> str:
+    if side is None:
+        return empty
+    return str(side.get("name") or side.get("from") or empty)
+
+
+def _bracket_columns(bracket: dict[str, Any], sheets: str) -> dict[str, Any]:
+    """Group a bracket's rounds by part (main; winners, losers, final) for drawing."""
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for r in bracket["rounds"]:
+        for f in r["fixtures"]:
+            f["sheet"] = sheet_url(sheets, f["match"])
+            f["a_label"] = _slot_label(f["a"], "to be decided")
+            f["b_label"] = _slot_label(f["b"], "bye" if f["result"] == "bye" else "to be decided")
+        parts.setdefault(r["part"] or "main", []).append(r)
+    return {**bracket, "parts": list(parts.items())}
+
+
+# --- the match sheet ---------------------------------------------------------------------
+
+
+@dataclass
+class DealLine:
+    row: DealResult
+    dealer: str
+    bazzi_team: str | None
+
+
+@dataclass
+class MatchSheet:
+    match: Match
+    seats: list[tuple[int, Player, str]]  # seat, player, team name
+    result: MatchResult | None
+    deals: list[DealLine]
+    chart: str  # an SVG element
+    receipt: MatchReceipt | None
+    position: dict[str, Any] | None  # the public view of the digital deal in play
+    deal_no: int
+    stage: Stage | None
+    round: Round | None
+
+
+def match_for_page(queryset: QuerySet[Match]) -> QuerySet[Match]:
+    return queryset.select_related(
+        "tournament",
+        "team0__first_player",
+        "team0__second_player",
+        "team1__first_player",
+        "team1__second_player",
+    )
+
+
+def seat_list(match: Match) -> list[tuple[int, Player, str]]:
+    return [
+        (seat, player, match.team_of_seat(seat).name)
+        for seat, player in enumerate(match.seat_players())
+    ]
+
+
+def match_sheet(match: Match) -> MatchSheet:
+    """Return the match sheet: who sits where, the deals, the chart, the receipt, the deal."""
+    seats = seat_list(match)
+    names = [player.name for _, player, _ in seats]
+    teams = [match.team0.name, match.team1.name]
+    deals = [
+        DealLine(d, names[d.dealer], None if d.bazzi is None else teams[d.bazzi])
+        for d in scoring.deal_results(match=match)
+    ]
+    position = None
+    deal_no = 0
+    if match.mode == Match.Mode.DIGITAL and match.status == Match.Status.IN_PROGRESS:
+        state = store.match_state(match)
+        deal_no = state.deal_no
+        if state.deal is not None and state.deal.phase not in ("over", "redealt"):
+            position = public_position(state.deal, names)
+    fixture = Fixture.objects.filter(match=match).select_related("round__stage").first()
+    return MatchSheet(
+        match=match,
+        seats=seats,
+        result=scoring.match_result(match=match),
+        deals=deals,
+        chart=charts.running_difference(
+            [(d.row.deal, d.row.running_difference, d.row.bazzi) for d in deals], teams
+        ),
+        receipt=MatchReceipt.objects.filter(match=match).order_by("-seq").first(),
+        position=position,
+        deal_no=deal_no,
+        stage=fixture.round.stage if fixture else None,
+        round=fixture.round if fixture else None,
+    )
+
+
+def public_position(deal: Any, names: list[str]) -> dict[str, Any]:
+    """Return the public view of a deal in play, for a template: no hand, no stock, ever.
+
+    Built from ``seep_core.view(deal, None)``, the engine's public view: the floor (loose
+    cards and houses), how many cards each hand holds, the captured piles and the sweeps.
+    """
+    seen = sc.view(deal, None)
+    floor = seen.get("floor") or {}
+    return {
+        "phase": seen["phase"],
+        "bid": seen.get("bid"),
+        "to_play": None if seen.get("to_play") is None else names[seen["to_play"]],
+        "plays": seen.get("plays", 0),
+        "loose": [(card_label(c), card_words(c)) for c in floor.get("loose", [])],
+        "houses": [
+            {
+                "value": h["value"],
+                "sets": [" ".join(card_label(c) for c in s) for s in h["sets"]],
+                "owners": [names[o] for o in h["owners"]],
+            }
+            for h in floor.get("houses", [])
+        ],
+        "hand_sizes": [(names[seat], n) for seat, n in enumerate(seen["hand_sizes"])],
+        "piles": [len(p) for p in seen["piles"]],
+        "sweeps": seen["sweeps"],
+    }
+
+
+# --- the score-keeper page ---------------------------------------------------------------
+
+
+@dataclass
+class EntryLine:
+    entry: matchlog.Entry
+    by: str  # who entered it, in words
+    side_name: str | None
+
+
+def keeper_matches(user: Any) -> Any:
+    """Return the score matches ``user`` keeps score at or plays in, not yet finished."""
+    plays = Q(team0__first_player__user=user) | Q(team0__second_player__user=user)
+    plays |= Q(team1__first_player__user=user) | Q(team1__second_player__user=user)
+    return (
+        Match.objects.filter(Q(scorekeepers=user) | plays, mode=Match.Mode.SCORE)
+        .exclude(status=Match.Status.FINISHED)
+        .select_related("tournament", "team0", "team1", "result")
+        .distinct()
+        .order_by("tournament__name", "pk")
+    )
+
+
+def director_score_matches(tournaments: Any) -> Any:
+    return (
+        Match.objects.filter(tournament__in=tournaments, mode=Match.Mode.SCORE)
+        .exclude(status=Match.Status.FINISHED)
+        .select_related("tournament", "team0", "team1", "result")
+        .order_by("tournament__name", "pk")
+    )
+
+
+def _author(actor: int | None, players: dict[int, str], names: dict[int, str]) -> str:
+    """Return who entered a result, by their player's name if they play, else their account."""
+    if actor is None:
+        return "the score-keeper"
+    return players.get(actor) or names.get(actor) or "the score-keeper"
+
+
+def entry_lines(match: Match, state: matchlog.MatchState) -> list[EntryLine]:
+    """Return the entries awaiting an answer, each with who entered it."""
+    from django.contrib.auth import get_user_model
+
+    actors = {e.actor for e in state.entries if e.actor is not None}
+    names = dict(get_user_model().objects.filter(pk__in=actors).values_list("pk", "username"))
+    players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
+    teams = [match.team0.name, match.team1.name]
+    return [
+        EntryLine(
+            e,
+            _author(e.actor, players, names),
+            None if e.side is None else teams[e.side],
+        )
+        for e in state.entries
+    ]
+
+
+def last_answer(match: Match, state: matchlog.MatchState) -> dict[str, Any] | None:
+    """Return who confirmed the last counted deal, if it was confirmed (one query)."""
+    event = (
+        store.match_events(match)
+        .filter(kind=matchlog.Kind.DEAL_CONFIRMED)
+        .select_related("actor")
+        .order_by("-seq")
+        .first()
+    )
+    if event is None or event.payload.get("deal") != state.deal_no:
+        return None
+    players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
+    name = players.get(event.actor_id) if event.actor_id is not None else None
+    by = name or (event.actor.get_username() if event.actor else "")
+    return {"deal": event.payload["deal"], "by": by, "at": event.recorded_at}

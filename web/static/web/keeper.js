@@ -1,0 +1,163 @@
+// The score-keeper's phone page: the card points checked as they are typed, sweeps counted
+// with buttons, and every command kept on the phone until the server has it.
+//
+// A form marked data-resend is sent with fetch. Before sending, it is saved in localStorage
+// with its client id (the idempotency key): if the connection drops, the phone keeps it,
+// says so, and sends it again (every few seconds, and at once when the browser is back
+// online). The server writes a command with a given client id once, so a resend after a
+// lost answer is harmless.
+(function () {
+  "use strict";
+  var KEY = "seep-outbox";
+  var live = document.querySelector("[data-live-url]");
+  var notice = document.getElementById("connection");
+  var retryTimer = null;
+
+  function outbox() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
+  }
+  function save(items) { localStorage.setItem(KEY, JSON.stringify(items)); }
+  function drop(id) { save(outbox().filter(function (item) { return item.id !== id; })); }
+  function say(text, kind) {
+    if (!notice) return;
+    notice.textContent = text;
+    notice.className = kind || "";
+    notice.hidden = !text;
+  }
+  function csrf() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+  function refresh() {
+    if (live) live.removeAttribute("data-etag");
+    window.location.reload();
+  }
+
+  function newId() {
+    // crypto.randomUUID needs a secure context; a club's server may be plain HTTP on its LAN
+    var out = "";
+    for (var i = 0; i < 32; i++) out += Math.floor(Math.random() * 16).toString(16);
+    return out;
+  }
+  // after a refusal: the form can be sent again, at the match's head, as a new command
+  function ready(item, head) {
+    document.querySelectorAll("form[data-resend]").forEach(function (form) {
+      if (form.getAttribute("action") !== item.url) return;
+      var id = form.querySelector("[name=client_id]");
+      if (!id || id.value !== item.id) return;
+      id.value = newId();
+      var seq = form.querySelector("[name=expected_seq]");
+      if (seq && typeof head === "number") seq.value = String(head);
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    });
+  }
+
+  function send(item) {
+    var body = new URLSearchParams(item.fields);
+    return fetch(item.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-CSRFToken": csrf() }
+    }).then(function (response) {
+      return response.json().then(function (answer) {
+        if (answer.ok) {
+          drop(item.id);
+          say(answer.message, "sum ok");
+          setTimeout(refresh, 600);
+          return;
+        }
+        if (answer.retry) throw new Error("retry");
+        drop(item.id); // refused: nothing was written; the numbers stay in the form
+        say(answer.message, "sum bad");
+        ready(item, answer.last_seq);
+      }, function () {
+        if (response.status === 403) {
+          drop(item.id);
+          say("Your session has ended: sign in again (in another tab). Your entry is still in the form.", "sum bad");
+          ready(item);
+          return;
+        }
+        throw new Error("retry");
+      });
+    });
+  }
+
+  function flush() {
+    var items = outbox();
+    if (!items.length) return;
+    var item = items[0];
+    say("Sending…", "");
+    send(item).catch(function () {
+      say("No connection. Your entry is kept on this phone and will be sent again by itself.", "offline");
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(flush, 4000);
+    });
+  }
+
+  function fields(form) {
+    var out = {};
+    new FormData(form).forEach(function (value, name) { out[name] = value; });
+    return out;
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute("data-resend")) return;
+    event.preventDefault();
+    if (form.hasAttribute("data-check") && !checkSum(form)) return;
+    var data = fields(form);
+    var submitter = event.submitter;
+    if (submitter && submitter.name) data[submitter.name] = submitter.value;
+    // getAttribute: a field named "action" (the answer buttons) shadows form.action
+    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data };
+    save(outbox().filter(function (i) { return i.id !== item.id; }).concat([item]));
+    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    flush();
+  });
+  window.addEventListener("online", flush);
+
+  // --- the card points: they must add up to 100 -------------------------------------------
+  function checkSum(form) {
+    var a = form.querySelector("[name=points_a]"), b = form.querySelector("[name=points_b]");
+    var out = form.querySelector("[data-sum]");
+    if (!a || !b || !out) return true;
+    var x = parseInt(a.value, 10), y = parseInt(b.value, 10);
+    var ok = !isNaN(x) && !isNaN(y) && x >= 0 && y >= 0 && x + y === 100;
+    if (isNaN(x) || isNaN(y)) out.textContent = "Enter both teams' card points (they add up to 100).";
+    else if (ok) out.textContent = x + " + " + y + " = 100 ✓";
+    else out.textContent = x + " + " + y + " = " + (x + y) + ": the card points must add up to 100.";
+    out.className = "sum " + (ok ? "ok" : "bad");
+    var button = form.querySelector("button[type=submit]");
+    if (button) button.setAttribute("aria-disabled", ok ? "false" : "true");
+    return ok;
+  }
+  // delegated: the live part of the page replaces its forms when the match moves on
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (!form || !form.hasAttribute("data-check")) return;
+    form.setAttribute("data-dirty", "");
+    var a = form.querySelector("[name=points_a]"), b = form.querySelector("[name=points_b]");
+    if (event.target === b) b.setAttribute("data-touched", b.value !== "" ? "1" : "");
+    if (event.target === a && !b.getAttribute("data-touched")) {
+      var x = parseInt(a.value, 10);
+      if (!isNaN(x) && x >= 0 && x <= 100) b.value = String(100 - x);
+    }
+    checkSum(form);
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-step]") : null;
+    if (!button) return;
+    var input = document.getElementById(button.getAttribute("data-for"));
+    var n = (parseInt(input.value, 10) || 0) + parseInt(button.getAttribute("data-step"), 10);
+    input.value = String(Math.max(0, Math.min(24, n)));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  document.querySelectorAll("form[data-check]").forEach(function (form) {
+    var a = form.querySelector("[name=points_a]");
+    if (a && a.value) checkSum(form);
+  });
+
+  // an entry left from before (the page was closed while offline): send it now
+  flush();
+})();

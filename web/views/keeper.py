@@ -1,0 +1,362 @@
+"""The score-keeper's phone page: pick a match, enter a deal's result, answer the other side's.
+
+Every command goes through the one append service (``match_append_event``) with the page's
+``expected_seq`` and the client's own id as the idempotency key, so a phone that lost its
+connection and sends again writes the command once. A form posted by a browser without
+JavaScript gets the page back (with its message); the page's script posts with
+``Accept: application/json`` and gets ``{"ok", "message"}``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import selectors as scoring
+from tournaments import errors as store_errors
+from tournaments import matchlog
+from tournaments import selectors as store
+from tournaments.access import directed_tournaments
+from tournaments.models import Match
+from tournaments.reads import consistent_read
+from tournaments.services import match_append_event
+
+from .. import forms, pages
+from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
+from .public import POLL_MS, _conditional
+
+K = matchlog.Kind
+#: what each refusal means to the person holding the phone
+PLAIN = {
+    "stale_expected_seq": (
+        "Something was recorded in this match since your page was loaded. The page now "
+        "shows where the match stands; your numbers are still in the form: check them and "
+        "send again."
+    ),
+    "store_unavailable": "The server could not save this just now. Nothing was recorded: "
+    "send it again.",
+    "entry_pending": "This deal's result was entered already and waits for the other team.",
+    "already_entered": "Your side has entered this deal already; the other side enters theirs.",
+    "deal_disputed": "This deal's result is disputed: the director decides it.",
+    "own_entry": "You entered this result: someone of the other team confirms it.",
+    "own_team_entry": "Your team entered this result: the other team confirms it.",
+    "no_such_entry": "That result was answered already: the page now shows where things stand.",
+    "match_over": "The match is over: nothing more can be entered.",
+    "match_not_started": "The match has not started yet.",
+    "idempotency_key_reused": "This form was sent before with other numbers: reload the page.",
+}
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def plain_words(exc: store_errors.AppendRefused) -> str:
+    """Return a refusal in words a player understands (the engine's own words for a rule)."""
+    text = PLAIN.get(exc.code)
+    if text is not None:
+        return text
+    message = exc.message[:1].upper() + exc.message[1:]
+    return f"{message} ({exc.rule})." if exc.rule else f"{message}."
+
+
+def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.MatchState, str]:
+    # Deal results are entered in score matches; digital and table matches record moves.
+    match = get_object_or_404(
+        pages.match_for_page(Match.objects.all()), pk=pk, mode=Match.Mode.SCORE
+    )
+    state = store.match_state(match)
+    role = match_role(request.user, match, state)
+    if role is None:
+        raise Http404("no such match to keep score at")
+    return match, state, role
+
+
+@login_required
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """Pick a match: the score matches you keep score at, play in, or direct."""
+    mine = list(pages.keeper_matches(request.user))
+    directed = [
+        m
+        for m in pages.director_score_matches(directed_tournaments(request.user))
+        if m.pk not in {x.pk for x in mine}
+    ]
+    return render(request, "web/keep_index.html", {"mine": mine, "directed": directed})
+
+
+def _context(
+    request: HttpRequest,
+    match: Match,
+    state: matchlog.MatchState,
+    role: str,
+    *,
+    entry_form: forms.DealResult | None = None,
+    reject_form: forms.Reject | None = None,
+) -> dict[str, Any]:
+    user = request.user
+    side = side_of(user, state, match)
+    teams = (match.team0.name, match.team1.name)
+    names = [p.name for _, p, _ in pages.seat_list(match)]
+    lines = pages.entry_lines(match, state)
+    in_play = state.status == matchlog.IN_PROGRESS
+    confirmation = state.confirmation if state.users is not None else match.confirmation
+    can_enter = in_play and not state.disputed
+    if confirmation == matchlog.Confirmation.NONE:
+        can_enter = can_enter and role in (SCOREKEEPER, DIRECTOR)
+    elif confirmation == matchlog.Confirmation.OTHER_TEAM:
+        can_enter = can_enter and not state.entries
+    else:
+        can_enter = can_enter and not any(
+            e.actor == user.pk or (side is not None and e.side == side) for e in state.entries
+        )
+    answerable = [
+        line
+        for line in lines
+        if role in (PLAYER, DIRECTOR)
+        and not state.disputed
+        and line.entry.actor != user.pk
+        and (side is None or line.entry.side != side)
+        and not (confirmation == matchlog.Confirmation.BOTH_ENTER and role == PLAYER)
+    ]
+    client_id = uuid.uuid4().hex
+    initial = {"expected_seq": match.last_seq, "client_id": client_id}
+    if entry_form is None:
+        entry_form = forms.DealResult(initial=initial, rules=match.rules, teams=teams)
+    progress = state.progress
+    return {
+        "match": match,
+        "state": state,
+        "role": role,
+        "side": None if side is None else teams[side],
+        "teams": teams,
+        "entries": lines,
+        "answerable": answerable,
+        "can_enter": can_enter,
+        "confirmation": confirmation,
+        "deal_no": state.deal_no + 1,
+        "dealer": None if progress is None or progress.over else names[progress.dealer],
+        "progress": progress,
+        "deals": list(scoring.deal_results(match=match)),
+        "entry_form": entry_form,
+        "reject_form": reject_form,
+        "answer_initial": {"expected_seq": match.last_seq},
+        "client_id": client_id,
+        "rejected": _rejections(match) if state.disputed else [],
+        "confirmed": pages.last_answer(match, state) if state.deal_no else None,
+        "poll_ms": POLL_MS,
+        "rules": forms.DealResult(rules=match.rules, teams=teams).rules,
+    }
+
+
+def _rejections(match: Match) -> list[dict[str, Any]]:
+    """The reasons the next deal was rejected (the selector the desk and the API read)."""
+    disputed = store.disputed_deals(tournament_id=match.tournament_id)
+    return next((d["rejections"] for d in disputed if d["match"].pk == match.pk), [])
+
+
+@login_required
+@require_GET
+def match_page(request: HttpRequest, pk: int) -> HttpResponse:
+    with consistent_read():
+        match, state, role = _match_and_role(request, pk)
+        context = _context(request, match, state, role)
+    return render(request, "web/keep.html", context)
+
+
+@login_required
+@require_GET
+def status(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page's live part (entries, answers, deals so far), with an ETag on the log's head."""
+    with consistent_read():
+        match, state, role = _match_and_role(request, pk)  # 404 unless one of its people
+        context = _context(request, match, state, role)
+
+    def build() -> HttpResponse:
+        return render(request, "web/_keep_status.html", context)
+
+    return _conditional(request, f"k{match.pk}-{match.last_seq}", build)
+
+
+def _append(
+    request: HttpRequest,
+    match: Match,
+    *,
+    kind: str,
+    payload: dict[str, Any],
+    expected_seq: int,
+    client_id: str,
+) -> store_errors.AppendRefused | None:
+    """Append the command through the store's service; return its refusal, or None."""
+    try:
+        match_append_event(
+            match=match.pk,
+            expected_seq=expected_seq,
+            kind=kind,
+            payload=payload,
+            actor=request.user,
+            idempotency_key=f"web-{client_id}",
+            via="session",
+        )
+    except store_errors.AppendRefused as exc:
+        return exc
+    return None
+
+
+def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
+    messages.success(request, message)  # shown on the page the phone loads next
+    if wants_json(request):
+        return JsonResponse({"ok": True, "message": message})
+    return redirect(reverse("web:keep-match", args=[match.pk]))
+
+
+def _status_code(exc: store_errors.AppendRefused | None) -> int:
+    if isinstance(exc, store_errors.NotPermitted):
+        return 403
+    if isinstance(exc, store_errors.StaleSequence | store_errors.MatchStateConflict):
+        return 409
+    if isinstance(exc, store_errors.StoreUnavailable):
+        return 503
+    return 422
+
+
+def _refused(
+    request: HttpRequest,
+    match: Match,
+    message: str,
+    exc: store_errors.AppendRefused | None = None,
+    *,
+    entry_form: forms.DealResult | None = None,
+    reject_form: forms.Reject | None = None,
+) -> HttpResponse:
+    """Tell why nothing was recorded; the page comes back with what was typed still in it."""
+    code = _status_code(exc)
+    if wants_json(request):
+        retry = isinstance(exc, store_errors.StoreUnavailable)
+        head = Match.objects.values_list("last_seq", flat=True).get(pk=match.pk)
+        return JsonResponse(
+            {
+                "ok": False,
+                "message": message,
+                "retry": retry,
+                "code": getattr(exc, "code", ""),
+                "last_seq": head,
+            },
+            status=code,
+        )
+    messages.error(request, message)
+    match, state, role = _match_and_role(request, match.pk)
+    if entry_form is not None:  # the page's new head, the person's own numbers
+        data = request.POST.copy()
+        data["expected_seq"] = str(match.last_seq)
+        entry_form = forms.DealResult(
+            data, rules=match.rules, teams=(match.team0.name, match.team1.name)
+        )
+        entry_form.is_valid()
+    context = _context(request, match, state, role, entry_form=entry_form, reject_form=reject_form)
+    return render(request, "web/keep.html", context, status=code)
+
+
+def _form_errors(form: Any) -> str:
+    errors = [str(e) for e in form.non_field_errors()]
+    for name, field_errors in form.errors.items():
+        if name != "__all__":
+            label = form.fields[name].label or name
+            errors.extend(f"{label}: {e}" for e in field_errors)
+    return " ".join(errors)
+
+
+@login_required
+@require_POST
+def enter(request: HttpRequest, pk: int) -> HttpResponse:
+    """Enter the next deal's result (counted at once when the match asks no confirmation)."""
+    match, state, _role = _match_and_role(request, pk)
+    teams = (match.team0.name, match.team1.name)
+    form = forms.DealResult(request.POST, rules=match.rules, teams=teams)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form), entry_form=form)
+    confirmation = state.confirmation
+    kind = K.DEAL_ENDED if confirmation == matchlog.Confirmation.NONE else K.DEAL_ENTERED
+    deal = state.deal_no + 1
+    if kind == K.DEAL_ENDED:
+        done = f"Deal {deal} recorded."
+    elif confirmation == matchlog.Confirmation.OTHER_TEAM:
+        done = f"Deal {deal} entered: it counts once the other team confirms it."
+    else:
+        done = f"Deal {deal} entered: it counts once the other side's entry agrees."
+    refused = _append(
+        request,
+        match,
+        kind=kind,
+        payload=form.payload(),
+        expected_seq=form.cleaned_data["expected_seq"],
+        client_id=form.cleaned_data["client_id"],
+    )
+    if refused is not None:
+        return _refused(request, match, plain_words(refused), refused, entry_form=form)
+    return _done(request, match, done)
+
+
+@login_required
+@require_POST
+def answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """Confirm or reject an entered result (the other team's phone, or a director's)."""
+    match, state, _role = _match_and_role(request, pk)
+    action = request.POST.get("action")
+    if action == "confirm":
+        form: forms.Answer = forms.Answer(request.POST)
+    elif action == "reject":
+        form = forms.Reject(request.POST)
+    else:
+        return _refused(request, match, "Choose whether you confirm or reject the result.")
+    if not form.is_valid():
+        reject_form = form if isinstance(form, forms.Reject) else None
+        return _refused(request, match, _form_errors(form), reject_form=reject_form)
+    data = form.cleaned_data
+    deal = state.deal_no + 1
+    if action == "confirm":
+        kind, payload, done = K.DEAL_CONFIRMED, {"entry": data["entry"]}, f"Deal {deal} confirmed."
+    else:
+        kind = K.DEAL_REJECTED
+        payload = {"entry": data["entry"], "reason": data["reason"]}
+        done = f"Deal {deal} rejected: the director will decide it."
+    refused = _append(
+        request,
+        match,
+        kind=kind,
+        payload=payload,
+        expected_seq=data["expected_seq"],
+        client_id=data["client_id"],
+    )
+    if refused is not None:
+        reject_form = form if isinstance(form, forms.Reject) else None
+        return _refused(request, match, plain_words(refused), refused, reject_form=reject_form)
+    return _done(request, match, done)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start a scheduled score match (a score-keeper or a director at the table)."""
+    match, _state, _role = _match_and_role(request, pk)
+    form = forms.Command(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    refused = _append(
+        request,
+        match,
+        kind=K.MATCH_STARTED,
+        payload={},
+        expected_seq=form.cleaned_data["expected_seq"],
+        client_id=form.cleaned_data["client_id"],
+    )
+    if refused is not None:
+        return _refused(request, match, plain_words(refused), refused)
+    return _done(request, match, "The match has started.")
