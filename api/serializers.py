@@ -410,13 +410,17 @@ class HistorySerializer(serializers.Serializer):  # type: ignore[type-arg]
     seq = serializers.IntegerField()
     kind = serializers.CharField()
     payload = serializers.JSONField()
-    actor = serializers.IntegerField(allow_null=True)
-    actor_name = serializers.CharField(allow_null=True)
+    actor = serializers.IntegerField(source="actor_id", allow_null=True)
+    actor_name = serializers.SerializerMethodField()
     via = serializers.CharField(help_text='"token:<id>", "session", "admin", or "" (server)')
     recorded_at = serializers.DateTimeField()
     caused_by = serializers.IntegerField(allow_null=True)
     idempotency_key = serializers.CharField(allow_null=True)
     hash = serializers.CharField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_actor_name(self, event: Any) -> str | None:
+        return None if event.actor is None else str(event.actor.get_username())
 
 
 class DisputeSerializer(serializers.Serializer):  # type: ignore[type-arg]

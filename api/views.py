@@ -656,35 +656,50 @@ class MatchDetail(APIView):
         return Response(s.MatchSerializer(get_or_404(_matches(request), pk)).data)
 
 
+SEQ_PAGE_PARAMETERS = [
+    OpenApiParameter("after", int, description="Only events after this seq (default 0)"),
+    OpenApiParameter("limit", int, description="At most this many (1-500, default 100)"),
+]
+
+
+def seq_page(name: str, item: Any) -> Any:
+    """The schema of a page of a match's log: its items, the next page's URL, the head now."""
+    return inline_serializer(
+        name,
+        {
+            "results": item(many=True),
+            "next": serializers.URLField(allow_null=True),
+            "last_seq": serializers.IntegerField(),
+        },
+    )
+
+
+def _events_page(
+    request: Request, match: Match, events: QuerySet[Any]
+) -> tuple[list[Any], str | None]:
+    """Return the page of ``events`` after ``?after=`` (at most ``?limit=``), and the next
+    page's URL (None at the head of the log)."""
+    after = int_param(request, "after", 0, low=0, high=2**31)
+    limit = int_param(request, "limit", 100, low=1, high=500)
+    rows = list(events.filter(seq__gt=after)[:limit])
+    following = None
+    if len(rows) == limit and rows[-1].seq < match.last_seq:
+        following = request.build_absolute_uri(f"{request.path}?after={rows[-1].seq}&limit={limit}")
+    return rows, following
+
+
 class MatchEvents(APIView):
     @extend_schema(
-        parameters=[
-            OpenApiParameter("after", int, description="Only events after this seq (default 0)"),
-            OpenApiParameter("limit", int, description="At most this many (1-500, default 100)"),
-        ],
+        parameters=SEQ_PAGE_PARAMETERS,
         responses={
-            200: inline_serializer(
-                "EventPage",
-                {
-                    "results": s.EventSerializer(many=True),
-                    "next": serializers.URLField(allow_null=True),
-                    "last_seq": serializers.IntegerField(),
-                },
-            ),
+            200: seq_page("EventPage", s.EventSerializer),
             **ERRORS,
         },
     )
     def get(self, request: Request, pk: int) -> Response:
         match = get_visible(request, Match.objects.all(), pk)
-        after = int_param(request, "after", 0, low=0, high=2**31)
-        limit = int_param(request, "limit", 100, low=1, high=500)
-        events = list(store.match_events(match, after_seq=after)[:limit])
+        events, following = _events_page(request, match, store.match_events(match))
         shown = store.render_events(match, events, request.user)
-        following = None
-        if len(events) == limit and events[-1].seq < match.last_seq:
-            following = request.build_absolute_uri(
-                f"{request.path}?after={events[-1].seq}&limit={limit}"
-            )
         return Response({"results": shown, "next": following, "last_seq": match.last_seq})
 
     @extend_schema(
@@ -786,19 +801,9 @@ class MatchEvents(APIView):
 
 class MatchHistory(APIView):
     @extend_schema(
-        parameters=[
-            OpenApiParameter("after", int, description="Only events after this seq (default 0)"),
-            OpenApiParameter("limit", int, description="At most this many (1-500, default 100)"),
-        ],
+        parameters=SEQ_PAGE_PARAMETERS,
         responses={
-            200: inline_serializer(
-                "HistoryPage",
-                {
-                    "results": s.HistorySerializer(many=True),
-                    "next": serializers.URLField(allow_null=True),
-                    "last_seq": serializers.IntegerField(),
-                },
-            ),
+            200: seq_page("HistoryPage", s.HistorySerializer),
             **ERRORS,
         },
         summary="The whole history of a match, for its directors: who did what, when, how",
@@ -806,31 +811,10 @@ class MatchHistory(APIView):
     def get(self, request: Request, pk: int) -> Response:
         match = get_visible(request, Match.objects.all(), pk)
         require_director(request, match.tournament)
-        after = int_param(request, "after", 0, low=0, high=2**31)
-        limit = int_param(request, "limit", 100, low=1, high=500)
-        rows = list(store.match_events(match, after_seq=after).select_related("actor")[:limit])
-        results = [_history_line(e) for e in rows]
-        following = None
-        if len(rows) == limit and rows[-1].seq < match.last_seq:
-            following = request.build_absolute_uri(
-                f"{request.path}?after={rows[-1].seq}&limit={limit}"
-            )
-        return Response(
-            {
-                "results": s.HistorySerializer(results, many=True).data,
-                "next": following,
-                "last_seq": match.last_seq,
-            }
-        )
-
-
-def _history_line(event: Any) -> dict[str, Any]:
-    return {
-        "seq": event.seq, "kind": event.kind, "payload": event.payload, "actor": event.actor_id,
-        "actor_name": None if event.actor is None else event.actor.get_username(),
-        "via": event.via, "recorded_at": event.recorded_at, "caused_by": event.caused_by,
-        "idempotency_key": event.idempotency_key, "hash": event.hash,
-    }  # fmt: skip
+        events = store.match_events(match).select_related("actor")
+        rows, following = _events_page(request, match, events)
+        results = s.HistorySerializer(rows, many=True).data
+        return Response({"results": results, "next": following, "last_seq": match.last_seq})
 
 
 class TournamentNotices(APIView):

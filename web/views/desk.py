@@ -30,11 +30,10 @@ from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.models import Match, Player, Team, Tournament
 from tournaments.reads import consistent_read
-from tournaments.services import match_append_event
 
 from .. import forms, pages
 from ..access import director_or_404
-from .keeper import plain_words
+from .keeper import append_command, plain_words
 
 K = matchlog.Kind
 
@@ -395,24 +394,6 @@ def match_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return _match_page(request, t, match)
 
 
-def _append(
-    request: HttpRequest, match: Match, kind: str, payload: dict[str, Any], form: Any
-) -> store_errors.AppendRefused | None:
-    try:
-        match_append_event(
-            match=match.pk,
-            expected_seq=form.cleaned_data["expected_seq"],
-            kind=kind,
-            payload=payload,
-            actor=request.user,
-            idempotency_key=f"web-{form.cleaned_data['client_id']}",
-            via="session",
-        )
-    except store_errors.AppendRefused as exc:
-        return exc
-    return None
-
-
 @login_required
 @require_POST
 def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -424,13 +405,23 @@ def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: see the form.")
         return _match_page(request, t, match, decide=form, status=422)
-    refused = _append(request, match, K.DEAL_ENDED, form.payload(), form)
+    refused = _append_from(request, match, K.DEAL_ENDED, form.payload(), form)
     if refused is not None:
         messages.error(request, plain_words(refused))
         match.refresh_from_db()
         return _match_page(request, t, match, decide=form, status=409)
     messages.success(request, "The deal's result is decided and counted.")
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))
+
+
+def _append_from(
+    request: HttpRequest, match: Match, kind: str, payload: dict[str, Any], form: Any
+) -> store_errors.AppendRefused | None:
+    """Append what a desk form asks, with the head and the client id the form carried."""
+    return append_command(
+        request, match, kind=kind, payload=payload,
+        expected_seq=form.cleaned_data["expected_seq"], client_id=form.cleaned_data["client_id"],
+    )  # fmt: skip
 
 
 @login_required
@@ -442,7 +433,9 @@ def confirm_entry(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: reload the page.")
         return redirect(reverse("web:desk-match", args=[slug, match.pk]))
-    refused = _append(request, match, K.DEAL_CONFIRMED, {"entry": form.cleaned_data["entry"]}, form)
+    refused = _append_from(
+        request, match, K.DEAL_CONFIRMED, {"entry": form.cleaned_data["entry"]}, form
+    )
     if refused is not None:
         messages.error(request, plain_words(refused))
     else:

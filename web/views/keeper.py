@@ -185,7 +185,7 @@ def status(request: HttpRequest, pk: int) -> HttpResponse:
     return _conditional(request, f"k{match.pk}-{match.last_seq}", build)
 
 
-def _append(
+def append_command(
     request: HttpRequest,
     match: Match,
     *,
@@ -291,7 +291,7 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
         done = f"Deal {deal} entered: it counts once the other team confirms it."
     else:
         done = f"Deal {deal} entered: it counts once the other side's entry agrees."
-    refused = _append(
+    refused = append_command(
         request,
         match,
         kind=kind,
@@ -327,7 +327,7 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
         kind = K.DEAL_REJECTED
         payload = {"entry": data["entry"], "reason": data["reason"]}
         done = f"Deal {deal} rejected: the director will decide it."
-    refused = _append(
+    refused = append_command(
         request,
         match,
         kind=kind,
@@ -349,7 +349,7 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     form = forms.Command(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
-    refused = _append(
+    refused = append_command(
         request,
         match,
         kind=K.MATCH_STARTED,
