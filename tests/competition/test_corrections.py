@@ -63,17 +63,26 @@ def points_of(stage: Stage) -> dict[int, int]:
     return dict(rows.values_list("team_id", "points"))
 
 
-def swiss_after_round_one(slug: str) -> tuple[Club, Stage, Fixture]:
-    """Four teams, round 1 played (team a wins every match 130 to 70), round 2 published."""
+def round_one_played(slug: str) -> tuple[Club, Stage, Round, Fixture]:
+    """Four teams in a Swiss of 3 rounds, round 1 played (team a wins every match 130 to 70);
+    the first table's fixture."""
     club = make_club(4, slug=slug)
     stage = club.start(club.stage(format="swiss", rounds=3))
     first = club.publish(club.pair(stage))
     for fixture in Fixture.objects.filter(round=first):
         assert fixture.match is not None
         score(fixture.match, 60, 70)
-    club.publish(club.pair(stage))
+    first.refresh_from_db()
     fixture = Fixture.objects.filter(round=first).order_by("table").first()
-    assert fixture is not None and fixture.result == "a"
+    assert fixture is not None and fixture.match is not None and fixture.result == "a"
+    fixture.match.refresh_from_db()
+    return club, stage, first, fixture
+
+
+def swiss_after_round_one(slug: str) -> tuple[Club, Stage, Fixture]:
+    """As ``round_one_played``, with round 2 paired on its results and published."""
+    club, stage, _, fixture = round_one_played(slug)
+    club.publish(club.pair(stage))
     return club, stage, fixture
 
 
@@ -136,18 +145,10 @@ def test_a_correction_nothing_was_built_on_applies_at_once() -> None:
 
 
 def test_a_voided_deal_reopens_a_finished_match_and_its_round() -> None:
-    club = make_club(4, slug="void-cup")
-    stage = club.start(club.stage(format="swiss", rounds=3))
-    first = club.publish(club.pair(stage))
-    for fixture in Fixture.objects.filter(round=first):
-        assert fixture.match is not None
-        score(fixture.match, 60, 70)
-    first.refresh_from_db()
+    club, _, first, fixture = round_one_played("void-cup")
     assert first.status == Round.Status.COMPLETE
-    fixture = Fixture.objects.filter(round=first).order_by("table").first()
-    assert fixture is not None and fixture.match is not None
     match = fixture.match
-    match.refresh_from_db()
+    assert match is not None
     with committed():
         apply_correction(
             actor=club.organizer, match=match, kind="deal_voided",

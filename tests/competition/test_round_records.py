@@ -8,31 +8,22 @@ from datetime import timedelta
 
 import pytest
 
-from competition.models import Fixture, Round
+from competition.models import Round
 from tests.matches import tampering
 from tournaments.chain import GENESIS, event_hash
 from tournaments.models import Match, MatchEvent, MatchReceipt
 from tournaments.verify import verify_match
 
-from .helpers import make_club
-from .test_corrections import correct, flip, score
+from .helpers import Club
+from .test_corrections import correct, flip, round_one_played
 
 pytestmark = pytest.mark.django_db
 
 
-def a_completed_round() -> tuple[Round, Match]:
-    club = make_club(4, slug="records-cup")
-    stage = club.start(club.stage(format="swiss", rounds=3))
-    first = club.publish(club.pair(stage))
-    for fixture in Fixture.objects.filter(round=first):
-        assert fixture.match is not None
-        score(fixture.match, 60, 70)
-    first.refresh_from_db()
-    assert first.status == Round.Status.COMPLETE
-    fixture = Fixture.objects.filter(round=first).order_by("table").first()
-    assert fixture is not None and fixture.match is not None
-    fixture.match.refresh_from_db()
-    return first, fixture.match
+def a_completed_round() -> tuple[Club, Round, Match]:
+    club, _, first, fixture = round_one_played("records-cup")
+    assert first.status == Round.Status.COMPLETE and fixture.match is not None
+    return club, first, fixture.match
 
 
 def rewrite_history(match: Match) -> None:
@@ -53,7 +44,7 @@ def rewrite_history(match: Match) -> None:
 
 
 def test_a_log_rewritten_with_its_chain_recomputed_is_caught_by_the_rounds_record() -> None:
-    first, match = a_completed_round()
+    _, first, match = a_completed_round()
     assert verify_match(match) == []
     entry = next(e for e in first.receipts if e["match"] == match.pk)
     assert (entry["events"], entry["head_hash"]) == (match.last_seq, match.last_hash)
@@ -63,11 +54,7 @@ def test_a_log_rewritten_with_its_chain_recomputed_is_caught_by_the_rounds_recor
 
 
 def test_a_correction_after_the_round_keeps_the_records_checkable() -> None:
-    first, match = a_completed_round()
-    club_organizer = first.stage.tournament.organizer
-    from .helpers import Club
-
-    club = Club(club_organizer, first.stage.tournament, [])
+    club, first, match = a_completed_round()
     correct(club, match, flip(2, 80))
     match.refresh_from_db()
     first.refresh_from_db()
