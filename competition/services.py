@@ -1005,6 +1005,7 @@ def fixture_match_completed(*, match_id: int) -> Fixture | None:
         stage = Stage.objects.select_for_update().get(pk=fixture.stage_id)
         fixture = Fixture.objects.select_related("round").get(pk=fixture.pk)
         outcome = fixture_result_of(MatchResult.objects.filter(match_id=match_id).first())
+        was_complete = fixture.round.status == Round.Status.COMPLETE
         if fixture.result == outcome:
             if outcome == Fixture.Result.PENDING:
                 return fixture  # not over yet, as the projection says
@@ -1024,10 +1025,11 @@ def fixture_match_completed(*, match_id: int) -> Fixture | None:
                 fixture.round.refresh_from_db(fields=["status", "completed_at"])
         if stage.elimination:
             _reconcile_bracket(stage)
-        _complete_round_if_done(fixture.round)
-        if fixture.round.status == Round.Status.COMPLETE:
-            # The round's record of its matches' heads follows a correction's new events.
+        if was_complete and fixture.round.status == Round.Status.COMPLETE:
+            # A correction in a completed round: its record of the heads follows the new events.
             Round.objects.filter(pk=fixture.round_id).update(receipts=_receipts(fixture.round))
+        else:
+            _complete_round_if_done(fixture.round)  # writes the record when it completes
         transaction.on_commit(lambda: _schedule_standings(stage.pk))
     return fixture
 
