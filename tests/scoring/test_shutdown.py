@@ -63,6 +63,9 @@ def test_sigterm_to_the_process_group_is_a_warm_shutdown_that_finishes_the_task(
         wait_until(lambda: " ready." in log.read_text(), 30, "the worker", log.read_text)
         match = a_score_match(world, (0, 1), [[60, 40]])
         wait_projected(match)
+        # The first task may fold both appends: wait for the second's task too, or it (not the
+        # next append's) would be the one held on the lock below, and that one never taken.
+        wait_until(lambda: len(re.findall(SUCCEEDED, log.read_text())) == 2, 10, "both tasks")
         with result_row_locked(match):
             enter(match, [30, 70])  # its task takes the message and waits for the row
             wait_until(a_task_waits_on_a_lock, 10, "the task to be in the middle of its work")

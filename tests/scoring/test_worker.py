@@ -168,6 +168,15 @@ def test_tasks_delivered_newest_first_with_stale_copies_late(
     assert_projection_equals_a_rebuild()
 
 
+def settled(worker: Worker) -> None:
+    """Wait until the worker has run the task of each of a_score_match's two appends.
+
+    The first task may fold both appends, so the match is projected before the second task
+    runs; a row lock taken then would hold that late task, not the next append's.
+    """
+    wait_until(lambda: worker.count(SUCCEEDED) == 2, 10, "both appends' tasks to run")
+
+
 CAUGHT_UP_ONE = r"catch-up: 1 match projection\(s\) behind their log"
 
 
@@ -177,6 +186,7 @@ def test_a_worker_killed_mid_task_loses_the_message_and_the_catch_up_recovers_it
     first = workers()
     match = a_score_match(world, (0, 1), [[60, 40]])
     wait_projected(match)
+    settled(first)
     with result_row_locked(match):
         enter(match, [30, 70])  # its task takes the message and waits for the row
         wait_until(a_task_waits_on_a_lock, 10, "the task to be in the middle of its work")
@@ -199,6 +209,7 @@ def test_a_pool_process_killed_mid_task_has_its_message_delivered_again(
     worker = workers()
     match = a_score_match(world, (0, 1), [[60, 40]])
     wait_projected(match)
+    settled(worker)
     with result_row_locked(match):
         enter(match, [30, 70])
         wait_until(a_task_waits_on_a_lock, 10, "the task to be in the middle of its work")
