@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from .errors import SeepError
@@ -50,7 +50,8 @@ class MatchFormat:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the format as a JSON-ready dict."""
-        return asdict(self)
+        # Its fields are plain values: no deep copy (dataclasses.asdict's) is needed.
+        return {name: getattr(self, name) for name in self.__slots__}
 
     @classmethod
     def from_dict(cls, data: Any) -> MatchFormat:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import InvalidRules
@@ -41,7 +41,8 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the variants as a JSON-ready dict (what a match records)."""
-        return asdict(self)
+        # Its fields are plain values: no deep copy (dataclasses.asdict's) is needed.
+        return {name: getattr(self, name) for name in self.__slots__}
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:

@@ -1,22 +1,28 @@
 """The append's fixed SQL: its locked read and its writes, written once, in two round trips.
 
 ``services.match_append_event`` is the store's one hot path, so it does not build its
-statements with the ORM on every call (compiling them cost more than running them). The
-statements below are composed once, at import, from the models' own table and column names;
-each append only binds values. On PostgreSQL each of the two steps is one query string sent
-by the simple protocol (psycopg's client-side binding merges the values in), so one round
-trip, whose statements the server runs one after another and stops at the first error:
+statements with the ORM on every call (compiling them cost more than running them), and on
+PostgreSQL the server does not parse and plan them on every call either. Each append makes
+two round trips, each one query string sent by the simple protocol (psycopg's client-side
+binding merges the values in), whose statements the server runs one after another, stopping
+at the first error:
 
-1. ``read_locked``: ``BEGIN``, the match row ``FOR UPDATE OF`` it alone (not the tournament's
-   row, joined for who organizes it, nor whether the actor is among its added directors),
-   then the snapshot and the event holding the idempotency key. Those two are statements of
-   their own, after the lock: in READ COMMITTED each statement reads what was committed when
-   it starts, so they see the last append's commit, which a join in the locking statement
-   would not (it would read the rows as they were before it waited for the lock).
-2. ``write``: the events (one multi-row ``INSERT``), the head of the log, the snapshot (an
-   upsert), the receipt when the match ended, and ``COMMIT``. An error in any (a unique
-   violation, a trigger) is raised as Django's error, the ``COMMIT`` is not run, and the
-   service's transaction rolls back as ever.
+1. ``read_locked``: ``BEGIN``, then the locked read. On PostgreSQL that is one call of the
+   function ``tournaments_append_read`` (migration 0006, which says why functions: PL/pgSQL
+   keeps its statements' plans for the connection's life, and PgBouncer can route them): the
+   match row ``FOR UPDATE OF`` it alone (not the tournament's row, joined for who organizes
+   it, nor whether the actor is among its added directors), then the snapshot and the event
+   holding the idempotency key, in statements of their own after the lock, so that they read
+   what the last append committed (in READ COMMITTED each statement of a VOLATILE function
+   reads what was committed when it starts). The snapshot's state comes back only when its
+   digest is not the one the caller names as known (the state this process kept from its
+   own last write: ``services._RecentStates``), so an append that follows its own process's
+   last one neither sends nor decodes a few KB of JSON.
+2. ``write``: the events, the head of the log, the snapshot (an upsert): on PostgreSQL one
+   call of ``tournaments_append_write``, the events passed as one JSON array; then the
+   receipt when the match ended, and ``COMMIT``. An error in any (a unique violation, a
+   trigger) is raised as Django's error, the ``COMMIT`` is not run, and the service's
+   transaction rolls back as ever.
 
 ``BEGIN`` and ``COMMIT`` are in those strings only when the service's transaction is the
 outermost one, the one Django begins and commits: psycopg would send a ``BEGIN`` of its own,
@@ -25,15 +31,15 @@ flag: nothing is sent), and Django's commit at the end of the atomic block finds
 transaction committed and runs the on-commit hooks. Nested in a caller's transaction (tests,
 commands), the statements run in the caller's transaction and savepoint like any query.
 
-Measured against the alternative, psycopg's pipeline mode with the values bound by the server
-(each statement sent apart, the answers read at the sync), in the same process, alternating:
-no less time on either side, client or server. No statement is prepared: Django leaves
-psycopg's automatic preparation off (PgBouncer before 1.21 cannot route prepared statements),
-and a multi-statement string cannot be prepared anyway.
+Measured (docs/events.md has the figures): the same statements sent as plain SQL
+cost the server about 0.4 ms more per append, parsing and planning them; psycopg's pipeline
+mode with server-bound values was no faster than one string; server-side prepared statements
+would save as much as the functions but PgBouncer before 1.21 cannot route them.
 
-SQLite runs the same statements one by one (no server, so no round trips; the write lock is
-its IMMEDIATE transaction, taken at BEGIN). Both backends are tested
-(tests/tournaments/test_appendsql.py, which counts the round trips on PostgreSQL on the wire).
+SQLite runs the same steps as separate statements below (no server, so no round trips and
+no plans to keep; the write lock is its IMMEDIATE transaction, taken at BEGIN). Both
+backends are tested (tests/tournaments/test_appendsql.py, which counts the round trips on
+PostgreSQL on the wire and checks that the read function returns the Match model's fields).
 Whatever is off the hot path (rebuilding a snapshot, answering a retry, looking up a
 score-keeper or an added director for ``_authorize``) stays with the ORM.
 """
@@ -45,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import ClientCursor, IsolationLevel
 from psycopg.pq import TransactionStatus
 
@@ -87,20 +93,25 @@ LOCK = (
     f"AND d.user_id = %s) "
     f"FROM {MATCH} m JOIN {TOURNAMENT} t ON t.id = m.tournament_id WHERE m.id = %s"
 )
-LOCK_POSTGRESQL = LOCK + " FOR UPDATE OF m"
-SNAPSHOT_ROW = f"SELECT seq, head_hash, digest, state FROM {SNAPSHOT} WHERE match_id = %s"
+#: the state only when its digest is not the one named as known (NULL: the caller has it)
+SNAPSHOT_ROW = (
+    "SELECT seq, head_hash, digest, CASE WHEN digest = %s THEN NULL ELSE state END "
+    f"FROM {SNAPSHOT} WHERE match_id = %s"
+)
 KEYED = f"SELECT seq FROM {EVENT} WHERE match_id = %s AND idempotency_key = %s"
+#: PostgreSQL: the same three reads in one function (migration 0006), a row of the columns
+#: of LOCK, then the snapshot's seq, head hash, digest and state, then the keyed seq
+READ_POSTGRESQL = "SELECT * FROM tournaments_append_read(%s, %s, %s, %s)"
+WRITE_POSTGRESQL = "SELECT tournaments_append_write(%s, %s::jsonb, %s, %s, %s, %s, %s::jsonb, %s)"
 INSERT_EVENT = f"INSERT INTO {EVENT} ({', '.join(EVENT_FIELDS)}) VALUES "
 EVENT_ROW = f"({', '.join(['%s'] * len(EVENT_FIELDS))})"
 UPDATE_HEAD = f"UPDATE {MATCH} SET last_seq = %s, last_hash = %s, status = %s WHERE id = %s"
-UPSERT_SNAPSHOT = (  # {json}: the state comes as JSON text (jsonb on PostgreSQL)
+UPSERT_SNAPSHOT = (
     f"INSERT INTO {SNAPSHOT} (match_id, seq, head_hash, digest, state, updated_at) "
-    "VALUES (%s, %s, %s, %s, {json}, %s) ON CONFLICT (match_id) DO UPDATE SET "
+    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (match_id) DO UPDATE SET "
     "seq = excluded.seq, head_hash = excluded.head_hash, digest = excluded.digest, "
     "state = excluded.state, updated_at = excluded.updated_at"
 )
-UPSERT_SNAPSHOT_POSTGRESQL = UPSERT_SNAPSHOT.replace("{json}", "%s::jsonb")
-UPSERT_SNAPSHOT = UPSERT_SNAPSHOT.replace("{json}", "%s")
 INSERT_RECEIPT = (
     f"INSERT INTO {RECEIPT} (match_id, seq, body, signature, key_id, issued_at) "
     "VALUES (%s, %s, %s, %s, %s, %s)"
@@ -114,8 +125,8 @@ class Locked:
     match: Match
     #: whether the actor is among the tournament's added directors (not: the organizer)
     listed_director: bool
-    #: the snapshot's (seq, head_hash, digest, state as stored: ``decoded`` decodes it),
-    #: or None when the match has none
+    #: the snapshot's (seq, head_hash, digest, state as stored: ``decoded`` decodes it), or
+    #: None when the match has none; its state is None when its digest was the known one
     snapshot: tuple[int, str, str, Any] | None
     #: the seq of the event that holds the request's idempotency key, or None
     keyed_seq: int | None
@@ -134,40 +145,48 @@ class Writes:
     receipt: tuple[dict[str, Any], str, str] | None = None  # body, signature, key id
 
 
-def _on_postgresql() -> bool:
-    return connection.vendor == "postgresql"
+def _db() -> Any:
+    """Return the default connection's wrapper, looked up once (``connection`` is a proxy
+    that looks it up again on every attribute: a few microseconds, many times an append)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
-def _run(statements: list[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]] | None]:
-    """Run ``statements`` in order; return each one's rows (None for one that returns none).
-
-    On PostgreSQL they go as one query string, one round trip: a client-side-binding cursor
-    (psycopg's ``ClientCursor``, whatever cursor the connection is set to make) merges the
-    values in and sends them by the simple protocol, which runs them one after another, each
-    reading what was committed when it starts, and stops at the first error. SQLite takes one
-    statement at a time.
-    """
-    if not _on_postgresql():
-        results: list[list[tuple[Any, ...]] | None] = []
-        with connection.cursor() as cursor:
-            for sql, params in statements:
-                cursor.execute(sql, params)
-                results.append(cursor.fetchall() if cursor.description is not None else None)
-        return results
-    connection.ensure_connection()
-    raw = ClientCursor(connection.connection)
-    # Wrapped as Django wraps its own cursors: errors become Django's, queries are logged
-    # when they are (DEBUG, CaptureQueriesContext).
-    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
-    with wrap(raw) as cursor:  # type: ignore[arg-type]  # a DB-API cursor, as Django's own
-        cursor.execute(
-            "; ".join(sql for sql, _ in statements), [v for _, p in statements for v in p]
-        )
-        results = []
-        for _ in statements:
+def _run_sqlite(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> list[Any]:
+    """Run ``statements`` one by one (SQLite); return each one's rows (None: it returns none)."""
+    results: list[list[tuple[Any, ...]] | None] = []
+    with db.cursor() as cursor:
+        for sql, params in statements:
+            cursor.execute(sql, params)
             results.append(cursor.fetchall() if cursor.description is not None else None)
-            cursor.nextset()
-        return results
+    return results
+
+
+def _run_postgresql(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> list[Any] | None:
+    """Send ``statements`` as one query string, one round trip; return the last one's rows.
+
+    A client-side-binding cursor (psycopg's ``ClientCursor``, whatever cursor the connection
+    is set to make) merges the values in and sends them by the simple protocol, which runs
+    them one after another, each reading what was committed when it starts, and stops at the
+    first error (raised as Django's error). Only the last statement may return rows that
+    matter (the read function's, or nothing).
+    """
+    db.ensure_connection()
+    sql = "; ".join(sql for sql, _ in statements)
+    params = [v for _, p in statements for v in p]
+    with ClientCursor(db.connection) as raw:
+        if db.queries_logged or db.execute_wrappers:
+            # Wrapped as Django wraps its own cursors: queries logged when they are (DEBUG,
+            # CaptureQueriesContext), execute wrappers run.
+            wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
+            wrap(raw).execute(sql, params)
+        else:  # what Django's cursor wrapper does, without its proxying
+            db.validate_no_broken_transaction()
+            with db.wrap_database_errors:
+                raw.execute(sql, params)
+        for _ in statements[1:]:
+            raw.nextset()
+        result = raw.pgresult
+        return raw.fetchall() if result is not None and result.nfields else None
 
 
 def _begin(raw: Any) -> str:
@@ -177,48 +196,91 @@ def _begin(raw: Any) -> str:
     return f"BEGIN ISOLATION LEVEL {IsolationLevel(raw.isolation_level).name.replace('_', ' ')}"
 
 
-def read_locked(match_id: int, actor_id: int | None, key: str | None) -> Locked | None:
+def read_locked(
+    match_id: int, actor_id: int | None, key: str | None, known_digest: str | None = None
+) -> Locked | None:
     """Lock the match's row and read what the append needs; None if there is no such match.
 
+    ``known_digest``: the digest of a snapshot whose state the caller holds; if the row's
+    digest is that one, its state is not sent (``Locked.snapshot`` holds None for it).
     Call inside the append's transaction: the lock is held until it ends.
     """
+    db = _db()
     statements: list[tuple[str, Sequence[Any]]] = []
-    began = _on_postgresql() and outermost_transaction()
+    postgresql = db.vendor == "postgresql"
+    began = postgresql and _outermost(db)
     if began:
-        connection.ensure_connection()
-        raw = connection.connection
+        db.ensure_connection()
+        raw = db.connection
         began = raw.info.transaction_status == TransactionStatus.IDLE
         if began:
             raw.autocommit = True  # the BEGIN is ours, in the same trip (the module's doc)
             statements.append((_begin(raw), ()))
-    statements.append((LOCK_POSTGRESQL if _on_postgresql() else LOCK, (actor_id, match_id)))
-    statements.append((SNAPSHOT_ROW, (match_id,)))
+    if postgresql:
+        statements.append((READ_POSTGRESQL, (match_id, actor_id, key, known_digest)))
+        rows = _run_postgresql(db, statements)
+        if not rows:
+            return None
+        row = rows[0]
+        snapshot_at = len(MATCH_FIELDS) + len(TOURNAMENT_FIELDS) + 1
+        snapshot_row = row[snapshot_at : snapshot_at + 4]
+        keyed = row[snapshot_at + 4]
+        return _locked(
+            db, row, snapshot_row if snapshot_row[0] is not None else None, keyed, began=began
+        )
+    statements.append((LOCK, (actor_id, match_id)))
+    statements.append((SNAPSHOT_ROW, (known_digest, match_id)))
     if key is not None:
         statements.append((KEYED, (match_id, key)))
-    results = _run(statements)[1 if began else 0 :]
-    rows, snapshots, keyed = results[0], results[1], results[2] if key is not None else None
+    results = _run_sqlite(db, statements)
+    rows, snapshots = results[0], results[1]
     if not rows:
         return None
-    row = rows[0]
+    keyed_rows = results[2] if key is not None else None
+    return _locked(
+        db,
+        rows[0],
+        snapshots[0] if snapshots else None,
+        keyed_rows[0][0] if keyed_rows else None,
+        began=False,
+    )
+
+
+def _locked(
+    db: Any, row: Sequence[Any], snapshot_row: Sequence[Any] | None, keyed: Any, *, began: bool
+) -> Locked:
+    """Return the ``Locked`` of a read's row: the match's, its tournament's, then the rest."""
     fields, tournament_fields = len(MATCH_FIELDS), len(TOURNAMENT_FIELDS)
     values = list(row[:fields])
     for index in MATCH_JSON:
         values[index] = _json(values[index])
-    match = Match.from_db(connection.alias, MATCH_FIELDS, values)
+    match = Match.from_db(db.alias, MATCH_FIELDS, values)
     match.tournament = Tournament.from_db(
-        connection.alias, TOURNAMENT_FIELDS, row[fields : fields + tournament_fields]
+        db.alias, TOURNAMENT_FIELDS, row[fields : fields + tournament_fields]
     )
     snapshot = None
-    if snapshots:
-        seq, head_hash, digest, state = snapshots[0]
+    if snapshot_row is not None:
+        seq, head_hash, digest, state = snapshot_row
         snapshot = (int(seq), head_hash, digest, state)
     return Locked(
         match=match,
         listed_director=bool(row[fields + tournament_fields]),
         snapshot=snapshot,
-        keyed_seq=int(keyed[0][0]) if keyed else None,
+        keyed_seq=None if keyed is None else int(keyed),
         began=began,
     )
+
+
+def snapshot_state(match_id: int) -> Any:
+    """Return the state the match's snapshot row holds now, as stored (None: no row).
+
+    For the rare append whose locked read named the row's digest as known but whose kept
+    state turned out not to be the head's: it needs the row's state after all.
+    """
+    with _db().cursor() as cursor:
+        cursor.execute(f"SELECT state FROM {SNAPSHOT} WHERE match_id = %s", [match_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def write(writes: Writes, *, commit: bool) -> None:
@@ -226,35 +288,67 @@ def write(writes: Writes, *, commit: bool) -> None:
 
     ``commit`` is ``Locked.began``: the transaction is the one ``read_locked`` began.
     """
-    ops = connection.ops
+    db = _db()
+    ops = db.ops
     last = writes.events[-1]
-    rows: list[Any] = []
-    for event in writes.events:
-        rows.extend(
-            (
-                writes.match_id,
-                event.seq,
-                event.kind,
-                ops.adapt_json_value(event.payload, None),
-                event.actor_id,
-                ops.adapt_datetimefield_value(event.recorded_at),
-                event.idempotency_key,
-                event.request_digest,
-                event.caused_by,
-                event.via,
-                event.hash,
-            )
-        )
     now = ops.adapt_datetimefield_value(last.recorded_at)
     digest, state = writes.snapshot
-    statements: list[tuple[str, Sequence[Any]]] = [
-        (INSERT_EVENT + ", ".join([EVENT_ROW] * len(writes.events)), rows),
-        (UPDATE_HEAD, (last.seq, last.hash, writes.status, writes.match_id)),
-        (
-            UPSERT_SNAPSHOT_POSTGRESQL if _on_postgresql() else UPSERT_SNAPSHOT,
-            (writes.match_id, last.seq, last.hash, digest, state, now),
-        ),
-    ]
+    statements: list[tuple[str, Sequence[Any]]]
+    postgresql = db.vendor == "postgresql"
+    if postgresql:
+        events = [
+            {
+                "seq": event.seq,
+                "kind": event.kind,
+                "payload": event.payload,
+                "actor_id": event.actor_id,
+                "recorded_at": event.recorded_at.isoformat(),
+                "idempotency_key": event.idempotency_key,
+                "request_digest": event.request_digest,
+                "caused_by": event.caused_by,
+                "via": event.via,
+                "hash": event.hash,
+            }
+            for event in writes.events
+        ]
+        statements = [
+            (
+                WRITE_POSTGRESQL,
+                (
+                    writes.match_id,
+                    json.dumps(events, separators=(",", ":")),
+                    writes.status,
+                    last.seq,
+                    last.hash,
+                    digest,
+                    state,
+                    now,
+                ),
+            )
+        ]
+    else:
+        rows: list[Any] = []
+        for event in writes.events:
+            rows.extend(
+                (
+                    writes.match_id,
+                    event.seq,
+                    event.kind,
+                    ops.adapt_json_value(event.payload, None),
+                    event.actor_id,
+                    ops.adapt_datetimefield_value(event.recorded_at),
+                    event.idempotency_key,
+                    event.request_digest,
+                    event.caused_by,
+                    event.via,
+                    event.hash,
+                )
+            )
+        statements = [
+            (INSERT_EVENT + ", ".join([EVENT_ROW] * len(writes.events)), rows),
+            (UPDATE_HEAD, (last.seq, last.hash, writes.status, writes.match_id)),
+            (UPSERT_SNAPSHOT, (writes.match_id, last.seq, last.hash, digest, state, now)),
+        ]
     if writes.receipt is not None:
         body, signature, key_id = writes.receipt
         statements.append(
@@ -272,16 +366,23 @@ def write(writes: Writes, *, commit: bool) -> None:
         )
     if commit:
         statements.append(("COMMIT", ()))
-    _run(statements)
+    if postgresql:
+        _run_postgresql(db, statements)
+    else:
+        _run_sqlite(db, statements)
 
 
 def outermost_transaction() -> bool:
     """Return whether the atomic block running now is the outermost, the one that commits."""
+    return _outermost(_db())
+
+
+def _outermost(db: Any) -> bool:
     return (
-        connection.in_atomic_block
-        and connection.commit_on_exit
-        and len(connection.atomic_blocks) == 1
-        and not connection.needs_rollback
+        db.in_atomic_block
+        and db.commit_on_exit
+        and len(db.atomic_blocks) == 1
+        and not db.needs_rollback
     )
 
 
@@ -298,4 +399,12 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
-__all__ = ["Locked", "Writes", "decoded", "outermost_transaction", "read_locked", "write"]
+__all__ = [
+    "Locked",
+    "Writes",
+    "decoded",
+    "outermost_transaction",
+    "read_locked",
+    "snapshot_state",
+    "write",
+]

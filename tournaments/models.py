@@ -301,7 +301,10 @@ class MatchEvent(models.Model):
 
     Kind = matchlog.Kind
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (match, seq) below serves every lookup by match.
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=32, choices=matchlog.choices(matchlog.Kind))
     payload = models.JSONField()

@@ -170,13 +170,16 @@ def _append(
 ) -> AppendResult:
     # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc).
     actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
-    read = appendsql.read_locked(match_id, actor_id, idempotency_key)
+    read = appendsql.read_locked(match_id, actor_id, idempotency_key, _recent.digest(match_id))
     if read is None:
         raise MatchNotFound(match_id)
     locked = read.match
     state = _recent.state(locked, read.snapshot)
     if state is None:
-        state = proven_state(locked, appendsql.decoded(read.snapshot))
+        snapshot = read.snapshot
+        if snapshot is not None and snapshot[3] is None:  # not sent: the kept one is stale
+            snapshot = (*snapshot[:3], appendsql.snapshot_state(match_id))
+        state = proven_state(locked, appendsql.decoded(snapshot))
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
     _authorize(locked, state, actor, kind, payload)
@@ -241,6 +244,12 @@ class _RecentStates:
         if kept is None or kept[:3] != (match.last_seq, match.last_hash, snapshot[2]):
             return None
         return kept[3] if snapshot[:2] == kept[:2] else None
+
+    def digest(self, match_id: int) -> str | None:
+        """Return the snapshot digest the state kept for the match was written with, if any."""
+        with self._lock:
+            kept = self._states.get(match_id)
+        return None if kept is None else kept[2]
 
     def keep(
         self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState

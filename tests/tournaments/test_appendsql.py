@@ -17,7 +17,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 import seep_core as sc
@@ -205,3 +205,64 @@ def test_a_write_the_database_refuses_leaves_the_head_and_the_snapshot_as_they_w
     assert MatchSnapshot.objects.get(match=match).seq == snapshot.seq
     assert not MatchEvent.objects.filter(match=match, idempotency_key="lost").exists()
     assert connection.get_autocommit()  # the connection is left as Django had it
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_read_function_returns_the_match_models_fields_in_order() -> None:
+    from tournaments import appendsql
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT p.proargnames, p.proargmodes FROM pg_proc p "
+            "WHERE p.proname = 'tournaments_append_read'"
+        )
+        names, modes = cursor.fetchone()
+    returned = [name for name, mode in zip(names, modes, strict=True) if mode == "t"]
+    tournament = [f"t_{name}" for name in appendsql.TOURNAMENT_FIELDS]
+    assert returned == [
+        *appendsql.MATCH_FIELDS,
+        *tournament,
+        "listed_director",
+        "s_seq",
+        "s_head_hash",
+        "s_digest",
+        "s_state",
+        "keyed_seq",
+    ]
+
+
+@pytest.mark.django_db
+def test_the_snapshot_state_is_read_only_when_the_process_does_not_hold_it(world: Any) -> None:
+    from tournaments import appendsql
+
+    match = started(world.digital_match)
+    players_move(match)
+    snapshot = MatchSnapshot.objects.get(match=match)
+    with transaction.atomic():
+        held = appendsql.read_locked(match.pk, None, None, snapshot.digest)
+        other = appendsql.read_locked(match.pk, None, None, "another digest")
+    assert held is not None and other is not None
+    assert held.snapshot == (snapshot.seq, snapshot.head_hash, snapshot.digest, None)
+    assert other.snapshot is not None
+    assert appendsql.decoded(other.snapshot)[3] == snapshot.state
+
+
+@pytest.mark.django_db
+def test_processes_appending_in_turn_each_start_from_the_head(world: Any) -> None:
+    """Two processes (two kept-state caches) alternate on one match, each from the head."""
+    from tournaments import services
+
+    match = started(world.digital_match)
+    caches = [services._RecentStates(), services._RecentStates()]
+    for number in range(12):
+        with mock.patch.object(services, "_recent", caches[number % 2]):
+            players_move(match, shuffle=fixed_decks(5))
+    # A process that names the row's digest but does not take its kept state (as when the
+    # row is behind the head) reads the row's state after all, and proves it.
+    match.refresh_from_db()
+    with mock.patch.object(services._RecentStates, "state", return_value=None):
+        players_move(match, shuffle=fixed_decks(5))
+    match.refresh_from_db()
+    assert verify_match(match) == []
+    assert trusted_state(match) == match_state(match)
