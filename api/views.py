@@ -58,6 +58,7 @@ from .access import (
     directs,
     get_or_404,
     get_visible,
+    get_visible_row,
     require_director,
     require_write,
     signed_in,
@@ -98,9 +99,6 @@ ERRORS = {
 
 #: the columns api.access.get_visible needs of an object and its tournament to decide (a
 #: view that reads no more of them asks for only these; tests/api/test_queries.py counts)
-_VISIBILITY = ("id", "tournament_id", "tournament__published", "tournament__organizer_id")
-
-
 def paged(name: str, item: Any) -> Any:
     """Return the schema of a page of ``item``s (what ``paginate`` answers)."""
     return inline_serializer(
@@ -510,8 +508,7 @@ class StageStandings(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         asked = int_param(request, "round", 0, low=0, high=10_000) or None
-        stages = Stage.objects.only(*_VISIBILITY)
-        stage = get_visible(request, _with_checkpoint(stages, asked), pk)
+        stage = get_visible_row(request, Stage, pk, annotations=_checkpoint(asked))
         as_of = asked if asked is not None else stage.latest_round
         digest, written = stage.checkpoint_digest, stage.checkpoint_written
         teams = f"api:teams:{stage.tournament_id}"
@@ -541,20 +538,20 @@ class StageStandings(APIView):
 STANDINGS_CACHE_SECONDS = 600
 
 
-def _with_checkpoint(stages: QuerySet[Stage], as_of: int | None) -> QuerySet[Stage]:
-    """Annotate each stage with the checkpoint (digest, when written) of its standings as of
+def _checkpoint(as_of: int | None) -> dict[str, RawSQL]:
+    """The subqueries of a stage's checkpoint (digest, when written) of its standings as of
     round ``as_of``, or (None) of its latest round with standings (``latest_round``).
 
-    Raw subqueries: the same ones through ``Subquery``/``OuterRef`` cost three times the CPU of
-    the rest of the request's query to compile, on every read.
+    Raw subqueries, read with the stage by ``get_visible_row``: the same ones through
+    ``Subquery``/``OuterRef`` cost three times the CPU of the rest of the request's query
+    to compile, on every read.
     """
     stage, rows = Stage._meta.db_table, StandingRow._meta.db_table
     latest = f"SELECT MAX(r.as_of_round) FROM {rows} r WHERE r.stage_id = {stage}.id"
+    annotations: dict[str, RawSQL] = {}
     params: tuple[Any, ...] = ()
     if as_of is None:
-        stages = stages.annotate(
-            latest_round=RawSQL(latest, (), output_field=models.IntegerField())
-        )
+        annotations["latest_round"] = RawSQL(latest, (), output_field=models.IntegerField())
         round_sql = f"({latest})"
     else:
         round_sql, params = "%s", (as_of,)
@@ -567,10 +564,9 @@ def _with_checkpoint(stages: QuerySet[Stage], as_of: int | None) -> QuerySet[Sta
             output_field=field,
         )
 
-    return stages.annotate(
-        checkpoint_digest=checkpoint("digest", models.CharField()),
-        checkpoint_written=checkpoint("updated_at", models.DateTimeField()),
-    )
+    annotations["checkpoint_digest"] = checkpoint("digest", models.CharField())
+    annotations["checkpoint_written"] = checkpoint("updated_at", models.DateTimeField())
+    return annotations
 
 
 def renew_team_generation(tournament_id: int) -> None:
@@ -734,7 +730,7 @@ class MatchEvents(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         # Only what deciding needs: the service reads and locks the match itself.
-        match = get_visible(request, Match.objects.only(*_VISIBILITY), pk)
+        match = get_visible_row(request, Match, pk)
         require_write(request, match.tournament_id)
         body = request.data
         if not isinstance(body, dict):
@@ -856,7 +852,7 @@ class MatchState(APIView):
         summary="The position as the caller may see it, and their legal moves",
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = get_visible(request, Match.objects.all(), pk)
+        match = get_visible_row(request, Match, pk, fields=("last_seq", "last_hash"))
         viewer = viewer_key(request, match.tournament_id)
         tag = f"state:{match.pk}:{match.last_seq}:{match.last_hash}:{viewer}"
         return conditional(request, tag, lambda: Response(self.position(request, match)))

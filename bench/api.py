@@ -8,13 +8,14 @@ Needs PostgreSQL and Redis, named as the application names them:
 (``make bench-api`` runs it with the environment it is given). It never touches the database
 DATABASE_URL names: it creates its own, ``--database`` (default ``seep_bench_api``) on the same
 server, dropping it first and again at the end (unless ``--keep``). It starts the production
-processes on it: gunicorn with deploy/gunicorn.py (``WEB_CONCURRENCY`` workers, default 2 per
-CPU plus 1, its sync workers: one connection per request, as behind a proxy) on a free port
-of 127.0.0.1, and one Celery worker (prefork, concurrency 1) on a queue of its own on
-REDIS_URL, whose keys it deletes at the end. The cache (the rate limits' counts, the cached
-standings) is on REDIS_URL too, keyed by ids the scratch database hands out again: give it a
-Redis database no one else uses (``make bench-api`` takes database 11). The API's rate
-limits stay on, with a token rate no client reaches (the counting is part of every request's cost).
+processes on it: gunicorn with deploy/gunicorn.py (its defaults: ``WEB_CONCURRENCY`` worker
+processes of ``WEB_THREADS`` threads, each client's connection kept alive between requests, as
+a proxy's upstream connections are) on a free port of 127.0.0.1, and one Celery worker
+(prefork, concurrency 1) on a queue of its own on REDIS_URL, whose keys it deletes at the end.
+The cache (the rate limits' counts, the cached standings) is on REDIS_URL too, keyed by ids
+the scratch database hands out again: give it a Redis database no one else uses (``make
+bench-api`` takes database 11). The API's rate limits stay on, with a token rate no client
+reaches (the counting is part of every request's cost).
 
 The world: a published tournament of ``--teams`` teams (every player a user with a write
 token), a round-robin stage whose first round is played (score matches) and projected by the
@@ -143,7 +144,9 @@ def main() -> None:
             "cpus": os.cpu_count(),
             "database": _server_version(),
             "load_average": {"before": load_before, "after": os.getloadavg()},
-            "web": f"gunicorn (deploy/gunicorn.py), {os.environ['WEB_CONCURRENCY']} sync workers",
+            "web": "gunicorn (deploy/gunicorn.py), "
+            f"{os.environ.get('WEB_CONCURRENCY') or (os.cpu_count() or 1) + 1} workers of "
+            f"{os.environ.get('WEB_THREADS') or 4} threads",
             "worker": "celery prefork, concurrency 1",
             "rounds": args.rounds,
             "seconds_per_case": args.seconds,
@@ -185,7 +188,6 @@ def _environment(bench_url: str, queue: str, port: int) -> None:
     )
     os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
     os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
-    os.environ.setdefault("WEB_CONCURRENCY", str(2 * (os.cpu_count() or 1) + 1))
     if not os.environ.get("RECEIPT_SIGNING_KEY") and not os.environ.get("RECEIPT_SIGNING_KEY_FILE"):
         from tournaments.receipts import generate_private_key_text
 

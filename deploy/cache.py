@@ -104,6 +104,25 @@ class FailOpenRedisCache(RedisCache):
             self._down("set_many", exc)
             return list(data)
 
+    def count(self, key: Any, timeout: int, version: Any = None) -> int | None:
+        """Add one to the counter at ``key`` (made to live ``timeout`` seconds when it is
+        new) and return it, in one round trip; None while Redis is down (nothing counted).
+
+        The counter is a plain Redis integer, as Django's serializer stores an int, so
+        ``get`` reads it too.
+        """
+        key = self.make_and_validate_key(key, version=version)
+        try:
+            client = self._cache.get_client(key, write=True)
+            with client.pipeline(transaction=False) as pipe:
+                pipe.set(key, 0, ex=timeout, nx=True)
+                pipe.incr(key)
+                _, counted = pipe.execute()
+            return int(counted)
+        except _UNAVAILABLE as exc:
+            self._down("count", exc)
+            return None
+
     def delete(self, key: Any, version: Any = None) -> bool:
         try:
             return bool(super().delete(key, version))

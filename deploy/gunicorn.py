@@ -2,8 +2,13 @@
 
 - ``WEB_BIND`` (default ``127.0.0.1:$PORT``, ``PORT`` default 8000): where to listen. A
   container listens on ``0.0.0.0:8000`` behind its published port.
-- ``WEB_CONCURRENCY`` (default 2 per CPU, plus 1): worker processes. Each is one process with
-  its own database connection (see docs/deploy.md on pooling).
+- ``WEB_CONCURRENCY`` (default 1 per CPU, plus 1): worker processes.
+- ``WEB_THREADS`` (default 4): threads per worker process (gunicorn's ``gthread`` workers),
+  each with its own database connection (see docs/deploy.md on pooling); 1 for gunicorn's
+  sync workers. Threads keep a client's (or a proxy's) connection alive between requests
+  (``keepalive`` seconds), which sync workers cannot: a new TCP connection for every request
+  cost a standings read about a quarter of its CPU (docs/api.md, "Speed"), and a thread
+  waiting on the database leaves the CPU to another.
 - ``FORWARDED_ALLOW_IPS`` (gunicorn's own variable, default 127.0.0.1): the proxies whose
   X-Forwarded-* headers gunicorn believes.
 
@@ -17,7 +22,9 @@ import multiprocessing
 import os
 
 bind = os.environ.get("WEB_BIND") or f"127.0.0.1:{os.environ.get('PORT') or 8000}"
-workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count() + 1)
+workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() + 1)
+threads = int(os.environ.get("WEB_THREADS") or 4)
+worker_class = "gthread" if threads > 1 else "sync"
 timeout = 30  # a request running longer than this has its worker replaced
 graceful_timeout = 20  # on SIGTERM: time for requests in hand to finish
 keepalive = 5

@@ -393,9 +393,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "api.throttling.TokenRateThrottle",
-        "api.throttling.SessionRateThrottle",
+        "api.throttling.RateThrottle",  # anon, token or user: one counter a request
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON") or "600/min",
