@@ -444,6 +444,8 @@ CACHES = {
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
+    # kombu's Redis transport, keeping the client it sends with (deploy/broker.py)
+    CELERY_BROKER_TRANSPORT = os.environ.get("CELERY_BROKER_TRANSPORT") or "deploy.broker:Transport"
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     # No broker configured (the embedded default): tasks run in-process when sent, and

@@ -45,6 +45,7 @@ print(json.dumps({
     "USE_TZ": settings.USE_TZ,
     "DEFAULT_AUTO_FIELD": settings.DEFAULT_AUTO_FIELD,
     "broker_url": conf.broker_url,
+    "broker_transport": conf.broker_transport,
     "task_always_eager": conf.task_always_eager,
     "task_eager_propagates": conf.task_eager_propagates,
     "task_acks_late": conf.task_acks_late,
@@ -146,6 +147,7 @@ class TestProduction:
         assert settings["CONN_MAX_AGE"] == 300
         assert settings["CONN_HEALTH_CHECKS"] is True
         assert settings["broker_url"] == "redis://cache.internal:6379/2"
+        assert settings["broker_transport"] == "deploy.broker:Transport"
         assert settings["task_always_eager"] is False
 
     def test_postgresql_connections_are_kept_a_minute_by_default(self) -> None:

@@ -1,0 +1,39 @@
+"""The Celery broker's transport: kombu's Redis transport, keeping the client it sends with.
+
+kombu's Redis channel makes a new ``redis.Redis`` for every message it sends (and every queue
+size it asks): a client costs about as much Python as the round trip (it builds its table of
+response callbacks each time), and every append sends a message after its commit, so the send
+cost more than a third of the append's own Python. Here a channel keeps one client for all of
+that. A ``redis.Redis`` holds no connection of its own (it takes one from the channel's pool
+for each command, the pool that kombu's own client would use, and that starts afresh in a
+forked child) and is thread-safe, so one serves every send of the channel. Everything else is
+kombu's (deploy/settings.py names this transport when the broker is Redis).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from kombu.transport import redis
+
+
+class Channel(redis.Channel):
+    _kept_client: Any = None
+
+    @contextmanager
+    def conn_or_acquire(self, client: Any = None) -> Iterator[Any]:
+        if client:
+            yield client
+            return
+        if self._kept_client is None:
+            self._kept_client = self._create_client()  # type: ignore[attr-defined]
+        yield self._kept_client
+
+
+class Transport(redis.Transport):
+    Channel = Channel
+
+
+__all__ = ["Transport"]
