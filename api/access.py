@@ -22,6 +22,7 @@ from competition.models import Stage
 from tournaments.access import is_director
 from tournaments.models import Match, Team, Tournament
 
+from . import sql as queries
 from .models import ApiToken
 from .problems import Problem
 
@@ -133,11 +134,10 @@ def get_visible_row(
         f"JOIN {tournaments} t ON t.id = {table}.tournament_id WHERE {table}.id = %s"
     )
     params = [p for expression in annotations.values() for p in expression.params]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, number])
-        row = cursor.fetchone()
-    if row is None:
+    found = queries.rows(sql, [*params, number])  # planned once per connection (api/sql.py)
+    if not found:
         raise Http404
+    row = found[0]
     width = len(names)
     obj = model.from_db(connection.alias, names, row[:width])
     shown = {"id": obj.tournament_id, "published": bool(row[width]), "organizer_id": row[width + 1]}

@@ -25,6 +25,8 @@ from knox.signals import token_expired
 from rest_framework import exceptions
 from rest_framework.request import Request
 
+from . import sql as queries
+
 
 class ScopedTokenAuthentication(TokenAuthentication):
     """knox's token authentication, safe on any input (a header that is not even UTF-8)."""
@@ -70,9 +72,7 @@ def _candidates(key: str) -> list[Any]:
     from .models import ApiToken
 
     sql, converters = _candidates_query(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [key])
-        rows = cursor.fetchall()
+    rows = queries.rows(sql, [key])  # planned once per connection on PostgreSQL
     user_model = get_user_model()
     tokens = [f.attname for f in ApiToken._meta.concrete_fields]
     users = [f.attname for f in user_model._meta.concrete_fields]

@@ -37,7 +37,11 @@ Every round runs every case for ``--seconds`` at every client count, in turn, so
 noisy machine weighs on all cases alike; after the appends the worker is let catch up (its
 wait is recorded) before the next case. Figures per case and count over every round:
 requests per second (requests over the phases' wall time), p50/p99 in milliseconds, and the
-HTTP overhead (HTTP append p50 - service p50 at the same count). Also recorded: the SQL
+HTTP overhead (HTTP append p50 - service p50 at the same count). Where the CPU goes, per
+request: the web workers' (``cpu_ms_per_request``; for ``service``, the client's, which makes
+the call), the clients' own (``client_cpu_ms_per_request``), and the whole machine's busy
+time (``machine_cpu_ms_per_request``: PostgreSQL, Redis, the Celery worker and the kernel
+too; two CPUs make 2,000 ms a second, so that figure bounds the rate). Also recorded: the SQL
 queries one request of each kind makes (the Django test client in this process), and the
 load average before and after. Written to bench/results/api.json and printed.
 """
@@ -448,9 +452,11 @@ class _Bench:
         jobs = [self._job(case, n) for n in range(clients)]
         procs = [ctx.Process(target=_client, args=(job, barrier, answers)) for job in jobs]
         cpu_before = _cpu_seconds(self.web_pid)
+        busy_before = _machine_busy_seconds()
         for proc in procs:
             proc.start()
         outcomes = [answers.get(timeout=self.seconds + 120) for _ in procs]
+        busy = _machine_busy_seconds() - busy_before
         for proc in procs:
             proc.join()
         cpu_after = _cpu_seconds(self.web_pid)
@@ -469,6 +475,10 @@ class _Bench:
             "errors": sum(o["errors"] for o in outcomes),
             "first_error": errors[0] if errors else None,
             "cpu": cpu,
+            # the clients' own CPU (their HTTP, or the service call and its projection's send)
+            "client_cpu": sum(o.get("client_cpu", 0.0) for o in outcomes),
+            # every CPU of the machine, busy (PostgreSQL, Redis, the worker, the kernel too)
+            "machine_cpu": busy,
         }
 
     def _job(self, case: str, n: int) -> dict[str, Any]:
@@ -513,6 +523,12 @@ class _Bench:
                     "p99_ms": round(1000 * _quantile(ordered, 0.99), 2),
                     "cpu_ms_per_request": round(
                         1000 * sum(p["cpu"] for p in phases) / max(1, len(ordered)), 2
+                    ),
+                    "client_cpu_ms_per_request": round(
+                        1000 * sum(p["client_cpu"] for p in phases) / max(1, len(ordered)), 2
+                    ),
+                    "machine_cpu_ms_per_request": round(
+                        1000 * sum(p["machine_cpu"] for p in phases) / max(1, len(ordered)), 2
                     ),
                     "per_round_p50_ms": [
                         round(1000 * _quantile(sorted(p["latencies"]), 0.5), 2) for p in phases
@@ -585,6 +601,7 @@ def _drive(job: dict[str, Any], barrier: Any, outcome: dict[str, Any]) -> None:
         token = job["tokens"][seat0]
     clock = time.perf_counter
     barrier.wait(timeout=60)
+    own_cpu = time.process_time()
     outcome["start"] = start = clock()
     deadline = start + job["seconds"]
     while (began := clock()) < deadline:
@@ -626,6 +643,7 @@ def _drive(job: dict[str, Any], barrier: Any, outcome: dict[str, Any]) -> None:
                 outcome["errors"] += 1
                 outcome["error"] = outcome["error"] or f"{response.status} {response.data[:300]!r}"
     outcome["end"] = clock()
+    outcome["client_cpu"] = time.process_time() - own_cpu
 
 
 def _quantile(ordered: list[float], q: float) -> float:
@@ -664,6 +682,14 @@ def _start_web(log_path: Path, port: int) -> subprocess.Popen[bytes]:
                 os.killpg(web.pid, signal.SIGKILL)
             sys.exit(f"gunicorn did not start; see {log_path}")
         time.sleep(0.1)
+
+
+def _machine_busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy since boot, all CPUs (from /proc/stat)."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    ticks = [int(x) for x in fields]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle and iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_seconds(master: int) -> dict[int, float]:

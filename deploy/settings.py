@@ -206,6 +206,11 @@ def _database(url: str | None) -> dict[str, object]:
             # them) and no server-side cursors (a named cursor outlives its statement).
             options["prepare_threshold"] = None
             config["DISABLE_SERVER_SIDE_CURSORS"] = True
+        else:
+            # psycopg's own default, which Django turns off: a query run with server-side
+            # binding (only the API's hottest, api/sql.py: Django's own cursors bind on the
+            # client and are never prepared) is prepared after 5 runs on a connection.
+            options.setdefault("prepare_threshold", 5)
         return config
     raise ImproperlyConfigured(
         "DATABASE_URL must be sqlite:///path/to/file.sqlite3 or "

@@ -275,6 +275,7 @@ class TestPoolingAndLogs:
         settings = loaded(self.POSTGRES)
         assert "pool" not in settings["OPTIONS"]
         assert settings["CONN_MAX_AGE"] == 60
+        assert settings["OPTIONS"]["prepare_threshold"] == 5  # api/sql.py's queries
 
     def test_a_psycopg_pool_per_process_replaces_persistent_connections(self) -> None:
         settings = loaded(
