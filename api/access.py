@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
@@ -139,15 +139,15 @@ def get_visible_row(
         raise Http404
     row = found[0]
     width = len(names)
-    obj = model.from_db(connection.alias, names, row[:width])
+    db = connections[DEFAULT_DB_ALIAS]  # once: ``connection`` looks it up on every attribute
+    obj = model.from_db(db.alias, names, row[:width])
     shown = {"id": obj.tournament_id, "published": bool(row[width]), "organizer_id": row[width + 1]}
     order = [f.attname for f in Tournament._meta.concrete_fields if f.attname in shown]
-    obj.tournament = Tournament.from_db(connection.alias, order, [shown[name] for name in order])
+    obj.tournament = Tournament.from_db(db.alias, order, [shown[name] for name in order])
     for (name, expression), stored in zip(annotations.items(), row[width + 2 :], strict=True):
         value = stored
-        converters = connection.ops.get_db_converters(expression)
-        for convert in converters + expression.get_db_converters(connection):
-            value = convert(value, expression, connection)
+        for convert in db.ops.get_db_converters(expression) + expression.get_db_converters(db):
+            value = convert(value, expression, db)
         setattr(obj, name, value)
     if not may_see(request, obj.tournament):
         raise Http404

@@ -18,26 +18,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import Cursor
 
 
 def rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     """Return the rows of ``sql`` (``%s`` placeholders) run with ``params``."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
+    db = connections[DEFAULT_DB_ALIAS]  # once: ``connection`` looks it up on every attribute
+    if db.vendor != "postgresql":
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             return list(cursor.fetchall())
-    connection.ensure_connection()
-    with Cursor(connection.connection) as raw:
-        if connection.queries_logged or connection.execute_wrappers:
-            logged = connection.queries_logged
-            wrap = connection.make_debug_cursor if logged else connection.make_cursor
+    db.ensure_connection()
+    with Cursor(db.connection) as raw:
+        if db.queries_logged or db.execute_wrappers:
+            wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
             cursor = wrap(raw)  # type: ignore[arg-type]  # a DB-API cursor, as Django's own
             cursor.execute(sql, params)
         else:  # what Django's cursor wrapper does, without its proxying
-            connection.validate_no_broken_transaction()
-            with connection.wrap_database_errors:
+            db.validate_no_broken_transaction()
+            with db.wrap_database_errors:
                 raw.execute(sql, params)
         return list(raw.fetchall())
 

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
@@ -29,6 +29,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import generics, serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -121,10 +122,11 @@ def paginate(
     return pages.get_paginated_response([serialize(item) for item in page])
 
 
-def conditional(request: Request, tag: str, build: Callable[[], Response]) -> Response:
+def conditional(request: Request, tag: str, build: Callable[[], HttpResponse]) -> HttpResponse:
     """Answer 304 when the client holds this version (``If-None-Match``), else build it."""
     etag = f'"{hashlib.sha256(tag.encode()).hexdigest()[:32]}"'
     held = request.headers.get("If-None-Match", "")
+    response: HttpResponse
     if etag in [t.strip() for t in held.split(",")] or held.strip() == "*":
         response = Response(status=status.HTTP_304_NOT_MODIFIED)
     else:
@@ -506,30 +508,32 @@ class StageStandings(APIView):
             **ERRORS,
         },
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         asked = int_param(request, "round", 0, low=0, high=10_000) or None
         stage = get_visible_row(request, Stage, pk, annotations=_checkpoint(asked))
         as_of = asked if asked is not None else stage.latest_round
         digest, written = stage.checkpoint_digest, stage.checkpoint_written
         teams = f"api:teams:{stage.tournament_id}"
-        key = f"api:standings:v1:{stage.pk}:{as_of}:{digest}:{written and written.timestamp()}"
+        key = f"api:standings:v2:{stage.pk}:{as_of}:{digest}:{written and written.timestamp()}"
         found = cache.get_many([teams, key] if digest else [teams])
         generation = found.get(teams)
         tag = f"standings:{stage.pk}:{as_of}:{digest}:{written}:{generation}"
 
-        def build() -> Response:
+        def build() -> HttpResponse:
             kept = found.get(key)
-            if kept is not None and kept["generation"] == generation:
-                return Response(kept["body"])
-            rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
-            body = {
-                "stage": stage.pk,
-                "as_of_round": as_of,
-                "rows": s.StandingRowSerializer(rows, many=True).data,
-            }
-            if digest:
-                cache.set(key, {"generation": generation, "body": body}, STANDINGS_CACHE_SECONDS)
-            return Response(body)
+            if kept is not None and kept[0] == generation:
+                rendered = kept[1]  # the JSON as the renderer wrote it: sent as it is
+            else:
+                rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
+                body = {
+                    "stage": stage.pk,
+                    "as_of_round": as_of,
+                    "rows": s.StandingRowSerializer(rows, many=True).data,
+                }
+                rendered = JSONRenderer().render(body)
+                if digest:
+                    cache.set(key, (generation, rendered), STANDINGS_CACHE_SECONDS)
+            return HttpResponse(rendered, content_type="application/json")
 
         return conditional(request, tag, build)
 
@@ -577,7 +581,7 @@ def renew_team_generation(tournament_id: int) -> None:
 
 class StageBracket(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS})
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         stage = get_visible(request, Stage.objects.all(), pk)
         if not stage.elimination:
             raise Problem("this stage is not a bracket", code="not_a_bracket", status_code=404)
@@ -851,7 +855,7 @@ class MatchState(APIView):
         responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS},
         summary="The position as the caller may see it, and their legal moves",
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         match = get_visible_row(request, Match, pk, fields=("last_seq", "last_hash"))
         viewer = viewer_key(request, match.tournament_id)
         tag = f"state:{match.pk}:{match.last_seq}:{match.last_hash}:{viewer}"

@@ -26,6 +26,13 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 log = logging.getLogger(__name__)
 
 _UNAVAILABLE = (redis.RedisError, OSError)
+#: INCR, and on the counter's first count its expiry (EVALSHA: the script is sent once)
+_COUNT = """
+local counted = redis.call('INCR', KEYS[1])
+if counted == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return counted
+"""
+_COUNTERS: dict[int, Any] = {}  # a client's registered script, by the client's id
 _WARN_EVERY = 60.0
 
 
@@ -106,7 +113,8 @@ class FailOpenRedisCache(RedisCache):
 
     def count(self, key: Any, timeout: int, version: Any = None) -> int | None:
         """Add one to the counter at ``key`` (made to live ``timeout`` seconds when it is
-        new) and return it, in one round trip; None while Redis is down (nothing counted).
+        new) and return it: one command, one round trip (a script, so the expiry is set in
+        the same step as the counter is made); None while Redis is down (nothing counted).
 
         The counter is a plain Redis integer, as Django's serializer stores an int, so
         ``get`` reads it too.
@@ -114,11 +122,10 @@ class FailOpenRedisCache(RedisCache):
         key = self.make_and_validate_key(key, version=version)
         try:
             client = self._cache.get_client(key, write=True)
-            with client.pipeline(transaction=False) as pipe:
-                pipe.set(key, 0, ex=timeout, nx=True)
-                pipe.incr(key)
-                _, counted = pipe.execute()
-            return int(counted)
+            script = _COUNTERS.get(id(client))
+            if script is None:
+                script = _COUNTERS[id(client)] = client.register_script(_COUNT)
+            return int(script(keys=[key], args=[timeout]))
         except _UNAVAILABLE as exc:
             self._down("count", exc)
             return None
