@@ -27,9 +27,10 @@ class Channel(redis.Channel):
         if client:
             yield client
             return
-        if self._kept_client is None:
-            self._kept_client = self._create_client()  # type: ignore[attr-defined]
-        yield self._kept_client
+        kept = self._kept_client
+        if kept is None or kept.connection_pool is not self.pool:  # a new pool after a fork
+            kept = self._kept_client = self._create_client()  # type: ignore[attr-defined]
+        yield kept
 
 
 class Transport(redis.Transport):

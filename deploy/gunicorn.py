@@ -25,7 +25,11 @@ bind = os.environ.get("WEB_BIND") or f"127.0.0.1:{os.environ.get('PORT') or 8000
 workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() + 1)
 threads = int(os.environ.get("WEB_THREADS") or 4)
 worker_class = "gthread" if threads > 1 else "sync"
-timeout = 30  # a request running longer than this has its worker replaced
+# A worker process silent this long is replaced. A sync worker is silent while it serves a
+# request, so this bounds a request; a threaded worker's main loop keeps reporting while its
+# threads serve, so a request stuck on the database is not bounded by this: the proxy's
+# timeout and PostgreSQL's own (docs/deploy.md, "Timeouts") are what bound it.
+timeout = 30
 graceful_timeout = 20  # on SIGTERM: time for requests in hand to finish
 keepalive = 5
 # Heartbeat files on tmpfs: a container's overlay filesystem can stall them.

@@ -400,6 +400,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": [
         "api.throttling.RateThrottle",  # anon, token or user: one counter a request
     ],
+    # How many proxies in front of the web processes append to X-Forwarded-For: the anonymous
+    # rate limit counts the address the nearest of them saw. 0: the connection's own address
+    # (DRF's default, None, would count the whole header, which a caller can vary at will).
+    "NUM_PROXIES": _int("API_NUM_PROXIES", 0),
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON") or "600/min",
         "token": os.environ.get("API_THROTTLE_TOKEN") or "1200/min",
@@ -449,8 +453,10 @@ CACHES = {
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    # kombu's Redis transport, keeping the client it sends with (deploy/broker.py)
-    CELERY_BROKER_TRANSPORT = os.environ.get("CELERY_BROKER_TRANSPORT") or "deploy.broker:Transport"
+    if urlsplit(REDIS_URL).scheme == "redis":
+        # kombu's Redis transport, keeping the client it sends with (deploy/broker.py). Not
+        # for rediss://: kombu turns TLS on by the transport's name, so that keeps kombu's.
+        CELERY_BROKER_TRANSPORT = "deploy.broker:Transport"
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     # No broker configured (the embedded default): tasks run in-process when sent, and

@@ -150,6 +150,11 @@ class TestProduction:
         assert settings["broker_transport"] == "deploy.broker:Transport"
         assert settings["task_always_eager"] is False
 
+    def test_a_tls_broker_keeps_kombu_s_own_transport_which_turns_tls_on(self) -> None:
+        settings = loaded({**PRODUCTION, "REDIS_URL": "rediss://cache.internal:6380/2"})
+        assert settings["broker_url"] == "rediss://cache.internal:6380/2"
+        assert settings["broker_transport"] is None
+
     def test_postgresql_connections_are_kept_a_minute_by_default(self) -> None:
         settings = loaded({**PRODUCTION, "DATABASE_URL": "postgresql://u@localhost/seep"})
         assert settings["CONN_MAX_AGE"] == 60

@@ -170,6 +170,7 @@ def _run_postgresql(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> lis
     first error (raised as Django's error). Only the last statement may return rows that
     matter (the read function's, or nothing).
     """
+    db.close_if_health_check_failed()  # as Django's own cursors do, once a request
     db.ensure_connection()
     sql = "; ".join(sql for sql, _ in statements)
     params = [v for _, p in statements for v in p]
@@ -210,6 +211,7 @@ def read_locked(
     postgresql = db.vendor == "postgresql"
     began = postgresql and _outermost(db)
     if began:
+        db.close_if_health_check_failed()
         db.ensure_connection()
         raw = db.connection
         began = raw.info.transaction_status == TransactionStatus.IDLE

@@ -36,3 +36,46 @@ def test_rows_returns_the_rows_and_is_logged_like_any_query(league: League) -> N
     assert found == [(league.digital.pk,)]
     assert len(queries) == 1
     assert sql.rows("SELECT id FROM tournaments_match WHERE id = %s", [0]) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_the_server_dropped_is_replaced_before_the_first_query(
+    league: League,
+) -> None:
+    from django.db import connections
+
+    client = league.client(token="a_read")
+    path = f"/api/v1/matches/{league.digital.pk}/state/"
+    assert client.get(path).status_code == 200
+    backend = connection.connection.info.backend_pid
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+    finally:
+        other.close()
+    # A new request re-arms the health check (Django's request_started, which the test
+    # client does not send): the first query of this one is the token's, through api/sql.py.
+    connection.health_check_done = False
+    assert client.get(path).status_code == 200
+    assert connection.connection.info.backend_pid != backend
+
+
+def test_anonymous_callers_are_counted_by_their_address_not_a_header(league: League) -> None:
+    from unittest import mock
+
+    from django.core.cache import cache
+    from rest_framework.throttling import SimpleRateThrottle
+
+    cache.clear()
+    try:
+        with mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "2/min"}):
+            client = league.client()
+            codes = [
+                client.get("/api/v1/", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+                for n in range(3)
+            ]
+        assert codes == [200, 200, 429]
+    finally:
+        cache.clear()

@@ -220,6 +220,24 @@ def test_the_read_function_returns_the_match_models_fields_in_order() -> None:
         names, modes = cursor.fetchone()
     returned = [name for name, mode in zip(names, modes, strict=True) if mode == "t"]
     tournament = [f"t_{name}" for name in appendsql.TOURNAMENT_FIELDS]
+    # ... and of the columns' types (a column whose type changes needs the function replaced)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT a.name, format_type(a.type, NULL) FROM pg_proc p, "
+            "unnest(p.proallargtypes, p.proargmodes, p.proargnames) AS a(type, mode, name) "
+            "WHERE p.proname = 'tournaments_append_read' AND a.mode = 't'"
+        )
+        function_types = dict(cursor.fetchall())
+        tables = {"": Match._meta.db_table, "t_": "tournaments_tournament"}
+        for prefix, table in tables.items():
+            cursor.execute(
+                "SELECT attname, format_type(atttypid, NULL) FROM pg_attribute "
+                "WHERE attrelid = %s::regclass AND attnum > 0",
+                [table],
+            )
+            for column, kind in cursor.fetchall():
+                if prefix + column in function_types:
+                    assert function_types[prefix + column] == kind, (prefix + column, kind)
     assert returned == [
         *appendsql.MATCH_FIELDS,
         *tournament,
