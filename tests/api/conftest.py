@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -129,3 +130,14 @@ def league(db: None) -> League:
         )
         league.tokens[name] = text
     return league
+
+
+@pytest.fixture
+def fresh_cache(settings: Any) -> None:
+    """The cache under a key prefix of this test's own: counts start at zero, and nothing
+    of another test (another xdist worker on the same Redis) is counted or wiped. Not
+    ``cache.clear()``: on Redis that empties the whole database, the broker's queues too."""
+    settings.CACHES = {
+        name: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+        for name, config in settings.CACHES.items()
+    }

@@ -19,11 +19,9 @@ RATES = {"anon": "3/min", "token": "3/min", "user": "3/min"}
 
 
 @pytest.fixture
-def low_rates() -> Iterator[None]:
-    cache.clear()
+def low_rates(fresh_cache: None) -> Iterator[None]:
     with mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", RATES):
         yield
-    cache.clear()
 
 
 def codes(client: Any, n: int) -> list[int]:
