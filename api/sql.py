@@ -19,23 +19,44 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 from psycopg import Cursor
 
 
 def rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """Return the rows of ``sql`` (``%s`` placeholders) run with ``params``."""
-    db = connections[DEFAULT_DB_ALIAS]  # once: ``connection`` looks it up on every attribute
+    """Return the rows of ``sql`` (a read: ``%s`` placeholders) run with ``params``."""
+    # once: ``connection`` looks it up on every attribute; Any: the stubs lack the health check
+    db: Any = connections[DEFAULT_DB_ALIAS]
     if db.vendor != "postgresql":
         with db.cursor() as cursor:
             cursor.execute(sql, params)
             return list(cursor.fetchall())
-    db.close_if_health_check_failed()  # as Django's own cursors do, once a request
+    # Django checks a kept connection with a round trip of its own (SELECT 1) before a
+    # request's first query. When that first query is one of these reads, outside any
+    # transaction, the read itself is the check: on a connection the server dropped it fails
+    # at once, and it is run again on a new connection (a read: running it twice is safe).
+    retry = (
+        db.connection is not None
+        and db.health_check_enabled
+        and not db.health_check_done
+        and not db.in_atomic_block
+    )
+    db.health_check_done = True
+    try:
+        return _run(db, sql, params)
+    except (OperationalError, InterfaceError):
+        if not retry or not (db.connection is None or db.connection.broken):
+            raise  # not a dropped connection: the error is the query's
+        db.close()
+        return _run(db, sql, params)
+
+
+def _run(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     db.ensure_connection()
     with Cursor(db.connection) as raw:
         if db.queries_logged or db.execute_wrappers:
             wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
-            cursor = wrap(raw)  # type: ignore[arg-type]  # a DB-API cursor, as Django's own
+            cursor = wrap(raw)  # a DB-API cursor, as Django's own
             cursor.execute(sql, params)
         else:  # what Django's cursor wrapper does, without its proxying
             db.validate_no_broken_transaction()

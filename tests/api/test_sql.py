@@ -75,3 +75,21 @@ def test_anonymous_callers_are_counted_by_their_address_not_a_header(
             client.get("/api/v1/", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code for n in range(3)
         ]
     assert codes == [200, 200, 429]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_read_that_fails_on_a_live_connection_is_not_run_again(league: League) -> None:
+    from django.db import OperationalError
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET statement_timeout = 50")
+    try:
+        connection.health_check_done = False  # the request's first query
+        with CaptureQueriesContext(connection) as queries, pytest.raises(OperationalError):
+            sql.rows("SELECT pg_sleep(%s)", [1])
+        assert len(queries) == 1  # the timeout is the query's: no second try
+        assert not connection.connection.broken
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET statement_timeout")
