@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import seep_core as sc
+from bench.instructions_workload import play_random_deals
 from seep_core import cards, combos
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -38,22 +39,11 @@ def _clear_caches() -> None:
 def random_play(deals: int, seed: int) -> tuple[float, list[tuple[sc.Deal, list[dict[str, Any]]]]]:
     """Return random-play moves per second and the recorded deals (start position, moves)."""
     _clear_caches()
-    rng = random.Random(seed)
-    recorded = []
-    moves_made = 0
     start = time.perf_counter()
-    for n in range(deals):
-        deck = sc.ordered_deck()
-        rng.shuffle(deck)
-        first = deal = sc.new_deal(dealer=n % 4, deck=deck)
-        moves = []
-        while deal.phase not in ("over", "redealt"):
-            move = rng.choice(sc.legal_moves(deal))
-            deal = sc.apply(deal, move)
-            moves.append(move)
-        moves_made += len(moves)
-        recorded.append((first, moves))
-    return moves_made / (time.perf_counter() - start), recorded
+    recorded = play_random_deals(sc, random.Random(seed), deals)
+    seconds = time.perf_counter() - start
+    moves_made = sum(len(moves) for _, moves in recorded)
+    return moves_made / seconds, recorded
 
 
 def replay(recorded: list[tuple[sc.Deal, list[dict[str, Any]]]]) -> float:

@@ -5,7 +5,8 @@
 Each stage does the work of the stages before it as well: ``start`` nothing (the interpreter
 alone), ``import`` imports seep_core, ``play`` plays DEALS random deals from seed 2026 (each
 move drawn from ``legal_moves`` and applied), ``replay`` then applies every recorded move
-again REPLAYS times. It imports nothing else beyond ``random``: what the interpreter holds
+again REPLAYS times. It imports nothing else beyond ``random`` (and ``typing``, which seep_core
+imports too): what the interpreter holds
 changes what the garbage collector costs, and the stages compare two versions of seep_core.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import Any
 
 SEED = 2026
 
@@ -25,9 +27,21 @@ def run(stage: str, deals: int, replays: int) -> int:
 
     if stage == "import":
         return 0
-    rng = random.Random(SEED)
+    recorded = play_random_deals(sc, random.Random(SEED), deals)
+    if stage == "replay":
+        apply = sc.apply
+        for _ in range(replays):
+            for first, moves in recorded:
+                deal = first
+                for move in moves:
+                    deal = apply(deal, move)
+    return sum(len(moves) for _, moves in recorded)
+
+
+def play_random_deals(sc: Any, rng: random.Random, deals: int) -> list[tuple[Any, list[Any]]]:
+    """Play ``deals`` random deals with seep_core ``sc`` (each move drawn from its legal
+    moves); return each deal's start position and moves. bench.engine times the same play."""
     recorded = []
-    moves_made = 0
     for n in range(deals):
         deck = sc.ordered_deck()
         rng.shuffle(deck)
@@ -38,15 +52,7 @@ def run(stage: str, deals: int, replays: int) -> int:
             deal = sc.apply(deal, move)
             moves.append(move)
         recorded.append((first, moves))
-        moves_made += len(moves)
-    if stage == "replay":
-        apply = sc.apply
-        for _ in range(replays):
-            for first, moves in recorded:
-                deal = first
-                for move in moves:
-                    deal = apply(deal, move)
-    return moves_made
+    return recorded
 
 
 if __name__ == "__main__":
