@@ -6,8 +6,8 @@ Each stage does the work of the stages before it as well: ``start`` nothing (the
 alone), ``import`` imports seep_core, ``play`` plays DEALS random deals from seed 2026 (each
 move drawn from ``legal_moves`` and applied), ``replay`` then applies every recorded move
 again REPLAYS times. It imports nothing else beyond ``random`` (and ``typing``, which seep_core
-imports too): what the interpreter holds
-changes what the garbage collector costs, and the stages compare two versions of seep_core.
+imports too): what the interpreter holds changes what the garbage collector costs, and the
+stages compare two versions of seep_core.
 """
 
 from __future__ import annotations
