@@ -65,7 +65,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.scratch import drop_database, recreate_database
+from bench.scoring import _quantile, _server_version
+from bench.scratch import bench_environment, drop_database, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parent.parent
@@ -176,10 +177,10 @@ def main() -> None:
 
 def _environment(bench_url: str, queue: str, port: int) -> None:
     """The settings of this process and of the servers it starts (they inherit them)."""
+    os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
+    bench_environment(bench_url)
     os.environ.update(
-        DATABASE_URL=bench_url,
         CELERY_QUEUE=queue,
-        DEBUG="0",  # DEBUG keeps every query in memory: no benchmark runs with it
         WEB_BIND=f"127.0.0.1:{port}",
         # plain HTTP on localhost (as `make stack`): no redirect to HTTPS
         SECURE_SSL_REDIRECT="0",
@@ -188,14 +189,7 @@ def _environment(bench_url: str, queue: str, port: int) -> None:
         CSRF_COOKIE_SECURE="0",
         # counted as always, at a rate no client reaches
         API_THROTTLE_TOKEN="100000000/min",
-        DJANGO_SETTINGS_MODULE="deploy.settings",
     )
-    os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
-    os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
-    if not os.environ.get("RECEIPT_SIGNING_KEY") and not os.environ.get("RECEIPT_SIGNING_KEY_FILE"):
-        from tournaments.receipts import generate_private_key_text
-
-        os.environ["RECEIPT_SIGNING_KEY"] = generate_private_key_text()
 
 
 class _World:
@@ -207,9 +201,8 @@ class _World:
         from competition import demo
         from competition import services as competition
         from competition.models import Fixture
-        from tournaments.access import SYSTEM
         from tournaments.models import Player, Tournament
-        from tournaments.services import match_append_event, match_create
+        from tournaments.services import match_create
 
         rng = random.Random(args.seed)
         users = get_user_model().objects
@@ -260,13 +253,7 @@ class _World:
                 mode="digital",
                 match_format=FORMAT,
             )
-            match_append_event(
-                match=match,
-                expected_seq=0,
-                kind="match_started",
-                payload={"first_dealer": rng.randrange(4)},
-                actor=SYSTEM,
-            )
+            demo.start(match, rng)
             self.matches.append(match.pk)
 
     def token(self, user: Any, *, write: bool = False) -> str:
@@ -410,10 +397,10 @@ class _Player:
         body = {"expected_seq": self.seq, "kind": "move_played", "payload": {"move": self.move}}
         return self.deal.to_play, body
 
-    def follow(self, kinds: list[Any], last_seq: int) -> None:
+    def follow(self, kinds: list[dict[str, Any]], last_seq: int) -> None:
         import seep_core as sc
 
-        names = [k if isinstance(k, str) else k["kind"] for k in kinds]
+        names = [event["kind"] for event in kinds]
         if names == ["move_played"]:
             self.deal, self.seq = sc.apply(self.deal, self.move), last_seq
         else:  # the deal ended and another began: its cards are the server's
@@ -646,12 +633,6 @@ def _drive(job: dict[str, Any], barrier: Any, outcome: dict[str, Any]) -> None:
     outcome["client_cpu"] = time.process_time() - own_cpu
 
 
-def _quantile(ordered: list[float], q: float) -> float:
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 # --- processes ---------------------------------------------------------------------------
 
 
@@ -706,14 +687,6 @@ def _cpu_seconds(master: int) -> dict[int, float]:
         if int(fields[1]) == master:  # fields[1] is the parent's pid
             out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
     return out
-
-
-def _server_version() -> str:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        return f"PostgreSQL {cursor.fetchone()[0]}"
 
 
 if __name__ == "__main__":

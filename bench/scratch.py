@@ -19,9 +19,12 @@ def bench_environment(database_url: str) -> None:
 
     os.environ["DATABASE_URL"] = database_url
     os.environ["DEBUG"] = "0"  # DEBUG keeps every query in memory: no benchmark runs with it
-    os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
+    # a key given in a file (SECRET_KEY_FILE...) stands: settings refuse both at once
+    if not os.environ.get("SECRET_KEY_FILE"):
+        os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
+    if not os.environ.get("RECEIPT_SIGNING_KEY_FILE"):
+        os.environ.setdefault("RECEIPT_SIGNING_KEY", generate_private_key_text())
     os.environ.setdefault("ALLOWED_HOSTS", "localhost")
-    os.environ.setdefault("RECEIPT_SIGNING_KEY", generate_private_key_text())
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
 
 

@@ -126,19 +126,11 @@ def _prepare_template(url: str) -> None:
     import psycopg
     from eventsourcing.postgres import PostgresApplicationRecorder
 
-    env = dict(os.environ)
     bench_environment(url)
-    env.update(
-        {
-            k: os.environ[k]
-            for k in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "RECEIPT_SIGNING_KEY")
-        }
-    )
-    env["DJANGO_SETTINGS_MODULE"] = "deploy.settings"
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
         cwd=REPO,
-        env=env,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "deploy.settings"},
         check=True,
     )
     datastore = _datastore(url)
@@ -215,9 +207,9 @@ def _project(url: str, index: int, seed: int) -> Any:
     from django.contrib.auth import get_user_model
 
     from bench.store import _Player
-    from tournaments.access import SYSTEM
+    from competition import demo
     from tournaments.models import Player, Team, Tournament
-    from tournaments.services import match_append_event, match_create
+    from tournaments.services import match_create
 
     mock.patch("tournaments.services._schedule_projection").start()  # see the module's doc
     users = get_user_model().objects
@@ -241,14 +233,9 @@ def _project(url: str, index: int, seed: int) -> Any:
     match = match_create(
         tournament=tournament, team0=team0, team1=team1, mode="digital", match_format=FORMAT
     )
-    match_append_event(
-        match=match,
-        expected_seq=0,
-        kind="match_started",
-        payload={"first_dealer": 0},
-        actor=SYSTEM,
-    )
-    player = _Player(match.pk, random.Random(seed * 100 + index))
+    rng = random.Random(seed * 100 + index)
+    demo.start(match, rng)
+    player = _Player(match.pk, rng)
     return lambda: player.append()[1]
 
 
