@@ -273,18 +273,6 @@ def _locked(
     )
 
 
-def snapshot_state(match_id: int) -> Any:
-    """Return the state the match's snapshot row holds now, as stored (None: no row).
-
-    For the rare append whose locked read named the row's digest as known but whose kept
-    state turned out not to be the head's: it needs the row's state after all.
-    """
-    with _db().cursor() as cursor:
-        cursor.execute(f"SELECT state FROM {SNAPSHOT} WHERE match_id = %s", [match_id])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
 def write(writes: Writes, *, commit: bool) -> None:
     """Write an append's events, head, snapshot (and receipt); ``commit``: and COMMIT, at once.
 
@@ -374,11 +362,6 @@ def write(writes: Writes, *, commit: bool) -> None:
         _run_sqlite(db, statements)
 
 
-def outermost_transaction() -> bool:
-    """Return whether the atomic block running now is the outermost, the one that commits."""
-    return _outermost(_db())
-
-
 def _outermost(db: Any) -> bool:
     return (
         db.in_atomic_block
@@ -405,8 +388,6 @@ __all__ = [
     "Locked",
     "Writes",
     "decoded",
-    "outermost_transaction",
     "read_locked",
-    "snapshot_state",
     "write",
 ]

@@ -170,19 +170,28 @@ def _append(
 ) -> AppendResult:
     # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc).
     actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
-    read = appendsql.read_locked(match_id, actor_id, idempotency_key, _recent.digest(match_id))
+    kept = _recent.get(match_id)
+    known = None if kept is None else kept[2]
+    read = appendsql.read_locked(match_id, actor_id, idempotency_key, known)
     if read is None:
         raise MatchNotFound(match_id)
     locked = read.match
-    state = _recent.state(locked, read.snapshot)
-    if state is None:
-        snapshot = read.snapshot
-        if snapshot is not None and snapshot[3] is None:  # not sent: the kept one is stale
-            snapshot = (*snapshot[:3], appendsql.snapshot_state(match_id))
-        state = proven_state(locked, appendsql.decoded(snapshot))
+    state: matchlog.MatchState | None
+    if (
+        kept is not None
+        and kept[:2] == (locked.last_seq, locked.last_hash)
+        and (read.snapshot is not None and read.snapshot[2] == kept[2])
+    ):
+        # The head and the snapshot row are the ones this process wrote (the digest binds
+        # the row's seq and head hash): the state kept is the state the row proves.
+        state = kept[3]
+    else:
+        # A row not sent (its digest was the kept one) is behind the head: it does not prove.
+        state = proven_state(locked, appendsql.decoded(read.snapshot))
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
-    _authorize(locked, state, actor, kind, payload)
+    director = is_director(actor, locked.tournament, listed=read.listed_director)
+    _authorize(locked, state, actor, kind, payload, director=director)
     if idempotency_key is not None and read.keyed_seq is not None:
         original = _original_result(locked, idempotency_key, digest, actor)
         if original is not None:
@@ -212,7 +221,6 @@ def _append(
     # callback by its __qualname__, which a partial does not have.
     transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
     open_deal = new_state.deal_no if _deal_in_play(new_state) else None
-    director = is_director(actor, locked.tournament, listed=read.listed_director)
     shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
 
@@ -235,21 +243,10 @@ class _RecentStates:
         self._states: OrderedDict[int, tuple[int, str, str, matchlog.MatchState]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def state(self, match: Match, snapshot: tuple[int, str, str, Any] | None) -> Any:
-        """Return the kept state if the match's head and snapshot are the ones it was kept at."""
-        if snapshot is None:
-            return None
+    def get(self, match_id: int) -> tuple[int, str, str, matchlog.MatchState] | None:
+        """Return what is kept for the match: (seq, head hash, snapshot digest, state)."""
         with self._lock:
-            kept = self._states.get(match.pk)
-        if kept is None or kept[:3] != (match.last_seq, match.last_hash, snapshot[2]):
-            return None
-        return kept[3] if snapshot[:2] == kept[:2] else None
-
-    def digest(self, match_id: int) -> str | None:
-        """Return the snapshot digest the state kept for the match was written with, if any."""
-        with self._lock:
-            kept = self._states.get(match_id)
-        return None if kept is None else kept[2]
+            return self._states.get(match_id)
 
     def keep(
         self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
@@ -345,7 +342,13 @@ def _string_problem(text: str) -> str | None:
 
 
 def _authorize(
-    match: Match, state: matchlog.MatchState, actor: Any, kind: str, payload: Any
+    match: Match,
+    state: matchlog.MatchState,
+    actor: Any,
+    kind: str,
+    payload: Any,
+    *,
+    director: bool,
 ) -> None:
     """Refuse the request unless ``actor`` may make it, whatever it would lead to.
 
@@ -368,13 +371,13 @@ def _authorize(
             return
         if match.mode == matchlog.TABLE and is_scorekeeper(actor, match):
             return
-        if is_director(actor, match.tournament):
+        if director:
             return
         raise NotPermitted(
             "only the player at that seat (or a director) may play its moves",
             code="not_your_seat",
         )
-    if is_director(actor, match.tournament):
+    if director:
         return
     keeper_kinds = {matchlog.Kind.DEAL_ENTERED}
     if match.confirmation == matchlog.Confirmation.NONE:

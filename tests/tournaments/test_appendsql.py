@@ -276,11 +276,6 @@ def test_processes_appending_in_turn_each_start_from_the_head(world: Any) -> Non
     for number in range(12):
         with mock.patch.object(services, "_recent", caches[number % 2]):
             players_move(match, shuffle=fixed_decks(5))
-    # A process that names the row's digest but does not take its kept state (as when the
-    # row is behind the head) reads the row's state after all, and proves it.
-    match.refresh_from_db()
-    with mock.patch.object(services._RecentStates, "state", return_value=None):
-        players_move(match, shuffle=fixed_decks(5))
     match.refresh_from_db()
     assert verify_match(match) == []
     assert trusted_state(match) == match_state(match)
