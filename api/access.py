@@ -180,11 +180,8 @@ def visible(request: Request, queryset: QuerySet[Any], path: str = "tournament")
 def get_or_404(queryset: QuerySet[Any], pk: Any) -> Any:
     """Return the object with this id from ``queryset``, or raise Http404 (never a 500)."""
     try:
-        number = int(pk)
-        if not 1 <= number < 2**63:  # beyond any id the database can hold
-            raise Http404
-        return queryset.get(pk=number)
-    except (TypeError, ValueError, OverflowError, queryset.model.DoesNotExist) as exc:
+        return queryset.get(pk=_number_or_404(pk))
+    except queryset.model.DoesNotExist as exc:
         raise Http404 from exc
 
 

@@ -20,11 +20,11 @@ class ApiConfig(AppConfig):
 
 
 def _team_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A team's name is in the cached standings (api.views.StageStandings): renew them, now
-    and again once the change commits (a table rendered in between has the old name)."""
+    """A team's name is in the cached standings (api.views.StageStandings): renew them once
+    the change commits (a table rendered before that has the old name, rightly; at once,
+    outside a transaction)."""
     from django.db import transaction
 
     from .views import renew_team_generation
 
-    renew_team_generation(instance.tournament_id)
     transaction.on_commit(lambda: renew_team_generation(instance.tournament_id), robust=True)

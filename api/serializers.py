@@ -13,6 +13,7 @@ from rest_framework import serializers
 from competition import formats
 from competition.models import Fixture, Round, Stage, StandingRow
 from scoring.models import DealResult, MatchResult
+from tournaments import matchlog
 from tournaments.models import Match, Team, Tournament
 
 from .models import ApiToken, Webhook, WebhookAttempt, WebhookDelivery
@@ -525,7 +526,6 @@ PAYLOADS: dict[str, type[serializers.Serializer]] = {  # type: ignore[type-arg]
     "match_forfeited": MatchForfeitedPayload,
 }
 #: the kinds a director's correction appends (docs/api.md, "Corrections")
-CORRECTIONS = ("deal_corrected", "deal_voided", "score_adjusted", "match_forfeited")
 
 
 def command_serializer(kind: str, payload: type[serializers.Serializer]) -> type:  # type: ignore[type-arg]
@@ -536,7 +536,7 @@ def command_serializer(kind: str, payload: type[serializers.Serializer]) -> type
         "payload": payload(),
         "__doc__": f"Append a {kind} command.",
     }
-    if kind in CORRECTIONS:
+    if kind in matchlog.CORRECTIONS:
         fields["confirm"] = serializers.BooleanField(
             required=False,
             help_text="Apply it although it changes a result a later round was built on "

@@ -49,6 +49,7 @@ from competition.models import (
     StandingsCheckpoint,
 )
 from scoring.models import DealResult
+from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.access import seats_in
 from tournaments.models import Match, Player, Team, Tournament
@@ -98,8 +99,6 @@ ERRORS = {
 }
 
 
-#: the columns api.access.get_visible needs of an object and its tournament to decide (a
-#: view that reads no more of them asks for only these; tests/api/test_queries.py counts)
 def paged(name: str, item: Any) -> Any:
     """Return the schema of a page of ``item``s (what ``paginate`` answers)."""
     return inline_serializer(
@@ -739,7 +738,7 @@ class MatchEvents(APIView):
         body = request.data
         if not isinstance(body, dict):
             raise Problem("the body is a JSON object", code="bad_body")
-        correction = body.get("kind") in s.CORRECTIONS
+        correction = body.get("kind") in matchlog.CORRECTIONS
         fields = {"expected_seq", "kind", "payload"}
         unknown = sorted(set(body) - fields - ({"confirm"} if correction else set()))
         missing = sorted(fields - set(body))
@@ -753,11 +752,11 @@ class MatchEvents(APIView):
         dry_run = bool_param(request, "dry_run")
         if dry_run and not correction:
             raise Problem(
-                f"a dry run is for a correction: {', '.join(s.CORRECTIONS)}", code="bad_dry_run"
+                f"a dry run is for a correction: {', '.join(matchlog.CORRECTIONS)}",
+                code="bad_dry_run",
             )
         key = request.headers.get("Idempotency-Key")
         if correction:
-            match = Match.objects.select_related("tournament").get(pk=match.pk)
             return self.correct(request, match, body, confirm=confirm, dry_run=dry_run, key=key)
         result = match_append_event(
             match=match.pk,

@@ -17,9 +17,7 @@ from .services import bracket_state
 
 def open_notices(*, tournament_id: int) -> QuerySet[Notice]:
     """Return what the tournament's directors have still to look at, newest first."""
-    return Notice.objects.filter(
-        stage__tournament_id=tournament_id, resolved_at__isnull=True
-    ).select_related("stage", "fixture__round")
+    return Notice.objects.filter(stage__tournament_id=tournament_id, resolved_at__isnull=True)
 
 
 def stage_rounds(*, stage: Stage, include_drafts: bool = False) -> QuerySet[Round]:
