@@ -32,7 +32,6 @@ local counted = redis.call('INCR', KEYS[1])
 if counted == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return counted
 """
-_COUNTERS: dict[int, Any] = {}  # a client's registered script, by the client's id
 _WARN_EVERY = 60.0
 
 
@@ -42,6 +41,15 @@ class ReusedClient(RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        self._counters: dict[int, Any] = {}  # a client's registered script, by its id
+
+    def counter(self) -> Any:
+        """Return the counting script (``_COUNT``) registered with the writing client."""
+        client = self.get_client(write=True)
+        script = self._counters.get(id(client))
+        if script is None:
+            script = self._counters[id(client)] = client.register_script(_COUNT)
+        return script
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # as _client
@@ -121,11 +129,8 @@ class FailOpenRedisCache(RedisCache):
         """
         key = self.make_and_validate_key(key, version=version)
         try:
-            client = self._cache.get_client(key, write=True)
-            script = _COUNTERS.get(id(client))
-            if script is None:
-                script = _COUNTERS[id(client)] = client.register_script(_COUNT)
-            return int(script(keys=[key], args=[timeout]))
+            counter = self._cache.counter()  # type: ignore[attr-defined]  # a ReusedClient
+            return int(counter(keys=[key], args=[timeout]))
         except _UNAVAILABLE as exc:
             self._down("count", exc)
             return None

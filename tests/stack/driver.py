@@ -344,14 +344,12 @@ def main() -> None:
     parser.add_argument("--out", required=True, help="one JSON line per acknowledged append")
     parser.add_argument("--via", choices=("service", "api"), default="service")
     parser.add_argument("--url", help="the stack's base URL (--via api)")
-    parser.add_argument("--token", help="a director's API token (--via api)")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
     with open(args.plan) as f:
         plan = json.load(f)
-    token = plan.get("token") or args.token
     appender: Appender = (
-        ServiceAppender() if args.via == "service" else ApiAppender(args.url, token)
+        ServiceAppender() if args.via == "service" else ApiAppender(args.url, plan["token"])
     )
     with open(args.out, "w", buffering=1) as out:
         counts = run(args.client, plan, appender, out)
