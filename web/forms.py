@@ -137,7 +137,7 @@ CORRECTION_KINDS = [
 ]
 
 
-class Correction(forms.Form):
+class Correction(Command):
     """A director's correction of a match: what kind, which deal or team, and the reason."""
 
     kind = forms.ChoiceField(choices=CORRECTION_KINDS, label="Correction")
@@ -154,8 +154,6 @@ class Correction(forms.Form):
         label="I have seen what it changes: apply it even though later rounds "
         "were built on this result",
     )
-    expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, teams: tuple[str, str], **kwargs: Any):
         super().__init__(*args, **kwargs)

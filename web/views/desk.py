@@ -405,23 +405,13 @@ def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: see the form.")
         return _match_page(request, t, match, decide=form, status=422)
-    refused = _append_from(request, match, K.DEAL_ENDED, form.payload(), form)
+    refused = append_command(request, match, K.DEAL_ENDED, form.payload(), form)
     if refused is not None:
         messages.error(request, plain_words(refused))
         match.refresh_from_db()
         return _match_page(request, t, match, decide=form, status=409)
     messages.success(request, "The deal's result is decided and counted.")
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))
-
-
-def _append_from(
-    request: HttpRequest, match: Match, kind: str, payload: dict[str, Any], form: Any
-) -> store_errors.AppendRefused | None:
-    """Append what a desk form asks, with the head and the client id the form carried."""
-    return append_command(
-        request, match, kind=kind, payload=payload,
-        expected_seq=form.cleaned_data["expected_seq"], client_id=form.cleaned_data["client_id"],
-    )  # fmt: skip
 
 
 @login_required
@@ -433,7 +423,7 @@ def confirm_entry(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: reload the page.")
         return redirect(reverse("web:desk-match", args=[slug, match.pk]))
-    refused = _append_from(
+    refused = append_command(
         request, match, K.DEAL_CONFIRMED, {"entry": form.cleaned_data["entry"]}, form
     )
     if refused is not None:

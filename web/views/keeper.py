@@ -147,12 +147,11 @@ def _context(
         "deals": list(scoring.deal_results(match=match)),
         "entry_form": entry_form,
         "reject_form": reject_form,
-        "answer_initial": {"expected_seq": match.last_seq},
         "client_id": client_id,
         "rejected": _rejections(match) if state.disputed else [],
         "confirmed": pages.last_answer(match, state) if state.deal_no else None,
         "poll_ms": POLL_MS,
-        "rules": forms.DealResult(rules=match.rules, teams=teams).rules,
+        "rules": entry_form.rules,
     }
 
 
@@ -177,32 +176,27 @@ def status(request: HttpRequest, pk: int) -> HttpResponse:
     """The page's live part (entries, answers, deals so far), with an ETag on the log's head."""
     with consistent_read():
         match, state, role = _match_and_role(request, pk)  # 404 unless one of its people
-        context = _context(request, match, state, role)
 
-    def build() -> HttpResponse:
-        return render(request, "web/_keep_status.html", context)
+        def build() -> HttpResponse:  # not for a 304: the ETag needs only the head
+            context = _context(request, match, state, role)
+            return render(request, "web/_keep_status.html", context)
 
-    return _conditional(request, f"k{match.pk}-{match.last_seq}", build)
+        return _conditional(request, f"k{match.pk}-{match.last_seq}", build)
 
 
 def append_command(
-    request: HttpRequest,
-    match: Match,
-    *,
-    kind: str,
-    payload: dict[str, Any],
-    expected_seq: int,
-    client_id: str,
+    request: HttpRequest, match: Match, kind: str, payload: dict[str, Any], form: forms.Command
 ) -> store_errors.AppendRefused | None:
-    """Append the command through the store's service; return its refusal, or None."""
+    """Append the command through the store's service, with the head of the log and the
+    client id ``form`` (valid) carried; return its refusal, or None."""
     try:
         match_append_event(
             match=match.pk,
-            expected_seq=expected_seq,
+            expected_seq=form.cleaned_data["expected_seq"],
             kind=kind,
             payload=payload,
             actor=request.user,
-            idempotency_key=f"web-{client_id}",
+            idempotency_key=f"web-{form.cleaned_data['client_id']}",
             via="session",
         )
     except store_errors.AppendRefused as exc:
@@ -291,14 +285,7 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
         done = f"Deal {deal} entered: it counts once the other team confirms it."
     else:
         done = f"Deal {deal} entered: it counts once the other side's entry agrees."
-    refused = append_command(
-        request,
-        match,
-        kind=kind,
-        payload=form.payload(),
-        expected_seq=form.cleaned_data["expected_seq"],
-        client_id=form.cleaned_data["client_id"],
-    )
+    refused = append_command(request, match, kind, form.payload(), form)
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused, entry_form=form)
     return _done(request, match, done)
@@ -327,14 +314,7 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
         kind = K.DEAL_REJECTED
         payload = {"entry": data["entry"], "reason": data["reason"]}
         done = f"Deal {deal} rejected: the director will decide it."
-    refused = append_command(
-        request,
-        match,
-        kind=kind,
-        payload=payload,
-        expected_seq=data["expected_seq"],
-        client_id=data["client_id"],
-    )
+    refused = append_command(request, match, kind, payload, form)
     if refused is not None:
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, plain_words(refused), refused, reject_form=reject_form)
@@ -349,14 +329,7 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     form = forms.Command(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
-    refused = append_command(
-        request,
-        match,
-        kind=K.MATCH_STARTED,
-        payload={},
-        expected_seq=form.cleaned_data["expected_seq"],
-        client_id=form.cleaned_data["client_id"],
-    )
+    refused = append_command(request, match, K.MATCH_STARTED, {}, form)
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused)
     return _done(request, match, "The match has started.")
