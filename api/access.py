@@ -9,6 +9,7 @@ nothing: an object outside what the caller may see is a 404, whatever its id.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -121,18 +122,8 @@ def get_visible_row(
     several times the CPU to compile as to run, on every request.
     """
     number = _number_or_404(pk)
-    meta = model._meta
-    table, tournaments = meta.db_table, Tournament._meta.db_table
     annotations = annotations or {}
-    # Model.from_db takes the values in the order of the model's fields
-    wanted = {"id", "tournament_id", *fields}
-    names = [f.attname for f in meta.concrete_fields if f.attname in wanted]
-    columns = ", ".join(f"{table}.{_column(meta, name)}" for name in names)
-    extra = "".join(f", ({expression.sql})" for expression in annotations.values())
-    sql = (
-        f"SELECT {columns}, t.published, t.organizer_id{extra} FROM {table} "
-        f"JOIN {tournaments} t ON t.id = {table}.tournament_id WHERE {table}.id = %s"
-    )
+    sql, names, order = _row_query(model, tuple(fields), tuple(a.sql for a in annotations.values()))
     params = [p for expression in annotations.values() for p in expression.params]
     found = queries.rows(sql, [*params, number])  # planned once per connection (api/sql.py)
     if not found:
@@ -142,7 +133,6 @@ def get_visible_row(
     db = connections[DEFAULT_DB_ALIAS]  # once: ``connection`` looks it up on every attribute
     obj = model.from_db(db.alias, names, row[:width])
     shown = {"id": obj.tournament_id, "published": bool(row[width]), "organizer_id": row[width + 1]}
-    order = [f.attname for f in Tournament._meta.concrete_fields if f.attname in shown]
     obj.tournament = Tournament.from_db(db.alias, order, [shown[name] for name in order])
     for (name, expression), stored in zip(annotations.items(), row[width + 2 :], strict=True):
         value = stored
@@ -154,12 +144,25 @@ def get_visible_row(
     return obj
 
 
-def _column(meta: Any, attname: str) -> str:
-    """Return the column of the field whose attribute is ``attname`` (``team0_id``: team0's)."""
-    for field in meta.concrete_fields:
-        if field.attname == attname:
-            return str(field.column)
-    raise LookupError(attname)
+@functools.cache
+def _row_query(
+    model: Any, fields: tuple[str, ...], annotations: tuple[str, ...]
+) -> tuple[str, list[str], list[str]]:
+    """The query of ``get_visible_row``, the object's attributes it reads (in the model's
+    order, as ``Model.from_db`` takes them) and the tournament's, made once per shape."""
+    meta, table = model._meta, model._meta.db_table
+    wanted = {"id", "tournament_id", *fields}
+    read = [f for f in meta.concrete_fields if f.attname in wanted]
+    columns = ", ".join(f"{table}.{f.column}" for f in read)
+    extra = "".join(f", ({sql})" for sql in annotations)
+    sql = (
+        f"SELECT {columns}, t.published, t.organizer_id{extra} FROM {table} "
+        f"JOIN {Tournament._meta.db_table} t ON t.id = {table}.tournament_id "
+        f"WHERE {table}.id = %s"
+    )
+    shown = ("id", "published", "organizer_id")
+    order = [f.attname for f in Tournament._meta.concrete_fields if f.attname in shown]
+    return sql, [f.attname for f in read], order
 
 
 def _number_or_404(pk: Any) -> int:

@@ -3,6 +3,7 @@ they may do, calls a service or a selector, and shapes the answer."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import uuid
@@ -541,6 +542,7 @@ class StageStandings(APIView):
 STANDINGS_CACHE_SECONDS = 600
 
 
+@functools.lru_cache(maxsize=256)  # made once per round asked for: only read after
 def _checkpoint(as_of: int | None) -> dict[str, RawSQL]:
     """The subqueries of a stage's checkpoint (digest, when written) of its standings as of
     round ``as_of``, or (None) of its latest round with standings (``latest_round``).
