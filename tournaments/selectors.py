@@ -168,12 +168,7 @@ def disputed_deals(*, tournament_id: int) -> list[dict[str, Any]]:
         state = match_state(match)
         if not state.disputed:
             continue
-        last_counted = (
-            MatchEvent.objects.filter(match=match, kind=matchlog.DEAL_ENDED)
-            .order_by("-seq")
-            .values_list("seq", flat=True)
-            .first()
-        ) or 0
+        last_counted = settled.get(match.pk, 0)  # its last counted deal, read above
         rejections = [
             {"entry": e.payload["entry"], "by": e.actor_id, "at": e.recorded_at, **e.payload}
             for e in MatchEvent.objects.filter(
