@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.request import Request
 
-from competition.models import Stage
+from competition import access as competition_access
 from tournaments.access import is_director
-from tournaments.models import Match, Team, Tournament
+from tournaments.models import Tournament
 
 from . import sql as queries
 from .models import ApiToken
@@ -40,26 +40,7 @@ def signed_in(request: Request) -> bool:
 
 def visible_tournaments(request: Request) -> QuerySet[Tournament]:
     """Return the tournaments the caller may see (a token: only its own, if visible)."""
-    user = request.user
-    tournaments = Tournament.objects.all()
-    if not signed_in(request):
-        return tournaments.filter(published=True)
-    assert user.is_authenticated  # signed_in() above
-    if not user.is_superuser:
-        plays = Team.objects.filter(
-            Q(first_player__user=user) | Q(second_player__user=user), tournament=OuterRef("pk")
-        )
-        keeps_score = Match.objects.filter(scorekeepers=user, tournament=OuterRef("pk"))
-        stage_scores = Stage.objects.filter(scorekeepers=user, tournament=OuterRef("pk"))
-        directs = Tournament.directors.through.objects.filter(tournament=OuterRef("pk"), user=user)
-        tournaments = tournaments.filter(
-            Q(published=True)
-            | Q(organizer=user)
-            | Exists(directs)
-            | Exists(plays)
-            | Exists(keeps_score)
-            | Exists(stage_scores)
-        )
+    tournaments = competition_access.visible_tournaments(request.user)
     token = token_of(request)
     if token is not None:
         tournaments = tournaments.filter(pk=token.tournament_id)
@@ -69,22 +50,12 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
 def may_see(request: Request, tournament: Tournament) -> bool:
     """Whether the caller may see this tournament (at most one query; remembered per request)."""
     seen: dict[int, bool] = request.__dict__.setdefault("_seep_may_see", {})
-    if tournament.pk in seen:
-        return seen[tournament.pk]
-    token = token_of(request)
-    user = request.user
-    if token is not None and token.tournament_id != tournament.pk:
-        answer = False
-    elif tournament.published:
-        answer = True
-    elif not signed_in(request):
-        answer = False
-    elif user.is_superuser or tournament.organizer_id == user.pk:
-        answer = True
-    else:
-        answer = visible_tournaments(request).filter(pk=tournament.pk).exists()
-    seen[tournament.pk] = answer
-    return answer
+    if tournament.pk not in seen:
+        token = token_of(request)
+        seen[tournament.pk] = (
+            token is None or token.tournament_id == tournament.pk
+        ) and competition_access.may_see(request.user, tournament)
+    return seen[tournament.pk]
 
 
 def get_visible(

@@ -10,13 +10,14 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
+from competition.access import visible_tournaments
 from tournaments.access import is_director
 from tournaments.models import Match, MatchReceipt, Tournament
 from tournaments.reads import consistent_read
 from tournaments.receipts import Receipt
 
 from .. import pages
-from ..access import visible_or_404, visible_tournaments
+from ..access import visible_or_404
 
 #: how often the live parts of a page ask whether anything changed (milliseconds)
 POLL_MS = 3000
