@@ -25,6 +25,7 @@ from tournaments.services import AppendResult, match_append_event
 
 from .errors import CompetitionRefused
 from .models import Fixture, Notice, Round, Stage, StandingRow
+from .selectors import latest_standings_round
 from .services import fixture_match_completed
 from .standings import update_stage_standings
 
@@ -190,12 +191,7 @@ def _consequences(match: Match, fixture: Fixture | None) -> dict[str, Any]:
         return seen
     stage = fixture.stage
     seen["result"]["fixture"] = Fixture.objects.values_list("result", flat=True).get(pk=fixture.pk)
-    latest = (
-        StandingRow.objects.filter(stage=stage)
-        .order_by("-as_of_round")
-        .values_list("as_of_round", flat=True)
-        .first()
-    )
+    latest = latest_standings_round(stage=stage)
     if latest is not None:  # else the stage has no standings yet
         for team_id, name, rank, points, won, drawn, lost in StandingRow.objects.filter(
             stage=stage, as_of_round=latest
