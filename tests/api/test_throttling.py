@@ -66,3 +66,14 @@ def test_the_redis_counter_counts_in_one_round_trip_and_lives_a_window(settings:
         cache.delete(key)
     settings.CACHES = cache_at(DOWN)
     assert cache.count(key, 60) is None  # type: ignore[attr-defined]
+
+
+def test_anonymous_callers_are_counted_by_their_address_not_a_header(
+    league: League, fresh_cache: None
+) -> None:
+    with mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "2/min"}):
+        client = league.client()
+        codes = [
+            client.get("/api/v1/", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code for n in range(3)
+        ]
+    assert codes == [200, 200, 429]
