@@ -59,3 +59,21 @@ def test_kombu_s_own_channel_would_make_a_client_a_message() -> None:
         finally:
             queue.clear()
             queue.close()
+
+
+def test_after_a_fork_the_channel_sends_with_a_client_of_its_new_pool() -> None:
+    name = f"seep-test-broker-{uuid.uuid4().hex[:8]}"
+    with Connection(os.environ["REDIS_URL"], transport="deploy.broker:Transport") as conn:
+        queue = conn.SimpleQueue(name)
+        try:
+            queue.put({"n": 0})
+            channel = queue.producer.channel
+            before = channel._kept_client
+            channel._disconnect_pools()  # what kombu does in a forked child
+            queue.put({"n": 1})
+            assert channel._kept_client is not before
+            assert channel._kept_client.connection_pool is channel.pool
+            assert queue.qsize() == 2
+        finally:
+            queue.clear()
+            queue.close()
