@@ -15,6 +15,6 @@ class ScoringConfig(AppConfig):
 
 def _project_after_append(sender: Any, match_id: int, **kwargs: Any) -> None:
     """Schedule the match's projection: the log it folds has grown."""
-    from .tasks import project_match
+    from .tasks import schedule_projection
 
-    project_match.delay(match_id)
+    schedule_projection(match_id)

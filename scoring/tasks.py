@@ -4,6 +4,9 @@ Every task takes ids and is safe to run twice, concurrently, late or out of orde
 is claimed and checkpointed in the database: ``services.update_match_projection``). Messages
 are acknowledged late and re-queued if the worker dies, and ``catch_up`` (run by Celery beat
 every ``SCORING_CATCH_UP_SECONDS``) re-sends whatever a lost message left behind.
+
+Appends send their match's message through ``schedule_projection``, which sends none while
+one sent earlier for the same match still waits in the queue (see there).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+import redis
 from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -25,6 +29,8 @@ log = logging.getLogger(__name__)
 
 #: a match appended to within this many seconds has its own task on the way
 CATCH_UP_GRACE_SECONDS = 5.0
+#: how long a sent ``project_match`` stands in for the appends after it (``schedule_projection``)
+PENDING_SECONDS = 10
 
 _RELIABLE: dict[str, Any] = {
     "acks_late": True,  # acknowledged when done: a worker that dies re-queues the message
@@ -48,10 +54,61 @@ _RELIABLE: dict[str, Any] = {
 def project_match(match_id: int) -> str:
     """Bring match ``match_id``'s scoring projection up to the head of its log.
 
-    Sent by the append service after every commit (``tournaments.services``) and by
-    ``catch_up``. Returns what it did (``services.CURRENT``, ``ADVANCED``, ...).
+    Sent after an append's commit (``schedule_projection``) and by ``catch_up``. Returns what
+    it did (``services.CURRENT``, ``ADVANCED``, ...). It takes down the match's pending flag
+    before it reads the log: an append committed from then on sends a message of its own.
     """
+    if not project_match.app.conf.task_always_eager:
+        _clear_pending(match_id)
     return services.update_match_projection(match_id=match_id).outcome
+
+
+def schedule_projection(match_id: int) -> None:
+    """Send ``project_match`` for the match, unless one sent before is still waiting to start.
+
+    Called after an append commits. A waiting task will fold every event committed before it
+    starts, so the appends while it waits need no message of their own: the first sets a
+    flag for the match next to the message, in the broker (SET NX, living
+    ``PENDING_SECONDS``), and sends; the next ones find the flag and send nothing; the task
+    takes the flag down before it reads the log (``project_match``). An append committed
+    before the flag came down is in the log the task reads; one committed after finds no flag
+    and sends. With the worker keeping up, every append sends, at the price of one SET; with
+    the queue backed up, a match gets a message per task run instead of one per append (a
+    send is more Python than the append's own SQL: bench/versus.py, ``celery_send``).
+
+    A lost message leaves its flag to expire: for ``PENDING_SECONDS`` appends send nothing,
+    and ``catch_up`` sends for a match that lags its log. With Redis failing, the message is
+    sent as ever (its failure is the append's robust callback's to log). With tasks eager (no
+    broker), it runs now.
+    """
+    app = project_match.app
+    if app.conf.task_always_eager:
+        project_match.delay(match_id)
+        return
+    with app.producer_or_acquire() as producer:
+        try:
+            with producer.channel.conn_or_acquire() as client:  # the broker's own Redis client
+                fresh = client.set(_pending_key(match_id), 1, nx=True, ex=PENDING_SECONDS)
+        except redis.RedisError:
+            fresh = True  # the send says what is wrong
+        if fresh:
+            project_match.apply_async((match_id,), producer=producer)
+
+
+def _pending_key(match_id: int) -> str:
+    # per queue: test runs, and deployments, that share a Redis each have one of their own
+    return f"seep-projection-pending:{project_match.app.conf.task_default_queue}:{match_id}"
+
+
+def _clear_pending(match_id: int) -> None:
+    try:
+        with (
+            project_match.app.producer_or_acquire() as producer,
+            producer.channel.conn_or_acquire() as client,
+        ):
+            client.delete(_pending_key(match_id))
+    except redis.RedisError as exc:  # the flag expires by itself: appends send again then
+        log.warning("could not clear match %s's pending projection flag: %s", match_id, exc)
 
 
 @shared_task(**_RELIABLE, soft_time_limit=50, time_limit=60)

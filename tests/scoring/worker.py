@@ -60,6 +60,27 @@ def database_url(settings_dict: dict[str, Any]) -> str:
     return f"postgres://{auth}@{host}:{port}/{quote(settings_dict['NAME'], safe='')}"
 
 
+RECEIVED = r"Task scoring\.tasks\.project_match\[[-\w]+\] received"
+SUCCEEDED = r"Task scoring\.tasks\.project_match\[[-\w]+\] succeeded"  # one per task run
+
+
+def tasks_settled(output: str, redis_url: str, queue: str) -> bool:
+    """Whether every ``project_match`` sent to ``queue`` has run: none waits in Redis, and
+    each one the worker's log ``output`` says it received has succeeded.
+
+    Appends may share a task (``scoring.tasks.schedule_projection``), so how many run depends
+    on timing; a test that holds the next task on a lock waits for this first, or the task it
+    holds could be an earlier append's, sent late.
+    """
+    client = redis.Redis.from_url(redis_url)
+    try:
+        waiting = client.llen(queue)
+    finally:
+        client.close()
+    received, succeeded = (len(re.findall(p, output)) for p in (RECEIVED, SUCCEEDED))
+    return waiting == 0 and received == succeeded
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -1,0 +1,75 @@
+"""The append's projection message, on the real broker, with no worker to take it: appends
+while their match's task waits in the queue send no message of their own; the task taking its
+flag down (as it starts) lets the next append send again; a flag outlives no lost message for
+long; Redis failing on the flag sends as ever.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import pytest
+import redis
+
+from scoring import tasks
+
+from .helpers import enter
+from .test_worker import a_score_match, is_projected
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def queued(broker: str) -> Iterator[Any]:
+    """How many messages wait in the run's queue (nothing takes them: no worker runs)."""
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    try:
+        yield lambda: client.llen(broker)
+    finally:
+        client.close()
+
+
+def test_appends_while_the_task_waits_send_nothing_more(world: Any, queued: Any) -> None:
+    match = a_score_match(world, (0, 1), [[60, 40], [5, 95]])  # three appends
+    assert queued() == 1
+    other = a_score_match(world, (2, 3), [[50, 50]])
+    assert queued() == 2  # a match of its own: a message of its own
+    enter(match, [30, 70])
+    enter(other, [30, 70])
+    assert queued() == 2
+
+
+def test_the_task_starting_lets_the_next_append_send_again(world: Any, queued: Any) -> None:
+    match = a_score_match(world, (0, 1), [[60, 40]])
+    assert queued() == 1
+    tasks.project_match(match.pk)  # the task's body, here: it takes the flag down first
+    assert is_projected(match)
+    enter(match, [30, 70])  # committed after the task read the log: it needs a task of its own
+    assert queued() == 2
+    enter(match, [45, 55])
+    assert queued() == 2
+
+
+def test_a_flag_whose_message_was_lost_expires(world: Any, queued: Any, broker: str) -> None:
+    with mock.patch.object(tasks, "PENDING_SECONDS", 1):
+        match = a_score_match(world, (0, 1), [[60, 40]])
+        redis.Redis.from_url(os.environ["REDIS_URL"]).delete(broker)  # the message is lost
+        enter(match, [30, 70])
+        assert queued() == 0  # the flag still stands for the lost message
+        time.sleep(1.2)
+        enter(match, [45, 55])
+        assert queued() == 1
+
+
+def test_redis_failing_on_the_flag_sends_the_message_as_ever(world: Any, queued: Any) -> None:
+    with mock.patch.object(redis.Redis, "set", side_effect=redis.ConnectionError("down")):
+        a_score_match(world, (0, 1), [[60, 40], [5, 95]])
+    assert queued() == 3
