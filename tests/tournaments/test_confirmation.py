@@ -408,3 +408,30 @@ def test_a_resend_after_someone_elses_append_is_a_conflict_not_an_overwrite(
     entries = [p["points"] for k, p in log_of(match) if k == "deal_entered"]
     assert entries == [[60, 40], [55, 45]]  # nothing overwritten
     assert_log_intact(match)
+
+
+def test_an_entry_awaiting_an_answer_ends_with_the_match_and_is_gone_when_it_reopens(
+    world: Any, django_user_model: Any
+) -> None:
+    match = confirmed_match(world, "other_team", {"bazzis": 1})
+    who = actors(world, match, django_user_model)
+    enter(match, who["seat0"])
+    confirm(match, who["seat1"])  # deal 1 counts: +20 for team 0
+    enter(match, who["seat0"], OTHER)  # deal 2 awaits team B's answer
+    assert len(match_state(match).entries) == 1
+    # A director's correction makes deal 1 a bazzi: the match is over, the entry with it.
+    bazzi = {"deal": 1, "points": [91, 9], "sweeps": [[50], []], "reason": "a sweep missed"}
+    ended = send(match, "deal_corrected", bazzi, who["director"])
+    assert [e["kind"] for e in ended.events] == ["deal_corrected", "match_ended"]
+    state = match_state(match)
+    assert state.status == "finished" and state.entries == () and state.accepted is None
+    # Corrected back, the match is reopened: deal 2 starts afresh, the old entry is not there.
+    back = {"deal": 1, **RESULT, "reason": "the sweep was not"}
+    reopened = send(match, "deal_corrected", back, who["director"])
+    assert [e["kind"] for e in reopened.events] == ["deal_corrected", "match_reopened"]
+    assert match_state(match).entries == ()
+    refused(MatchStateConflict, match, lambda: confirm(match, who["seat1"]))
+    enter(match, who["seat2"], OTHER)
+    confirm(match, who["seat3"])
+    assert DealResult.objects.filter(match=match).count() == 2
+    assert_log_intact(match)

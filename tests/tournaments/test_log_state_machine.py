@@ -760,6 +760,7 @@ class ConfirmedScoreMachine(MatchLogMachine):
         elif progress.over:
             assert kinds[1:] == ["match_ended"], kinds
             self.outcome = outcome
+            self.entries, self.disputed = [], False  # awaiting an answer: they end with it
         else:
             assert kinds[1:] == [], kinds
 

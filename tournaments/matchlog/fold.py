@@ -232,7 +232,12 @@ def _match_ended(
     expected = match_outcome(progress, state.forfeit)
     if payload != expected:
         raise LogInconsistent(f"match_ended says {payload}, the deals give {expected}")
-    return replace(state, status=FINISHED, due=None, deal=None, outcome=payload)
+    # Entries still awaiting an answer end with the match: a match reopened later starts its
+    # next deal afresh, with no old entry to confirm.
+    return replace(
+        state, status=FINISHED, due=None, deal=None, outcome=payload,
+        entries=(), accepted=None, disputed=False,
+    )  # fmt: skip
 
 
 # --- score entry with confirmation ---------------------------------------------------------

@@ -12,7 +12,7 @@ from .ledger import Counted
 
 SCHEDULED, IN_PROGRESS, FINISHED = Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED
 #: the version of ``MatchState.to_json``; a snapshot of another version is rebuilt
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 class LogInconsistent(ValueError):
