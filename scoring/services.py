@@ -243,7 +243,7 @@ def check_match_projection(*, match_id: int) -> ProjectionCheck:
             differing += 1
     differing += len(stored)
     if result is not None:
-        values = _match_values(projection.match)
+        values = {**_match_values(projection.match), "completed_at": projection.match.completed_at}
         if any(getattr(result, k) != v for k, v in values.items()):
             differing += 1
     return ProjectionCheck(match_id, checkpoint, head, differing)

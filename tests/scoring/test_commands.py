@@ -78,6 +78,17 @@ def test_check_fails_where_a_row_differs_and_the_rebuild_corrects_it(
     rebuild("--check")
 
 
+def test_check_fails_where_a_finished_match_lost_when_it_completed(evening: list[Match]) -> None:
+    finished = [r.match_id for r in MatchResult.objects.filter(completed_at__isnull=False)]
+    assert finished
+    rows = projection_rows()
+    MatchResult.objects.filter(match_id=finished[0]).update(completed_at=None)
+    with pytest.raises(CommandError, match="1 row"):
+        rebuild("--check")
+    assert projection_rows() == rows  # the check's rebuild put it back
+    rebuild("--check")
+
+
 def test_one_match_is_rebuilt_alone(two_matches: list[Match]) -> None:
     first, second = two_matches
     MatchResult.objects.filter(match__in=two_matches).update(difference=999)
