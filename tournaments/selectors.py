@@ -133,8 +133,9 @@ def match_events(match: Match, *, after_seq: int = 0) -> Any:
     return MatchEvent.objects.filter(match=match, seq__gt=after_seq).order_by("seq")
 
 
-def disputed_deals(*, tournament_id: int) -> list[dict[str, Any]]:
-    """Return the tournament's deals awaiting a director's decision, oldest first.
+def disputed_deals(*, tournament_id: int, match_id: int | None = None) -> list[dict[str, Any]]:
+    """Return the tournament's deals awaiting a director's decision (or only match
+    ``match_id``'s, if it is the tournament's), oldest first.
 
     A deal is the director's when the other team rejected an entry, or the two sides' entries
     differ (docs/events.md, "Score mode with confirmation"). Each item: the match, the deal's
@@ -145,6 +146,8 @@ def disputed_deals(*, tournament_id: int) -> list[dict[str, Any]]:
     matches = Match.objects.filter(
         tournament_id=tournament_id, status=matchlog.IN_PROGRESS, mode=matchlog.SCORE
     ).exclude(confirmation=matchlog.Confirmation.NONE)
+    if match_id is not None:
+        matches = matches.filter(pk=match_id)
     # Only a match with a rejection or a dispute since its last counted deal can be the
     # director's (a deal_ended is what settles one): two grouped queries find them, so the
     # state is read for those few, not for every match of a 256-team round.

@@ -435,3 +435,19 @@ def test_an_entry_awaiting_an_answer_ends_with_the_match_and_is_gone_when_it_reo
     confirm(match, who["seat3"])
     assert DealResult.objects.filter(match=match).count() == 2
     assert_log_intact(match)
+
+
+def test_the_disputed_deals_of_one_match_are_its_own(world: Any, django_user_model: Any) -> None:
+    from tournaments.selectors import disputed_deals
+
+    first, second = (confirmed_match(world, "other_team") for _ in range(2))
+    who = actors(world, first, django_user_model)  # the same teams, so the same seats
+    for match in (first, second):
+        enter(match, who["seat0"])
+        reject(match, who["seat1"])
+    everything = disputed_deals(tournament_id=world.tournament.pk)
+    assert [d["match"].pk for d in everything] == [first.pk, second.pk]
+    (own,) = disputed_deals(tournament_id=world.tournament.pk, match_id=second.pk)
+    assert own == everything[1]
+    assert own["rejections"][0]["reason"] == "we swept twice"
+    assert disputed_deals(tournament_id=world.tournament.pk + 1, match_id=second.pk) == []

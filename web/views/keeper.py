@@ -157,8 +157,8 @@ def _context(
 
 def _rejections(match: Match) -> list[dict[str, Any]]:
     """The reasons the next deal was rejected (the selector the desk and the API read)."""
-    disputed = store.disputed_deals(tournament_id=match.tournament_id)
-    return next((d["rejections"] for d in disputed if d["match"].pk == match.pk), [])
+    disputed = store.disputed_deals(tournament_id=match.tournament_id, match_id=match.pk)
+    return disputed[0]["rejections"] if disputed else []
 
 
 @login_required
