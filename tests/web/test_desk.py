@@ -122,6 +122,7 @@ def test_bad_desk_input_is_a_message_and_loses_nothing(club: Club) -> None:
     assert response.status_code == 422
     text = response.content.decode()
     assert "A team is two different players." in text and 'value="North"' in text
+    assert f"/desk/{slug}/rounds/{club.round.pk}/" in text  # the whole desk, its rounds too
     response = director.post(
         f"/desk/{slug}/teams/", {"name": "North", "first_player": "Y", "second_player": "Z"}
     )

@@ -90,13 +90,21 @@ def review_queue(tournament: Tournament) -> list[dict[str, Any]]:
 
 def match_dispute(match: Match) -> dict[str, Any] | None:
     """Return the match's deal waiting for a director (entries, rejections), or None."""
-    return next((d for d in review_queue(match.tournament) if d["match"].pk == match.pk), None)
+    found = store.disputed_deals(tournament_id=match.tournament_id, match_id=match.pk)
+    return found[0] if found else None
 
 
 @login_required
 @require_GET
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(request, slug)
+    return _desk_page(request, t, forms.RegisterTeam(initial={"checked_in": True}))
+
+
+def _desk_page(
+    request: HttpRequest, t: Tournament, register_form: forms.RegisterTeam, *, status: int = 200
+) -> HttpResponse:
+    """The desk: the teams, the stages with their rounds, the deals awaiting a director."""
     with consistent_read():
         registrations = team_rows(t)
         stages = list(Stage.objects.filter(tournament=t).order_by("order"))
@@ -113,8 +121,9 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
             "registrations": registrations,
             "stages": [(s, by_stage[s.pk]) for s in stages],
             "review": review,
-            "register_form": forms.RegisterTeam(initial={"checked_in": True}),
+            "register_form": register_form,
         },
+        status=status,
     )
 
 
@@ -150,20 +159,7 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
             return _back(slug, "teams")
     else:
         messages.error(request, "The team was not registered: see the form.")
-    registrations = team_rows(t)
-    stages = list(Stage.objects.filter(tournament=t).order_by("order"))
-    return render(
-        request,
-        "web/desk.html",
-        {
-            "tournament": t,
-            "registrations": registrations,
-            "stages": [(s, list(s.round_set.order_by("number"))) for s in stages],
-            "review": review_queue(t),
-            "register_form": form,
-        },
-        status=422,
-    )
+    return _desk_page(request, t, form, status=422)
 
 
 @login_required
