@@ -85,14 +85,12 @@ def schedule_projection(match_id: int) -> None:
     if app.conf.task_always_eager:
         project_match.delay(match_id)
         return
-    with app.producer_or_acquire() as producer:
-        try:
-            with producer.channel.conn_or_acquire() as client:  # the broker's own Redis client
-                fresh = client.set(_pending_key(match_id), 1, nx=True, ex=PENDING_SECONDS)
-        except redis.RedisError:
-            fresh = True  # the send says what is wrong
-        if fresh:
-            project_match.apply_async((match_id,), producer=producer)
+    try:
+        fresh = _flags().set(_pending_key(match_id), 1, nx=True, ex=PENDING_SECONDS)
+    except redis.RedisError:
+        fresh = True  # sent as ever: the send says what is wrong
+    if fresh:
+        project_match.delay(match_id)
 
 
 def _pending_key(match_id: int) -> str:
@@ -100,13 +98,28 @@ def _pending_key(match_id: int) -> str:
     return f"seep-projection-pending:{project_match.app.conf.task_default_queue}:{match_id}"
 
 
+_FLAG_CLIENTS: dict[str, redis.Redis] = {}
+
+
+def _flags() -> redis.Redis:
+    """The broker's Redis, for the pending flags: a client of its own with short timeouts.
+
+    Not kombu's channel: reaching that retries for seconds while Redis is down, and an
+    append's callback would wait that long before its send failed. Kept per broker URL; its
+    pool starts afresh in a forked child (redis-py checks the pid).
+    """
+    url = project_match.app.conf.broker_url
+    client = _FLAG_CLIENTS.get(url)
+    if client is None:
+        client = _FLAG_CLIENTS[url] = redis.Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=1
+        )
+    return client
+
+
 def _clear_pending(match_id: int) -> None:
     try:
-        with (
-            project_match.app.producer_or_acquire() as producer,
-            producer.channel.conn_or_acquire() as client,
-        ):
-            client.delete(_pending_key(match_id))
+        _flags().delete(_pending_key(match_id))
     except redis.RedisError as exc:  # the flag expires by itself: appends send again then
         log.warning("could not clear match %s's pending projection flag: %s", match_id, exc)
 
