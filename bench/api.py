@@ -3,7 +3,8 @@
 Needs PostgreSQL and Redis, named as the application names them:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
-        python -m bench.api [--clients 1,16] [--rounds 3] [--seconds 3] [--port 0] [--keep]
+        python -m bench.api [--clients 1,16] [--cases service,append,standings,state]
+            [--rounds 3] [--seconds 3] [--port 0] [--keep]
 
 (``make bench-api`` runs it with the environment it is given). It never touches the database
 DATABASE_URL names: it creates its own, ``--database`` (default ``seep_bench_api``) on the same
