@@ -87,7 +87,8 @@ def get_visible_row(
 
     The object comes with its id, its tournament's id and ``fields`` (columns of its own, by
     attribute name; the rest deferred), its tournament with what deciding needs (its id,
-    whether it is published, its organizer), and ``annotations``: raw subqueries that name the
+    whether it is published, its organizer, whether the caller is among its added directors:
+    ``directs`` then asks nothing more), and ``annotations``: raw subqueries that name the
     object's table by its name, each set as an attribute. For the API's hottest reads and its
     appends: the same query built by the ORM (``only``, ``select_related``, ``annotate``) cost
     several times the CPU to compile as to run, on every request.
@@ -96,7 +97,9 @@ def get_visible_row(
     annotations = annotations or {}
     sql, names, order = _row_query(model, tuple(fields), tuple(a.sql for a in annotations.values()))
     params = [p for expression in annotations.values() for p in expression.params]
-    found = queries.rows(sql, [*params, number])  # planned once per connection (api/sql.py)
+    caller = request.user.pk if signed_in(request) else 0  # 0: no user's id
+    # planned once per connection (api/sql.py)
+    found = queries.rows(sql, [caller, *params, number])
     if not found:
         raise Http404
     row = found[0]
@@ -105,7 +108,11 @@ def get_visible_row(
     obj = model.from_db(db.alias, names, row[:width])
     shown = {"id": obj.tournament_id, "published": bool(row[width]), "organizer_id": row[width + 1]}
     obj.tournament = Tournament.from_db(db.alias, order, [shown[name] for name in order])
-    for (name, expression), stored in zip(annotations.items(), row[width + 2 :], strict=True):
+    known: dict[int, bool] = request.__dict__.setdefault("_seep_directs", {})
+    known.setdefault(
+        obj.tournament_id, is_director(request.user, obj.tournament, listed=bool(row[width + 2]))
+    )
+    for (name, expression), stored in zip(annotations.items(), row[width + 3 :], strict=True):
         value = stored
         for convert in db.ops.get_db_converters(expression) + expression.get_db_converters(db):
             value = convert(value, expression, db)
@@ -126,8 +133,10 @@ def _row_query(
     read = [f for f in meta.concrete_fields if f.attname in wanted]
     columns = ", ".join(f"{table}.{f.column}" for f in read)
     extra = "".join(f", ({sql})" for sql in annotations)
+    directors = Tournament.directors.through._meta.db_table
+    listed = f"EXISTS (SELECT 1 FROM {directors} d WHERE d.tournament_id = t.id AND d.user_id = %s)"
     sql = (
-        f"SELECT {columns}, t.published, t.organizer_id{extra} FROM {table} "
+        f"SELECT {columns}, t.published, t.organizer_id, {listed}{extra} FROM {table} "
         f"JOIN {Tournament._meta.db_table} t ON t.id = {table}.tournament_id "
         f"WHERE {table}.id = %s"
     )

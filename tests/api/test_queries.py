@@ -149,3 +149,20 @@ def test_a_users_expired_tokens_are_swept_when_they_manage_tokens(league: League
     listed = league.client("organizer_a").get("/api/v1/tokens/")
     assert listed.status_code == 200 and listed.json()["count"] == 0
     assert not ApiToken.objects.filter(user=owner).exists()
+
+
+def test_a_state_read_knows_a_director_from_a_player_by_the_match_query(league: League) -> None:
+    url = f"/api/v1/matches/{league.digital.pk}/state/"
+    # a seated player, a director the organizer added, a player of another match
+    expected = {"a00": [0], "director_a": [0, 1, 2, 3], "a20": []}
+    for who, seats in expected.items():
+        client = league.client(who)
+        client.get(url)  # a warm-up: the content types
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        hands = response.json()["position"]["hands"]
+        assert [seat for seat, hand in enumerate(hands) if isinstance(hand, list)] == seats, who
+        # the session, its user; the match with whether the caller directs its tournament;
+        # then the head and the snapshot, read together (no query asks who directs)
+        assert len(queries) == 5, (who, [q["sql"][:100] for q in queries.captured_queries])
