@@ -164,5 +164,5 @@ def test_a_state_read_knows_a_director_from_a_player_by_the_match_query(league: 
         hands = response.json()["position"]["hands"]
         assert [seat for seat, hand in enumerate(hands) if isinstance(hand, list)] == seats, who
         # the session, its user; the match with whether the caller directs its tournament;
-        # then the head and the snapshot, read together (no query asks who directs)
-        assert len(queries) == 5, (who, [q["sql"][:100] for q in queries.captured_queries])
+        # the head and the snapshot in one statement (no query asks who directs)
+        assert len(queries) == 4, (who, [q["sql"][:100] for q in queries.captured_queries])
