@@ -698,9 +698,11 @@ class MatchEvents(APIView):
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = get_visible(request, Match.objects.all(), pk)
+        # Polled: the match by the fixed query, which also tells whether the caller directs
+        match = get_visible_row(request, Match, pk, fields=("last_seq",))
         events, following = _events_page(request, match, store.match_events(match))
-        shown = store.render_events(match, events, request.user)
+        director = directs(request, match.tournament_id)
+        shown = store.render_events(match, events, request.user, director=director)
         return Response({"results": shown, "next": following, "last_seq": match.last_seq})
 
     @extend_schema(

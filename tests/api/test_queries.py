@@ -166,3 +166,17 @@ def test_a_state_read_knows_a_director_from_a_player_by_the_match_query(league: 
         # the session, its user; the match with whether the caller directs its tournament;
         # the head and the snapshot in one statement (no query asks who directs)
         assert len(queries) == 4, (who, [q["sql"][:100] for q in queries.captured_queries])
+
+
+def test_an_event_feed_read_asks_no_more_to_hide_a_deck(league: League) -> None:
+    url = f"/api/v1/matches/{league.digital.pk}/events/"
+    for who, deck_shown in (("a00", False), ("director_a", True)):
+        client = league.client(who)
+        client.get(url)  # a warm-up: the content types
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        dealt = next(e for e in response.json()["results"] if e["kind"] == "deal_started")
+        assert (dealt["payload"]["deck"] is not None) is deck_shown, who  # hidden: null
+        # the session, its user; the match with whether the caller directs its tournament;
+        # the page of events; the deal still in play (its deck is secret)
+        assert len(queries) == 5, (who, [q["sql"][:100] for q in queries.captured_queries])
