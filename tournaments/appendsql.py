@@ -168,10 +168,9 @@ def _run_postgresql(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> lis
     is set to make) merges the values in and sends them by the simple protocol, which runs
     them one after another, each reading what was committed when it starts, and stops at the
     first error (raised as Django's error). Only the last statement may return rows that
-    matter (the read function's, or nothing).
+    matter (the read function's, or nothing). The connection is the one ``read_locked``
+    checked and opened.
     """
-    db.close_if_health_check_failed()  # as Django's own cursors do, once a request
-    db.ensure_connection()
     sql = "; ".join(sql for sql, _ in statements)
     params = [v for _, p in statements for v in p]
     with ClientCursor(db.connection) as raw:
@@ -209,10 +208,11 @@ def read_locked(
     db = _db()
     statements: list[tuple[str, Sequence[Any]]] = []
     postgresql = db.vendor == "postgresql"
-    began = postgresql and _outermost(db)
-    if began:
+    if postgresql:  # once for the append's two trips, as Django's own cursors do
         db.close_if_health_check_failed()
         db.ensure_connection()
+    began = postgresql and _outermost(db)
+    if began:
         raw = db.connection
         began = raw.info.transaction_status == TransactionStatus.IDLE
         if began:
@@ -276,7 +276,8 @@ def _locked(
 def write(writes: Writes, *, commit: bool) -> None:
     """Write an append's events, head, snapshot (and receipt); ``commit``: and COMMIT, at once.
 
-    ``commit`` is ``Locked.began``: the transaction is the one ``read_locked`` began.
+    Call after ``read_locked``, in its transaction (it holds the lock, and it opened the
+    connection). ``commit`` is ``Locked.began``: the transaction is the one it began.
     """
     db = _db()
     ops = db.ops

@@ -176,16 +176,8 @@ def _append(
     if read is None:
         raise MatchNotFound(match_id)
     locked = read.match
-    state: matchlog.MatchState | None
-    if (
-        kept is not None
-        and kept[:2] == (locked.last_seq, locked.last_hash)
-        and (read.snapshot is not None and read.snapshot[2] == kept[2])
-    ):
-        # The head and the snapshot row are the ones this process wrote (the digest binds
-        # the row's seq and head hash): the state kept is the state the row proves.
-        state = kept[3]
-    else:
+    state = _recent.state(kept, locked, read.snapshot)
+    if state is None:
         # A row not sent (its digest was the kept one) is behind the head: it does not prove.
         state = proven_state(locked, appendsql.decoded(read.snapshot))
     if state is None:
@@ -247,6 +239,18 @@ class _RecentStates:
         """Return what is kept for the match: (seq, head hash, snapshot digest, state)."""
         with self._lock:
             return self._states.get(match_id)
+
+    @staticmethod
+    def state(
+        kept: tuple[int, str, str, matchlog.MatchState] | None,
+        match: Match,
+        snapshot: tuple[int, str, str, Any] | None,
+    ) -> matchlog.MatchState | None:
+        """Return the state of ``kept`` (what ``get`` gave) if the locked read found the head
+        and the snapshot row it was kept at (the digest binds the row's seq and head hash)."""
+        if kept is None or snapshot is None or snapshot[2] != kept[2]:
+            return None
+        return kept[3] if kept[:2] == (match.last_seq, match.last_hash) else None
 
     def keep(
         self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState

@@ -51,18 +51,6 @@ def save_snapshot(match_id: int, seq: int, head_hash: str, state: matchlog.Match
         MatchSnapshot.objects.create(match_id=match_id, **fields)
 
 
-def trusted_state(match: Match) -> matchlog.MatchState | None:
-    """Return the state the match's snapshot holds, if it proves to be at the head; else None.
-
-    Reads the snapshot now: call it after taking the match's lock, so the row read is the one
-    the last append (or rebuild) committed.
-    """
-    row = MatchSnapshot.objects.filter(match_id=match.pk).values_list(
-        "seq", "head_hash", "digest", "state"
-    )
-    return proven_state(match, row.first())
-
-
 def proven_state(
     match: Match, row: tuple[int, str, str, dict[str, Any]] | None
 ) -> matchlog.MatchState | None:

@@ -28,8 +28,14 @@ from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot
 from tournaments.selectors import match_state
 from tournaments.services import match_append_event
-from tournaments.snapshots import trusted_state
+from tournaments.snapshots import proven_state
 from tournaments.verify import verify_match
+
+
+def snapshot_row(match: Match) -> tuple[Any, ...]:
+    """The match's snapshot row (seq, head hash, digest, state), as the ORM reads it."""
+    row = MatchSnapshot.objects.get(match=match)
+    return row.seq, row.head_hash, row.digest, row.state
 
 
 def started(match: Match) -> Match:
@@ -181,7 +187,7 @@ def test_what_the_fixed_sql_stores_is_what_the_orm_reads_and_the_verifier_checks
         if "hidden" not in event:
             assert row.payload == event["payload"]
     assert {e.kind for e in stored.values()} >= {"deal_ended", "deal_started"}
-    assert trusted_state(match) == match_state(match)  # the snapshot proves itself
+    assert proven_state(match, snapshot_row(match)) == match_state(match)  # it proves itself
     snapshot = MatchSnapshot.objects.get(match=match)
     assert (snapshot.seq, snapshot.head_hash) == (match.last_seq, match.last_hash)
 
@@ -278,4 +284,4 @@ def test_processes_appending_in_turn_each_start_from_the_head(world: Any) -> Non
             players_move(match, shuffle=fixed_decks(5))
     match.refresh_from_db()
     assert verify_match(match) == []
-    assert trusted_state(match) == match_state(match)
+    assert proven_state(match, snapshot_row(match)) == match_state(match)
