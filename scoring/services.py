@@ -94,11 +94,8 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
         )
         changed = _write_deals(match_id, projection.deals)
         was_over, before = result.completed_at is not None, _outcome(result)
+        # with completed_at: the match ended, or a correction reopened it (or re-decided it)
         match_changed = _set_match_fields(result, projection.match)
-        if result.completed_at != projection.match.completed_at:
-            # The match ended, or a correction reopened it (or re-decided it): the row follows.
-            result.completed_at = projection.match.completed_at
-            match_changed = True
         if match_changed or result.seq != head:
             result.seq, result.updated_at = head, now
             result.save()
@@ -190,6 +187,7 @@ def _match_values(row: MatchRow) -> dict[str, Any]:
         "winner": row.winner,
         "draw": row.draw,
         "forfeited_by": row.forfeited_by,
+        "completed_at": row.completed_at,
     }
 
 
@@ -243,7 +241,7 @@ def check_match_projection(*, match_id: int) -> ProjectionCheck:
             differing += 1
     differing += len(stored)
     if result is not None:
-        values = {**_match_values(projection.match), "completed_at": projection.match.completed_at}
+        values = _match_values(projection.match)
         if any(getattr(result, k) != v for k, v in values.items()):
             differing += 1
     return ProjectionCheck(match_id, checkpoint, head, differing)
