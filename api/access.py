@@ -109,9 +109,10 @@ def get_visible_row(
     shown = {"id": obj.tournament_id, "published": bool(row[width]), "organizer_id": row[width + 1]}
     obj.tournament = Tournament.from_db(db.alias, order, [shown[name] for name in order])
     known: dict[int, bool] = request.__dict__.setdefault("_seep_directs", {})
-    known.setdefault(
-        obj.tournament_id, is_director(request.user, obj.tournament, listed=bool(row[width + 2]))
-    )
+    if obj.tournament_id not in known:  # what ``directs`` remembers, asking nothing more
+        known[obj.tournament_id] = is_director(
+            request.user, obj.tournament, listed=bool(row[width + 2])
+        )
     for (name, expression), stored in zip(annotations.items(), row[width + 3 :], strict=True):
         value = stored
         for convert in db.ops.get_db_converters(expression) + expression.get_db_converters(db):

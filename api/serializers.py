@@ -525,7 +525,6 @@ PAYLOADS: dict[str, type[serializers.Serializer]] = {  # type: ignore[type-arg]
     "score_adjusted": ScoreAdjustedPayload,
     "match_forfeited": MatchForfeitedPayload,
 }
-#: the kinds a director's correction appends (docs/api.md, "Corrections")
 
 
 def command_serializer(kind: str, payload: type[serializers.Serializer]) -> type:  # type: ignore[type-arg]
