@@ -124,6 +124,7 @@ def main() -> None:
     from django.db import connections
 
     from bench.scoring import _forget_queue, _start_worker, _stop
+    from deploy import gunicorn as web_config  # what the gunicorn started below reads
 
     call_command("migrate", verbosity=0)
     RESULTS.mkdir(exist_ok=True)
@@ -158,9 +159,8 @@ def main() -> None:
             "cpus": os.cpu_count(),
             "database": _server_version(),
             "load_average": {"before": load_before, "after": os.getloadavg()},
-            "web": "gunicorn (deploy/gunicorn.py), "
-            f"{os.environ.get('WEB_CONCURRENCY') or (os.cpu_count() or 1) + 1} workers of "
-            f"{os.environ.get('WEB_THREADS') or 4} threads",
+            "web": f"gunicorn (deploy/gunicorn.py), {web_config.workers} workers of "
+            f"{web_config.threads} threads",
             "worker": "celery prefork, concurrency 1",
             "rounds": args.rounds,
             "seconds_per_case": args.seconds,
@@ -425,6 +425,7 @@ class _Bench:
         self.samples: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.catch_up: list[float] = []
         self.runs = 0
+        self._figures: list[dict[str, Any]] | None = None  # figures(), until the next run
 
     def warm_up(self, clients: int) -> None:
         """Every case once, unmeasured: the workers import and connect lazily."""
@@ -436,6 +437,7 @@ class _Bench:
 
     def run(self, case: str, clients: int) -> None:
         self.samples.setdefault((case, clients), []).append(self._phase(case, clients))
+        self._figures = None
 
     def _phase(self, case: str, clients: int) -> dict[str, Any]:
         from django.db import connections
@@ -501,6 +503,9 @@ class _Bench:
         return time.perf_counter() - start
 
     def figures(self) -> list[dict[str, Any]]:
+        """Every case's figures over its rounds (worked out once after the last run)."""
+        if self._figures is not None:
+            return self._figures
         out = []
         for (case, clients), phases in self.samples.items():
             ordered = sorted(t for p in phases for t in p["latencies"])
@@ -531,6 +536,7 @@ class _Bench:
                     ],
                 }
             )
+        self._figures = out
         return out
 
     def _case(self, case: str, clients: int) -> dict[str, Any] | None:
