@@ -73,3 +73,7 @@ def test_it_decides_as_get_visible_does(league: League, who: str | None) -> None
     if who in (None, "outsider", "organizer_a"):
         with pytest.raises(Http404):  # B is private: theirs to see only if they are in it
             get_visible_row(request, Match, league.private_match.pk)
+    else:  # B's organizer and its score-keeper see it
+        assert get_visible_row(request, Match, league.private_match.pk) == league.private_match
+    # A is published: everyone sees it
+    assert get_visible_row(request, Match, league.digital.pk) == league.digital

@@ -27,12 +27,22 @@ pytestmark = [
 ]
 
 
+class _Queued:
+    """Called: how many messages wait in the queue; ``client``: the Redis they wait in."""
+
+    def __init__(self, client: redis.Redis, queue: str) -> None:
+        self.client, self.queue = client, queue
+
+    def __call__(self) -> int:
+        return int(self.client.llen(self.queue))
+
+
 @pytest.fixture
-def queued(broker: str) -> Iterator[Any]:
+def queued(broker: str) -> Iterator[_Queued]:
     """How many messages wait in the run's queue (nothing takes them: no worker runs)."""
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     try:
-        yield lambda: client.llen(broker)
+        yield _Queued(client, broker)
     finally:
         client.close()
 
@@ -58,10 +68,10 @@ def test_the_task_starting_lets_the_next_append_send_again(world: Any, queued: A
     assert queued() == 2
 
 
-def test_a_flag_whose_message_was_lost_expires(world: Any, queued: Any, broker: str) -> None:
+def test_a_flag_whose_message_was_lost_expires(world: Any, queued: Any) -> None:
     with mock.patch.object(tasks, "PENDING_SECONDS", 1):
         match = a_score_match(world, (0, 1), [[60, 40]])
-        redis.Redis.from_url(os.environ["REDIS_URL"]).delete(broker)  # the message is lost
+        queued.client.delete(queued.queue)  # the message is lost
         enter(match, [30, 70])
         assert queued() == 0  # the flag still stands for the lost message
         time.sleep(1.2)
