@@ -9,6 +9,7 @@ file; ``lines(name)`` returns the JSON log lines of one process (``worker.1``, `
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import shutil
@@ -130,14 +131,17 @@ class Stack:
         """GET ``path`` as the TLS proxy would pass it on; return (status, JSON body or text)."""
         request = urllib.request.Request(self.url + path, headers={"X-Forwarded-Proto": "https"})
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                status, body, kind = response.status, response.read(), response.headers
-        except urllib.error.HTTPError as exc:
-            status, body, kind = exc.code, exc.read(), exc.headers
-        except (OSError, urllib.error.URLError):
-            return 0, None  # refused, reset, timed out
-        if kind.get_content_type() == "application/json":
-            return status, json.loads(body)
+            try:
+                with urllib.request.urlopen(request, timeout=timeout) as response:
+                    status, body, kind = response.status, response.read(), response.headers
+            except urllib.error.HTTPError as exc:
+                status, body, kind = exc.code, exc.read(), exc.headers
+            if kind.get_content_type() == "application/json":
+                return status, json.loads(body)
+        # Refused, reset, timed out; or cut short (a killed worker's half-sent response:
+        # a bad status line, an incomplete read, a truncated JSON body).
+        except (OSError, http.client.HTTPException, ValueError):
+            return 0, None
         return status, body.decode(errors="replace")
 
     # --- its processes ------------------------------------------------------------------

@@ -424,6 +424,7 @@ def run_and_check(
     assert lonely["id"] in recovered, "only the catch-up can project what Redis never had"
 
     # The web went on serving through everything; readiness saw the broker go.
+    assert poller.results[-1][0] >= load_ended, "the poller polled to the end"
     for path in ("/healthz", "/admin/login/", css):
         statuses = poller.statuses(path)
         failed_at = [round(t - began, 1) for t, p, s in poller.results if p == path and s != 200]
