@@ -65,7 +65,7 @@ def test_sigterm_to_the_process_group_is_a_warm_shutdown_that_finishes_the_task(
         # The first task may fold both appends: wait for a second task too, if one was sent,
         # or it (not the next append's) would be the one held on the lock below.
         wait_until(
-            lambda: tasks_settled(log.read_text(), os.environ["REDIS_URL"], broker),
+            lambda: tasks_settled(log.read_text, os.environ["REDIS_URL"], broker),
             10,
             "the appends' tasks",
         )

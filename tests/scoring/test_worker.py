@@ -178,7 +178,7 @@ def settled(worker: Worker) -> None:
     runs; a row lock taken then would hold that late task, not the next append's.
     """
     wait_until(
-        lambda: tasks_settled(worker.output(), worker.redis_url, worker.queue),
+        lambda: tasks_settled(worker.output, worker.redis_url, worker.queue),
         10,
         "the appends' tasks to run",
     )

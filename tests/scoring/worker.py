@@ -64,21 +64,27 @@ RECEIVED = r"Task scoring\.tasks\.project_match\[[-\w]+\] received"
 SUCCEEDED = r"Task scoring\.tasks\.project_match\[[-\w]+\] succeeded"  # one per task run
 
 
-def tasks_settled(output: str, redis_url: str, queue: str) -> bool:
-    """Whether every ``project_match`` sent to ``queue`` has run: none waits in Redis, and
-    each one the worker's log ``output`` says it received has succeeded.
+def tasks_settled(read_output: Callable[[], str], redis_url: str, queue: str) -> bool:
+    """Whether every ``project_match`` sent to ``queue`` has run: none waits in Redis, none is
+    still flagged as sent and not started, and each one the worker's log says it received
+    has succeeded.
 
     Appends may share a task (``scoring.tasks.schedule_projection``), so how many run depends
     on timing; a test that holds the next task on a lock waits for this first, or the task it
-    holds could be an earlier append's, sent late.
+    holds could be an earlier append's, sent late. The log is read last: a task takes its
+    match's flag down when it starts, after the worker logged it received, so once no flag is
+    up every task sent is in the log (a message the worker has taken from the list but not
+    yet logged is still flagged).
     """
     client = redis.Redis.from_url(redis_url)
     try:
         waiting = client.llen(queue)
+        flagged = next(iter(client.scan_iter(f"seep-projection-pending:{queue}:*")), None)
     finally:
         client.close()
+    output = read_output()
     received, succeeded = (len(re.findall(p, output)) for p in (RECEIVED, SUCCEEDED))
-    return waiting == 0 and received == succeeded
+    return waiting == 0 and flagged is None and received == succeeded
 
 
 def free_port() -> int:
