@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import redis
@@ -414,3 +415,25 @@ def test_collected_static_files_are_not_committed() -> None:
         ["git", "check-ignore", "-q", "staticfiles/admin/css/base.css"], cwd=REPO, check=False
     )
     assert ignored.returncode == 0
+
+
+def test_gunicorn_leaves_the_request_log_to_the_application() -> None:
+    """The application logs one line a request (deploy.middleware); gunicorn's access log is
+    off, and with a ``logconfig_dict`` its logger would still work out every line's fields."""
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+
+    from deploy import gunicorn as web
+
+    cfg = Config()
+    cfg.set("logconfig_dict", web.logconfig_dict)
+    # A response that is not one: the fields cannot be worked out from it.
+    junk = (None, None, {}, None)
+    # (gunicorn's loggers apply the logging config when made: not to this process's logging)
+    with mock.patch("gunicorn.glogging.dictConfig"):
+        theirs, ours = Logger(cfg), web.logger_class(cfg)
+    with pytest.raises(AttributeError):
+        theirs.access(*junk)  # gunicorn's own logger reaches for the fields
+    assert ours.access(*junk) is None
+    assert ours.access_log_enabled is False
+    assert web.control_socket_disable is True
