@@ -8,11 +8,12 @@ finds nothing to do and a stale run can only bring the projection up to date.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -61,6 +62,10 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
     commit. ``rebuild`` ignores the checkpoint and always folds from the log.
     """
     if not rebuild:
+        # The common case, a move or a new deal dealt: one statement moves the checkpoint.
+        advanced = _advance(match_id)
+        if advanced is not None:
+            return ProjectionUpdate(match_id, ADVANCED, advanced, 0, False)
         # Already at the head (a copy delivered twice, or a task whose events an earlier one
         # folded): one read, no transaction, no lock.
         at_head = (
@@ -109,6 +114,40 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
         outcome = ProjectionUpdate(match_id, RECOMPUTED, head, changed + int(match_changed), told)
     log.debug("match %s: projection %s", match_id, outcome)
     return outcome
+
+
+@functools.cache
+def _advance_sql() -> str:
+    """The statement of ``_advance`` (PostgreSQL and SQLite alike)."""
+    result, match = MatchResult._meta.db_table, Match._meta.db_table
+    event = MatchEvent._meta.db_table
+    head = f"(SELECT m.last_seq FROM {match} m WHERE m.id = %s)"
+    kinds = ", ".join(["%s"] * len(SCORED_KINDS))
+    return (
+        f"UPDATE {result} SET seq = {head}, updated_at = %s "
+        f"WHERE match_id = %s AND seq < {head} AND NOT EXISTS ("
+        f"SELECT 1 FROM {event} e WHERE e.match_id = %s AND e.seq > {result}.seq "
+        f"AND e.kind IN ({kinds})) "
+        "RETURNING seq"
+    )
+
+
+def _advance(match_id: int) -> int | None:
+    """Move the checkpoint to the head of the log if no event since it can change a result;
+    return the new checkpoint, or None if that is not so (or the match has no result row).
+
+    One statement, one round trip, instead of the locked transaction of five queries below:
+    its UPDATE takes the result row's lock as that transaction's SELECT FOR UPDATE does, and
+    it reads the head and the events after the checkpoint in one picture of the database
+    (the head and its events commit together). On PostgreSQL a concurrent writer of the row
+    makes it wait and check again against the row as that writer left it, so it never moves
+    the checkpoint back, and never over an event it has not seen.
+    """
+    params = [match_id, timezone.now(), match_id, match_id, match_id, *SCORED_KINDS]
+    with connection.cursor() as cursor:
+        cursor.execute(_advance_sql(), params)
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
 
 
 def _locked_result(match_id: int) -> MatchResult | None:

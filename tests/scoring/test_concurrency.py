@@ -4,6 +4,7 @@ match's result row."""
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +16,7 @@ from django.db import connection, transaction
 from scoring import tasks
 from scoring.services import ProjectionUpdate, update_match_projection
 
-from .helpers import enter, new_match, projection_rows, start, wipe_projections
+from .helpers import enter, new_match, play, projection_rows, result_of, start, wipe_projections
 from .worker import wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -75,6 +76,72 @@ def test_a_second_copy_waits_for_the_first_and_writes_nothing(world: Any) -> Non
     assert results["second"].outcome == "current" and not results["second"].completed
     hook.assert_called_once_with(match.pk)
     rows = projection_rows()
+    wipe_projections()
+    update_match_projection(match_id=match.pk, rebuild=True)
+    assert projection_rows() == rows
+
+
+def _second_copy_after_the_first(
+    match: Any, between: Callable[[], None]
+) -> tuple[ProjectionUpdate, ProjectionUpdate]:
+    """Run a first copy that holds the result row's lock, append more with ``between``, run
+    a second copy (its one-statement checkpoint move waits on that lock), let the first go."""
+    results: dict[str, Any] = {}
+    first_in, release_first = threading.Event(), threading.Event()
+
+    def first() -> ProjectionUpdate:
+        with transaction.atomic():
+            update = update_match_projection(match_id=match.pk)
+            first_in.set()
+            assert release_first.wait(30)
+        return update
+
+    threads = [in_thread(first, results, "first")]
+    assert first_in.wait(30)
+    with mock.patch("tournaments.services._schedule_projection"):
+        between()
+    threads.append(in_thread(lambda: update_match_projection(match_id=match.pk), results, "second"))
+    wait_until(someone_waits_on_a_lock, 10, "the second copy to wait for the first")
+    release_first.set()
+    for thread in threads:
+        thread.join(30)
+    return results["first"], results["second"]
+
+
+def test_a_waiting_checkpoint_move_goes_on_from_where_the_first_copy_left_it(world: Any) -> None:
+    match = world.digital_match
+    with mock.patch("tournaments.services._schedule_projection"):
+        start(match, first_dealer=0)
+        play(match, random.Random(1), moves=2)
+    match.refresh_from_db()
+    folded_to = match.last_seq
+
+    first, second = _second_copy_after_the_first(
+        match, lambda: play(match, random.Random(2), moves=3)
+    )
+    match.refresh_from_db()
+    assert (first.outcome, first.seq) == ("recomputed", folded_to)
+    assert (second.outcome, second.seq) == ("advanced", match.last_seq)
+    assert result_of(match).seq == match.last_seq
+    rows = projection_rows()
+    wipe_projections()
+    update_match_projection(match_id=match.pk, rebuild=True)
+    assert projection_rows() == rows
+
+
+def test_a_waiting_checkpoint_move_does_not_step_over_a_deal_the_first_copy_did_not_see(
+    world: Any,
+) -> None:
+    with mock.patch("tournaments.services._schedule_projection"):
+        match = new_match(world)
+        start(match)
+        enter(match, [60, 40])
+    first, second = _second_copy_after_the_first(match, lambda: enter(match, [30, 70]))
+    match.refresh_from_db()
+    assert first.outcome == "recomputed" and first.seq == match.last_seq - 1
+    assert (second.outcome, second.seq) == ("recomputed", match.last_seq)
+    rows = projection_rows()
+    assert [d["running_difference"] for d in rows["deals"]] == [20, -20]
     wipe_projections()
     update_match_projection(match_id=match.pk, rebuild=True)
     assert projection_rows() == rows

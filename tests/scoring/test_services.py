@@ -9,7 +9,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scoring import services, tasks
@@ -75,6 +76,30 @@ def test_events_that_cannot_change_a_result_only_move_the_checkpoint(world: Any)
     assert (update.outcome, update.seq, update.rows_changed) == ("advanced", match.last_seq, 0)
     assert result_of(match).seq == match.last_seq
     assert projection_rows()["deals"] == rows
+
+
+def test_moving_the_checkpoint_over_moves_is_one_statement(world: Any) -> None:
+    match = world.digital_match
+    start(match, first_dealer=0)
+    with mock.patch(NO_PROJECTION):
+        play(match, random.Random(1), moves=2)
+    match.refresh_from_db()
+    before = result_of(match).updated_at
+    with CaptureQueriesContext(connection) as queries:
+        update = update_match_projection(match_id=match.pk)
+    assert (update.outcome, update.seq) == ("advanced", match.last_seq)
+    assert len(queries.captured_queries) == 1, [q["sql"] for q in queries.captured_queries]
+    assert result_of(match).seq == match.last_seq and result_of(match).updated_at > before
+
+
+def test_a_scored_event_after_the_checkpoint_is_folded_not_stepped_over(world: Any) -> None:
+    match = score_match_with_deals(world, [[60, 40]])
+    with mock.patch(NO_PROJECTION):
+        enter(match, [30, 70])
+    match.refresh_from_db()
+    update = update_match_projection(match_id=match.pk)
+    assert (update.outcome, update.seq) == ("recomputed", match.last_seq)
+    assert [d.running_difference for d in deal_results(match=match)] == [20, -20]
 
 
 def test_a_lagging_projection_catches_up_in_one_run(world: Any) -> None:
