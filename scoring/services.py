@@ -143,7 +143,7 @@ def _advance(match_id: int) -> int | None:
     makes it wait and check again against the row as that writer left it, so it never moves
     the checkpoint back, and never over an event it has not seen.
     """
-    params = [match_id, timezone.now(), match_id, match_id, match_id, *SCORED_KINDS]
+    params: list[Any] = [match_id, timezone.now(), match_id, match_id, match_id, *SCORED_KINDS]
     with connection.cursor() as cursor:
         cursor.execute(_advance_sql(), params)
         row = cursor.fetchone()
