@@ -6,8 +6,10 @@ log lines (``deploy.logs``), and each worker writes a heartbeat that /readyz rea
 """
 
 import os
+from typing import Any
 
-from celery import Celery, signals
+from celery import Celery, signals, states
+from django.db import close_old_connections, connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
 
@@ -16,12 +18,36 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+def _before_task(task: Any = None, **kwargs: Any) -> None:
+    """Before a task, as before a request: drop a connection past its age or left broken."""
+    if not getattr(getattr(task, "request", None), "is_eager", False):
+        close_old_connections()
+
+
+def _after_task(task: Any = None, state: str | None = None, **kwargs: Any) -> None:
+    """After a task: keep its connections for the next one if it succeeded (as after a
+    request: CONN_MAX_AGE, and the health check before the next first query), close them
+    if it did not (a task stopped by its time limit in the middle of a query can leave a
+    connection that looks usable and is not). Not for a task run in-process (eager): it
+    runs inside its caller's connection and transaction."""
+    if getattr(getattr(task, "request", None), "is_eager", False):
+        return
+    if state == states.SUCCESS:
+        close_old_connections()
+    else:
+        connections.close_all()
+
+
 def _wire() -> None:
     from . import heartbeat, logs
 
     signals.before_task_publish.connect(logs.add_request_id_header, weak=False)
     signals.task_prerun.connect(logs.enter_task, weak=False)
     signals.task_postrun.connect(logs.leave_task, weak=False)
+    # With CELERY_DB_REUSE_MAX (deploy/settings.py) Celery does not close the database
+    # connections after every task: these decide instead.
+    signals.task_prerun.connect(_before_task, weak=False)
+    signals.task_postrun.connect(_after_task, weak=False)
     app.steps["consumer"].add(heartbeat.Heartbeat)
 
 

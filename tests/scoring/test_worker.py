@@ -299,3 +299,42 @@ def test_an_append_while_the_broker_is_down_is_committed_and_caught_up_later(
         wait_projected(match, timeout=60)
         worker.stop()
     assert_projection_equals_a_rebuild()
+
+
+def worker_sessions() -> list[tuple[int, Any]]:
+    """The database sessions on the test database other than this process's: the worker's."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, backend_start FROM pg_stat_activity WHERE datname = %s "
+            "AND pid <> pg_backend_pid() AND backend_type = 'client backend' ORDER BY pid",
+            [connection.settings_dict["NAME"]],
+        )
+        return list(cursor.fetchall())
+
+
+def test_a_worker_keeps_its_database_session_between_tasks_and_drops_it_after_a_failure(
+    world: Any, workers: Callable[..., Worker]
+) -> None:
+    worker = workers()
+
+    def settled() -> None:
+        wait_until(
+            lambda: tasks_settled(worker.output, worker.redis_url, worker.queue),
+            10,
+            "the tasks to run",
+        )
+
+    match = a_score_match(world, (2, 3), [[70, 30]])
+    wait_projected(match)
+    settled()
+    kept = worker_sessions()
+    assert len(kept) == 1, kept  # the pool process's, open after its tasks
+    enter(match, [60, 40])
+    wait_projected(match)
+    settled()
+    assert worker_sessions() == kept  # the same session: no new connection a task
+    tasks.project_match.delay("not a match")  # fails in the database (not a bigint)
+    wait_until(lambda: worker.count(r"raised unexpected: DataError") == 1, 10, "the failure")
+    wait_until(lambda: not worker_sessions(), 10, "the failed task's session to be closed")
+    worker.stop()
+    assert_projection_equals_a_rebuild()
