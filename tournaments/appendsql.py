@@ -16,8 +16,8 @@ at the first error:
    what the last append committed (in READ COMMITTED each statement of a VOLATILE function
    reads what was committed when it starts). The snapshot's state comes back only when its
    digest is not the one the caller names as known (the state this process kept from its
-   own last write: ``services._RecentStates``), so an append that follows its own process's
-   last one neither sends nor decodes a few KB of JSON.
+   last write or read of the match: ``snapshots.RecentStates``), so an append that follows
+   its own process's last one neither sends nor decodes a few KB of JSON.
 2. ``write``: the events, the head of the log, the snapshot (an upsert): on PostgreSQL one
    call of ``tournaments_append_write``, the events passed as one JSON array; then the
    receipt when the match ended, and ``COMMIT``. An error in any (a unique violation, a

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +13,7 @@ from django.utils import timezone
 
 import seep_core as sc
 
-from . import appendsql, matchlog, receipts
+from . import appendsql, matchlog, receipts, snapshots
 from .access import SYSTEM, is_director, is_scorekeeper, seat_lineup, seats_in
 from .chain import GENESIS, canonical_json, event_hash, request_digest
 from .errors import (
@@ -170,13 +168,13 @@ def _append(
 ) -> AppendResult:
     # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc).
     actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
-    kept = _recent.get(match_id)
+    kept = snapshots.recent.get(match_id)
     known = None if kept is None else kept[2]
     read = appendsql.read_locked(match_id, actor_id, idempotency_key, known)
     if read is None:
         raise MatchNotFound(match_id)
     locked = read.match
-    state = _recent.state(kept, locked, read.snapshot)
+    state = snapshots.RecentStates.state(kept, locked, read.snapshot)
     if state is None:
         # A row not sent (its digest was the kept one) is behind the head: it does not prove.
         state = proven_state(locked, appendsql.decoded(read.snapshot))
@@ -215,54 +213,6 @@ def _append(
     open_deal = new_state.deal_no if _deal_in_play(new_state) else None
     shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
-
-
-class _RecentStates:
-    """The state this process last wrote for each match, kept to skip decoding its snapshot.
-
-    An entry is the state after the event ``seq`` whose hash is ``head_hash``, and the digest
-    of the snapshot written with it. It is used only when the locked read finds that same
-    head and that same snapshot row (seq, head hash, digest): the head's hash names the whole
-    log before it and the state is that log's fold, so it is the state the snapshot proves,
-    decoded already. Anything else (another writer's append, a repair, a row replaced) is a
-    miss, and the snapshot is read and proved as ever. A write that does not commit leaves
-    an entry no head will match. Bounded; shared by the threads of the process.
-    """
-
-    SIZE = 2048
-
-    def __init__(self) -> None:
-        self._states: OrderedDict[int, tuple[int, str, str, matchlog.MatchState]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, match_id: int) -> tuple[int, str, str, matchlog.MatchState] | None:
-        """Return what is kept for the match: (seq, head hash, snapshot digest, state)."""
-        with self._lock:
-            return self._states.get(match_id)
-
-    @staticmethod
-    def state(
-        kept: tuple[int, str, str, matchlog.MatchState] | None,
-        match: Match,
-        snapshot: tuple[int, str, str, Any] | None,
-    ) -> matchlog.MatchState | None:
-        """Return the state of ``kept`` (what ``get`` gave) if the locked read found the head
-        and the snapshot row it was kept at (the digest binds the row's seq and head hash)."""
-        if kept is None or snapshot is None or snapshot[2] != kept[2]:
-            return None
-        return kept[3] if kept[:2] == (match.last_seq, match.last_hash) else None
-
-    def keep(
-        self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
-    ) -> None:
-        with self._lock:
-            self._states[match_id] = (seq, head_hash, digest, state)
-            self._states.move_to_end(match_id)
-            if len(self._states) > self.SIZE:
-                self._states.popitem(last=False)
-
-
-_recent = _RecentStates()
 
 
 def _match_id(match: Any) -> int:
@@ -497,7 +447,7 @@ def _write(
         ),
         commit=commit,
     )
-    _recent.keep(match.pk, last.seq, last.hash, proof, state)
+    snapshots.recent.keep(match.pk, last.seq, last.hash, proof, state)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
     return events
 

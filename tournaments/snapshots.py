@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hmac
 import logging
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.db import connection
@@ -106,24 +108,85 @@ def rebuild_snapshot(match: Match) -> matchlog.MatchState:
     return state
 
 
+class RecentStates:
+    """The state this process last wrote or proved for each match, kept to skip decoding its
+    snapshot again.
+
+    An entry is the state after the event ``seq`` whose hash is ``head_hash``, and the digest
+    of the snapshot it is the state of: written with it (``services._write``), or proved
+    against it (``current_state``). It is used only when a read finds that same head and
+    that same snapshot row (seq, head hash, digest): the head's hash names the whole log
+    before it and the state is that log's fold, so it is the state the snapshot proves,
+    decoded already. Anything else (another process's append, a repair, a row replaced) is
+    a miss, and the snapshot is read and proved as ever. A write that does not commit leaves
+    an entry no head will match. Bounded; shared by the threads of the process.
+    """
+
+    SIZE = 2048
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[int, tuple[int, str, str, matchlog.MatchState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: int) -> tuple[int, str, str, matchlog.MatchState] | None:
+        """Return what is kept for the match: (seq, head hash, snapshot digest, state)."""
+        with self._lock:
+            return self._states.get(match_id)
+
+    @staticmethod
+    def state(
+        kept: tuple[int, str, str, matchlog.MatchState] | None,
+        match: Match,
+        snapshot: tuple[int, str, str, Any] | None,
+    ) -> matchlog.MatchState | None:
+        """Return the state of ``kept`` (what ``get`` gave) if the read found the head and the
+        snapshot row it was kept at (the digest binds the row's seq and head hash)."""
+        if kept is None or snapshot is None or snapshot[2] != kept[2]:
+            return None
+        return kept[3] if kept[:2] == (match.last_seq, match.last_hash) else None
+
+    def keep(
+        self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
+    ) -> None:
+        with self._lock:
+            self._states[match_id] = (seq, head_hash, digest, state)
+            self._states.move_to_end(match_id)
+            if len(self._states) > self.SIZE:
+                self._states.popitem(last=False)
+
+
+#: this process's kept states (the appends' and the readers')
+recent = RecentStates()
+
+
 def current_state(match: Match | int) -> matchlog.MatchState:
     """Return where the match stands now: its snapshot when it proves itself, else a replay.
 
     For readers (no lock, nothing written). The head and the snapshot come in one statement,
-    so in one picture (a snapshot that proves needs nothing else: one round trip); a replay
-    reads the head and the events again as one picture, and the log decides whatever state
-    the cache is in. Raises Match.DoesNotExist for no such match.
+    so in one picture (a snapshot that proves needs nothing else: one round trip); its state
+    is not even sent when this process holds it already (``recent``: kept by the last append
+    or read of the match here, at the same head and snapshot row). A replay reads the head
+    and the events again as one picture, and the log decides whatever state the cache is in.
+    Raises Match.DoesNotExist for no such match.
     """
     match_id = match.pk if isinstance(match, Match) else match
+    kept = recent.get(match_id)
     with connection.cursor() as cursor:
-        cursor.execute(_HEAD_AND_SNAPSHOT, [match_id])
+        cursor.execute(_HEAD_AND_SNAPSHOT, [None if kept is None else kept[2], match_id])
         row = cursor.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match with id {match_id}")
     fresh = Match.from_db(connection.alias, _HEAD_FIELDS, [match_id, *row[:4]])
-    state = proven_state(fresh, decoded(tuple(row[4:])) if row[4] is not None else None)
+    snapshot = None if row[4] is None else (int(row[4]), row[5], row[6], row[7])
+    state = RecentStates.state(kept, fresh, snapshot)
     if state is not None:
         return state
+    # A row not sent (its digest was the kept one) is behind the head: it does not prove.
+    if snapshot is not None and snapshot[3] is not None:
+        state = proven_state(fresh, decoded(snapshot))
+        if state is not None:
+            recent.keep(match_id, snapshot[0], snapshot[1], snapshot[2], state)
+            return state
     with consistent_read():
         fresh = Match.objects.only(*_HEAD_FIELDS[1:]).get(pk=match_id)
         return replay_log(fresh)
@@ -131,7 +194,8 @@ def current_state(match: Match | int) -> matchlog.MatchState:
 
 _HEAD_FIELDS = ["id", "mode", "status", "last_seq", "last_hash"]
 _HEAD_AND_SNAPSHOT = (
-    f"SELECT m.mode, m.status, m.last_seq, m.last_hash, s.seq, s.head_hash, s.digest, s.state "
+    "SELECT m.mode, m.status, m.last_seq, m.last_hash, s.seq, s.head_hash, s.digest, "
+    "CASE WHEN s.digest = %s THEN NULL ELSE s.state END "
     f"FROM {Match._meta.db_table} m "
     f"LEFT JOIN {MatchSnapshot._meta.db_table} s ON s.match_id = m.id WHERE m.id = %s"
 )

@@ -275,12 +275,12 @@ def test_the_snapshot_state_is_read_only_when_the_process_does_not_hold_it(world
 @pytest.mark.django_db
 def test_processes_appending_in_turn_each_start_from_the_head(world: Any) -> None:
     """Two processes (two kept-state caches) alternate on one match, each from the head."""
-    from tournaments import services
+    from tournaments import snapshots
 
     match = started(world.digital_match)
-    caches = [services._RecentStates(), services._RecentStates()]
+    caches = [snapshots.RecentStates(), snapshots.RecentStates()]
     for number in range(12):
-        with mock.patch.object(services, "_recent", caches[number % 2]):
+        with mock.patch.object(snapshots, "recent", caches[number % 2]):
             players_move(match, shuffle=fixed_decks(5))
     match.refresh_from_db()
     assert verify_match(match) == []

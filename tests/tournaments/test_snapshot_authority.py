@@ -113,6 +113,46 @@ def test_a_snapshot_of_an_older_state_version_is_rebuilt(world: Any) -> None:
     assert_log_intact(match)
 
 
+# --- the states a process keeps (snapshots.recent) -------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_read_keeps_the_state_it_proved_and_the_next_read_does_not_decode_it(
+    world: Any,
+) -> None:
+    match = world.digital_match
+    start(match, dealer=3, seed=1)
+    with (
+        mock.patch.object(snapshots, "recent", snapshots.RecentStates()),  # not the writer
+        mock.patch.object(
+            snapshots.matchlog.MatchState,
+            "from_json",
+            wraps=snapshots.matchlog.MatchState.from_json,
+        ) as decode,
+    ):
+        first = snapshots.current_state(match.pk)
+        second = snapshots.current_state(match.pk)
+    assert decode.call_count == 1
+    match.refresh_from_db()
+    assert first == second == snapshots.replay_log(match)
+
+
+@pytest.mark.django_db
+def test_a_kept_state_is_not_used_once_another_process_moved_the_head(world: Any) -> None:
+    match = world.digital_match
+    start(match, dealer=3, seed=1)
+    here = snapshots.RecentStates()
+    with mock.patch.object(snapshots, "recent", here):
+        before = snapshots.current_state(match.pk)
+    with mock.patch.object(snapshots, "recent", snapshots.RecentStates()):  # another process
+        append_move(match, sc.legal_moves(before.deal)[0])
+    with mock.patch.object(snapshots, "recent", here):
+        after = snapshots.current_state(match.pk)
+    match.refresh_from_db()
+    assert after != before
+    assert after == snapshots.replay_log(match)
+
+
 # --- appends queued behind another writer (PostgreSQL: real row locks) --------------------
 
 
