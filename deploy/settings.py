@@ -483,7 +483,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # told to reuse them: a new PostgreSQL session for every projection (9 ms a task against 1
 # on a kept one). Kept here, they are managed as Django manages a request's (deploy/celery.py,
 # ``_before_task`` and ``_after_task``): closed after a task that failed, else by
-# CONN_MAX_AGE, and checked before a task's first query. Celery still closes them every
+# CONN_MAX_AGE, and checked before a task's first query (CONN_HEALTH_CHECKS; with
+# DATABASE_POOLING=PSYCOPG the pool process's pool is kept instead, and a connection the
+# server dropped fails its task once, which is retried). Celery still closes them every
 # thousand tasks.
 CELERY_DB_REUSE_MAX = 1000
 # Redis re-delivers a message not acknowledged within the visibility timeout. With late acks

@@ -62,8 +62,11 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
     commit. ``rebuild`` ignores the checkpoint and always folds from the log.
     """
     if not rebuild:
-        # The common case, a move or a new deal dealt: one statement moves the checkpoint.
-        advanced = _advance(match_id)
+        # The common case, a move or a new deal dealt: one statement moves the checkpoint
+        # (UPDATE ... RETURNING: PostgreSQL, SQLite from 3.35; else the locked path below).
+        advanced = (
+            _advance(match_id) if connection.features.can_return_columns_from_insert else None
+        )
         if advanced is not None:
             return ProjectionUpdate(match_id, ADVANCED, advanced, 0, False)
         # Already at the head (a copy delivered twice, or a task whose events an earlier one
@@ -141,9 +144,11 @@ def _advance(match_id: int) -> int | None:
     it reads the head and the events after the checkpoint in one picture of the database
     (the head and its events commit together). On PostgreSQL a concurrent writer of the row
     makes it wait and check again against the row as that writer left it, so it never moves
-    the checkpoint back, and never over an event it has not seen.
+    the checkpoint back, and never over an event it has not seen (every writer of the row
+    sets its checkpoint to a head it read under the row's lock, so it only grows).
     """
-    params: list[Any] = [match_id, timezone.now(), match_id, match_id, match_id, *SCORED_KINDS]
+    now = connection.ops.adapt_datetimefield_value(timezone.now())  # as the ORM writes it
+    params: list[Any] = [match_id, now, match_id, match_id, match_id, *SCORED_KINDS]
     with connection.cursor() as cursor:
         cursor.execute(_advance_sql(), params)
         row = cursor.fetchone()

@@ -149,6 +149,9 @@ class RecentStates:
         self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
     ) -> None:
         with self._lock:
+            held = self._states.get(match_id)
+            if held is not None and held[0] > seq:
+                return  # a reader that raced an append: the append's state is the newer
             self._states[match_id] = (seq, head_hash, digest, state)
             self._states.move_to_end(match_id)
             if len(self._states) > self.SIZE:

@@ -12,6 +12,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from scoring import tasks
 from scoring.services import ProjectionUpdate, update_match_projection
@@ -83,9 +84,10 @@ def test_a_second_copy_waits_for_the_first_and_writes_nothing(world: Any) -> Non
 
 def _second_copy_after_the_first(
     match: Any, between: Callable[[], None]
-) -> tuple[ProjectionUpdate, ProjectionUpdate]:
-    """Run a first copy that holds the result row's lock, append more with ``between``, run
-    a second copy (its one-statement checkpoint move waits on that lock), let the first go."""
+) -> tuple[ProjectionUpdate, ProjectionUpdate, int]:
+    """Run a first copy that holds the result row's lock in its transaction, append more with
+    ``between``, run a second copy while the first holds on (it waits for that lock), let the
+    first go. Returns both updates and how many statements the second one made."""
     results: dict[str, Any] = {}
     first_in, release_first = threading.Event(), threading.Event()
 
@@ -96,32 +98,47 @@ def _second_copy_after_the_first(
             assert release_first.wait(30)
         return update
 
+    def second() -> ProjectionUpdate:
+        with CaptureQueriesContext(connection) as queries:
+            update = update_match_projection(match_id=match.pk)
+        results["statements"] = len(queries.captured_queries)
+        return update
+
     threads = [in_thread(first, results, "first")]
     assert first_in.wait(30)
     with mock.patch("tournaments.services._schedule_projection"):
         between()
-    threads.append(in_thread(lambda: update_match_projection(match_id=match.pk), results, "second"))
+    threads.append(in_thread(second, results, "second"))
     wait_until(someone_waits_on_a_lock, 10, "the second copy to wait for the first")
     release_first.set()
     for thread in threads:
         thread.join(30)
-    return results["first"], results["second"]
+    return results["first"], results["second"], results["statements"]
 
 
-def test_a_waiting_checkpoint_move_goes_on_from_where_the_first_copy_left_it(world: Any) -> None:
+def a_projected_match_with_moves_since(world: Any) -> Any:
+    """A digital match whose projection has a row, then moves it has not seen."""
     match = world.digital_match
+    start(match, first_dealer=0)  # projected (in-process), so the result row exists
     with mock.patch("tournaments.services._schedule_projection"):
-        start(match, first_dealer=0)
         play(match, random.Random(1), moves=2)
     match.refresh_from_db()
-    folded_to = match.last_seq
+    return match
 
-    first, second = _second_copy_after_the_first(
+
+def test_a_checkpoint_move_that_waited_goes_on_from_where_the_first_copy_left_it(
+    world: Any,
+) -> None:
+    match = a_projected_match_with_moves_since(world)
+    moved_to = match.last_seq
+    # The first copy moves the checkpoint in its one statement and holds the row; moves come
+    # in meanwhile; the second copy's statement waits, then checks again from the first's.
+    first, second, statements = _second_copy_after_the_first(
         match, lambda: play(match, random.Random(2), moves=3)
     )
     match.refresh_from_db()
-    assert (first.outcome, first.seq) == ("recomputed", folded_to)
-    assert (second.outcome, second.seq) == ("advanced", match.last_seq)
+    assert (first.outcome, first.seq) == ("advanced", moved_to)
+    assert (second.outcome, second.seq, statements) == ("advanced", match.last_seq, 1)
     assert result_of(match).seq == match.last_seq
     rows = projection_rows()
     wipe_projections()
@@ -129,14 +146,26 @@ def test_a_waiting_checkpoint_move_goes_on_from_where_the_first_copy_left_it(wor
     assert projection_rows() == rows
 
 
-def test_a_waiting_checkpoint_move_does_not_step_over_a_deal_the_first_copy_did_not_see(
+def test_a_checkpoint_move_that_waited_for_a_copy_at_the_same_head_does_nothing(
+    world: Any,
+) -> None:
+    match = a_projected_match_with_moves_since(world)
+    first, second, statements = _second_copy_after_the_first(match, lambda: None)
+    assert (first.outcome, first.seq) == ("advanced", match.last_seq)
+    # checked again against the first's row, the statement moves nothing; then one read
+    assert (second.outcome, second.seq, statements) == ("current", match.last_seq, 2)
+
+
+def test_a_copy_queued_behind_another_folds_a_deal_the_first_copy_did_not_see(
     world: Any,
 ) -> None:
     with mock.patch("tournaments.services._schedule_projection"):
         match = new_match(world)
         start(match)
         enter(match, [60, 40])
-    first, second = _second_copy_after_the_first(match, lambda: enter(match, [30, 70]))
+    # No row yet: both copies take the locked path (the second waits to make the row); the
+    # second sees the deal entered meanwhile, so it folds it rather than moving past it.
+    first, second, _ = _second_copy_after_the_first(match, lambda: enter(match, [30, 70]))
     match.refresh_from_db()
     assert first.outcome == "recomputed" and first.seq == match.last_seq - 1
     assert (second.outcome, second.seq) == ("recomputed", match.last_seq)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -109,7 +110,8 @@ class MatchState:
             "entries": [_entry_json(e) for e in self.entries],
             "accepted": None if self.accepted is None else _entry_json(self.accepted),
             "disputed": self.disputed,
-            "outcome": self.outcome,
+            # a copy: the state may be shared (snapshots.RecentStates), its JSON is the caller's
+            "outcome": None if self.outcome is None else copy.deepcopy(self.outcome),
             "forfeit": self.forfeit,
         }
 
