@@ -29,7 +29,7 @@ from .errors import (
 from .models import Match, MatchEvent, Team, Tournament
 from .selectors import render_events
 from .signals import log_appended
-from .snapshots import canonical_digest, proven_state, rebuild_snapshot
+from .snapshots import canonical_digest, rebuild_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -174,10 +174,7 @@ def _append(
     if read is None:
         raise MatchNotFound(match_id)
     locked = read.match
-    state = snapshots.RecentStates.state(kept, locked, read.snapshot)
-    if state is None:
-        # A row not sent (its digest was the kept one) is behind the head: it does not prove.
-        state = proven_state(locked, appendsql.decoded(read.snapshot))
+    state = snapshots.state_at_head(locked, kept, read.snapshot)
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
     director = is_director(actor, locked.tournament, listed=read.listed_director)

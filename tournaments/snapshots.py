@@ -133,18 +133,6 @@ class RecentStates:
         with self._lock:
             return self._states.get(match_id)
 
-    @staticmethod
-    def state(
-        kept: tuple[int, str, str, matchlog.MatchState] | None,
-        match: Match,
-        snapshot: tuple[int, str, str, Any] | None,
-    ) -> matchlog.MatchState | None:
-        """Return the state of ``kept`` (what ``get`` gave) if the read found the head and the
-        snapshot row it was kept at (the digest binds the row's seq and head hash)."""
-        if kept is None or snapshot is None or snapshot[2] != kept[2]:
-            return None
-        return kept[3] if kept[:2] == (match.last_seq, match.last_hash) else None
-
     def keep(
         self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
     ) -> None:
@@ -160,6 +148,30 @@ class RecentStates:
 
 #: this process's kept states (the appends' and the readers')
 recent = RecentStates()
+
+
+def state_at_head(
+    match: Match,
+    kept: tuple[int, str, str, matchlog.MatchState] | None,
+    snapshot: tuple[int, str, str, Any] | None,
+) -> matchlog.MatchState | None:
+    """Return the state at ``match``'s head from what a read found, or None (then the log
+    decides): the state ``kept`` (``recent.get`` before the read) if the read found the head
+    and the snapshot row it was kept at (the digest binds the row's seq and head hash), else
+    the row's own state if it proves (``proven_state``; it is then kept). A row whose state
+    was not sent (its digest was the kept one) is behind the head, and does not prove.
+    """
+    if (
+        kept is not None
+        and snapshot is not None
+        and snapshot[2] == kept[2]
+        and kept[:2] == (match.last_seq, match.last_hash)
+    ):
+        return kept[3]
+    state = proven_state(match, decoded(snapshot))
+    if state is not None and snapshot is not None:
+        recent.keep(match.pk, snapshot[0], snapshot[1], snapshot[2], state)
+    return state
 
 
 def current_state(match: Match | int) -> matchlog.MatchState:
@@ -181,15 +193,9 @@ def current_state(match: Match | int) -> matchlog.MatchState:
         raise Match.DoesNotExist(f"no match with id {match_id}")
     fresh = Match.from_db(connection.alias, _HEAD_FIELDS, [match_id, *row[:4]])
     snapshot = None if row[4] is None else (int(row[4]), row[5], row[6], row[7])
-    state = RecentStates.state(kept, fresh, snapshot)
+    state = state_at_head(fresh, kept, snapshot)
     if state is not None:
         return state
-    # A row not sent (its digest was the kept one) is behind the head: it does not prove.
-    if snapshot is not None and snapshot[3] is not None:
-        state = proven_state(fresh, decoded(snapshot))
-        if state is not None:
-            recent.keep(match_id, snapshot[0], snapshot[1], snapshot[2], state)
-            return state
     with consistent_read():
         fresh = Match.objects.only(*_HEAD_FIELDS[1:]).get(pk=match_id)
         return replay_log(fresh)
