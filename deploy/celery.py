@@ -18,9 +18,14 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+def _eager(task: Any) -> bool:
+    """Whether ``task`` runs in-process, inside its caller's connection and transaction."""
+    return bool(getattr(getattr(task, "request", None), "is_eager", False))
+
+
 def _before_task(task: Any = None, **kwargs: Any) -> None:
     """Before a task, as before a request: drop a connection past its age or left broken."""
-    if not getattr(getattr(task, "request", None), "is_eager", False):
+    if not _eager(task):
         close_old_connections()
 
 
@@ -28,9 +33,8 @@ def _after_task(task: Any = None, state: str | None = None, **kwargs: Any) -> No
     """After a task: keep its connections for the next one if it succeeded (as after a
     request: CONN_MAX_AGE, and the health check before the next first query), close them
     if it did not (a task stopped by its time limit in the middle of a query can leave a
-    connection that looks usable and is not). Not for a task run in-process (eager): it
-    runs inside its caller's connection and transaction."""
-    if getattr(getattr(task, "request", None), "is_eager", False):
+    connection that looks usable and is not). Not for a task run in-process (eager)."""
+    if _eager(task):
         return
     if state == states.SUCCESS:
         close_old_connections()

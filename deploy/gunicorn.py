@@ -78,6 +78,6 @@ logconfig_dict = {
     "root": {"handlers": ["stdout"], "level": "INFO"},
     "loggers": {
         "gunicorn.error": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
-        "gunicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+        "gunicorn.access": {"handlers": [], "level": "INFO", "propagate": False},
     },
 }

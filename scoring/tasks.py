@@ -11,6 +11,7 @@ one sent earlier for the same match still waits in the queue (see there).
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import timedelta
 from typing import Any
@@ -93,28 +94,29 @@ def schedule_projection(match_id: int) -> None:
         project_match.delay(match_id)
 
 
+#: the pending flags' keys begin so; then the queue and the match (``_pending_key``)
+PENDING_PREFIX = "seep-projection-pending"
+
+
 def _pending_key(match_id: int) -> str:
     # per queue: test runs, and deployments, that share a Redis each have one of their own
-    return f"seep-projection-pending:{project_match.app.conf.task_default_queue}:{match_id}"
-
-
-_FLAG_CLIENTS: dict[str, redis.Redis] = {}
+    return f"{PENDING_PREFIX}:{project_match.app.conf.task_default_queue}:{match_id}"
 
 
 def _flags() -> redis.Redis:
     """The broker's Redis, for the pending flags: a client of its own with short timeouts.
 
     Not kombu's channel: reaching that retries for seconds while Redis is down, and an
-    append's callback would wait that long before its send failed. Kept per broker URL; its
-    pool starts afresh in a forked child (redis-py checks the pid).
+    append's callback would wait that long before its send failed.
     """
-    url = project_match.app.conf.broker_url
-    client = _FLAG_CLIENTS.get(url)
-    if client is None:
-        client = _FLAG_CLIENTS[url] = redis.Redis.from_url(
-            url, socket_connect_timeout=1, socket_timeout=1
-        )
-    return client
+    return _client(project_match.app.conf.broker_url)
+
+
+@functools.cache
+def _client(url: str) -> redis.Redis:
+    """One client per broker URL; its pool starts afresh in a forked child (redis-py checks
+    the pid)."""
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
 
 
 def _clear_pending(match_id: int) -> None:

@@ -26,6 +26,8 @@ from urllib.parse import quote
 import pytest
 import redis
 
+from scoring.tasks import PENDING_PREFIX
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -79,7 +81,7 @@ def tasks_settled(read_output: Callable[[], str], redis_url: str, queue: str) ->
     client = redis.Redis.from_url(redis_url)
     try:
         waiting = client.llen(queue)
-        flagged = next(iter(client.scan_iter(f"seep-projection-pending:{queue}:*")), None)
+        flagged = next(iter(client.scan_iter(f"{PENDING_PREFIX}:{queue}:*")), None)
     finally:
         client.close()
     output = read_output()
