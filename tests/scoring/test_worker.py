@@ -316,22 +316,14 @@ def test_a_worker_keeps_its_database_session_between_tasks_and_drops_it_after_a_
     world: Any, workers: Callable[..., Worker]
 ) -> None:
     worker = workers()
-
-    def settled() -> None:
-        wait_until(
-            lambda: tasks_settled(worker.output, worker.redis_url, worker.queue),
-            10,
-            "the tasks to run",
-        )
-
     match = a_score_match(world, (2, 3), [[70, 30]])
     wait_projected(match)
-    settled()
+    settled(worker)
     kept = worker_sessions()
     assert len(kept) == 1, kept  # the pool process's, open after its tasks
     enter(match, [60, 40])
     wait_projected(match)
-    settled()
+    settled(worker)
     assert worker_sessions() == kept  # the same session: no new connection a task
     tasks.project_match.delay("not a match")  # fails in the database (not a bigint)
     wait_until(lambda: worker.count(r"raised unexpected: DataError") == 1, 10, "the failure")

@@ -153,6 +153,24 @@ def test_a_kept_state_is_not_used_once_another_process_moved_the_head(world: Any
     assert after == snapshots.replay_log(match)
 
 
+@pytest.mark.django_db
+def test_a_kept_state_is_not_used_for_a_snapshot_row_left_behind_the_head(world: Any) -> None:
+    match = world.digital_match
+    start(match, dealer=3, seed=1)
+    here = snapshots.RecentStates()
+    with mock.patch.object(snapshots, "recent", here):
+        before = snapshots.current_state(match.pk)
+    left = MatchSnapshot.objects.filter(match=match).values("seq", "head_hash", "digest", "state")
+    row = left.get()
+    with mock.patch.object(snapshots, "recent", snapshots.RecentStates()):  # another process
+        append_move(match, sc.legal_moves(before.deal)[0])
+    MatchSnapshot.objects.filter(match=match).update(**row)  # the row the kept state is of
+    with mock.patch.object(snapshots, "recent", here):
+        after = snapshots.current_state(match.pk)
+    match.refresh_from_db()
+    assert after == snapshots.replay_log(match) != before
+
+
 # --- appends queued behind another writer (PostgreSQL: real row locks) --------------------
 
 
