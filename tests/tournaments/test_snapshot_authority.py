@@ -137,18 +137,26 @@ def test_a_read_keeps_the_state_it_proved_and_the_next_read_does_not_decode_it(
     assert first == second == snapshots.replay_log(match)
 
 
-@pytest.mark.django_db
-def test_a_kept_state_is_not_used_once_another_process_moved_the_head(world: Any) -> None:
-    match = world.digital_match
-    start(match, dealer=3, seed=1)
+def read_here_then_moved_elsewhere(match: Match, then: Any = lambda: None) -> tuple[Any, Any]:
+    """Read the match in one process (its kept state), append a move from another, run
+    ``then``, read again in the first; return the two reads."""
     here = snapshots.RecentStates()
     with mock.patch.object(snapshots, "recent", here):
         before = snapshots.current_state(match.pk)
     with mock.patch.object(snapshots, "recent", snapshots.RecentStates()):  # another process
         append_move(match, sc.legal_moves(before.deal)[0])
+    then()
     with mock.patch.object(snapshots, "recent", here):
         after = snapshots.current_state(match.pk)
     match.refresh_from_db()
+    return before, after
+
+
+@pytest.mark.django_db
+def test_a_kept_state_is_not_used_once_another_process_moved_the_head(world: Any) -> None:
+    match = world.digital_match
+    start(match, dealer=3, seed=1)
+    before, after = read_here_then_moved_elsewhere(match)
     assert after != before
     assert after == snapshots.replay_log(match)
 
@@ -157,17 +165,9 @@ def test_a_kept_state_is_not_used_once_another_process_moved_the_head(world: Any
 def test_a_kept_state_is_not_used_for_a_snapshot_row_left_behind_the_head(world: Any) -> None:
     match = world.digital_match
     start(match, dealer=3, seed=1)
-    here = snapshots.RecentStates()
-    with mock.patch.object(snapshots, "recent", here):
-        before = snapshots.current_state(match.pk)
-    left = MatchSnapshot.objects.filter(match=match).values("seq", "head_hash", "digest", "state")
-    row = left.get()
-    with mock.patch.object(snapshots, "recent", snapshots.RecentStates()):  # another process
-        append_move(match, sc.legal_moves(before.deal)[0])
-    MatchSnapshot.objects.filter(match=match).update(**row)  # the row the kept state is of
-    with mock.patch.object(snapshots, "recent", here):
-        after = snapshots.current_state(match.pk)
-    match.refresh_from_db()
+    rows = MatchSnapshot.objects.filter(match=match)
+    row = rows.values("seq", "head_hash", "digest", "state").get()  # what the kept state is of
+    before, after = read_here_then_moved_elsewhere(match, lambda: rows.update(**row))
     assert after == snapshots.replay_log(match) != before
 
 
