@@ -11,9 +11,9 @@ base64) and LPUSHed onto the queue's key, with Celery's ``before_task_publish`` 
 any other: tests/scoring/test_broker.py compares it field by field with the message
 ``Task.delay`` pushes, and the worker tests (test_worker.py, tests/stack) run on it.
 
-Only what the envelope covers: a Redis broker without a key prefix, a task routed to a queue
-of a direct exchange, without priorities. For anything else ``queue_of`` is None and the
-caller sends through Celery.
+Only what the envelope covers: a Redis broker without a key prefix, Celery's task protocol 2
+without compression, a task routed to a queue of a direct exchange, without priorities. For
+anything else ``queue_of`` is None and the caller sends through Celery.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ def queue_of(task: Any, args: tuple[Any, ...]) -> str | None:
     """The name of the queue Celery would route ``task`` to, if the envelope here covers it."""
     app = task.app
     conf = app.conf
-    if not str(conf.broker_url).startswith(("redis://", "rediss://", "unix://")):
+    if not str(conf.broker_url).startswith(("redis://", "rediss://")):
         return None
+    if conf.task_protocol != 2 or conf.task_compression:
+        return None  # another message shape, or a compressed body
     if (conf.broker_transport_options or {}).get("global_keyprefix"):
         return None  # kombu would prefix every key
     route = app.amqp.router.route({}, task.name, args, {})
@@ -46,7 +48,7 @@ def queue_of(task: Any, args: tuple[Any, ...]) -> str | None:
     return str(queue.name)
 
 
-def _parts(task: Any, args: tuple[Any, ...], queue: str) -> tuple[dict[str, Any], ...]:
+def _parts(task: Any, args: tuple[Any, ...]) -> tuple[dict[str, Any], ...]:
     """The message's headers, properties and body, by Celery's task protocol (``as_task_v2``),
     with what ``Task.apply_async`` gives it."""
     app = task.app
@@ -95,7 +97,7 @@ def send(client: redis.Redis, task: Any, args: tuple[Any, ...], queue: str) -> N
     request id's header: deploy/logs.py) sees this message too.
     """
     name = task.name
-    headers, properties, body = _parts(task, args, queue)
+    headers, properties, body = _parts(task, args)
     signals.before_task_publish.send(
         sender=name, body=body, exchange="", routing_key=queue, declare=[], headers=headers,
         properties=properties, retry_policy={},

@@ -74,6 +74,8 @@ def test_the_message_is_the_one_celery_would_send(broker: str) -> None:
         ("broker_transport_options", {"global_keyprefix": "club:"}),  # kombu prefixes keys
         ("task_routes", {"scoring.tasks.project_match": {"queue": "q", "priority": 5}}),
         ("broker_url", "amqp://guest@127.0.0.1//"),  # not Redis
+        ("task_protocol", 1),  # another message shape
+        ("task_compression", "gzip"),  # a compressed body
     ],
 )
 def test_what_the_envelope_does_not_cover_is_left_to_celery(setting: str, value: Any) -> None:
