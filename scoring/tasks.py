@@ -87,22 +87,17 @@ def schedule_projection(match_id: int) -> None:
     if app.conf.task_always_eager:
         project_match.delay(match_id)
         return
+    client, args = _flags(), (match_id,)
     try:
-        fresh = _flags().set(_pending_key(match_id), 1, nx=True, ex=PENDING_SECONDS)
+        if not client.set(_pending_key(match_id), 1, nx=True, ex=PENDING_SECONDS):
+            return  # the match's message still waits
+        queue = broker.queue_of(project_match, args)
+        if queue is not None:
+            broker.send(client, project_match, args, queue)
+            return
     except redis.RedisError:
-        project_match.delay(match_id)  # sent through Celery: its send says what is wrong
-        return
-    if not fresh:
-        return
-    args = (match_id,)
-    queue = broker.queue_of(project_match, args)
-    if queue is None:
-        project_match.delay(match_id)
-        return
-    try:
-        broker.send(_flags(), project_match, args, queue)
-    except redis.RedisError:
-        project_match.delay(match_id)  # Redis failed between the flag and the message
+        pass  # on the flag or the push: sent through Celery, whose send says what is wrong
+    project_match.delay(match_id)
 
 
 #: the pending flags' keys begin so; then the queue and the match (``_pending_key``)

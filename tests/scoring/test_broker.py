@@ -54,7 +54,7 @@ def test_the_message_is_the_one_celery_would_send(broker: str) -> None:
     assert ours["headers"][logs.HEADER] == "a-request-id"
     assert ours["properties"]["delivery_info"] == {"exchange": "", "routing_key": broker}
     task_id = ours["headers"]["id"]
-    assert uuid.UUID(task_id) and task_id != celerys["headers"]["id"]
+    assert str(uuid.UUID(task_id)) == task_id != celerys["headers"]["id"]
     assert ours["headers"]["root_id"] == ours["properties"]["correlation_id"] == task_id
     assert ours["properties"]["delivery_tag"] not in (
         task_id,
