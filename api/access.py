@@ -108,19 +108,36 @@ def get_visible_row(
     obj = model.from_db(db.alias, names, row[:width])
     shown = {"id": obj.tournament_id, "published": bool(row[width]), "organizer_id": row[width + 1]}
     obj.tournament = Tournament.from_db(db.alias, order, [shown[name] for name in order])
-    known: dict[int, bool] = request.__dict__.setdefault("_seep_directs", {})
-    if obj.tournament_id not in known:  # what ``directs`` remembers, asking nothing more
-        known[obj.tournament_id] = is_director(
-            request.user, obj.tournament, listed=bool(row[width + 2])
-        )
     for (name, expression), stored in zip(annotations.items(), row[width + 3 :], strict=True):
         value = stored
         for convert in db.ops.get_db_converters(expression) + expression.get_db_converters(db):
             value = convert(value, expression, db)
         setattr(obj, name, value)
-    if not may_see(request, obj.tournament):
-        raise Http404
+    _admit(request, obj.tournament, listed=bool(row[width + 2]))
     return obj
+
+
+def admit_to_append(request: Request, match: Any, listed: bool) -> None:
+    """The API's check of an append, on the match the append service has just locked.
+
+    The ``gate`` of ``match_append_event``: the same refusals, in the same order, as
+    ``get_visible_row`` then ``require_write`` before the call (Http404 for a match the
+    caller may not see, then what ``require_write`` refuses), decided from the row the
+    service locks and reads anyway (its tournament's id, published flag and organizer, and
+    ``listed``: whether the caller is among its added directors) instead of a query before.
+    """
+    _admit(request, match.tournament, listed=listed)
+    require_write(request, match.tournament_id)
+
+
+def _admit(request: Request, tournament: Tournament, *, listed: bool) -> None:
+    """Raise Http404 unless the caller may see ``tournament`` (its id, published flag and
+    organizer at hand); remember whether the caller directs it, as ``directs`` would."""
+    known: dict[int, bool] = request.__dict__.setdefault("_seep_directs", {})
+    if tournament.pk not in known:  # what ``directs`` remembers, asking nothing more
+        known[tournament.pk] = is_director(request.user, tournament, listed=listed)
+    if not may_see(request, tournament):
+        raise Http404
 
 
 @functools.cache

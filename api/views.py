@@ -53,11 +53,13 @@ from scoring.models import DealResult
 from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.access import seats_in
+from tournaments.errors import MatchNotFound
 from tournaments.models import Match, Player, Team, Tournament
 from tournaments.services import match_append_event
 
 from . import serializers as s
 from .access import (
+    admit_to_append,
     directs,
     get_or_404,
     get_visible,
@@ -736,9 +738,8 @@ class MatchEvents(APIView):
         summary="Append a command to the match's log",
     )
     def post(self, request: Request, pk: int) -> Response:
-        # Only what deciding needs: the service reads and locks the match itself.
-        match = get_visible_row(request, Match, pk)
-        require_write(request, match.tournament_id)
+        # The body's shape first: it tells nothing of the match, which is read once, locked,
+        # by the service (a correction reads it here, to plan with).
         body = request.data
         if not isinstance(body, dict):
             raise Problem("the body is a JSON object", code="bad_body")
@@ -761,16 +762,23 @@ class MatchEvents(APIView):
             )
         key = request.headers.get("Idempotency-Key")
         if correction:
+            match = get_visible_row(request, Match, pk)
+            require_write(request, match.tournament_id)
             return self.correct(request, match, body, confirm=confirm, dry_run=dry_run, key=key)
-        result = match_append_event(
-            match=match.pk,
-            expected_seq=body["expected_seq"],
-            kind=body["kind"],
-            payload=body["payload"],
-            actor=request.user,
-            idempotency_key=key,
-            via=via_of(request),
-        )
+        try:
+            result = match_append_event(
+                match=pk,
+                expected_seq=body["expected_seq"],
+                kind=body["kind"],
+                payload=body["payload"],
+                actor=request.user,
+                idempotency_key=key,
+                via=via_of(request),
+                # who may see the match, decided on the row the service locks (access's doc)
+                gate=functools.partial(admit_to_append, request),
+            )
+        except MatchNotFound as exc:  # the same 404 as a match the caller may not see
+            raise Http404 from exc
         return Response(
             {"events": result.events, "last_seq": result.last_seq},
             status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,

@@ -9,15 +9,17 @@ at the first error:
 
 1. ``read_locked``: ``BEGIN``, then the locked read. On PostgreSQL that is one call of the
    function ``tournaments_append_read`` (migration 0006, which says why functions: PL/pgSQL
-   keeps its statements' plans for the connection's life, and PgBouncer can route them): the
-   match row ``FOR UPDATE OF`` it alone (not the tournament's row, joined for who organizes
-   it, nor whether the actor is among its added directors), then the snapshot and the event
-   holding the idempotency key, in statements of their own after the lock, so that they read
-   what the last append committed (in READ COMMITTED each statement of a VOLATILE function
-   reads what was committed when it starts). The snapshot's state comes back only when its
-   digest is not the one the caller names as known (the state this process kept from its
-   last write or read of the match: ``snapshots.RecentStates``), so an append that follows
-   its own process's last one neither sends nor decodes a few KB of JSON.
+   keeps its statements' plans for the connection's life, and PgBouncer can route them; 0007
+   added the published flag): the match row ``FOR UPDATE OF`` it alone (not the tournament's
+   row, joined for who organizes it and whether it is published, which the API's ``gate``
+   decides visibility by, nor whether the actor is among its added directors), then the
+   snapshot and the event holding the idempotency key, in statements of their own after the
+   lock, so that they read what the last append committed (in READ COMMITTED each statement
+   of a VOLATILE function reads what was committed when it starts). The snapshot's state
+   comes back only when its digest is not the one the caller names as known (the state this
+   process kept from its last write or read of the match: ``snapshots.RecentStates``), so an
+   append that follows its own process's last one neither sends nor decodes a few KB of
+   JSON.
 2. ``write``: the events, the head of the log, the snapshot (an upsert): on PostgreSQL one
    call of ``tournaments_append_write``, the events passed as one JSON array; then the
    receipt when the match ended, and ``COMMIT``. An error in any (a unique violation, a
@@ -70,7 +72,7 @@ MATCH_JSON = tuple(MATCH_FIELDS.index(name) for name in ("rules", "match_format"
 TOURNAMENT_FIELDS = tuple(
     f.attname
     for f in Tournament._meta.concrete_fields
-    if f.attname in ("id", "slug", "organizer_id")
+    if f.attname in ("id", "slug", "organizer_id", "published")
 )
 EVENT_FIELDS = (
     "match_id",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +113,7 @@ def match_append_event(
     idempotency_key: str | None = None,
     shuffle: matchlog.Shuffle = matchlog.secure_deck,
     via: str = "",
+    gate: Callable[[Match, bool], None] | None = None,
 ) -> AppendResult:
     """Append a command (and the events it causes) to a match's log, or refuse and write nothing.
 
@@ -127,6 +129,12 @@ def match_append_event(
 
     ``actor`` is a user (anonymous included) or ``access.SYSTEM``, the server itself. Every
     refusal is an ``errors.AppendRefused`` with a stable code.
+
+    ``gate``: the caller's own check, run on the row just locked (the match with its
+    tournament's id, slug, organizer and whether it is published), and whether the actor is
+    among the tournament's added directors, before anything else about the match is decided;
+    it refuses by raising (whatever it raises propagates, and nothing is written). The API
+    decides there whether the caller may see the match at all, so an append reads it once.
     """
     match_id = _match_id(match)
     _check_request(kind, payload, expected_seq, idempotency_key)
@@ -135,7 +143,7 @@ def match_append_event(
         with transaction.atomic():
             return _append(
                 match_id, expected_seq, kind, payload, actor, idempotency_key, digest, shuffle,
-                via[:40],
+                via[:40], gate,
             )  # fmt: skip
     except IntegrityError as exc:
         # Only a racing writer that slipped past the lock (or a duplicate key) gets here.
@@ -165,6 +173,7 @@ def _append(
     digest: str,
     shuffle: matchlog.Shuffle,
     via: str,
+    gate: Callable[[Match, bool], None] | None,
 ) -> AppendResult:
     # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc).
     actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
@@ -174,6 +183,8 @@ def _append(
     if read is None:
         raise MatchNotFound(match_id)
     locked = read.match
+    if gate is not None:
+        gate(locked, read.listed_director)
     state = snapshots.state_at_head(locked, kept, read.snapshot)
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)

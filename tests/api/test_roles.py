@@ -245,3 +245,25 @@ def test_only_the_organizer_names_directors(league: League) -> None:
     assert league.client("director_a").patch(url, body, format="json").status_code == 403
     assert league.client("organizer_a").patch(url, body, format="json").status_code == 200
     assert list(league.a.directors.all()) == [league.users["outsider"]]
+
+
+@pytest.mark.parametrize("role", [r for r in ROLES if r not in MAY_SEE_B])
+def test_an_append_to_a_match_the_caller_may_not_see_is_the_404_of_a_match_that_is_not(
+    league: League, role: str
+) -> None:
+    # The append decides who may see the match on the row its service locks: the answer must
+    # still be the one for an id that names no match, and nothing is written.
+    body = {
+        "expected_seq": league.private_match.last_seq,
+        "kind": "move_played",
+        "payload": {"move": {"seat": 0, "action": "throw", "card": "2C"}},
+    }
+    before = MatchEvent.objects.count()
+    answers = [
+        client(league, role).post(f"/api/v1/matches/{pk}/events/", body, format="json")
+        for pk in (league.private_match.pk, 2**40)
+    ]
+    assert [a.status_code for a in answers] == [404, 404], [a.content for a in answers]
+    hidden, missing = ({k: v for k, v in a.json().items() if k != "instance"} for a in answers)
+    assert hidden == missing and hidden["code"] == "not_found"
+    assert MatchEvent.objects.count() == before
