@@ -3,20 +3,39 @@
 ``Authorization: Bearer <token>``. A token that is unknown, expired or malformed is refused
 (401) rather than treated as anonymous, so an integration notices at once.
 
-One query a request: knox finds the candidates by the token's key (its first characters) and
-compares digests in constant time, as here; but before that it loads every token of the
-token's user to delete the expired ones, on every request. Here only the presented token's
-expiry is checked (an expired one is deleted and refused, as knox does); the user's other
-expired tokens are swept when they manage their tokens (``api.views.Tokens``).
+At most one query a request: knox finds the candidates by the token's key (its first
+characters) and compares digests in constant time, as here; but before that it loads every
+token of the token's user to delete the expired ones, on every request. Here only the
+presented token's expiry is checked (an expired one is deleted and refused, as knox does);
+the user's other expired tokens are swept when they manage their tokens
+(``api.views.Tokens``).
+
+With the cache in Redis, a process also remembers the tokens it verified (their row and
+their user's, by digest) for up to ``KEEP_SECONDS``, each with the *mark* it read from Redis
+before the query: a random string that every change of a token or a user (saved or deleted,
+``forget_tokens``) replaces once the change commits. A remembered token is trusted only if
+the mark is still the one read with it, and that mark is read in the round trip that counts
+the request for the rate limit anyway (``deploy.cache.FailOpenRedisCache.count_and_mark``;
+the throttle takes that count): so a request with a known token asks the database nothing,
+a token revoked, or a user deactivated, in any process is refused by every process from the
+next request after the commit, and its expiry is checked on every request. While Redis
+cannot be reached every token is verified in the database. What goes around the model's
+signals (a queryset's ``update()``, SQL by hand) is noticed within ``KEEP_SECONDS``; so is a
+renewal of the mark lost to a Redis that was unreachable just then (it is logged).
 """
 
 from __future__ import annotations
 
 import binascii
 import functools
+import logging
+import secrets
+import time
 from hmac import compare_digest
 from typing import Any
 
+from django.core.cache import cache
+from django.db import transaction
 from django.utils import timezone
 from knox.auth import TokenAuthentication
 from knox.crypto import hash_token
@@ -26,12 +45,17 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 
 from . import sql as queries
+from .throttling import COUNTED, RateThrottle
+
+log = logging.getLogger(__name__)
 
 
 class ScopedTokenAuthentication(TokenAuthentication):
-    """knox's token authentication, safe on any input (a header that is not even UTF-8)."""
+    """knox's token authentication, safe on any input (a header that is not even UTF-8), and
+    remembering the tokens it verified lately (the module's doc)."""
 
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        self._request = request  # an authenticator is made for each request (DRF's Request)
         try:
             return super().authenticate(request)  # type: ignore[no-untyped-call,no-any-return]
         except UnicodeError as exc:
@@ -45,7 +69,15 @@ class ScopedTokenAuthentication(TokenAuthentication):
             digest = hash_token(text)
         except (TypeError, binascii.Error) as exc:
             raise exceptions.AuthenticationFailed("Invalid token.") from exc
-        for auth_token in _candidates(text[: CONSTANTS.TOKEN_KEY_LENGTH]):
+        kept = getattr(cache, "count_and_mark", None) is not None  # Redis: marks to read
+        if kept:
+            recent = self._recent(digest)
+            if recent is not None:
+                return recent
+        # read before the database: what is remembered is as new as the mark it goes with
+        mark = cache.mark(MARK, _new_mark()) if kept else None  # type: ignore[attr-defined]
+        for values in _candidates(text[: CONSTANTS.TOKEN_KEY_LENGTH]):
+            auth_token = _token(values)
             if not compare_digest(digest, auth_token.digest):
                 continue
             if auth_token.expiry is not None and auth_token.expiry < timezone.now():
@@ -55,37 +87,109 @@ class ScopedTokenAuthentication(TokenAuthentication):
                 break
             if knox_settings.AUTO_REFRESH and auth_token.expiry:
                 self.renew_token(auth_token)
-            return self.validate_user(auth_token)  # type: ignore[no-untyped-call,no-any-return]
+            found: tuple[Any, Any] = self.validate_user(auth_token)  # type: ignore[no-untyped-call]
+            if mark is not None and not knox_settings.AUTO_REFRESH:
+                if len(_verified) >= KEEP_AT_MOST:
+                    _verified.clear()
+                _verified[digest] = (values, mark, time.monotonic())
+            return found
         raise exceptions.AuthenticationFailed("Invalid token.")
 
+    def _recent(self, digest: str) -> tuple[Any, Any] | None:
+        """The user and token verified lately under this digest, if the mark read with them
+        still stands and they are not too old; None: verify in the database."""
+        kept = _verified.get(digest)
+        if kept is None:
+            return None
+        values, mark, at = kept
+        auth_token = _token(values)
+        if time.monotonic() - at > KEEP_SECONDS or (
+            auth_token.expiry is not None and auth_token.expiry < timezone.now()
+        ):
+            _verified.pop(digest, None)
+            return None
+        request = getattr(self, "_request", None)
+        window = RateThrottle().window("token", auth_token.pk)
+        if window is None:  # no rate for tokens: the mark alone
+            seen = cache.mark(MARK, _new_mark())  # type: ignore[attr-defined]
+        else:
+            answer = cache.count_and_mark(  # type: ignore[attr-defined]
+                window[0], window[2], MARK, _new_mark()
+            )
+            seen = None if answer is None else answer[1]
+            if answer is not None and request is not None:  # the throttle takes this count
+                request.__dict__[COUNTED] = (window[0], answer[0])
+        if seen != mark:  # renewed (a token or a user changed), or Redis down: verify
+            _verified.pop(digest, None)
+            return None
+        return self.validate_user(auth_token)  # type: ignore[no-untyped-call,no-any-return]
 
-def _candidates(key: str) -> list[Any]:
-    """The tokens with this key, each with its user: one query, written out.
+
+#: tokens verified in the database lately, by digest: their row, the mark read before, when
+_verified: dict[str, tuple[list[Any], str, float]] = {}
+#: the mark's key in the cache, renewed whenever a token or a user changes or goes
+MARK = "api-token-mark"
+#: how long a token verified once is trusted on its mark alone (the module's doc)
+KEEP_SECONDS = 30.0
+KEEP_AT_MOST = 10_000
+
+
+def _new_mark() -> str:
+    return secrets.token_hex(8)
+
+
+def forget_tokens() -> None:
+    """Trust no remembered token: here at once, in every process once the change commits
+    (the mark renewed). Connected to every change of a token or a user (api.apps)."""
+    _verified.clear()
+    renew = getattr(cache, "renew_mark", None)
+    if renew is not None:
+        transaction.on_commit(lambda: _renew(renew), robust=True)
+
+
+def _renew(renew: Any) -> None:
+    _verified.clear()  # what a request verified while the change was being committed too
+    if not renew(MARK, _new_mark()):
+        log.warning(
+            "the token mark could not be renewed: tokens stay trusted up to %ss", KEEP_SECONDS
+        )
+
+
+def _candidates(key: str) -> list[list[Any]]:
+    """The rows of the tokens with this key, each with its user's: one query, written out.
 
     The same query through the ORM (``filter(token_key=...).select_related("user")``) takes
-    four times the CPU to build as to run, on every request that carries a token. The rows
-    are made into models as the ORM makes them: the backend's converters, then ``from_db``.
+    four times the CPU to build as to run, on every request that carries a token. The values
+    are converted as the ORM converts them (the backend's converters); ``_token`` makes the
+    models of a row, as ``from_db`` does.
     """
-    from django.contrib.auth import get_user_model
     from django.db import connection
-
-    from .models import ApiToken
 
     sql, converters = _candidates_query(connection.vendor)
     rows = queries.rows(sql, [key])  # planned once per connection on PostgreSQL
-    user_model = get_user_model()
-    tokens = [f.attname for f in ApiToken._meta.concrete_fields]
-    users = [f.attname for f in user_model._meta.concrete_fields]
     found = []
     for row in rows:
         values = list(row)
         for i, (functions, expression) in converters.items():
             for convert in functions:
                 values[i] = convert(values[i], expression, connection)
-        token = ApiToken.from_db(connection.alias, tokens, values[: len(tokens)])
-        token.user = user_model.from_db(connection.alias, users, values[len(tokens) :])
-        found.append(token)
+        found.append(values)
     return found
+
+
+def _token(values: list[Any]) -> Any:
+    """The token of a row of ``_candidates``, its user attached: new models each time."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from .models import ApiToken
+
+    user_model = get_user_model()
+    tokens = [f.attname for f in ApiToken._meta.concrete_fields]
+    users = [f.attname for f in user_model._meta.concrete_fields]
+    token = ApiToken.from_db(connection.alias, tokens, values[: len(tokens)])
+    token.user = user_model.from_db(connection.alias, users, values[len(tokens) :])
+    return token
 
 
 @functools.cache

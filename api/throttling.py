@@ -22,6 +22,9 @@ from django.core.cache import cache
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+#: the request's attribute holding (counter key, count) when api.auth has counted it
+COUNTED = "_seep_counted"
+
 
 def token_of(request: Request) -> Any:
     """The request's integration token, if any (imported late: DRF loads throttles early)."""
@@ -52,21 +55,32 @@ class RateThrottle(SimpleRateThrottle):
             return "user", user.pk
         return "anon", self.get_ident(request)
 
-    def allow_request(self, request: Request, view: Any) -> bool:
-        scope, ident = self.scope_of(request)
+    def window(self, scope: str, ident: Any) -> tuple[str, int, int, float] | None:
+        """The counter this caller is counted at now: its key, the rate (requests and
+        seconds), and when the window ends; None when the scope has no rate."""
         rate = self.THROTTLE_RATES.get(scope)
         if rate is None:
-            return True
+            return None
         allowed, seconds = self.parse_rate(rate)
         if allowed is None or seconds is None:
-            return True
+            return None
         now = time.time()
         window = int(now // seconds)
         key = self.cache_format % {"scope": scope, "ident": ident, "window": window}
-        counted = _count(key, seconds)
+        return key, allowed, seconds, (window + 1) * seconds - now
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        found = self.window(*self.scope_of(request))
+        if found is None:
+            return True
+        key, allowed, seconds, left = found
+        # A token remembered by api.auth was counted as it was authenticated, in the same
+        # round trip to Redis as its check: that count, if it was at this counter.
+        early = request.__dict__.get(COUNTED)
+        counted = early[1] if early is not None and early[0] == key else _count(key, seconds)
         if counted is None or counted <= allowed:  # None: no cache to count in (fail open)
             return True
-        self._left = (window + 1) * seconds - now
+        self._left = left
         return False
 
     def wait(self) -> float | None:
@@ -87,4 +101,4 @@ def _count(key: str, seconds: int) -> int | None:
         return 1
 
 
-__all__ = ["RateThrottle", "token_of"]
+__all__ = ["COUNTED", "RateThrottle", "token_of"]

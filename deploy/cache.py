@@ -32,6 +32,18 @@ local counted = redis.call('INCR', KEYS[1])
 if counted == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return counted
 """
+#: the same count, and in the same step a mark (KEYS[2]) read, made ARGV[2] if there is none
+_COUNT_AND_MARK = """
+local counted = redis.call('INCR', KEYS[1])
+if counted == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+redis.call('SET', KEYS[2], ARGV[2], 'NX')
+return {counted, redis.call('GET', KEYS[2])}
+"""
+#: a mark read, made ARGV[1] if there is none
+_MARK = """
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+"""
 _WARN_EVERY = 60.0
 
 
@@ -41,14 +53,14 @@ class ReusedClient(RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
-        self._counters: dict[int, Any] = {}  # a client's registered script, by its id
+        self._scripts: dict[tuple[int, str], Any] = {}  # registered scripts, by client
 
-    def counter(self) -> Any:
-        """Return the counting script (``_COUNT``) registered with the writing client."""
+    def script(self, source: str = _COUNT) -> Any:
+        """Return the script ``source`` registered with the writing client."""
         client = self.get_client(write=True)
-        script = self._counters.get(id(client))
+        script = self._scripts.get((id(client), source))
         if script is None:
-            script = self._counters[id(client)] = client.register_script(_COUNT)
+            script = self._scripts[id(client), source] = client.register_script(source)
         return script
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
@@ -129,11 +141,52 @@ class FailOpenRedisCache(RedisCache):
         """
         key = self.make_and_validate_key(key, version=version)
         try:
-            counter = self._cache.counter()  # type: ignore[attr-defined]  # a ReusedClient
+            counter = self._cache.script()  # type: ignore[attr-defined]  # a ReusedClient
             return int(counter(keys=[key], args=[timeout]))
         except _UNAVAILABLE as exc:
             self._down("count", exc)
             return None
+
+    def count_and_mark(
+        self, key: Any, timeout: int, mark: Any, candidate: str, version: Any = None
+    ) -> tuple[int, str] | None:
+        """``count`` at ``key``, and in the same round trip read the mark at ``mark`` (made
+        ``candidate`` when there is none); None while Redis is down.
+
+        A mark is a plain string, changed by ``renew_mark`` when what it stands for changes:
+        a process that remembers something together with the mark it read then knows, by
+        reading the mark again, whether it may still trust what it remembers (api.auth).
+        """
+        key = self.make_and_validate_key(key, version=version)
+        mark = self.make_and_validate_key(mark, version=version)
+        try:
+            script = self._cache.script(_COUNT_AND_MARK)  # type: ignore[attr-defined]
+            counted, value = script(keys=[key, mark], args=[timeout, candidate])
+        except _UNAVAILABLE as exc:
+            self._down("count_and_mark", exc)
+            return None
+        return int(counted), _text(value)
+
+    def mark(self, mark: Any, candidate: str, version: Any = None) -> str | None:
+        """Read the mark at ``mark`` (made ``candidate`` when there is none); None while
+        Redis is down."""
+        mark = self.make_and_validate_key(mark, version=version)
+        try:
+            value = self._cache.script(_MARK)(keys=[mark], args=[candidate])  # type: ignore[attr-defined]
+        except _UNAVAILABLE as exc:
+            self._down("mark", exc)
+            return None
+        return _text(value)
+
+    def renew_mark(self, mark: Any, value: str, version: Any = None) -> bool:
+        """Set the mark at ``mark`` to ``value`` (never expiring); False while Redis is down."""
+        mark = self.make_and_validate_key(mark, version=version)
+        try:
+            self._cache.get_client(mark, write=True).set(mark, value)
+        except _UNAVAILABLE as exc:
+            self._down("renew_mark", exc)
+            return False
+        return True
 
     def delete(self, key: Any, version: Any = None) -> bool:
         try:
@@ -141,3 +194,7 @@ class FailOpenRedisCache(RedisCache):
         except _UNAVAILABLE as exc:
             self._down("delete", exc)
             return False
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

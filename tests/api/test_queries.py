@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -69,13 +70,16 @@ def test_a_standings_read_is_two_queries_once_rendered(league: League) -> None:
     assert first.status_code == 200 and len(first.json()["rows"]) == 4
     # the token (with its user); the stage with its round's checkpoint; the rows
     assert rendering == 3
+    # From here the token is one query more, unless the cache is Redis's: then the process
+    # remembers the token it verified (api.auth) and asks the database nothing for it.
+    token = 0 if getattr(cache, "count_and_mark", None) else 1
     again, cached = _counted(reader, url)
     assert again.json() == first.json() and again["ETag"] == first["ETag"]
-    assert cached == 2  # the token; the stage with its checkpoint: the body is the cache's
+    assert cached == token + 1  # the stage with its checkpoint: the body is the cache's
     unchanged, polled = _counted(reader, url, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert unchanged.status_code == 304 and polled == 2
+    assert unchanged.status_code == 304 and polled == token + 1
     as_of, counted = _counted(reader, f"{url}?round=1")
-    assert as_of.json() == first.json() and counted == 2  # the same table: the same entry
+    assert as_of.json() == first.json() and counted == token + 1  # the same table's entry
     assert _counted(reader, f"{url}?round=2")[0].json()["rows"] == []  # not yet played
 
 
