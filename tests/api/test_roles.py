@@ -267,3 +267,26 @@ def test_an_append_to_a_match_the_caller_may_not_see_is_the_404_of_a_match_that_
     hidden, missing = ({k: v for k, v in a.json().items() if k != "instance"} for a in answers)
     assert hidden == missing and hidden["code"] == "not_found"
     assert MatchEvent.objects.count() == before
+
+
+@pytest.mark.parametrize(("role", "status"), [("organizer_b", 201), ("token:b_write", 201),
+                                              ("keeper_b", 403)])  # fmt: skip
+def test_an_append_to_a_private_match_is_decided_for_those_who_may_see_it(
+    league: League, role: str, status: int
+) -> None:
+    # Decided on the locked row too: its directors write; a score-keeper of the tournament,
+    # who may see it, is refused a digital seat's move as not theirs (403, not 404).
+    match = league.private_match
+    match.refresh_from_db()
+    body = {
+        "expected_seq": match.last_seq,
+        "kind": "move_played",
+        "payload": {"move": sc.legal_moves(deal_in_play(match))[0]},
+    }
+    before = MatchEvent.objects.filter(match=match).count()
+    response = client(league, role).post(f"/api/v1/matches/{match.pk}/events/", body, format="json")
+    assert response.status_code == status, response.content[:300]
+    written = MatchEvent.objects.filter(match=match).count() - before
+    assert (written > 0) == (status == 201)
+    if status == 403:
+        assert response.json()["code"] == "not_your_seat"
