@@ -499,6 +499,10 @@ CELERY_TASK_DEFAULT_QUEUE = _queue("CELERY_QUEUE", "celery")
 # The scoring catch-up: re-sends the projection of every match that lags its log, so a lost
 # message (Redis restarted, worker killed) costs at most about this delay. Run one beat.
 SCORING_CATCH_UP_SECONDS = _int("SCORING_CATCH_UP_SECONDS", 15, minimum=1)
+# How long an append's projection waits before it starts, so that the appends to the same
+# match meanwhile share its message and its run (scoring.tasks.schedule_projection); 0: at
+# once. Standings and results follow the log this much later.
+SCORING_COALESCE_MS = _int("SCORING_COALESCE_MS", 50)
 # Exactly one beat sends: each beat takes a lock in Redis (deploy/beat.py) and a second one
 # waits as a standby, taking over when the first one's lock lapses (BEAT_LOCK_SECONDS).
 CELERY_BEAT_SCHEDULER = "deploy.beat:LockedScheduler"

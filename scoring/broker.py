@@ -48,9 +48,11 @@ def queue_of(task: Any, args: tuple[Any, ...]) -> str | None:
     return str(queue.name)
 
 
-def _parts(task: Any, args: tuple[Any, ...]) -> tuple[dict[str, Any], ...]:
+def _parts(
+    task: Any, args: tuple[Any, ...], countdown: float | None = None
+) -> tuple[dict[str, Any], ...]:
     """The message's headers, properties and body, by Celery's task protocol (``as_task_v2``),
-    with what ``Task.apply_async`` gives it."""
+    with what ``Task.apply_async`` gives it (``countdown``: seconds before it may start)."""
     app = task.app
     task_id = str(uuid.uuid4())
     built = app.amqp.as_task_v2(
@@ -58,6 +60,7 @@ def _parts(task: Any, args: tuple[Any, ...]) -> tuple[dict[str, Any], ...]:
         task.name,
         args,
         {},
+        countdown=countdown or None,
         time_limit=task.time_limit,
         soft_time_limit=task.soft_time_limit,
         ignore_result=task.ignore_result,
@@ -90,14 +93,21 @@ def _envelope(task: Any, headers: Any, properties: Any, body: Any, queue: str) -
     )
 
 
-def send(client: redis.Redis, task: Any, args: tuple[Any, ...], queue: str) -> None:
-    """Push ``task``'s message for ``args`` onto ``queue``, as ``task.delay(*args)`` would.
+def send(
+    client: redis.Redis,
+    task: Any,
+    args: tuple[Any, ...],
+    queue: str,
+    countdown: float | None = None,
+) -> None:
+    """Push ``task``'s message for ``args`` onto ``queue``, as
+    ``task.apply_async(args, countdown=countdown)`` would.
 
     Celery's publish signals are sent as Celery sends them, so what listens to them (the
     request id's header: deploy/logs.py) sees this message too.
     """
     name = task.name
-    headers, properties, body = _parts(task, args)
+    headers, properties, body = _parts(task, args, countdown)
     signals.before_task_publish.send(
         sender=name, body=body, exchange="", routing_key=queue, declare=[], headers=headers,
         properties=properties, retry_policy={},

@@ -73,9 +73,11 @@ def schedule_projection(match_id: int) -> None:
     ``PENDING_SECONDS``), and sends; the next ones find the flag and send nothing; the task
     takes the flag down before it reads the log (``project_match``). An append committed
     before the flag came down is in the log the task reads; one committed after finds no flag
-    and sends. With the worker keeping up, every append sends, at the price of one SET; with
-    the queue backed up, a match gets a message per task run instead of one per append (a
-    send is more Python than the append's own SQL: bench/versus.py, ``celery_send``).
+    and sends. The message may start only ``SCORING_COALESCE_MS`` after it is sent (50 ms;
+    0: at once), so even with the worker keeping up, the appends to a match in that window
+    share one message and one run; with the queue backed up, a match gets a message per task
+    run instead of one per append (a send is more Python than the append's own SQL:
+    bench/versus.py, ``celery_send``).
 
     A lost message leaves its flag to expire: for ``PENDING_SECONDS`` appends send nothing,
     and ``catch_up`` sends for a match that lags its log. On a Redis broker the message is
@@ -88,16 +90,17 @@ def schedule_projection(match_id: int) -> None:
         project_match.delay(match_id)
         return
     client, args = _flags(), (match_id,)
+    countdown = settings.SCORING_COALESCE_MS / 1000 or None
     try:
         if not client.set(_pending_key(match_id), 1, nx=True, ex=PENDING_SECONDS):
             return  # the match's message still waits
         queue = broker.queue_of(project_match, args)
         if queue is not None:
-            broker.send(client, project_match, args, queue)
+            broker.send(client, project_match, args, queue, countdown)
             return
     except redis.RedisError:
         pass  # on the flag or the push: sent through Celery, whose send says what is wrong
-    project_match.delay(match_id)
+    project_match.apply_async(args, countdown=countdown)
 
 
 #: the pending flags' keys begin so; then the queue and the match (``_pending_key``)

@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -43,12 +44,18 @@ def _without_fresh(message: dict[str, Any]) -> dict[str, Any]:
     return {**message, "headers": headers, "properties": properties, "body": body}
 
 
-def test_the_message_is_the_one_celery_would_send(broker: str) -> None:
+def test_the_message_is_the_one_celery_would_send(broker: str, settings: Any) -> None:
+    settings.SCORING_COALESCE_MS = 50
     with logs.bound("a-request-id"):
-        tasks.project_match.delay(7)  # Celery's own send: no flag
+        sent = datetime.now(UTC)
+        tasks.project_match.apply_async((7,), countdown=0.05)  # Celery's own send: no flag
         tasks.schedule_projection(7)  # the flag was down: the flag and a message
         tasks.schedule_projection(7)  # the flag is up: nothing
     ours, celerys = _pushed(broker)
+    # each may start 50 ms after it was sent (the two sends a few ms apart)
+    etas = [datetime.fromisoformat(m["headers"].pop("eta")) for m in (ours, celerys)]
+    assert all(timedelta(0) < eta - sent < timedelta(seconds=1) for eta in etas), etas
+    assert abs(etas[0] - etas[1]) < timedelta(milliseconds=500)
     assert _without_fresh(ours) == _without_fresh(celerys)
     assert _without_fresh(ours)["body"][0] == [7]
     assert ours["headers"][logs.HEADER] == "a-request-id"
@@ -66,6 +73,15 @@ def test_the_message_is_the_one_celery_would_send(broker: str) -> None:
     finally:
         client.close()
     assert 0 < left <= tasks.PENDING_SECONDS
+
+
+def test_with_no_window_the_message_may_start_at_once(broker: str, settings: Any) -> None:
+    settings.SCORING_COALESCE_MS = 0
+    tasks.project_match.delay(8)
+    tasks.schedule_projection(8)
+    ours, celerys = _pushed(broker)
+    assert ours["headers"]["eta"] is None
+    assert _without_fresh(ours) == _without_fresh(celerys)
 
 
 @pytest.mark.parametrize(
