@@ -69,13 +69,13 @@ class ScopedTokenAuthentication(TokenAuthentication):
             digest = hash_token(text)
         except (TypeError, binascii.Error) as exc:
             raise exceptions.AuthenticationFailed("Invalid token.") from exc
-        kept = getattr(cache, "count_and_mark", None) is not None  # Redis: marks to read
-        if kept:
-            recent = self._recent(digest)
+        mark = None  # the mark read before the database, if any: kept with what it finds
+        if getattr(cache, "count_and_mark", None) is not None:  # Redis: marks to read
+            recent, mark = self._recent(digest)
             if recent is not None:
                 return recent
-        # read before the database: what is remembered is as new as the mark it goes with
-        mark = cache.mark(MARK, _new_mark()) if kept else None  # type: ignore[attr-defined]
+            if mark is _UNREAD:
+                mark = cache.mark(MARK, _new_mark())  # type: ignore[attr-defined]
         for values in _candidates(text[: CONSTANTS.TOKEN_KEY_LENGTH]):
             auth_token = _token(values)
             if not compare_digest(digest, auth_token.digest):
@@ -95,19 +95,20 @@ class ScopedTokenAuthentication(TokenAuthentication):
             return found
         raise exceptions.AuthenticationFailed("Invalid token.")
 
-    def _recent(self, digest: str) -> tuple[Any, Any] | None:
+    def _recent(self, digest: str) -> tuple[tuple[Any, Any] | None, Any]:
         """The user and token verified lately under this digest, if the mark read with them
-        still stands and they are not too old; None: verify in the database."""
+        still stands and they are not too old (else None: verify in the database); and the
+        mark as read now (None: Redis is down), or ``_UNREAD`` when it was not read."""
         kept = _verified.get(digest)
         if kept is None:
-            return None
+            return None, _UNREAD
         values, mark, at = kept
         auth_token = _token(values)
         if time.monotonic() - at > KEEP_SECONDS or (
             auth_token.expiry is not None and auth_token.expiry < timezone.now()
         ):
             _verified.pop(digest, None)
-            return None
+            return None, _UNREAD
         request = getattr(self, "_request", None)
         window = RateThrottle().window("token", auth_token.pk)
         if window is None:  # no rate for tokens: the mark alone
@@ -121,8 +122,8 @@ class ScopedTokenAuthentication(TokenAuthentication):
                 request.__dict__[COUNTED] = (window[0], answer[0])
         if seen != mark:  # renewed (a token or a user changed), or Redis down: verify
             _verified.pop(digest, None)
-            return None
-        return self.validate_user(auth_token)  # type: ignore[no-untyped-call,no-any-return]
+            return None, seen
+        return self.validate_user(auth_token), mark  # type: ignore[no-untyped-call]
 
 
 #: tokens verified in the database lately, by digest: their row, the mark read before, when
@@ -132,6 +133,10 @@ MARK = "api-token-mark"
 #: how long a token verified once is trusted on its mark alone (the module's doc)
 KEEP_SECONDS = 30.0
 KEEP_AT_MOST = 10_000
+
+
+#: ``_recent`` did not read the mark
+_UNREAD = object()
 
 
 def _new_mark() -> str:
@@ -179,17 +184,29 @@ def _candidates(key: str) -> list[list[Any]]:
 
 def _token(values: list[Any]) -> Any:
     """The token of a row of ``_candidates``, its user attached: new models each time."""
-    from django.contrib.auth import get_user_model
     from django.db import connection
+
+    token_model, tokens, user_model, users = _row_models()
+    token = token_model.from_db(connection.alias, tokens, values[: len(tokens)])
+    token.user = user_model.from_db(connection.alias, users, values[len(tokens) :])
+    return token
+
+
+@functools.cache
+def _row_models() -> tuple[Any, list[str], Any, list[str]]:
+    """The token model and its fields' attribute names, then the user model and its: the
+    columns of a ``_candidates`` row, in order (as ``_candidates_query`` selects them)."""
+    from django.contrib.auth import get_user_model
 
     from .models import ApiToken
 
     user_model = get_user_model()
-    tokens = [f.attname for f in ApiToken._meta.concrete_fields]
-    users = [f.attname for f in user_model._meta.concrete_fields]
-    token = ApiToken.from_db(connection.alias, tokens, values[: len(tokens)])
-    token.user = user_model.from_db(connection.alias, users, values[len(tokens) :])
-    return token
+    return (
+        ApiToken,
+        [f.attname for f in ApiToken._meta.concrete_fields],
+        user_model,
+        [f.attname for f in user_model._meta.concrete_fields],
+    )
 
 
 @functools.cache
