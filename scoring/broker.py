@@ -60,7 +60,7 @@ def _parts(
         task.name,
         args,
         {},
-        countdown=countdown or None,
+        countdown=countdown,
         time_limit=task.time_limit,
         soft_time_limit=task.soft_time_limit,
         ignore_result=task.ignore_result,
