@@ -35,6 +35,14 @@ def redis_cache(settings: Any) -> Iterator[None]:
     auth._verified.clear()
 
 
+@pytest.fixture
+def reader(league: League, redis_cache: None) -> Any:
+    """A client with the read token, which its first request has this process remember."""
+    client = league.client(token="a_read")
+    assert token_queries(client) == (200, 1)
+    return client
+
+
 def token_queries(client: Any, url: str = "/api/v1/tournaments/") -> tuple[int, int]:
     """The response's status, and how many of its queries read the token table."""
     with CaptureQueriesContext(connection) as queries:
@@ -48,22 +56,14 @@ def another_process_renews_the_mark() -> None:
     assert cache.renew_mark(auth.MARK, "another-process")  # type: ignore[attr-defined]
 
 
-def test_a_token_verified_once_is_not_read_again_while_its_mark_stands(
-    league: League, redis_cache: None
-) -> None:
-    reader = league.client(token="a_read")
-    assert token_queries(reader) == (200, 1)
+def test_a_token_verified_once_is_not_read_again_while_its_mark_stands(reader: Any) -> None:
     assert token_queries(reader) == (200, 0)
     another_process_renews_the_mark()
     assert token_queries(reader) == (200, 1)  # verified again, and remembered with the new mark
     assert token_queries(reader) == (200, 0)
 
 
-def test_a_token_deleted_in_another_process_is_refused_from_its_next_request(
-    league: League, redis_cache: None
-) -> None:
-    reader = league.client(token="a_read")
-    assert token_queries(reader) == (200, 1)
+def test_a_token_deleted_in_another_process_is_refused_from_its_next_request(reader: Any) -> None:
     # by SQL: this process sees no signal, as if another one had deleted it
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {ApiToken._meta.db_table} WHERE name = 'a_read'")
@@ -99,10 +99,8 @@ def test_the_mark_is_renewed_only_once_the_change_commits(
 
 
 def test_a_sign_in_does_not_make_every_process_forget_its_tokens(
-    league: League, redis_cache: None
+    league: League, reader: Any
 ) -> None:
-    reader = league.client(token="a_read")
-    assert token_queries(reader) == (200, 1)
     with committed():  # what django.contrib.auth saves at a sign-in
         owner = league.users["organizer_a"]
         owner.last_login = timezone.now()
@@ -110,20 +108,14 @@ def test_a_sign_in_does_not_make_every_process_forget_its_tokens(
     assert token_queries(reader) == (200, 0)
 
 
-def test_a_remembered_token_that_expires_is_refused_and_deleted(
-    league: League, redis_cache: None
-) -> None:
-    reader = league.client(token="a_read")
-    assert token_queries(reader) == (200, 1)
+def test_a_remembered_token_that_expires_is_refused_and_deleted(reader: Any) -> None:
     later = timezone.now() + timedelta(days=2)  # the token was made to live a day
     with mock.patch("api.auth.timezone.now", return_value=later):
         assert reader.get("/api/v1/tournaments/").status_code == 401
     assert not ApiToken.objects.filter(name="a_read").exists()
 
 
-def test_a_token_remembered_too_long_is_verified_again(league: League, redis_cache: None) -> None:
-    reader = league.client(token="a_read")
-    assert token_queries(reader) == (200, 1)
+def test_a_token_remembered_too_long_is_verified_again(reader: Any) -> None:
     later = auth.time.monotonic() + auth.KEEP_SECONDS + 1
     with mock.patch("api.auth.time.monotonic", return_value=later):
         assert token_queries(reader) == (200, 1)
