@@ -49,6 +49,8 @@ score-keeper or an added director for ``_authorize``) stays with the ORM.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +107,11 @@ KEYED = f"SELECT seq FROM {EVENT} WHERE match_id = %s AND idempotency_key = %s"
 #: of LOCK, then the snapshot's seq, head hash, digest and state, then the keyed seq
 READ_POSTGRESQL = "SELECT * FROM tournaments_append_read(%s, %s, %s, %s)"
 WRITE_POSTGRESQL = "SELECT tournaments_append_write(%s, %s::jsonb, %s, %s, %s, %s, %s::jsonb, %s)"
+#: the write, made only if the row, the snapshot, the director flag and the key are as named
+TRY_POSTGRESQL = (
+    "SELECT tournaments_append_try(%s, %s, %s, %s, %s, %s, "
+    "%s::jsonb, %s, %s, %s, %s, %s::jsonb, %s)"
+)
 INSERT_EVENT = f"INSERT INTO {EVENT} ({', '.join(EVENT_FIELDS)}) VALUES "
 EVENT_ROW = f"({', '.join(['%s'] * len(EVENT_FIELDS))})"
 UPDATE_HEAD = f"UPDATE {MATCH} SET last_seq = %s, last_hash = %s, status = %s WHERE id = %s"
@@ -134,6 +141,8 @@ class Locked:
     keyed_seq: int | None
     #: read_locked sent the transaction's BEGIN, so write sends its COMMIT
     began: bool = False
+    #: PostgreSQL: the row as read, with its digest (what ``held`` now keeps), else None
+    held: Held | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +154,66 @@ class Writes:
     status: str
     snapshot: tuple[str, str]  # the digest and the state's canonical JSON
     receipt: tuple[dict[str, Any], str, str] | None = None  # body, signature, key id
+
+
+@dataclass(frozen=True)
+class Held:
+    """What a process holds of a match's row after its last read or write of it there: the
+    values the locked read would return now, unless something changed since (PostgreSQL)."""
+
+    row_digest: str
+    match_values: tuple[Any, ...]  # MATCH_FIELDS' values, the JSON ones decoded
+    tournament_values: tuple[Any, ...]  # TOURNAMENT_FIELDS' values
+    #: the actor the last read was made for, and whether it is among the added directors
+    actor_id: int | None
+    listed_director: bool
+
+    def match(self) -> Match:
+        """A new Match of the values held, its tournament attached, as the read builds it."""
+        return _match(_db(), list(self.match_values), self.tournament_values)
+
+    def listed(self, actor_id: int | None) -> bool:
+        """Whether ``actor_id`` is taken to be an added director (checked by the write)."""
+        return self.listed_director if actor_id == self.actor_id else False
+
+
+@dataclass(frozen=True)
+class Guard:
+    """What ``write`` asks the server to find under the lock before it writes (one trip)."""
+
+    held: Held
+    actor_id: int | None
+    key: str | None
+    snapshot_digest: str
+
+
+class HeldRows:
+    """The rows this process holds (``Held``), by match: bounded, shared by its threads."""
+
+    SIZE = 2048
+
+    def __init__(self) -> None:
+        self._rows: OrderedDict[int, Held] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: int) -> Held | None:
+        with self._lock:
+            return self._rows.get(match_id)
+
+    def keep(self, match_id: int, held: Held) -> None:
+        with self._lock:
+            self._rows[match_id] = held
+            self._rows.move_to_end(match_id)
+            if len(self._rows) > self.SIZE:
+                self._rows.popitem(last=False)
+
+    def forget(self, match_id: int) -> None:
+        with self._lock:
+            self._rows.pop(match_id, None)
+
+
+#: this process's held rows (kept by read_locked and write on PostgreSQL)
+held = HeldRows()
 
 
 def _db() -> Any:
@@ -163,18 +232,21 @@ def _run_sqlite(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> list[An
     return results
 
 
-def _run_postgresql(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> list[Any] | None:
-    """Send ``statements`` as one query string, one round trip; return the last one's rows.
+def _run_postgresql(
+    db: Any, statements: list[tuple[str, Sequence[Any]]], rows_of: int = -1
+) -> list[Any] | None:
+    """Send ``statements`` as one query string, one round trip; return the rows of the one at
+    index ``rows_of`` (the last by default; None if it returns none).
 
     A client-side-binding cursor (psycopg's ``ClientCursor``, whatever cursor the connection
     is set to make) merges the values in and sends them by the simple protocol, which runs
     them one after another, each reading what was committed when it starts, and stops at the
-    first error (raised as Django's error). Only the last statement may return rows that
-    matter (the read function's, or nothing). The connection is the one ``read_locked``
+    first error (raised as Django's error). The connection is the one ``read_locked``
     checked and opened.
     """
     sql = "; ".join(sql for sql, _ in statements)
     params = [v for _, p in statements for v in p]
+    wanted = rows_of % len(statements)
     with ClientCursor(db.connection) as raw:
         if db.queries_logged or db.execute_wrappers:
             # Wrapped as Django wraps its own cursors: queries logged when they are (DEBUG,
@@ -185,10 +257,26 @@ def _run_postgresql(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> lis
             db.validate_no_broken_transaction()
             with db.wrap_database_errors:
                 raw.execute(sql, params)
-        for _ in statements[1:]:
+        for _ in range(wanted):
             raw.nextset()
         result = raw.pgresult
         return raw.fetchall() if result is not None and result.nfields else None
+
+
+def _begin_here(db: Any, statements: list[tuple[str, Sequence[Any]]]) -> bool:
+    """PostgreSQL: open the connection (checked once for the append's trips, as Django's own
+    cursors do); if the append's transaction is the outermost one and not yet begun, put its
+    ``BEGIN`` first in ``statements`` and return True (the module's doc)."""
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    if not _outermost(db):
+        return False
+    raw = db.connection
+    if raw.info.transaction_status != TransactionStatus.IDLE:
+        return False
+    raw.autocommit = True  # the BEGIN is ours, in the same trip
+    statements.append((_begin(raw), ()))
+    return True
 
 
 def _begin(raw: Any) -> str:
@@ -210,16 +298,7 @@ def read_locked(
     db = _db()
     statements: list[tuple[str, Sequence[Any]]] = []
     postgresql = db.vendor == "postgresql"
-    if postgresql:  # once for the append's two trips, as Django's own cursors do
-        db.close_if_health_check_failed()
-        db.ensure_connection()
-    began = postgresql and _outermost(db)
-    if began:
-        raw = db.connection
-        began = raw.info.transaction_status == TransactionStatus.IDLE
-        if began:
-            raw.autocommit = True  # the BEGIN is ours, in the same trip (the module's doc)
-            statements.append((_begin(raw), ()))
+    began = postgresql and _begin_here(db, statements)
     if postgresql:
         statements.append((READ_POSTGRESQL, (match_id, actor_id, key, known_digest)))
         rows = _run_postgresql(db, statements)
@@ -228,10 +307,18 @@ def read_locked(
         row = rows[0]
         snapshot_at = len(MATCH_FIELDS) + len(TOURNAMENT_FIELDS) + 1
         snapshot_row = row[snapshot_at : snapshot_at + 4]
-        keyed = row[snapshot_at + 4]
-        return _locked(
-            db, row, snapshot_row if snapshot_row[0] is not None else None, keyed, began=began
+        keyed, row_digest = row[snapshot_at + 4], row[snapshot_at + 5]
+        locked = _locked(
+            db,
+            row,
+            snapshot_row if snapshot_row[0] is not None else None,
+            keyed,
+            began=began,
+            digest_of=(row_digest, actor_id),
         )
+        if locked.held is not None:
+            held.keep(match_id, locked.held)
+        return locked
     statements.append((LOCK, (actor_id, match_id)))
     statements.append((SNAPSHOT_ROW, (known_digest, match_id)))
     if key is not None:
@@ -251,35 +338,54 @@ def read_locked(
 
 
 def _locked(
-    db: Any, row: Sequence[Any], snapshot_row: Sequence[Any] | None, keyed: Any, *, began: bool
+    db: Any,
+    row: Sequence[Any],
+    snapshot_row: Sequence[Any] | None,
+    keyed: Any,
+    *,
+    began: bool,
+    digest_of: tuple[str, int | None] | None = None,
 ) -> Locked:
-    """Return the ``Locked`` of a read's row: the match's, its tournament's, then the rest."""
+    """Return the ``Locked`` of a read's row: the match's, its tournament's, then the rest.
+
+    ``digest_of``: the row's digest and the actor it was read for (PostgreSQL), to hold it.
+    """
     fields, tournament_fields = len(MATCH_FIELDS), len(TOURNAMENT_FIELDS)
     values = list(row[:fields])
     for index in MATCH_JSON:
         values[index] = _json(values[index])
-    match = Match.from_db(db.alias, MATCH_FIELDS, values)
-    match.tournament = Tournament.from_db(
-        db.alias, TOURNAMENT_FIELDS, row[fields : fields + tournament_fields]
-    )
+    tournament_values = tuple(row[fields : fields + tournament_fields])
+    match = _match(db, values, tournament_values)
+    listed = bool(row[fields + tournament_fields])
+    kept = None
+    if digest_of is not None:
+        kept = Held(digest_of[0], tuple(values), tournament_values, digest_of[1], listed)
     snapshot = None
     if snapshot_row is not None:
         seq, head_hash, digest, state = snapshot_row
         snapshot = (int(seq), head_hash, digest, state)
     return Locked(
         match=match,
-        listed_director=bool(row[fields + tournament_fields]),
+        listed_director=listed,
         snapshot=snapshot,
         keyed_seq=None if keyed is None else int(keyed),
         began=began,
+        held=kept,
     )
 
 
-def write(writes: Writes, *, commit: bool) -> None:
+def _match(db: Any, values: list[Any], tournament_values: Sequence[Any]) -> Match:
+    match = Match.from_db(db.alias, MATCH_FIELDS, values)
+    match.tournament = Tournament.from_db(db.alias, TOURNAMENT_FIELDS, tournament_values)
+    return match
+
+
+def write(writes: Writes, *, commit: bool, base: Held | None = None) -> None:
     """Write an append's events, head, snapshot (and receipt); ``commit``: and COMMIT, at once.
 
     Call after ``read_locked``, in its transaction (it holds the lock, and it opened the
-    connection). ``commit`` is ``Locked.began``: the transaction is the one it began.
+    connection): ``commit`` is its ``Locked.began`` (the transaction is the one it began),
+    ``base`` its ``Locked.held``, the row it read: the row the write leaves is held then.
     """
     db = _db()
     ops = db.ops
@@ -289,27 +395,12 @@ def write(writes: Writes, *, commit: bool) -> None:
     statements: list[tuple[str, Sequence[Any]]]
     postgresql = db.vendor == "postgresql"
     if postgresql:
-        events = [
-            {
-                "seq": event.seq,
-                "kind": event.kind,
-                "payload": event.payload,
-                "actor_id": event.actor_id,
-                "recorded_at": event.recorded_at.isoformat(),
-                "idempotency_key": event.idempotency_key,
-                "request_digest": event.request_digest,
-                "caused_by": event.caused_by,
-                "via": event.via,
-                "hash": event.hash,
-            }
-            for event in writes.events
-        ]
         statements = [
             (
                 WRITE_POSTGRESQL,
                 (
                     writes.match_id,
-                    json.dumps(events, separators=(",", ":")),
+                    _events_json(writes.events),
                     writes.status,
                     last.seq,
                     last.hash,
@@ -359,10 +450,99 @@ def write(writes: Writes, *, commit: bool) -> None:
         )
     if commit:
         statements.append(("COMMIT", ()))
-    if postgresql:
-        _run_postgresql(db, statements)
-    else:
+    if not postgresql:
         _run_sqlite(db, statements)
+        return
+    found = _run_postgresql(db, statements, rows_of=0)
+    _hold_after(writes, base, found[0][0] if found else None)
+
+
+def write_held(writes: Writes, guard: Guard) -> bool:
+    """Append in one round trip on the row held (PostgreSQL), if it still holds; no read first.
+
+    Inside the append's transaction, with no ``read_locked`` before: one trip begins the
+    transaction (when it is the outermost one, as ``read_locked`` would), calls
+    ``tournaments_append_try`` (migration 0008), which locks the row and writes only if the
+    row, the snapshot, the director flag and the idempotency key are as ``guard`` says the
+    append was decided on, and commits. Returns whether it wrote; if not, nothing was, and
+    the row is no longer held (the caller appends the two-trip way). Writes no receipt.
+    """
+    if writes.receipt is not None:
+        raise ValueError("an append that ends its match writes its receipt the two-trip way")
+    db = _db()
+    last = writes.events[-1]
+    digest, state = writes.snapshot
+    statements: list[tuple[str, Sequence[Any]]] = []
+    began = _begin_here(db, statements)
+    held_row = guard.held
+    statements.append(
+        (
+            TRY_POSTGRESQL,
+            (
+                writes.match_id,
+                guard.actor_id,
+                guard.key,
+                held_row.row_digest,
+                guard.snapshot_digest,
+                held_row.listed(guard.actor_id),
+                _events_json(writes.events),
+                writes.status,
+                last.seq,
+                last.hash,
+                digest,
+                state,
+                db.ops.adapt_datetimefield_value(last.recorded_at),
+            ),
+        )
+    )
+    tried_at = len(statements) - 1
+    if began:
+        statements.append(("COMMIT", ()))
+    found = _run_postgresql(db, statements, rows_of=tried_at)
+    row_digest = found[0][0] if found else None
+    _hold_after(writes, held_row, row_digest)
+    return row_digest is not None
+
+
+def _events_json(events: list[MatchEvent]) -> str:
+    """The events' columns as the write functions take them: one JSON array."""
+    return json.dumps(
+        [
+            {
+                "seq": event.seq,
+                "kind": event.kind,
+                "payload": event.payload,
+                "actor_id": event.actor_id,
+                "recorded_at": event.recorded_at.isoformat(),
+                "idempotency_key": event.idempotency_key,
+                "request_digest": event.request_digest,
+                "caused_by": event.caused_by,
+                "via": event.via,
+                "hash": event.hash,
+            }
+            for event in events
+        ],
+        separators=(",", ":"),
+    )
+
+
+#: where the head's columns are among a held row's values
+_HEAD_AT = tuple(MATCH_FIELDS.index(name) for name in ("last_seq", "last_hash", "status"))
+
+
+def _hold_after(writes: Writes, base: Held | None, row_digest: str | None) -> None:
+    """Hold the row a write left (``base`` with the new head), or forget it (no digest)."""
+    if base is None or row_digest is None:
+        held.forget(writes.match_id)
+        return
+    last = writes.events[-1]
+    values = list(base.match_values)
+    for at, value in zip(_HEAD_AT, (last.seq, last.hash, writes.status), strict=True):
+        values[at] = value
+    kept = Held(
+        row_digest, tuple(values), base.tournament_values, base.actor_id, base.listed_director
+    )
+    held.keep(writes.match_id, kept)
 
 
 def _outermost(db: Any) -> bool:
@@ -388,9 +568,13 @@ def _json(value: Any) -> Any:
 
 
 __all__ = [
+    "Guard",
+    "Held",
     "Locked",
     "Writes",
     "decoded",
+    "held",
     "read_locked",
     "write",
+    "write_held",
 ]

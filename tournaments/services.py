@@ -175,9 +175,19 @@ def _append(
     via: str,
     gate: Callable[[Match, bool], None] | None,
 ) -> AppendResult:
-    # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc).
+    # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc), or
+    # one, on the row and state this process holds from its last append to the match.
     actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
     kept = snapshots.recent.get(match_id)
+    if kept is not None:
+        held = appendsql.held.get(match_id)
+        if held is not None:
+            done = _append_held(
+                held, kept, expected_seq, kind, payload, actor, actor_id, idempotency_key,
+                digest, shuffle, via, gate,
+            )  # fmt: skip
+            if done is not None:
+                return done
     known = None if kept is None else kept[2]
     read = appendsql.read_locked(match_id, actor_id, idempotency_key, known)
     if read is None:
@@ -212,12 +222,73 @@ def _append(
     except sc.SeepError as exc:
         raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
     events = _write(
-        locked, planned, actor, idempotency_key, digest, new_state, via, commit=read.began
-    )
+        locked, planned, actor, idempotency_key, digest, new_state, via, commit=read.began,
+        base=read.held,
+    )  # fmt: skip
+    assert events is not None  # only a guarded write may write nothing
     # robust: a broker that is down must not fail an append that has committed (the scoring
     # catch-up sends it later). Not a functools.partial: Django 5.2 logs a failed robust
     # callback by its __qualname__, which a partial does not have.
     transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
+    open_deal = new_state.deal_no if _deal_in_play(new_state) else None
+    shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
+    return AppendResult(shown, events[-1].seq, replayed=False)
+
+
+def _append_held(
+    held: appendsql.Held,
+    kept: tuple[int, str, str, matchlog.MatchState],
+    expected_seq: int,
+    kind: str,
+    payload: Any,
+    actor: Any,
+    actor_id: int | None,
+    idempotency_key: str | None,
+    digest: str,
+    shuffle: matchlog.Shuffle,
+    via: str,
+    gate: Callable[[Match, bool], None] | None,
+) -> AppendResult | None:
+    """Append in one round trip, deciding on the match row and state this process holds; or
+    return None, having written nothing, for the caller to append the two-trip way.
+
+    The append is decided as ``_append`` decides it, on the row ``appendsql.held`` keeps (as
+    the last read or write of the match here left it) and the state ``kept`` (the snapshot's,
+    at that head); the write then checks under the lock that the row, the snapshot and the
+    director flag are still those and that no event holds the key (``appendsql.write_held``).
+    Whatever would refuse or answer otherwise (a refusal, a stale ``expected_seq``, a key to
+    look up, a start that reads the seats, an end that writes a receipt) is decided again
+    the two-trip way on the row as locked, and says what that decides: so the first append
+    of a process to a match, and any append after a change to the row, take two trips.
+    """
+    locked = held.match()
+    if kept[:2] != (locked.last_seq, locked.last_hash) or expected_seq != locked.last_seq:
+        return None
+    if kind == matchlog.MATCH_STARTED:
+        return None  # who sits where is read once, the two-trip way
+    listed = held.listed(actor_id)
+    state = kept[3]
+    setup = matchlog.MatchSetup(
+        locked.mode, locked.rules, locked.match_format, locked.first_dealer, (), (),
+        locked.confirmation,
+    )  # fmt: skip
+    try:
+        if gate is not None:
+            gate(locked, listed)
+        director = is_director(actor, locked.tournament, listed=listed)
+        _authorize(locked, state, actor, kind, payload, director=director)
+        planned, new_state = matchlog.plan(
+            state, setup, kind, payload, actor=actor_id, shuffle=shuffle
+        )
+    except Exception:  # decided again, and raised, on the row as locked
+        return None
+    if planned[-1][0] == matchlog.MATCH_ENDED:
+        return None  # its receipt is written the two-trip way
+    guard = appendsql.Guard(held, actor_id, idempotency_key, kept[2])
+    events = _write(locked, planned, actor, idempotency_key, digest, new_state, via, guard=guard)
+    if events is None:
+        return None
+    transaction.on_commit(lambda: _schedule_projection(locked.pk), robust=True)
     open_deal = new_state.deal_no if _deal_in_play(new_state) else None
     shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
@@ -407,10 +478,14 @@ def _write(
     via: str = "",
     *,
     commit: bool = False,
-) -> list[MatchEvent]:
+    base: appendsql.Held | None = None,
+    guard: appendsql.Guard | None = None,
+) -> list[MatchEvent] | None:
     """Write the planned events, chained by hash, the head, the snapshot (and the receipt).
 
     ``commit``: the transaction is the append's own, and its COMMIT goes with the writes.
+    ``base``: the row as read (``Locked.held``). ``guard``: write in one trip on the row held
+    (``appendsql.write_held``), or, if it no longer holds, write nothing and return None.
     """
     now = timezone.now()
     actor_id = None if actor is SYSTEM else actor.pk
@@ -445,16 +520,17 @@ def _write(
     last = events[-1]
     text = canonical_json(state.to_json())  # written as it is proved: encoded once
     proof = canonical_digest(match.pk, last.seq, last.hash, text)
-    appendsql.write(
-        appendsql.Writes(
-            match_id=match.pk,
-            events=events,
-            status=state.status,
-            snapshot=(proof, text),
-            receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
-        ),
-        commit=commit,
+    writes = appendsql.Writes(
+        match_id=match.pk,
+        events=events,
+        status=state.status,
+        snapshot=(proof, text),
+        receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
     )
+    if guard is None:
+        appendsql.write(writes, commit=commit, base=base)
+    elif not appendsql.write_held(writes, guard):
+        return None
     snapshots.recent.keep(match.pk, last.seq, last.hash, proof, state)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
     return events

@@ -1,10 +1,14 @@
 """The append's fixed SQL (tournaments.appendsql): what it costs and what it stores.
 
-The append is the store's hot path: on PostgreSQL a player's move takes two round trips (the
-locked read, then the writes with the COMMIT), counted on the wire by a proxy, so that a
-change that brings back a query per step fails here. On both backends the fixed statements
-store exactly what the ORM reads back and the verifier checks, and a write refused by the
-database leaves nothing behind.
+The append is the store's hot path: on PostgreSQL a player's move takes one round trip when
+the process holds the match's row and state from its last append there (the guarded write,
+which checks under the lock that they still hold), and two otherwise (the locked read, then
+the writes with the COMMIT), counted on the wire by a proxy, so that a change that brings
+back a query per step fails here. A held row that no longer holds (changed by another
+process, or by anything else) is found out under the lock, and the append is decided again
+on the row as locked. On both backends the fixed statements store exactly what the ORM
+reads back and the verifier checks, and a write refused by the database leaves nothing
+behind.
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from django.test.utils import CaptureQueriesContext
 import seep_core as sc
 from tests.matches import deal_in_play as current_deal
 from tournaments.access import SYSTEM
-from tournaments.errors import StaleSequence
+from tournaments.errors import AppendRefused, NotPermitted, StaleSequence
 from tournaments.matchlog import repeatable_decks as fixed_decks
-from tournaments.models import Match, MatchEvent, MatchSnapshot
+from tournaments.models import Match, MatchEvent, MatchSnapshot, Tournament
 from tournaments.selectors import match_state
 from tournaments.services import match_append_event
 from tournaments.snapshots import proven_state
@@ -136,10 +140,22 @@ def round_trips() -> Iterator[RoundTrips]:
         proxy.close()
 
 
+@contextlib.contextmanager
+def another_process() -> Iterator[None]:
+    """Append as a process that holds no match's row or state (its first append to each)."""
+    from tournaments import appendsql, snapshots
+
+    with (
+        mock.patch.object(appendsql, "held", appendsql.HeldRows()),
+        mock.patch.object(snapshots, "recent", snapshots.RecentStates()),
+    ):
+        yield
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("key", [None, "move-1"])
-def test_a_players_move_takes_two_round_trips(
+def test_a_players_move_takes_one_round_trip_on_the_row_the_process_holds(
     world: Any, round_trips: RoundTrips, key: Any
 ) -> None:
     match = started(world.digital_match)
@@ -147,21 +163,143 @@ def test_a_players_move_takes_two_round_trips(
     move = next_move(match)
     before = round_trips.count
     result = match_append_event(**move, idempotency_key=key)
-    assert round_trips.count - before == 2  # the locked read; the writes with the COMMIT
+    assert round_trips.count - before == 1  # the guarded write, begun and committed with it
     assert result.last_seq == Match.objects.get(pk=match.pk).last_seq  # committed
     assert verify_match(match) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("key", [None, "move-1"])
+def test_a_processs_first_move_to_a_match_takes_two_round_trips(
+    world: Any, round_trips: RoundTrips, key: Any
+) -> None:
+    match = started(world.digital_match)
+    players_move(match)
+    move = next_move(match)
+    with another_process():
+        before = round_trips.count
+        result = match_append_event(**move, idempotency_key=key)
+        assert round_trips.count - before == 2  # the locked read; the writes with the COMMIT
+        again = next_move(match)
+        before = round_trips.count
+        assert match_append_event(**again).last_seq == result.last_seq + 1
+        assert round_trips.count - before == 1  # ... and then it holds the row
+    assert verify_match(match) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_held_row_changed_since_costs_one_trip_more_and_the_append_goes_on_from_the_lock(
+    world: Any, round_trips: RoundTrips
+) -> None:
+    match = started(world.digital_match)
+    players_move(match)
+    Tournament.objects.filter(pk=match.tournament_id).update(slug="renamed")  # in the row
+    move = next_move(match)
+    before = round_trips.count
+    result = match_append_event(**move)
+    assert round_trips.count - before == 3  # the guarded write, refused; then the two trips
+    match.refresh_from_db()
+    assert result.last_seq == match.last_seq
+    assert verify_match(match) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_appends_from_two_processes_in_turn_each_decide_on_the_head(world: Any) -> None:
+    """Two processes (two held rows, two kept states) alternate on one match: each finds,
+    under the lock, that the row it holds moved on, and appends from the head."""
+    from tournaments import appendsql, snapshots
+
+    match = started(world.digital_match)
+    processes = [
+        (appendsql.HeldRows(), snapshots.RecentStates()),
+        (appendsql.HeldRows(), snapshots.RecentStates()),
+    ]
+    for number in range(12):
+        held, recent = processes[number % 2]
+        with (
+            mock.patch.object(appendsql, "held", held),
+            mock.patch.object(snapshots, "recent", recent),
+        ):
+            players_move(match, shuffle=fixed_decks(5))
+            stale = {**next_move(match), "expected_seq": match.last_seq - 1}
+            with pytest.raises(StaleSequence):  # refused as stale, whatever the process held
+                match_append_event(**stale)
+    match.refresh_from_db()
+    assert verify_match(match) == []
+    assert proven_state(match, snapshot_row(match)) == match_state(match)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_gate_decides_on_the_row_as_locked_not_as_held(world: Any) -> None:
+    """The caller's gate (the API's visibility check) sees the tournament as it is now."""
+    match = started(world.digital_match)
+    Tournament.objects.filter(pk=match.tournament_id).update(published=True)
+
+    def published_only(locked: Match, listed: bool) -> None:
+        if not locked.tournament.published:
+            raise LookupError("not published")
+
+    players_move(match, gate=published_only)
+    players_move(match, gate=published_only)  # the process holds the row: published
+    Tournament.objects.filter(pk=match.tournament_id).update(published=False)
+    head = Match.objects.get(pk=match.pk).last_seq
+    with pytest.raises(LookupError):
+        players_move(match, gate=published_only)
+    assert Match.objects.get(pk=match.pk).last_seq == head  # nothing written
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_director_removed_since_the_row_was_held_is_refused(world: Any) -> None:
+    match = started(world.digital_match)
+    tournament = Tournament.objects.get(pk=match.tournament_id)
+    helper = world.scorekeeper
+    tournament.directors.add(helper)
+    for _ in range(2):  # a listed director may play any seat; then the process holds that
+        match_append_event(**{**next_move(match), "actor": helper})
+    tournament.directors.remove(helper)  # the row is as held: only the directors changed
+    head = Match.objects.get(pk=match.pk).last_seq
+    with pytest.raises(NotPermitted) as refused:
+        match_append_event(**{**next_move(match), "actor": helper})
+    assert refused.value.code == "not_your_seat"
+    assert Match.objects.get(pk=match.pk).last_seq == head
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_key_in_the_log_that_the_held_row_does_not_know_of_is_answered_from_the_log(
+    world: Any,
+) -> None:
+    match = started(world.digital_match)
+    players_move(match, idempotency_key="first")
+    match.refresh_from_db()
+    # a writer that slipped past the lock wrote an event holding the key, the head unmoved
+    MatchEvent.objects.create(
+        match=match, seq=match.last_seq + 1, kind="note", payload={}, hash="x",
+        idempotency_key="taken",
+    )  # fmt: skip
+    with pytest.raises(AppendRefused) as refused:
+        players_move(match, idempotency_key="taken")
+    assert refused.value.code == "idempotency_record_damaged"  # found: it does not chain
+    assert Match.objects.get(pk=match.pk).last_seq == match.last_seq
 
 
 @pytest.mark.django_db
 def test_an_append_runs_the_fixed_statements_and_no_others(world: Any) -> None:
     match = started(world.digital_match)
-    move = next_move(match)
-    with CaptureQueriesContext(connection) as queries:
-        match_append_event(**move, idempotency_key="k-1")
-    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
-    # on PostgreSQL one query string per round trip; on SQLite the statements one by one
-    # (the lock, the snapshot, the key; the events, the head, the snapshot)
-    assert len(statements) == (2 if connection.vendor == "postgresql" else 6), statements
+    postgresql = connection.vendor == "postgresql"
+    cases = [(another_process, 2 if postgresql else 6)]
+    if postgresql:  # SQLite has no round trips to save, and holds no rows
+        cases.append((contextlib.nullcontext, 1))
+    for number, (process, expected) in enumerate(cases):
+        players_move(match)  # this process's last append to the match, before the one counted
+        move = next_move(match)
+        with process(), CaptureQueriesContext(connection) as queries:
+            match_append_event(**move, idempotency_key=f"k-{number}")
+        statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+        # on PostgreSQL one query string per round trip; on SQLite the statements one by one
+        # (the lock, the snapshot, the key; the events, the head, the snapshot)
+        assert len(statements) == expected, statements
 
 
 @pytest.mark.django_db(transaction=True)
@@ -253,6 +391,7 @@ def test_the_read_function_returns_the_match_models_fields_in_order() -> None:
         "s_digest",
         "s_state",
         "keyed_seq",
+        "row_digest",
     ]
 
 
@@ -270,18 +409,3 @@ def test_the_snapshot_state_is_read_only_when_the_process_does_not_hold_it(world
     assert held.snapshot == (snapshot.seq, snapshot.head_hash, snapshot.digest, None)
     assert other.snapshot is not None
     assert appendsql.decoded(other.snapshot)[3] == snapshot.state
-
-
-@pytest.mark.django_db
-def test_processes_appending_in_turn_each_start_from_the_head(world: Any) -> None:
-    """Two processes (two kept-state caches) alternate on one match, each from the head."""
-    from tournaments import snapshots
-
-    match = started(world.digital_match)
-    caches = [snapshots.RecentStates(), snapshots.RecentStates()]
-    for number in range(12):
-        with mock.patch.object(snapshots, "recent", caches[number % 2]):
-            players_move(match, shuffle=fixed_decks(5))
-    match.refresh_from_db()
-    assert verify_match(match) == []
-    assert proven_state(match, snapshot_row(match)) == match_state(match)

@@ -1,0 +1,206 @@
+"""An append in one round trip when the process already holds the match's row and state.
+
+The append's locked read (0006, 0007) returns everything the append decides on: the match
+row with its tournament's columns, the snapshot, the idempotency key's seq. A process that
+made the match's last append already holds all of it, unless something changed since. This
+migration lets it decide on what it holds and send the writes at once, with the checks that
+it held the truth made by the server under the lock:
+
+- ``tournaments_append_row_digest(match)``: an MD5 of the columns the read returns of the
+  match and its tournament (the same list, in the same order). Any change to them (another
+  process's append, a team reassigned, the tournament unpublished or renamed) changes it.
+- ``tournaments_append_read`` returns it as one more column, ``row_digest``.
+- ``tournaments_append_write`` returns the digest of the row it leaves (after its writes).
+- ``tournaments_append_try(match, actor, key, row digest, snapshot digest, listed, ...the
+  write's arguments)``: locks the match's row, as the read does, then checks that the row's
+  digest and the snapshot's digest are the ones named, that the actor is among the added
+  directors exactly when ``listed`` says so, and that no event holds the idempotency key;
+  if all hold, writes as ``tournaments_append_write`` and returns the new row digest; else
+  writes nothing and returns NULL (the caller then appends the two-trip way, deciding again
+  on what the read returns). Its checks are the statements after the lock, each reading
+  what the last append committed (a VOLATILE function's statements each take a fresh
+  snapshot).
+
+PostgreSQL cannot change a function's result type in place, so the read and the write are
+dropped and created again; going back restores 0007's read and 0006's write. SQLite has no
+functions and no round trips: nothing to do there.
+"""
+
+import importlib
+
+from django.db import migrations
+
+READ_SIGNATURE = "tournaments_append_read(bigint, integer, text, text)"
+WRITE_ARGUMENTS = "bigint, jsonb, varchar, integer, varchar, varchar, jsonb, timestamptz"
+
+ROW_DIGEST = """
+CREATE FUNCTION tournaments_append_row_digest(p_match bigint) RETURNS text
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    -- PL/pgSQL, not SQL: a SQL function with a FROM is planned again on every call.
+    RETURN (
+        SELECT md5(ROW(m.id, m.tournament_id, m.team0_id, m.team1_id, m.mode, m.rules,
+                       m.match_format, m.first_dealer, m.confirmation, m.status, m.last_seq,
+                       m.last_hash, t.id, t.slug, t.organizer_id, t.published)::text)
+          FROM tournaments_match m JOIN tournaments_tournament t ON t.id = m.tournament_id
+         WHERE m.id = p_match
+    );
+END
+$$
+"""
+
+READ = """
+CREATE FUNCTION tournaments_append_read(
+    p_match bigint, p_actor integer, p_key text, p_known_digest text
+) RETURNS TABLE (
+    id bigint, tournament_id bigint, team0_id bigint, team1_id bigint, mode varchar,
+    rules jsonb, match_format jsonb, first_dealer smallint, confirmation varchar,
+    status varchar, last_seq integer, last_hash varchar,
+    t_id bigint, t_slug varchar, t_organizer_id integer, t_published boolean,
+    listed_director boolean,
+    s_seq integer, s_head_hash varchar, s_digest varchar, s_state jsonb, keyed_seq integer,
+    row_digest text
+) LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    found_match boolean;
+BEGIN
+    SELECT m.id, m.tournament_id, m.team0_id, m.team1_id, m.mode, m.rules, m.match_format,
+           m.first_dealer, m.confirmation, m.status, m.last_seq, m.last_hash,
+           t.id, t.slug, t.organizer_id, t.published,
+           EXISTS (SELECT 1 FROM tournaments_tournament_directors d
+                   WHERE d.tournament_id = m.tournament_id AND d.user_id = p_actor)
+      INTO id, tournament_id, team0_id, team1_id, mode, rules, match_format, first_dealer,
+           confirmation, status, last_seq, last_hash, t_id, t_slug, t_organizer_id,
+           t_published, listed_director
+      FROM tournaments_match m JOIN tournaments_tournament t ON t.id = m.tournament_id
+     WHERE m.id = p_match
+       FOR UPDATE OF m;
+    found_match := FOUND;
+    IF NOT found_match THEN
+        RETURN;
+    END IF;
+    -- After the lock, in statements of their own: they see the last append's commit.
+    SELECT s.seq, s.head_hash, s.digest,
+           CASE WHEN s.digest = p_known_digest THEN NULL ELSE s.state END
+      INTO s_seq, s_head_hash, s_digest, s_state
+      FROM tournaments_matchsnapshot s
+     WHERE s.match_id = p_match;
+    IF p_key IS NOT NULL THEN
+        SELECT e.seq INTO keyed_seq
+          FROM tournaments_matchevent e
+         WHERE e.match_id = p_match AND e.idempotency_key = p_key;
+    END IF;
+    row_digest := tournaments_append_row_digest(p_match);
+    RETURN NEXT;
+END
+$$
+"""
+
+WRITE = """
+CREATE FUNCTION tournaments_append_write(
+    p_match bigint, p_events jsonb, p_status varchar, p_last_seq integer, p_last_hash varchar,
+    p_digest varchar, p_state jsonb, p_now timestamptz
+) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    INSERT INTO tournaments_matchevent
+        (match_id, seq, kind, payload, actor_id, recorded_at, idempotency_key,
+         request_digest, caused_by, via, hash)
+    SELECT p_match, e.seq, e.kind, e.payload, e.actor_id, e.recorded_at, e.idempotency_key,
+           e.request_digest, e.caused_by, e.via, e.hash
+      FROM jsonb_to_recordset(p_events) AS e(
+           seq integer, kind varchar, payload jsonb, actor_id integer,
+           recorded_at timestamptz, idempotency_key varchar, request_digest varchar,
+           caused_by integer, via varchar, hash varchar)
+     ORDER BY e.seq;
+    UPDATE tournaments_match
+       SET last_seq = p_last_seq, last_hash = p_last_hash, status = p_status
+     WHERE tournaments_match.id = p_match;
+    INSERT INTO tournaments_matchsnapshot (match_id, seq, head_hash, digest, state, updated_at)
+    VALUES (p_match, p_last_seq, p_last_hash, p_digest, p_state, p_now)
+    ON CONFLICT (match_id) DO UPDATE SET
+        seq = excluded.seq, head_hash = excluded.head_hash, digest = excluded.digest,
+        state = excluded.state, updated_at = excluded.updated_at;
+    RETURN tournaments_append_row_digest(p_match);
+END
+$$
+"""
+
+TRY = """
+CREATE FUNCTION tournaments_append_try(
+    p_match bigint, p_actor integer, p_key text, p_row_digest text, p_snapshot_digest text,
+    p_listed boolean, p_events jsonb, p_status varchar, p_last_seq integer,
+    p_last_hash varchar, p_digest varchar, p_state jsonb, p_now timestamptz
+) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    PERFORM 1 FROM tournaments_match m WHERE m.id = p_match FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    -- After the lock, in statements of their own: they see the last append's commit.
+    IF tournaments_append_row_digest(p_match) IS DISTINCT FROM p_row_digest THEN
+        RETURN NULL;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM tournaments_matchsnapshot s
+                    WHERE s.match_id = p_match AND s.digest = p_snapshot_digest) THEN
+        RETURN NULL;
+    END IF;
+    IF EXISTS (SELECT 1 FROM tournaments_tournament_directors d
+                 JOIN tournaments_match m ON m.tournament_id = d.tournament_id
+                WHERE m.id = p_match AND d.user_id = p_actor) IS DISTINCT FROM p_listed THEN
+        RETURN NULL;
+    END IF;
+    IF p_key IS NOT NULL AND EXISTS (SELECT 1 FROM tournaments_matchevent e
+                                      WHERE e.match_id = p_match
+                                        AND e.idempotency_key = p_key) THEN
+        RETURN NULL;
+    END IF;
+    RETURN tournaments_append_write(
+        p_match, p_events, p_status, p_last_seq, p_last_hash, p_digest, p_state, p_now
+    );
+END
+$$
+"""
+
+TRY_SIGNATURE = (
+    "tournaments_append_try(bigint, integer, text, text, text, boolean, jsonb, varchar, "
+    "integer, varchar, varchar, jsonb, timestamptz)"
+)
+
+
+def install(apps, schema_editor):
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    for sql in (
+        f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}",
+        f"DROP FUNCTION IF EXISTS tournaments_append_write({WRITE_ARGUMENTS})",
+        ROW_DIGEST,
+        READ,
+        WRITE,
+        TRY,
+    ):
+        # params=None: the SQL is run as written, with no %-placeholder processing.
+        schema_editor.execute(sql, params=None)
+
+
+def remove(apps, schema_editor):
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    first = importlib.import_module("tournaments.migrations.0006_append_functions")
+    before = importlib.import_module("tournaments.migrations.0007_append_read_published")
+    for sql in (
+        f"DROP FUNCTION IF EXISTS {TRY_SIGNATURE}",
+        f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}",
+        f"DROP FUNCTION IF EXISTS tournaments_append_write({WRITE_ARGUMENTS})",
+        "DROP FUNCTION IF EXISTS tournaments_append_row_digest(bigint)",
+        before.READ,
+        first.WRITE,
+    ):
+        schema_editor.execute(sql, params=None)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("tournaments", "0007_append_read_published"),
+    ]
+
+    operations = [migrations.RunPython(install, remove)]
