@@ -13,7 +13,8 @@ It never touches the database DATABASE_URL names: it migrates a template databas
 - ``project``: ``tournaments.services.match_append_event``, a seated player's ``move_played``
   with everything it does (the row lock, the idempotency key looked up, ``expected_seq``, the
   seat checked, the move validated by seep_core from the snapshot, the events hash-chained,
-  the snapshot and the head rewritten); the projection's send after the commit is stubbed, as
+  the snapshot and the head rewritten), the moves chosen before the timing on a rehearsal
+  match dealt the same cards (``_project``); the projection's send after the commit is stubbed, as
   in bench/store.py (what the send costs is ``celery_send``, measured apart when REDIS_URL
   names a broker).
 - ``eventsourcing``: ``eventsourcing.postgres.PostgresApplicationRecorder.insert_events`` of
@@ -183,7 +184,7 @@ def _writer(
     try:
         append = {"project": _project, "eventsourcing": _eventsourcing, "bare_insert": _bare}[
             system
-        ](url, index, job["seed"])
+        ](url, index, job["seed"], job["warmup"] + job["appends"])
         for _ in range(job["warmup"]):
             append()
         barrier.wait()
@@ -195,8 +196,16 @@ def _writer(
         answers.put({"error": f"{type(exc).__name__}: {exc}"})
 
 
-def _project(url: str, index: int, seed: int) -> Any:
-    """Return a function that sends one seated player's move through the append service."""
+def _project(url: str, index: int, seed: int, count: int) -> Any:
+    """Return a function that sends one seated player's move through the append service.
+
+    The ``count`` moves are chosen before the timing starts, on a rehearsal match of the
+    writer's own dealt the same decks (``repeatable_decks`` of one seed): the timed match
+    is then sent those moves, so that the timed loop, like the other systems', only sends
+    what it appends and does no work of its own between appends (choosing a move is the
+    engine's work a player's app does, not the store's). Each append is validated by the
+    engine as ever: a move that were not legal in the timed match would fail the benchmark.
+    """
     import random
     from unittest import mock
 
@@ -206,40 +215,76 @@ def _project(url: str, index: int, seed: int) -> Any:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from bench.store import _Player
-    from competition import demo
+    import seep_core as sc
+    from tournaments import matchlog
+    from tournaments.access import SYSTEM
     from tournaments.models import Player, Team, Tournament
-    from tournaments.services import match_create
+    from tournaments.selectors import match_state
+    from tournaments.services import match_append_event, match_create
 
     mock.patch("tournaments.services._schedule_projection").start()  # see the module's doc
     users = get_user_model().objects
-    tag = f"w{index}-{uuid.uuid4().hex[:6]}"
-    tournament = Tournament.objects.create(
-        name=tag, slug=tag, organizer=users.create_user(f"{tag}-organizer")
-    )
-    players = [
-        Player.objects.create(name=f"{tag}-{n}", user=users.create_user(f"{tag}-{n}"))
-        for n in range(4)
-    ]
-    team0, team1 = (
-        Team.objects.create(
-            tournament=tournament,
-            name=f"{tag}-{i}",
-            first_player=players[i],
-            second_player=players[i + 2],
-        )
-        for i in range(2)
-    )
-    match = match_create(
-        tournament=tournament, team0=team0, team1=team1, mode="digital", match_format=FORMAT
-    )
     rng = random.Random(seed * 100 + index)
-    demo.start(match, rng)
-    player = _Player(match.pk, rng)
-    return lambda: player.append()[1]
+    first_dealer, deck_seed = rng.randrange(4), rng.randrange(2**32)
+
+    def new_match(tag: str) -> tuple[int, list[Any], Any, int]:
+        """A started match of new teams: its id, its seats' users, its decks to come, its head."""
+        tournament = Tournament.objects.create(
+            name=tag, slug=tag, organizer=users.create_user(f"{tag}-organizer")
+        )
+        players = [
+            Player.objects.create(name=f"{tag}-{n}", user=users.create_user(f"{tag}-{n}"))
+            for n in range(4)
+        ]
+        team0, team1 = (
+            Team.objects.create(
+                tournament=tournament,
+                name=f"{tag}-{i}",
+                first_player=players[i],
+                second_player=players[i + 2],
+            )
+            for i in range(2)
+        )
+        match = match_create(
+            tournament=tournament, team0=team0, team1=team1, mode="digital", match_format=FORMAT
+        )
+        shuffle = matchlog.repeatable_decks(deck_seed)
+        head = match_append_event(
+            match=match, expected_seq=0, kind=matchlog.MATCH_STARTED,
+            payload={"first_dealer": first_dealer}, actor=SYSTEM, shuffle=shuffle,
+        ).last_seq  # fmt: skip
+        return match.pk, [player.user for player in match.seat_players()], shuffle, head
+
+    tag = f"w{index}-{uuid.uuid4().hex[:6]}"
+    rehearsal, seated, shuffle, seq = new_match(f"{tag}-r")
+    moves = []
+    for _ in range(count):
+        deal = match_state(rehearsal).deal
+        assert deal is not None
+        move = rng.choice(sc.legal_moves(deal))
+        seq = match_append_event(
+            match=rehearsal, expected_seq=seq, kind="move_played", payload={"move": move},
+            actor=seated[move["seat"]], shuffle=shuffle,
+        ).last_seq  # fmt: skip
+        moves.append(move)
+    timed, seated, shuffle, start = new_match(f"{tag}-t")
+    to_send, head = iter(moves), [start]
+
+    def append() -> float:
+        move = next(to_send)
+        begun = time.perf_counter()
+        result = match_append_event(
+            match=timed, expected_seq=head[0], kind="move_played", payload={"move": move},
+            actor=seated[move["seat"]], shuffle=shuffle,
+        )  # fmt: skip
+        spent = time.perf_counter() - begun
+        head[0] = result.last_seq
+        return spent
+
+    return append
 
 
-def _eventsourcing(url: str, index: int, seed: int) -> Any:
+def _eventsourcing(url: str, index: int, seed: int, count: int) -> Any:
     """Return a function that records one event of a stream of its own with the recorder."""
     from eventsourcing.persistence import StoredEvent
     from eventsourcing.postgres import PostgresApplicationRecorder
@@ -262,7 +307,7 @@ def _eventsourcing(url: str, index: int, seed: int) -> Any:
     return append
 
 
-def _bare(url: str, index: int, seed: int) -> Any:
+def _bare(url: str, index: int, seed: int, count: int) -> Any:
     """Return a function that INSERTs one event of a stream of its own, in autocommit."""
     import psycopg
 

@@ -1,11 +1,11 @@
-"""The append's fixed SQL: its locked read and its writes, written once, in two round trips.
+"""The append's fixed SQL: its locked read and its writes, written once, in one or two trips.
 
 ``services.match_append_event`` is the store's one hot path, so it does not build its
 statements with the ORM on every call (compiling them cost more than running them), and on
-PostgreSQL the server does not parse and plan them on every call either. Each append makes
-two round trips, each one query string sent by the simple protocol (psycopg's client-side
-binding merges the values in), whose statements the server runs one after another, stopping
-at the first error:
+PostgreSQL the server does not parse and plan them on every call either. An append makes
+two round trips (or one: 3. below), each one query string sent by the simple protocol
+(psycopg's client-side binding merges the values in), whose statements the server runs one
+after another, stopping at the first error:
 
 1. ``read_locked``: ``BEGIN``, then the locked read. On PostgreSQL that is one call of the
    function ``tournaments_append_read`` (migration 0006, which says why functions: PL/pgSQL
@@ -24,7 +24,25 @@ at the first error:
    call of ``tournaments_append_write``, the events passed as one JSON array; then the
    receipt when the match ended, and ``COMMIT``. An error in any (a unique violation, a
    trigger) is raised as Django's error, the ``COMMIT`` is not run, and the service's
-   transaction rolls back as ever.
+   transaction rolls back as ever. The row the write leaves is held (3.).
+3. ``write_held`` (PostgreSQL): the append in one round trip, without the read. The read
+   and the write leave the row they locked in ``held`` (by match, in the process: the
+   values the read returns, and the digest of all of them but the head,
+   ``tournaments_append_row_digest``, migration 0008). A process whose last append to the
+   match left the row held there, and the state kept (``snapshots.recent``) at its head,
+   decides the next append on them (``services._append_held``) and sends ``BEGIN``, one
+   call of ``tournaments_append_try`` and ``COMMIT``: the function locks the row as the
+   read does, checks that its head is the one held and, in statements after the lock, that
+   the row's digest and the snapshot's are the ones held, that the actor is an added
+   director exactly when the held row says so, and that no event holds the idempotency
+   key; then writes as ``tournaments_append_write`` does. If any check fails it writes
+   nothing and returns false; the row is no longer held and the append is made again the
+   two-trip way, decided on the row as locked (three trips in all). So another process's
+   append, a team reassigned, the tournament renamed or unpublished, a director added or
+   removed, a snapshot rebuilt: each costs the next append of a process one trip more, and
+   is never decided on. An append that the held row would refuse or answer otherwise (a
+   refusal, a stale ``expected_seq``, a start, an end with its receipt) goes the two-trip
+   way at once, without the trip.
 
 ``BEGIN`` and ``COMMIT`` are in those strings only when the service's transaction is the
 outermost one, the one Django begins and commits: psycopg would send a ``BEGIN`` of its own,
@@ -32,6 +50,12 @@ in a round trip of its own, so the psycopg connection is put in autocommit for i
 flag: nothing is sent), and Django's commit at the end of the atomic block finds the
 transaction committed and runs the on-commit hooks. Nested in a caller's transaction (tests,
 commands), the statements run in the caller's transaction and savepoint like any query.
+
+What is held is checked by the server, not trusted: the digest covers every column the
+read returns, and the checks run under the lock the write takes, so a held append decides on
+what a read under that lock would have returned. Only the score-keepers (read by
+``_authorize`` through the ORM, off the common path) are read before the lock rather than
+after it, as any unrelated transaction's change may land just before or after an append.
 
 Measured (docs/events.md has the figures): the same statements sent as plain SQL
 cost the server about 0.4 ms more per append, parsing and planning them; psycopg's pipeline
@@ -41,7 +65,8 @@ would save as much as the functions but PgBouncer before 1.21 cannot route them.
 SQLite runs the same steps as separate statements below (no server, so no round trips and
 no plans to keep; the write lock is its IMMEDIATE transaction, taken at BEGIN). Both
 backends are tested (tests/tournaments/test_appendsql.py, which counts the round trips on
-PostgreSQL on the wire and checks that the read function returns the Match model's fields).
+PostgreSQL on the wire, checks that a held row that changed is found out, and that the read
+function returns the Match model's fields).
 Whatever is off the hot path (rebuilding a snapshot, answering a retry, looking up a
 score-keeper or an added director for ``_authorize``) stays with the ORM.
 """
@@ -109,7 +134,7 @@ READ_POSTGRESQL = "SELECT * FROM tournaments_append_read(%s, %s, %s, %s)"
 WRITE_POSTGRESQL = "SELECT tournaments_append_write(%s, %s::jsonb, %s, %s, %s, %s, %s::jsonb, %s)"
 #: the write, made only if the row, the snapshot, the director flag and the key are as named
 TRY_POSTGRESQL = (
-    "SELECT tournaments_append_try(%s, %s, %s, %s, %s, %s, "
+    "SELECT tournaments_append_try(%s, %s, %s, %s, %s, %s, %s, %s, %s, "
     "%s::jsonb, %s, %s, %s, %s, %s::jsonb, %s)"
 )
 INSERT_EVENT = f"INSERT INTO {EVENT} ({', '.join(EVENT_FIELDS)}) VALUES "
@@ -453,8 +478,8 @@ def write(writes: Writes, *, commit: bool, base: Held | None = None) -> None:
     if not postgresql:
         _run_sqlite(db, statements)
         return
-    found = _run_postgresql(db, statements, rows_of=0)
-    _hold_after(writes, base, found[0][0] if found else None)
+    _run_postgresql(db, statements)
+    _hold_after(writes, base, written=True)
 
 
 def write_held(writes: Writes, guard: Guard) -> bool:
@@ -485,6 +510,7 @@ def write_held(writes: Writes, guard: Guard) -> bool:
                 held_row.row_digest,
                 guard.snapshot_digest,
                 held_row.listed(guard.actor_id),
+                *(held_row.match_values[at] for at in _HEAD_AT),
                 _events_json(writes.events),
                 writes.status,
                 last.seq,
@@ -499,9 +525,9 @@ def write_held(writes: Writes, guard: Guard) -> bool:
     if began:
         statements.append(("COMMIT", ()))
     found = _run_postgresql(db, statements, rows_of=tried_at)
-    row_digest = found[0][0] if found else None
-    _hold_after(writes, held_row, row_digest)
-    return row_digest is not None
+    written = bool(found and found[0][0])
+    _hold_after(writes, held_row, written=written)
+    return written
 
 
 def _events_json(events: list[MatchEvent]) -> str:
@@ -530,9 +556,10 @@ def _events_json(events: list[MatchEvent]) -> str:
 _HEAD_AT = tuple(MATCH_FIELDS.index(name) for name in ("last_seq", "last_hash", "status"))
 
 
-def _hold_after(writes: Writes, base: Held | None, row_digest: str | None) -> None:
-    """Hold the row a write left (``base`` with the new head), or forget it (no digest)."""
-    if base is None or row_digest is None:
+def _hold_after(writes: Writes, base: Held | None, *, written: bool) -> None:
+    """Hold the row a write left (``base`` with the new head: the digest, of the rest of the
+    row, is the same), or forget it (not written)."""
+    if base is None or not written:
         held.forget(writes.match_id)
         return
     last = writes.events[-1]
@@ -540,8 +567,9 @@ def _hold_after(writes: Writes, base: Held | None, row_digest: str | None) -> No
     for at, value in zip(_HEAD_AT, (last.seq, last.hash, writes.status), strict=True):
         values[at] = value
     kept = Held(
-        row_digest, tuple(values), base.tournament_values, base.actor_id, base.listed_director
-    )
+        base.row_digest, tuple(values), base.tournament_values, base.actor_id,
+        base.listed_director,
+    )  # fmt: skip
     held.keep(writes.match_id, kept)
 
 

@@ -125,7 +125,9 @@ def match_append_event(
     keeps its rule id); write the events, chained by hash, the new snapshot, and the match's
     receipt if it ended. The scoring projection is scheduled after the commit, never before.
     The lock and reads, and the writes, are fixed SQL of two round trips on PostgreSQL
-    (``tournaments.appendsql``).
+    (``tournaments.appendsql``), or one when this process made the match's last append: the
+    append is then decided on the row and state that append left, and written only if the
+    server finds under the lock that they still hold (``_append_held``).
 
     ``actor`` is a user (anonymous included) or ``access.SYSTEM``, the server itself. Every
     refusal is an ``errors.AppendRefused`` with a stable code.

@@ -7,23 +7,24 @@ migration lets it decide on what it holds and send the writes at once, with the 
 it held the truth made by the server under the lock:
 
 - ``tournaments_append_row_digest(match)``: an MD5 of the columns the read returns of the
-  match and its tournament (the same list, in the same order). Any change to them (another
-  process's append, a team reassigned, the tournament unpublished or renamed) changes it.
+  match and its tournament but the head (``last_seq``, ``last_hash``, ``status``, which the
+  append itself moves), in the same order. Any change to them (a team reassigned, the
+  tournament unpublished or renamed, the rules changed) changes it.
 - ``tournaments_append_read`` returns it as one more column, ``row_digest``.
-- ``tournaments_append_write`` returns the digest of the row it leaves (after its writes).
-- ``tournaments_append_try(match, actor, key, row digest, snapshot digest, listed, ...the
-  write's arguments)``: locks the match's row, as the read does, then checks that the row's
-  digest and the snapshot's digest are the ones named, that the actor is among the added
-  directors exactly when ``listed`` says so, and that no event holds the idempotency key;
-  if all hold, writes as ``tournaments_append_write`` and returns the new row digest; else
-  writes nothing and returns NULL (the caller then appends the two-trip way, deciding again
-  on what the read returns). Its checks are the statements after the lock, each reading
-  what the last append committed (a VOLATILE function's statements each take a fresh
+- ``tournaments_append_try(match, actor, key, row digest, snapshot digest, listed, head,
+  ...the write's arguments)``: locks the match's row, as the read does, and checks that its
+  head is the one named (another process's append moves it); then, in statements after the
+  lock, that the row's digest and the snapshot's are the ones named, that the actor is
+  among the added directors exactly when ``listed`` says so, and that no event holds the
+  idempotency key. If all hold, it writes as ``tournaments_append_write`` (0006) does and
+  returns true; else it writes nothing and returns false (the caller then appends the
+  two-trip way, deciding again on what the read returns). Its checks after the lock each
+  read what the last append committed (a VOLATILE function's statements each take a fresh
   snapshot).
 
-PostgreSQL cannot change a function's result type in place, so the read and the write are
-dropped and created again; going back restores 0007's read and 0006's write. SQLite has no
-functions and no round trips: nothing to do there.
+PostgreSQL cannot change a function's result columns in place, so the read is dropped and
+created again; going back restores 0007's. SQLite has no functions and no round trips:
+nothing to do there.
 """
 
 import importlib
@@ -31,7 +32,6 @@ import importlib
 from django.db import migrations
 
 READ_SIGNATURE = "tournaments_append_read(bigint, integer, text, text)"
-WRITE_ARGUMENTS = "bigint, jsonb, varchar, integer, varchar, varchar, jsonb, timestamptz"
 
 ROW_DIGEST = """
 CREATE FUNCTION tournaments_append_row_digest(p_match bigint) RETURNS text
@@ -40,8 +40,8 @@ BEGIN
     -- PL/pgSQL, not SQL: a SQL function with a FROM is planned again on every call.
     RETURN (
         SELECT md5(ROW(m.id, m.tournament_id, m.team0_id, m.team1_id, m.mode, m.rules,
-                       m.match_format, m.first_dealer, m.confirmation, m.status, m.last_seq,
-                       m.last_hash, t.id, t.slug, t.organizer_id, t.published)::text)
+                       m.match_format, m.first_dealer, m.confirmation,
+                       t.id, t.slug, t.organizer_id, t.published)::text)
           FROM tournaments_match m JOIN tournaments_tournament t ON t.id = m.tournament_id
          WHERE m.id = p_match
     );
@@ -96,88 +96,61 @@ END
 $$
 """
 
-WRITE = """
-CREATE FUNCTION tournaments_append_write(
-    p_match bigint, p_events jsonb, p_status varchar, p_last_seq integer, p_last_hash varchar,
-    p_digest varchar, p_state jsonb, p_now timestamptz
-) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
-BEGIN
-    INSERT INTO tournaments_matchevent
-        (match_id, seq, kind, payload, actor_id, recorded_at, idempotency_key,
-         request_digest, caused_by, via, hash)
-    SELECT p_match, e.seq, e.kind, e.payload, e.actor_id, e.recorded_at, e.idempotency_key,
-           e.request_digest, e.caused_by, e.via, e.hash
-      FROM jsonb_to_recordset(p_events) AS e(
-           seq integer, kind varchar, payload jsonb, actor_id integer,
-           recorded_at timestamptz, idempotency_key varchar, request_digest varchar,
-           caused_by integer, via varchar, hash varchar)
-     ORDER BY e.seq;
-    UPDATE tournaments_match
-       SET last_seq = p_last_seq, last_hash = p_last_hash, status = p_status
-     WHERE tournaments_match.id = p_match;
-    INSERT INTO tournaments_matchsnapshot (match_id, seq, head_hash, digest, state, updated_at)
-    VALUES (p_match, p_last_seq, p_last_hash, p_digest, p_state, p_now)
-    ON CONFLICT (match_id) DO UPDATE SET
-        seq = excluded.seq, head_hash = excluded.head_hash, digest = excluded.digest,
-        state = excluded.state, updated_at = excluded.updated_at;
-    RETURN tournaments_append_row_digest(p_match);
-END
-$$
-"""
-
 TRY = """
 CREATE FUNCTION tournaments_append_try(
     p_match bigint, p_actor integer, p_key text, p_row_digest text, p_snapshot_digest text,
-    p_listed boolean, p_events jsonb, p_status varchar, p_last_seq integer,
-    p_last_hash varchar, p_digest varchar, p_state jsonb, p_now timestamptz
-) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+    p_listed boolean, p_head_seq integer, p_head_hash varchar, p_head_status varchar,
+    p_events jsonb, p_status varchar, p_last_seq integer, p_last_hash varchar,
+    p_digest varchar, p_state jsonb, p_now timestamptz
+) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    head_seq integer;
+    head_hash varchar;
+    head_status varchar;
 BEGIN
-    PERFORM 1 FROM tournaments_match m WHERE m.id = p_match FOR UPDATE;
-    IF NOT FOUND THEN
-        RETURN NULL;
+    SELECT m.last_seq, m.last_hash, m.status INTO head_seq, head_hash, head_status
+      FROM tournaments_match m WHERE m.id = p_match FOR UPDATE;
+    IF NOT FOUND OR head_seq IS DISTINCT FROM p_head_seq
+       OR head_hash IS DISTINCT FROM p_head_hash OR head_status IS DISTINCT FROM p_head_status
+    THEN
+        RETURN false;
     END IF;
     -- After the lock, in statements of their own: they see the last append's commit.
     IF tournaments_append_row_digest(p_match) IS DISTINCT FROM p_row_digest THEN
-        RETURN NULL;
+        RETURN false;
     END IF;
     IF NOT EXISTS (SELECT 1 FROM tournaments_matchsnapshot s
                     WHERE s.match_id = p_match AND s.digest = p_snapshot_digest) THEN
-        RETURN NULL;
+        RETURN false;
     END IF;
     IF EXISTS (SELECT 1 FROM tournaments_tournament_directors d
                  JOIN tournaments_match m ON m.tournament_id = d.tournament_id
                 WHERE m.id = p_match AND d.user_id = p_actor) IS DISTINCT FROM p_listed THEN
-        RETURN NULL;
+        RETURN false;
     END IF;
     IF p_key IS NOT NULL AND EXISTS (SELECT 1 FROM tournaments_matchevent e
                                       WHERE e.match_id = p_match
                                         AND e.idempotency_key = p_key) THEN
-        RETURN NULL;
+        RETURN false;
     END IF;
-    RETURN tournaments_append_write(
+    PERFORM tournaments_append_write(
         p_match, p_events, p_status, p_last_seq, p_last_hash, p_digest, p_state, p_now
     );
+    RETURN true;
 END
 $$
 """
 
 TRY_SIGNATURE = (
-    "tournaments_append_try(bigint, integer, text, text, text, boolean, jsonb, varchar, "
-    "integer, varchar, varchar, jsonb, timestamptz)"
+    "tournaments_append_try(bigint, integer, text, text, text, boolean, integer, varchar, "
+    "varchar, jsonb, varchar, integer, varchar, varchar, jsonb, timestamptz)"
 )
 
 
 def install(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
-    for sql in (
-        f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}",
-        f"DROP FUNCTION IF EXISTS tournaments_append_write({WRITE_ARGUMENTS})",
-        ROW_DIGEST,
-        READ,
-        WRITE,
-        TRY,
-    ):
+    for sql in (f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}", ROW_DIGEST, READ, TRY):
         # params=None: the SQL is run as written, with no %-placeholder processing.
         schema_editor.execute(sql, params=None)
 
@@ -185,15 +158,12 @@ def install(apps, schema_editor):
 def remove(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
-    first = importlib.import_module("tournaments.migrations.0006_append_functions")
     before = importlib.import_module("tournaments.migrations.0007_append_read_published")
     for sql in (
         f"DROP FUNCTION IF EXISTS {TRY_SIGNATURE}",
         f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}",
-        f"DROP FUNCTION IF EXISTS tournaments_append_write({WRITE_ARGUMENTS})",
         "DROP FUNCTION IF EXISTS tournaments_append_row_digest(bigint)",
         before.READ,
-        first.WRITE,
     ):
         schema_editor.execute(sql, params=None)
 
