@@ -423,16 +423,7 @@ def write(writes: Writes, *, commit: bool, base: Held | None = None) -> None:
         statements = [
             (
                 WRITE_POSTGRESQL,
-                (
-                    writes.match_id,
-                    _events_json(writes.events),
-                    writes.status,
-                    last.seq,
-                    last.hash,
-                    digest,
-                    state,
-                    now,
-                ),
+                (writes.match_id, *_write_arguments(writes, now)),
             )
         ]
     else:
@@ -496,7 +487,6 @@ def write_held(writes: Writes, guard: Guard) -> bool:
         raise ValueError("an append that ends its match writes its receipt the two-trip way")
     db = _db()
     last = writes.events[-1]
-    digest, state = writes.snapshot
     statements: list[tuple[str, Sequence[Any]]] = []
     began = _begin_here(db, statements)
     held_row = guard.held
@@ -511,13 +501,7 @@ def write_held(writes: Writes, guard: Guard) -> bool:
                 guard.snapshot_digest,
                 held_row.listed(guard.actor_id),
                 *(held_row.match_values[at] for at in _HEAD_AT),
-                _events_json(writes.events),
-                writes.status,
-                last.seq,
-                last.hash,
-                digest,
-                state,
-                db.ops.adapt_datetimefield_value(last.recorded_at),
+                *_write_arguments(writes, db.ops.adapt_datetimefield_value(last.recorded_at)),
             ),
         )
     )
@@ -528,6 +512,14 @@ def write_held(writes: Writes, guard: Guard) -> bool:
     written = bool(found and found[0][0])
     _hold_after(writes, held_row, written=written)
     return written
+
+
+def _write_arguments(writes: Writes, now: Any) -> tuple[Any, ...]:
+    """The arguments of ``tournaments_append_write`` after the match's id (and the last ones
+    of ``tournaments_append_try``): the events, the status, the head, the snapshot, the time."""
+    last = writes.events[-1]
+    digest, state = writes.snapshot
+    return (_events_json(writes.events), writes.status, last.seq, last.hash, digest, state, now)
 
 
 def _events_json(events: list[MatchEvent]) -> str:
