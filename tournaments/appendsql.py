@@ -27,8 +27,8 @@ after another, stopping at the first error:
    transaction rolls back as ever. The row the write leaves is held (3.).
 3. ``write_held`` (PostgreSQL): the append in one round trip, without the read. The read
    and the write leave the row they locked in ``held`` (by match, in the process: the
-   values the read returns, and the digest of all of them but the head,
-   ``tournaments_append_row_digest``, migration 0008). A process whose last append to the
+   values the read returns, and the digest of all of them but the head, migration 0008's
+   ``ROW_DIGEST``). A process whose last append to the
    match left the row held there, and the state kept (``snapshots.recent``) at its head,
    decides the next append on them (``services._append_held``) and sends ``BEGIN``, one
    call of ``tournaments_append_try`` and ``COMMIT``: the function locks the row as the

@@ -6,17 +6,19 @@ made the match's last append already holds all of it, unless something changed s
 migration lets it decide on what it holds and send the writes at once, with the checks that
 it held the truth made by the server under the lock:
 
-- ``tournaments_append_row_digest(match)``: an MD5 of the columns the read returns of the
-  match and its tournament but the head (``last_seq``, ``last_hash``, ``status``, which the
-  append itself moves), in the same order. Any change to them (a team reassigned, the
-  tournament unpublished or renamed, the rules changed) changes it.
-- ``tournaments_append_read`` returns it as one more column, ``row_digest``.
+- The row's digest (``ROW_DIGEST``): an MD5 of the columns the read returns of the match and
+  its tournament but the head (``last_seq``, ``last_hash``, ``status``, which the append
+  itself moves), in the same order. Any change to them (a team reassigned, the tournament
+  unpublished or renamed, the rules changed) changes it.
+- ``tournaments_append_read`` returns it as one more column, ``row_digest``, computed in
+  its locked select (so of the values it returns).
 - ``tournaments_append_try(match, actor, key, row digest, snapshot digest, listed, head,
   ...the write's arguments)``: locks the match's row, as the read does, and checks that its
   head is the one named (another process's append moves it); then, in statements after the
   lock, that the row's digest and the snapshot's are the ones named, that the actor is
   among the added directors exactly when ``listed`` says so, and that no event holds the
-  idempotency key. If all hold, it writes as ``tournaments_append_write`` (0006) does and
+  idempotency key (one statement: a PL/pgSQL statement is a plan and a call of its own). If
+  all hold, it writes as ``tournaments_append_write`` (0006) does and
   returns true; else it writes nothing and returns false (the caller then appends the
   two-trip way, deciding again on what the read returns). Its checks after the lock each
   read what the last append committed (a VOLATILE function's statements each take a fresh
@@ -33,21 +35,12 @@ from django.db import migrations
 
 READ_SIGNATURE = "tournaments_append_read(bigint, integer, text, text)"
 
-ROW_DIGEST = """
-CREATE FUNCTION tournaments_append_row_digest(p_match bigint) RETURNS text
-LANGUAGE plpgsql STABLE AS $$
-BEGIN
-    -- PL/pgSQL, not SQL: a SQL function with a FROM is planned again on every call.
-    RETURN (
-        SELECT md5(ROW(m.id, m.tournament_id, m.team0_id, m.team1_id, m.mode, m.rules,
-                       m.match_format, m.first_dealer, m.confirmation,
-                       t.id, t.slug, t.organizer_id, t.published)::text)
-          FROM tournaments_match m JOIN tournaments_tournament t ON t.id = m.tournament_id
-         WHERE m.id = p_match
-    );
-END
-$$
-"""
+#: the row's digest: every column the read returns of the match and its tournament but the
+#: head, in the read's order (of ``m`` and ``t``, the match and its tournament, joined)
+ROW_DIGEST = (
+    "md5(ROW(m.id, m.tournament_id, m.team0_id, m.team1_id, m.mode, m.rules, m.match_format, "
+    "m.first_dealer, m.confirmation, t.id, t.slug, t.organizer_id, t.published)::text)"
+)
 
 READ = """
 CREATE FUNCTION tournaments_append_read(
@@ -68,10 +61,11 @@ BEGIN
            m.first_dealer, m.confirmation, m.status, m.last_seq, m.last_hash,
            t.id, t.slug, t.organizer_id, t.published,
            EXISTS (SELECT 1 FROM tournaments_tournament_directors d
-                   WHERE d.tournament_id = m.tournament_id AND d.user_id = p_actor)
+                   WHERE d.tournament_id = m.tournament_id AND d.user_id = p_actor),
+           ROW_DIGEST
       INTO id, tournament_id, team0_id, team1_id, mode, rules, match_format, first_dealer,
            confirmation, status, last_seq, last_hash, t_id, t_slug, t_organizer_id,
-           t_published, listed_director
+           t_published, listed_director, row_digest
       FROM tournaments_match m JOIN tournaments_tournament t ON t.id = m.tournament_id
      WHERE m.id = p_match
        FOR UPDATE OF m;
@@ -90,7 +84,6 @@ BEGIN
           FROM tournaments_matchevent e
          WHERE e.match_id = p_match AND e.idempotency_key = p_key;
     END IF;
-    row_digest := tournaments_append_row_digest(p_match);
     RETURN NEXT;
 END
 $$
@@ -115,22 +108,20 @@ BEGIN
     THEN
         RETURN false;
     END IF;
-    -- After the lock, in statements of their own: they see the last append's commit.
-    IF tournaments_append_row_digest(p_match) IS DISTINCT FROM p_row_digest THEN
-        RETURN false;
-    END IF;
-    IF NOT EXISTS (SELECT 1 FROM tournaments_matchsnapshot s
-                    WHERE s.match_id = p_match AND s.digest = p_snapshot_digest) THEN
-        RETURN false;
-    END IF;
-    IF EXISTS (SELECT 1 FROM tournaments_tournament_directors d
-                 JOIN tournaments_match m ON m.tournament_id = d.tournament_id
-                WHERE m.id = p_match AND d.user_id = p_actor) IS DISTINCT FROM p_listed THEN
-        RETURN false;
-    END IF;
-    IF p_key IS NOT NULL AND EXISTS (SELECT 1 FROM tournaments_matchevent e
-                                      WHERE e.match_id = p_match
-                                        AND e.idempotency_key = p_key) THEN
+    -- After the lock, in a statement of its own (one, so one plan): it sees the last
+    -- append's commit.
+    IF (SELECT ROW_DIGEST = p_row_digest
+               AND EXISTS (SELECT 1 FROM tournaments_matchsnapshot s
+                            WHERE s.match_id = p_match AND s.digest = p_snapshot_digest)
+               AND EXISTS (SELECT 1 FROM tournaments_tournament_directors d
+                            WHERE d.tournament_id = m.tournament_id AND d.user_id = p_actor)
+                   = p_listed
+               AND NOT (p_key IS NOT NULL
+                        AND EXISTS (SELECT 1 FROM tournaments_matchevent e
+                                     WHERE e.match_id = p_match
+                                       AND e.idempotency_key = p_key))
+          FROM tournaments_match m JOIN tournaments_tournament t ON t.id = m.tournament_id
+         WHERE m.id = p_match) IS NOT TRUE THEN
         RETURN false;
     END IF;
     PERFORM tournaments_append_write(
@@ -141,6 +132,9 @@ END
 $$
 """
 
+READ = READ.replace("ROW_DIGEST", ROW_DIGEST)
+TRY = TRY.replace("ROW_DIGEST", ROW_DIGEST)
+
 TRY_SIGNATURE = (
     "tournaments_append_try(bigint, integer, text, text, text, boolean, integer, varchar, "
     "varchar, jsonb, varchar, integer, varchar, varchar, jsonb, timestamptz)"
@@ -150,7 +144,7 @@ TRY_SIGNATURE = (
 def install(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
-    for sql in (f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}", ROW_DIGEST, READ, TRY):
+    for sql in (f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}", READ, TRY):
         # params=None: the SQL is run as written, with no %-placeholder processing.
         schema_editor.execute(sql, params=None)
 
@@ -162,7 +156,6 @@ def remove(apps, schema_editor):
     for sql in (
         f"DROP FUNCTION IF EXISTS {TRY_SIGNATURE}",
         f"DROP FUNCTION IF EXISTS {READ_SIGNATURE}",
-        "DROP FUNCTION IF EXISTS tournaments_append_row_digest(bigint)",
         before.READ,
     ):
         schema_editor.execute(sql, params=None)
