@@ -24,25 +24,25 @@ after another, stopping at the first error:
    call of ``tournaments_append_write``, the events passed as one JSON array; then the
    receipt when the match ended, and ``COMMIT``. An error in any (a unique violation, a
    trigger) is raised as Django's error, the ``COMMIT`` is not run, and the service's
-   transaction rolls back as ever. The row the write leaves is held (3.).
-3. ``write_held`` (PostgreSQL): the append in one round trip, without the read. The read
-   and the write leave the row they locked in ``held`` (by match, in the process: the
-   values the read returns, and the digest of all of them but the head, migration 0008's
-   ``ROW_DIGEST``). A process whose last append to the
-   match left the row held there, and the state kept (``snapshots.recent``) at its head,
-   decides the next append on them (``services._append_held``) and sends ``BEGIN``, one
-   call of ``tournaments_append_try`` and ``COMMIT``: the function locks the row as the
-   read does, checks that its head is the one held and, in statements after the lock, that
-   the row's digest and the snapshot's are the ones held, that the actor is an added
-   director exactly when the held row says so, and that no event holds the idempotency
-   key; then writes as ``tournaments_append_write`` does. If any check fails it writes
-   nothing and returns false; the row is no longer held and the append is made again the
-   two-trip way, decided on the row as locked (three trips in all). So another process's
-   append, a team reassigned, the tournament renamed or unpublished, a director added or
-   removed, a snapshot rebuilt: each costs the next append of a process one trip more, and
-   is never decided on. An append that the held row would refuse or answer otherwise (a
-   refusal, a stale ``expected_seq``, a start, an end with its receipt) goes the two-trip
-   way at once, without the trip.
+   transaction rolls back as ever. It returns the row it leaves (``Held``), which the
+   service keeps with the state at its head (``snapshots.recent``).
+3. ``write_held`` (PostgreSQL): the append in one round trip, without the read. A row held
+   is the values the read returned, with the new head, and the digest of all of them but
+   the head (migration 0008's ``ROW_DIGEST``). A process whose last append to the match
+   left the row held there, with the state at its head, decides the next append on them
+   (``services._append_held``) and sends ``BEGIN``, one call of ``tournaments_append_try``
+   and ``COMMIT``: the function locks the row as the read does, checks that its head is
+   the one held and, in statements after the lock, that the row's digest and the
+   snapshot's are the ones held, that the actor is an added director exactly when the held
+   row says so, and that no event holds the idempotency key; then writes as
+   ``tournaments_append_write`` does. If any check fails it writes nothing and returns
+   false; the row is no longer held (the service forgets it) and the append is made again
+   the two-trip way, decided on the row as locked (three trips in all). So another
+   process's append, a team reassigned, the tournament renamed or unpublished, a director
+   added or removed, a snapshot rebuilt: each costs the next append of a process one trip
+   more, and is never decided on. An append that the held row would refuse or answer
+   otherwise (a refusal, a stale ``expected_seq``, a start, an end with its receipt) goes
+   the two-trip way at once, without the trip.
 
 ``BEGIN`` and ``COMMIT`` are in those strings only when the service's transaction is the
 outermost one, the one Django begins and commits: psycopg would send a ``BEGIN`` of its own,
@@ -74,8 +74,6 @@ score-keeper or an added director for ``_authorize``) stays with the ORM.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -166,7 +164,7 @@ class Locked:
     keyed_seq: int | None
     #: read_locked sent the transaction's BEGIN, so write sends its COMMIT
     began: bool = False
-    #: PostgreSQL: the row as read, with its digest (what ``held`` now keeps), else None
+    #: PostgreSQL: the row as read, with its digest (what ``write`` holds after it), else None
     held: Held | None = None
 
 
@@ -183,8 +181,9 @@ class Writes:
 
 @dataclass(frozen=True)
 class Held:
-    """What a process holds of a match's row after its last read or write of it there: the
-    values the locked read would return now, unless something changed since (PostgreSQL)."""
+    """What a process holds of a match's row after its last write of it there (kept with the
+    state at its head, ``snapshots.recent``): the values the locked read would return now,
+    unless something changed since (PostgreSQL)."""
 
     row_digest: str
     match_values: tuple[Any, ...]  # MATCH_FIELDS' values, the JSON ones decoded
@@ -204,41 +203,15 @@ class Held:
 
 @dataclass(frozen=True)
 class Guard:
-    """What ``write`` asks the server to find under the lock before it writes (one trip)."""
+    """What ``write_held`` asks the server to find under the lock before it writes: what the
+    append was decided on (the row held, the snapshot's digest, whether the actor is taken
+    for an added director) and the key that no event may hold yet."""
 
     held: Held
     actor_id: int | None
     key: str | None
     snapshot_digest: str
-
-
-class HeldRows:
-    """The rows this process holds (``Held``), by match: bounded, shared by its threads."""
-
-    SIZE = 2048
-
-    def __init__(self) -> None:
-        self._rows: OrderedDict[int, Held] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, match_id: int) -> Held | None:
-        with self._lock:
-            return self._rows.get(match_id)
-
-    def keep(self, match_id: int, held: Held) -> None:
-        with self._lock:
-            self._rows[match_id] = held
-            self._rows.move_to_end(match_id)
-            if len(self._rows) > self.SIZE:
-                self._rows.popitem(last=False)
-
-    def forget(self, match_id: int) -> None:
-        with self._lock:
-            self._rows.pop(match_id, None)
-
-
-#: this process's held rows (kept by read_locked and write on PostgreSQL)
-held = HeldRows()
+    listed: bool
 
 
 def _db() -> Any:
@@ -341,8 +314,6 @@ def read_locked(
             began=began,
             digest_of=(row_digest, actor_id),
         )
-        if locked.held is not None:
-            held.keep(match_id, locked.held)
         return locked
     statements.append((LOCK, (actor_id, match_id)))
     statements.append((SNAPSHOT_ROW, (known_digest, match_id)))
@@ -373,7 +344,7 @@ def _locked(
 ) -> Locked:
     """Return the ``Locked`` of a read's row: the match's, its tournament's, then the rest.
 
-    ``digest_of``: the row's digest and the actor it was read for (PostgreSQL), to hold it.
+    ``digest_of``: the row's digest and the actor it was read for (PostgreSQL): ``held``.
     """
     fields, tournament_fields = len(MATCH_FIELDS), len(TOURNAMENT_FIELDS)
     values = list(row[:fields])
@@ -405,12 +376,13 @@ def _match(db: Any, values: list[Any], tournament_values: Sequence[Any]) -> Matc
     return match
 
 
-def write(writes: Writes, *, commit: bool, base: Held | None = None) -> None:
+def write(writes: Writes, *, commit: bool, base: Held | None = None) -> Held | None:
     """Write an append's events, head, snapshot (and receipt); ``commit``: and COMMIT, at once.
 
     Call after ``read_locked``, in its transaction (it holds the lock, and it opened the
     connection): ``commit`` is its ``Locked.began`` (the transaction is the one it began),
-    ``base`` its ``Locked.held``, the row it read: the row the write leaves is held then.
+    ``base`` its ``Locked.held``, the row it read. Returns the row the write leaves, to hold
+    (None on SQLite).
     """
     db = _db()
     ops = db.ops
@@ -468,20 +440,20 @@ def write(writes: Writes, *, commit: bool, base: Held | None = None) -> None:
         statements.append(("COMMIT", ()))
     if not postgresql:
         _run_sqlite(db, statements)
-        return
+        return None
     _run_postgresql(db, statements)
-    _hold_after(writes, base, written=True)
+    return None if base is None else _held_after(writes, base)
 
 
-def write_held(writes: Writes, guard: Guard) -> bool:
+def write_held(writes: Writes, guard: Guard) -> Held | None:
     """Append in one round trip on the row held (PostgreSQL), if it still holds; no read first.
 
     Inside the append's transaction, with no ``read_locked`` before: one trip begins the
     transaction (when it is the outermost one, as ``read_locked`` would), calls
     ``tournaments_append_try`` (migration 0008), which locks the row and writes only if the
     row, the snapshot, the director flag and the idempotency key are as ``guard`` says the
-    append was decided on, and commits. Returns whether it wrote; if not, nothing was, and
-    the row is no longer held (the caller appends the two-trip way). Writes no receipt.
+    append was decided on, and commits. Returns the row the write leaves, to hold; None if it
+    did not write (nothing was: the caller appends the two-trip way). Writes no receipt.
     """
     if writes.receipt is not None:
         raise ValueError("an append that ends its match writes its receipt the two-trip way")
@@ -499,7 +471,7 @@ def write_held(writes: Writes, guard: Guard) -> bool:
                 guard.key,
                 held_row.row_digest,
                 guard.snapshot_digest,
-                held_row.listed(guard.actor_id),
+                guard.listed,
                 *(held_row.match_values[at] for at in _HEAD_AT),
                 *_write_arguments(writes, db.ops.adapt_datetimefield_value(last.recorded_at)),
             ),
@@ -509,9 +481,7 @@ def write_held(writes: Writes, guard: Guard) -> bool:
     if began:
         statements.append(("COMMIT", ()))
     found = _run_postgresql(db, statements, rows_of=tried_at)
-    written = bool(found and found[0][0])
-    _hold_after(writes, held_row, written=written)
-    return written
+    return _held_after(writes, held_row) if found and found[0][0] else None
 
 
 def _write_arguments(writes: Writes, now: Any) -> tuple[Any, ...]:
@@ -548,21 +518,17 @@ def _events_json(events: list[MatchEvent]) -> str:
 _HEAD_AT = tuple(MATCH_FIELDS.index(name) for name in ("last_seq", "last_hash", "status"))
 
 
-def _hold_after(writes: Writes, base: Held | None, *, written: bool) -> None:
-    """Hold the row a write left (``base`` with the new head: the digest, of the rest of the
-    row, is the same), or forget it (not written)."""
-    if base is None or not written:
-        held.forget(writes.match_id)
-        return
+def _held_after(writes: Writes, base: Held) -> Held:
+    """The row a write left: ``base`` with the new head (the digest, of the rest of the row,
+    is the same)."""
     last = writes.events[-1]
     values = list(base.match_values)
     for at, value in zip(_HEAD_AT, (last.seq, last.hash, writes.status), strict=True):
         values[at] = value
-    kept = Held(
+    return Held(
         base.row_digest, tuple(values), base.tournament_values, base.actor_id,
         base.listed_director,
     )  # fmt: skip
-    held.keep(writes.match_id, kept)
 
 
 def _outermost(db: Any) -> bool:
@@ -593,7 +559,6 @@ __all__ = [
     "Locked",
     "Writes",
     "decoded",
-    "held",
     "read_locked",
     "write",
     "write_held",

@@ -181,15 +181,13 @@ def _append(
     # one, on the row and state this process holds from its last append to the match.
     actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
     kept = snapshots.recent.get(match_id)
-    if kept is not None:
-        held = appendsql.held.get(match_id)
-        if held is not None:
-            done = _append_held(
-                held, kept, expected_seq, kind, payload, actor, actor_id, idempotency_key,
-                digest, shuffle, via, gate,
-            )  # fmt: skip
-            if done is not None:
-                return done
+    if kept is not None and kept[4] is not None:
+        done = _append_held(
+            kept, expected_seq, kind, payload, actor, actor_id, idempotency_key, digest,
+            shuffle, via, gate,
+        )  # fmt: skip
+        if done is not None:
+            return done
     known = None if kept is None else kept[2]
     read = appendsql.read_locked(match_id, actor_id, idempotency_key, known)
     if read is None:
@@ -213,14 +211,11 @@ def _append(
     if kind == matchlog.MATCH_STARTED:  # who sits where is read once, and the log keeps it
         seated_players, seated_users = seat_lineup(locked)
         players, users = tuple(seated_players), tuple(seated_users)
-    setup = matchlog.MatchSetup(
-        locked.mode, locked.rules, locked.match_format, locked.first_dealer, players, users,
-        locked.confirmation,
-    )  # fmt: skip
     try:
         planned, new_state = matchlog.plan(
-            state, setup, kind, payload, actor=actor_id, shuffle=shuffle
-        )
+            state, _setup(locked, players, users), kind, payload, actor=actor_id,
+            shuffle=shuffle,
+        )  # fmt: skip
     except sc.SeepError as exc:
         raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
     events = _write(
@@ -228,18 +223,40 @@ def _append(
         base=read.held,
     )  # fmt: skip
     assert events is not None  # only a guarded write may write nothing
+    return _appended(locked, events, new_state, actor, director)
+
+
+def _setup(
+    match: Match, players: tuple[int, ...] = (), users: tuple[int | None, ...] = ()
+) -> matchlog.MatchSetup:
+    """What the planner takes of the match (the seats only for its start)."""
+    return matchlog.MatchSetup(
+        match.mode, match.rules, match.match_format, match.first_dealer, players, users,
+        match.confirmation,
+    )  # fmt: skip
+
+
+def _appended(
+    match: Match,
+    events: list[MatchEvent],
+    state: matchlog.MatchState,
+    actor: Any,
+    director: bool,
+) -> AppendResult:
+    """Schedule the projection after the commit; return the events written, as the actor sees
+    them."""
+    match_id = match.pk
     # robust: a broker that is down must not fail an append that has committed (the scoring
     # catch-up sends it later). Not a functools.partial: Django 5.2 logs a failed robust
     # callback by its __qualname__, which a partial does not have.
     transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
-    open_deal = new_state.deal_no if _deal_in_play(new_state) else None
-    shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
+    open_deal = state.deal_no if _deal_in_play(state) else None
+    shown = render_events(match, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
 
 
 def _append_held(
-    held: appendsql.Held,
-    kept: tuple[int, str, str, matchlog.MatchState],
+    kept: snapshots.Kept,
     expected_seq: int,
     kind: str,
     payload: Any,
@@ -254,46 +271,37 @@ def _append_held(
     """Append in one round trip, deciding on the match row and state this process holds; or
     return None, having written nothing, for the caller to append the two-trip way.
 
-    The append is decided as ``_append`` decides it, on the row ``appendsql.held`` keeps (as
-    the last read or write of the match here left it) and the state ``kept`` (the snapshot's,
-    at that head); the write then checks under the lock that the row, the snapshot and the
+    The append is decided as ``_append`` decides it, on what ``kept`` holds (the state at
+    the head this process last wrote, the snapshot's digest, and the match's row as that
+    write left it); the write then checks under the lock that the row, the snapshot and the
     director flag are still those and that no event holds the key (``appendsql.write_held``).
     Whatever would refuse or answer otherwise (a refusal, a stale ``expected_seq``, a key to
     look up, a start that reads the seats, an end that writes a receipt) is decided again
     the two-trip way on the row as locked, and says what that decides: so the first append
     of a process to a match, and any append after a change to the row, take two trips.
     """
+    head, _, snapshot_digest, state, held = kept
+    if held is None or expected_seq != head or kind == matchlog.MATCH_STARTED:
+        return None  # stale, or a start (who sits where is read once, the two-trip way)
     locked = held.match()
-    if kept[:2] != (locked.last_seq, locked.last_hash) or expected_seq != locked.last_seq:
-        return None
-    if kind == matchlog.MATCH_STARTED:
-        return None  # who sits where is read once, the two-trip way
     listed = held.listed(actor_id)
-    state = kept[3]
-    setup = matchlog.MatchSetup(
-        locked.mode, locked.rules, locked.match_format, locked.first_dealer, (), (),
-        locked.confirmation,
-    )  # fmt: skip
     try:
         if gate is not None:
             gate(locked, listed)
         director = is_director(actor, locked.tournament, listed=listed)
         _authorize(locked, state, actor, kind, payload, director=director)
         planned, new_state = matchlog.plan(
-            state, setup, kind, payload, actor=actor_id, shuffle=shuffle
+            state, _setup(locked), kind, payload, actor=actor_id, shuffle=shuffle
         )
     except Exception:  # decided again, and raised, on the row as locked
         return None
     if planned[-1][0] == matchlog.MATCH_ENDED:
         return None  # its receipt is written the two-trip way
-    guard = appendsql.Guard(held, actor_id, idempotency_key, kept[2])
+    guard = appendsql.Guard(held, actor_id, idempotency_key, snapshot_digest, listed)
     events = _write(locked, planned, actor, idempotency_key, digest, new_state, via, guard=guard)
     if events is None:
         return None
-    transaction.on_commit(lambda: _schedule_projection(locked.pk), robust=True)
-    open_deal = new_state.deal_no if _deal_in_play(new_state) else None
-    shown = render_events(locked, events, actor, secret_deal=open_deal, director=director)
-    return AppendResult(shown, events[-1].seq, replayed=False)
+    return _appended(locked, events, new_state, actor, director)
 
 
 def _match_id(match: Any) -> int:
@@ -487,7 +495,8 @@ def _write(
 
     ``commit``: the transaction is the append's own, and its COMMIT goes with the writes.
     ``base``: the row as read (``Locked.held``). ``guard``: write in one trip on the row held
-    (``appendsql.write_held``), or, if it no longer holds, write nothing and return None.
+    (``appendsql.write_held``), or, if it no longer holds, write nothing and return None. The
+    row the write leaves is kept with the new state (``snapshots.recent``).
     """
     now = timezone.now()
     actor_id = None if actor is SYSTEM else actor.pk
@@ -530,10 +539,13 @@ def _write(
         receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
     )
     if guard is None:
-        appendsql.write(writes, commit=commit, base=base)
-    elif not appendsql.write_held(writes, guard):
-        return None
-    snapshots.recent.keep(match.pk, last.seq, last.hash, proof, state)
+        row = appendsql.write(writes, commit=commit, base=base)
+    else:
+        row = appendsql.write_held(writes, guard)
+        if row is None:
+            snapshots.recent.forget_row(match.pk)  # it no longer holds
+            return None
+    snapshots.recent.keep(match.pk, last.seq, last.hash, proof, state, row)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
     return events
 

@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils.crypto import salted_hmac
 
 from . import matchlog
-from .appendsql import decoded
+from .appendsql import Held, decoded
 from .chain import canonical_json
 from .models import Match, MatchEvent, MatchSnapshot
 from .reads import consistent_read
@@ -108,9 +108,14 @@ def rebuild_snapshot(match: Match) -> matchlog.MatchState:
     return state
 
 
+#: what ``RecentStates`` keeps of a match: (seq, head hash, snapshot digest, state, the
+#: match's row as this process's last write of it left it, or None)
+Kept = tuple[int, str, str, matchlog.MatchState, Held | None]
+
+
 class RecentStates:
     """The state this process last wrote or proved for each match, kept to skip decoding its
-    snapshot again.
+    snapshot again; and, after its own write, the match's row, to append on it in one trip.
 
     An entry is the state after the event ``seq`` whose hash is ``head_hash``, and the digest
     of the snapshot it is the state of: written with it (``services._write``), or proved
@@ -120,30 +125,52 @@ class RecentStates:
     decoded already. Anything else (another process's append, a repair, a row replaced) is
     a miss, and the snapshot is read and proved as ever. A write that does not commit leaves
     an entry no head will match. Bounded; shared by the threads of the process.
+
+    The row (``appendsql.Held``) is kept by a write, at the head it wrote; a reader that
+    keeps the same head and snapshot (racing that write) leaves it be; any other head goes
+    without it, and ``forget_row`` drops it when the server found it no longer holds
+    (``appendsql.write_held``).
     """
 
     SIZE = 2048
 
     def __init__(self) -> None:
-        self._states: OrderedDict[int, tuple[int, str, str, matchlog.MatchState]] = OrderedDict()
+        self._states: OrderedDict[int, Kept] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, match_id: int) -> tuple[int, str, str, matchlog.MatchState] | None:
-        """Return what is kept for the match: (seq, head hash, snapshot digest, state)."""
+    def get(self, match_id: int) -> Kept | None:
+        """Return what is kept for the match: (seq, head hash, snapshot digest, state, row)."""
         with self._lock:
             return self._states.get(match_id)
 
     def keep(
-        self, match_id: int, seq: int, head_hash: str, digest: str, state: matchlog.MatchState
+        self,
+        match_id: int,
+        seq: int,
+        head_hash: str,
+        digest: str,
+        state: matchlog.MatchState,
+        row: Held | None = None,
     ) -> None:
         with self._lock:
             held = self._states.get(match_id)
             if held is not None and held[0] > seq:
                 return  # a reader that raced an append: the append's state is the newer
-            self._states[match_id] = (seq, head_hash, digest, state)
+            if row is None and held is not None and held[:3] == (seq, head_hash, digest):
+                # a reader that raced this process's own write and proved what it wrote: the
+                # same head and snapshot, so the row held there still is
+                row = held[4]
+            self._states[match_id] = (seq, head_hash, digest, state, row)
             self._states.move_to_end(match_id)
             if len(self._states) > self.SIZE:
                 self._states.popitem(last=False)
+
+    def forget_row(self, match_id: int) -> None:
+        """Keep the match's state, without the row held with it."""
+        with self._lock:
+            held = self._states.get(match_id)
+            if held is not None and held[4] is not None:
+                self._states[match_id] = (*held[:4], None)
 
 
 #: this process's kept states (the appends' and the readers')
@@ -152,7 +179,7 @@ recent = RecentStates()
 
 def state_at_head(
     match: Match,
-    kept: tuple[int, str, str, matchlog.MatchState] | None,
+    kept: Kept | None,
     snapshot: tuple[int, str, str, Any] | None,
 ) -> matchlog.MatchState | None:
     """Return the state at ``match``'s head from what a read found, or None (then the log

@@ -144,12 +144,9 @@ def round_trips() -> Iterator[RoundTrips]:
 @contextlib.contextmanager
 def another_process() -> Iterator[None]:
     """Append as a process that holds no match's row or state (its first append to each)."""
-    from tournaments import appendsql, snapshots
+    from tournaments import snapshots
 
-    with (
-        mock.patch.object(appendsql, "held", appendsql.HeldRows()),
-        mock.patch.object(snapshots, "recent", snapshots.RecentStates()),
-    ):
+    with mock.patch.object(snapshots, "recent", snapshots.RecentStates()):
         yield
 
 
@@ -208,25 +205,27 @@ def test_a_held_row_changed_since_costs_one_trip_more_and_the_append_goes_on_fro
 
 @pytest.mark.django_db(transaction=True)
 def test_appends_from_two_processes_in_turn_each_decide_on_the_head(world: Any) -> None:
-    """Two processes (two held rows, two kept states) alternate on one match: each finds,
-    under the lock, that the row it holds moved on, and appends from the head."""
-    from tournaments import appendsql, snapshots
+    """Two processes (two kept states and rows) alternate on one match. Each, when its turn
+    comes again, is first sent the move it would have made next, at the head it holds: the
+    server finds that the head moved on, and the append, made again from the lock, is
+    refused as stale; then it appends from the head."""
+    from tournaments import snapshots
 
     match = started(world.digital_match)
-    processes = [
-        (appendsql.HeldRows(), snapshots.RecentStates()),
-        (appendsql.HeldRows(), snapshots.RecentStates()),
-    ]
+    processes = [snapshots.RecentStates(), snapshots.RecentStates()]
+    pending: list[dict[str, Any] | None] = [None, None]
     for number in range(12):
-        held, recent = processes[number % 2]
-        with (
-            mock.patch.object(appendsql, "held", held),
-            mock.patch.object(snapshots, "recent", recent),
-        ):
+        mine = number % 2
+        with mock.patch.object(snapshots, "recent", processes[mine]):
+            if pending[mine] is not None:
+                head = Match.objects.get(pk=match.pk).last_seq
+                with pytest.raises(StaleSequence):
+                    match_append_event(**pending[mine])
+                assert Match.objects.get(pk=match.pk).last_seq == head
+                kept = processes[mine].get(match.pk)
+                assert kept is not None and kept[4] is None  # the row it held is let go
             players_move(match, shuffle=fixed_decks(5))
-            stale = {**next_move(match), "expected_seq": match.last_seq - 1}
-            with pytest.raises(StaleSequence):  # refused as stale, whatever the process held
-                match_append_event(**stale)
+            pending[mine] = next_move(match)  # legal at the head this process now holds
     match.refresh_from_db()
     assert verify_match(match) == []
     assert proven_state(match, snapshot_row(match)) == match_state(match)
