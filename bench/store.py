@@ -298,9 +298,13 @@ def _append_in_phases(job: dict[str, Any], barrier: Any) -> dict[str, Any]:
 
 
 class _Player:
-    """Sends a match's moves as its seated players would, following the log it is answered."""
+    """Sends a match's moves as its seated players would, following the log it is answered.
 
-    def __init__(self, match_id: int, rng: random.Random) -> None:
+    ``shuffle``: the decks of the deals to come (``repeatable_decks``), else the service's.
+    ``moves``: every move sent, in order.
+    """
+
+    def __init__(self, match_id: int, rng: random.Random, shuffle: Any = None) -> None:
         from tournaments.models import Match
         from tournaments.selectors import match_state
 
@@ -311,22 +315,17 @@ class _Player:
         self.match_id, self.rng, self.last_seq = match_id, rng, match.last_seq
         self.users = [player.user for player in match.seat_players()]
         self.state = match_state(match_id)
+        self.shuffle = {} if shuffle is None else {"shuffle": shuffle}
+        self.moves: list[dict[str, Any]] = []
 
     def append(self) -> tuple[int, float]:
         """Send one legal move through the service; return the events it wrote and its time."""
         import seep_core as sc
         from tournaments import matchlog
         from tournaments.selectors import match_state
-        from tournaments.services import match_append_event
 
         assert self.state.deal is not None
-        move = self.rng.choice(sc.legal_moves(self.state.deal))
-        begun = time.perf_counter()
-        result = match_append_event(
-            match=self.match_id, expected_seq=self.last_seq, kind="move_played",
-            payload={"move": move}, actor=self.users[move["seat"]],
-        )  # fmt: skip
-        seconds = time.perf_counter() - begun
+        result, seconds = self.send(self.rng.choice(sc.legal_moves(self.state.deal)))
         # Outside the timing: the caller's work. A player is not shown the next deal's deck,
         # so after a deal ends the benchmark reads the state the way a director would.
         if any("hidden" in event for event in result.events):
@@ -334,8 +333,22 @@ class _Player:
         else:
             for event in result.events:
                 self.state = matchlog.apply_event(self.state, event["kind"], event["payload"])
-        self.last_seq = result.last_seq
         return len(result.events), seconds
+
+    def send(self, move: dict[str, Any]) -> tuple[Any, float]:
+        """Send ``move`` as the player at its seat, at the head; return the answer and its time
+        (the state is not followed: ``append`` does that)."""
+        from tournaments.services import match_append_event
+
+        begun = time.perf_counter()
+        result = match_append_event(
+            match=self.match_id, expected_seq=self.last_seq, kind="move_played",
+            payload={"move": move}, actor=self.users[move["seat"]], **self.shuffle,
+        )  # fmt: skip
+        seconds = time.perf_counter() - begun
+        self.last_seq = result.last_seq
+        self.moves.append(move)
+        return result, seconds
 
 
 # --- prefilling ------------------------------------------------------------------------------

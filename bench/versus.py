@@ -14,9 +14,9 @@ It never touches the database DATABASE_URL names: it migrates a template databas
   with everything it does (the row lock, the idempotency key looked up, ``expected_seq``, the
   seat checked, the move validated by seep_core from the snapshot, the events hash-chained,
   the snapshot and the head rewritten), the moves chosen before the timing on a rehearsal
-  match dealt the same cards (``_project``); the projection's send after the commit is stubbed, as
-  in bench/store.py (what the send costs is ``celery_send``, measured apart when REDIS_URL
-  names a broker).
+  match dealt the same cards (``_project``); the projection's send after the commit is
+  stubbed, as in bench/store.py (what the send costs is ``celery_send``, measured apart when
+  REDIS_URL names a broker).
 - ``eventsourcing``: ``eventsourcing.postgres.PostgresApplicationRecorder.insert_events`` of
   one stored event (the move as its JSON state), what an eventsourcing application does to
   record an aggregate's new event: in one pipelined transaction it takes the table lock (so
@@ -215,11 +215,10 @@ def _project(url: str, index: int, seed: int, count: int) -> Any:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    import seep_core as sc
+    from bench.store import _Player
     from tournaments import matchlog
     from tournaments.access import SYSTEM
     from tournaments.models import Player, Team, Tournament
-    from tournaments.selectors import match_state
     from tournaments.services import match_append_event, match_create
 
     mock.patch("tournaments.services._schedule_projection").start()  # see the module's doc
@@ -227,8 +226,8 @@ def _project(url: str, index: int, seed: int, count: int) -> Any:
     rng = random.Random(seed * 100 + index)
     first_dealer, deck_seed = rng.randrange(4), rng.randrange(2**32)
 
-    def new_match(tag: str) -> tuple[int, list[Any], Any, int]:
-        """A started match of new teams: its id, its seats' users, its decks to come, its head."""
+    def started(tag: str) -> _Player:
+        """A player of a started match of new teams, dealt the decks of ``deck_seed``."""
         tournament = Tournament.objects.create(
             name=tag, slug=tag, organizer=users.create_user(f"{tag}-organizer")
         )
@@ -249,39 +248,18 @@ def _project(url: str, index: int, seed: int, count: int) -> Any:
             tournament=tournament, team0=team0, team1=team1, mode="digital", match_format=FORMAT
         )
         shuffle = matchlog.repeatable_decks(deck_seed)
-        head = match_append_event(
+        match_append_event(
             match=match, expected_seq=0, kind=matchlog.MATCH_STARTED,
             payload={"first_dealer": first_dealer}, actor=SYSTEM, shuffle=shuffle,
-        ).last_seq  # fmt: skip
-        return match.pk, [player.user for player in match.seat_players()], shuffle, head
+        )  # fmt: skip
+        return _Player(match.pk, rng, shuffle)
 
     tag = f"w{index}-{uuid.uuid4().hex[:6]}"
-    rehearsal, seated, shuffle, seq = new_match(f"{tag}-r")
-    moves = []
+    rehearsal = started(f"{tag}-r")
     for _ in range(count):
-        deal = match_state(rehearsal).deal
-        assert deal is not None
-        move = rng.choice(sc.legal_moves(deal))
-        seq = match_append_event(
-            match=rehearsal, expected_seq=seq, kind="move_played", payload={"move": move},
-            actor=seated[move["seat"]], shuffle=shuffle,
-        ).last_seq  # fmt: skip
-        moves.append(move)
-    timed, seated, shuffle, start = new_match(f"{tag}-t")
-    to_send, head = iter(moves), [start]
-
-    def append() -> float:
-        move = next(to_send)
-        begun = time.perf_counter()
-        result = match_append_event(
-            match=timed, expected_seq=head[0], kind="move_played", payload={"move": move},
-            actor=seated[move["seat"]], shuffle=shuffle,
-        )  # fmt: skip
-        spent = time.perf_counter() - begun
-        head[0] = result.last_seq
-        return spent
-
-    return append
+        rehearsal.append()
+    timed, to_send = started(f"{tag}-t"), iter(rehearsal.moves)
+    return lambda: timed.send(next(to_send))[1]
 
 
 def _eventsourcing(url: str, index: int, seed: int, count: int) -> Any:
