@@ -166,6 +166,41 @@ def test_a_players_move_takes_one_round_trip_on_the_row_the_process_holds(
     assert verify_match(match) == []
 
 
+def _prepared_tries() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements "
+            "WHERE statement LIKE '%%tournaments_append_try%%'"
+        )
+        return int(cursor.fetchone()[0])
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("threshold", [5, None])  # psycopg's default; None: behind PgBouncer
+def test_held_appends_stay_one_round_trip_each_and_the_server_keeps_their_plan(
+    world: Any, round_trips: RoundTrips, threshold: int | None
+) -> None:
+    """The guarded write is one statement bound by the server: psycopg prepares it once on
+    the connection (one trip more, once, at the threshold), and never behind PgBouncer."""
+    connection.connection.prepare_threshold = threshold
+    match = started(world.digital_match)
+    trips = []
+    for _ in range(9):
+        move = next_move(match)
+        before = round_trips.count
+        match_append_event(**move)
+        trips.append(round_trips.count - before)
+    if threshold is None:
+        assert trips == [1] * len(trips)
+        assert _prepared_tries() == 0
+    else:
+        assert sorted(trips) == [1] * (len(trips) - 1) + [2]  # the prepare, once
+        assert trips[threshold] == 2  # ... after the threshold of runs
+        assert _prepared_tries() == 1
+    assert verify_match(match) == []
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("key", [None, "move-1"])
