@@ -53,8 +53,11 @@ outermost one, the one Django begins and commits: psycopg would send a ``BEGIN``
 in a round trip of its own, so the psycopg connection is put in autocommit for it (a client
 flag: nothing is sent; the one trip's statement is then a transaction of its own), and
 Django's commit at the end of the atomic block finds the
-transaction committed and runs the on-commit hooks. Nested in a caller's transaction (tests,
-commands), the statements run in the caller's transaction and savepoint like any query.
+transaction committed and runs the on-commit hooks. Outside any transaction (a request, a
+worker: ``autocommitting``), the service sends the one trip without opening Django's atomic
+block at all: the statement is the transaction, and the on-commit hooks run after it, at
+once. Nested in a caller's transaction (tests, commands), the statements run in the
+caller's transaction and savepoint like any query.
 
 What is held is checked by the server, not trusted: the digest covers every column the
 read returns, and the checks run under the lock the write takes, so a held append decides on
@@ -561,6 +564,18 @@ def _held_after(writes: Writes, base: Held) -> Held:
     )  # fmt: skip
 
 
+def autocommitting() -> bool:
+    """Whether a statement sent now is a transaction of its own (PostgreSQL, outside any
+    atomic block, in Django's autocommit): then the one trip (``write_held``) needs no
+    transaction around it. Opens the connection (checked, as Django's own cursors do)."""
+    db = _db()
+    if db.vendor != "postgresql" or db.in_atomic_block:
+        return False
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    return bool(db.autocommit and db.connection.autocommit)
+
+
 def _outermost(db: Any) -> bool:
     return (
         db.in_atomic_block
@@ -588,6 +603,7 @@ __all__ = [
     "Held",
     "Locked",
     "Writes",
+    "autocommitting",
     "decoded",
     "read_locked",
     "write",

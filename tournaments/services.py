@@ -141,11 +141,24 @@ def match_append_event(
     match_id = _match_id(match)
     _check_request(kind, payload, expected_seq, idempotency_key)
     digest = request_digest(kind, payload, expected_seq)
+    via = via[:40]
     try:
+        alone = appendsql.autocommitting()
+        if alone:
+            # Not inside a transaction: the one-trip append is one statement, a transaction
+            # of its own, so it needs none of Django's around it (``_append_held``).
+            kept = snapshots.recent.get(match_id)
+            if kept is not None and kept[4] is not None:
+                done = _append_held(
+                    kept, expected_seq, kind, payload, actor, _actor_id(actor),
+                    idempotency_key, digest, shuffle, via, gate,
+                )  # fmt: skip
+                if done is not None:
+                    return done
         with transaction.atomic():
             return _append(
                 match_id, expected_seq, kind, payload, actor, idempotency_key, digest, shuffle,
-                via[:40], gate,
+                via, gate, held=not alone,
             )  # fmt: skip
     except IntegrityError as exc:
         # Only a racing writer that slipped past the lock (or a duplicate key) gets here.
@@ -176,12 +189,15 @@ def _append(
     shuffle: matchlog.Shuffle,
     via: str,
     gate: Callable[[Match, bool], None] | None,
+    *,
+    held: bool = True,
 ) -> AppendResult:
     # The hot path's reads and writes are fixed SQL in two round trips (appendsql's doc), or
-    # one, on the row and state this process holds from its last append to the match.
-    actor_id = None if actor is SYSTEM else getattr(actor, "pk", None)
+    # one, on the row and state this process holds from its last append to the match (tried
+    # here when ``held``: else the caller tried it, outside the transaction).
+    actor_id = _actor_id(actor)
     kept = snapshots.recent.get(match_id)
-    if kept is not None and kept[4] is not None:
+    if held and kept is not None and kept[4] is not None:
         done = _append_held(
             kept, expected_seq, kind, payload, actor, actor_id, idempotency_key, digest,
             shuffle, via, gate,
@@ -224,6 +240,10 @@ def _append(
     )  # fmt: skip
     assert events is not None  # only a guarded write may write nothing
     return _appended(locked, events, new_state, actor, director)
+
+
+def _actor_id(actor: Any) -> int | None:
+    return None if actor is SYSTEM else getattr(actor, "pk", None)
 
 
 def _setup(

@@ -195,7 +195,7 @@ def test_held_appends_stay_one_round_trip_each_and_the_server_keeps_their_plan(
         assert trips == [1] * len(trips)
         assert _prepared_tries() == 0
     else:
-        assert sorted(trips) == [1] * (len(trips) - 1) + [2]  # the prepare, once
+        assert sorted(trips) == [1] * (len(trips) - 1) + [2], trips  # the prepare, once
         assert trips[threshold] == 2  # ... after the threshold of runs
         assert _prepared_tries() == 1
     assert verify_match(match) == []
