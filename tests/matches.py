@@ -10,7 +10,7 @@ from django.db import connection
 
 import seep_core as sc
 from tests.conftest import append_only_triggers_suspended
-from tournaments.chain import event_hash
+from tournaments.chain import canonical_json, event_hash
 from tournaments.models import Match, MatchEvent, MatchSnapshot
 from tournaments.selectors import current_deal
 from tournaments.services import AppendResult
@@ -41,7 +41,7 @@ def assert_log_intact(match: Match) -> None:
     assert verify_match(match) == []
     snapshot = MatchSnapshot.objects.get(match=match)
     assert snapshot.seq == match.last_seq
-    assert snapshot.state == replay_log(match).to_json()
+    assert snapshot.state == canonical_json(replay_log(match).to_json())
 
 
 @contextlib.contextmanager

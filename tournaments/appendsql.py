@@ -140,13 +140,13 @@ KEYED = f"SELECT seq FROM {EVENT} WHERE match_id = %s AND idempotency_key = %s"
 #: PostgreSQL: the same three reads in one function (migration 0006), a row of the columns
 #: of LOCK, then the snapshot's seq, head hash, digest and state, then the keyed seq
 READ_POSTGRESQL = "SELECT * FROM tournaments_append_read(%s, %s, %s, %s)"
-WRITE_POSTGRESQL = "SELECT tournaments_append_write(%s, %s::jsonb, %s, %s, %s, %s, %s::jsonb, %s)"
+WRITE_POSTGRESQL = "SELECT tournaments_append_write(%s, %s::jsonb, %s, %s, %s, %s, %s::text, %s)"
 #: the write, made only if the row, the snapshot, the director flag and the key are as named:
 #: one statement, its values bound by the server (so typed here, as the function's signature)
 TRY_POSTGRESQL = (
     "SELECT tournaments_append_try(%s::bigint, %s::integer, %s::text, %s::text, %s::text, "
     "%s::boolean, %s::integer, %s::varchar, %s::varchar, %s::jsonb, %s::varchar, "
-    "%s::integer, %s::varchar, %s::varchar, %s::jsonb, %s::timestamptz)"
+    "%s::integer, %s::varchar, %s::varchar, %s::text, %s::timestamptz)"
 )
 INSERT_EVENT = f"INSERT INTO {EVENT} ({', '.join(EVENT_FIELDS)}) VALUES "
 EVENT_ROW = f"({', '.join(['%s'] * len(EVENT_FIELDS))})"
@@ -170,8 +170,8 @@ class Locked:
     match: Match
     #: whether the actor is among the tournament's added directors (not: the organizer)
     listed_director: bool
-    #: the snapshot's (seq, head_hash, digest, state as stored: ``decoded`` decodes it), or
-    #: None when the match has none; its state is None when its digest was the known one
+    #: the snapshot's (seq, head_hash, digest, state: the canonical JSON stored), or None
+    #: when the match has none; its state is None when its digest was the known one
     snapshot: tuple[int, str, str, Any] | None
     #: the seq of the event that holds the request's idempotency key, or None
     keyed_seq: int | None
@@ -585,14 +585,6 @@ def _outermost(db: Any) -> bool:
     )
 
 
-def decoded(snapshot: tuple[int, str, str, Any] | None) -> tuple[int, str, str, Any] | None:
-    """Return a ``Locked.snapshot`` with its state decoded from JSON (None stays None)."""
-    if snapshot is None:
-        return None
-    seq, head_hash, digest, state = snapshot
-    return seq, head_hash, digest, _json(state)
-
-
 def _json(value: Any) -> Any:
     """Return a JSON column's value as the ORM would (the backends hand back its text)."""
     return json.loads(value) if isinstance(value, str | bytes) else value
@@ -604,7 +596,6 @@ __all__ = [
     "Locked",
     "Writes",
     "autocommitting",
-    "decoded",
     "read_locked",
     "write",
     "write_held",

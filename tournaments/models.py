@@ -364,7 +364,9 @@ class MatchSnapshot(models.Model):
     # copied from another match, or left behind, is rebuilt instead).
     head_hash = models.CharField(max_length=64, default="", editable=False)
     digest = models.CharField(max_length=64, default="", editable=False)
-    state = models.JSONField()
+    state = models.TextField(
+        help_text="The state's canonical JSON: the very text the digest binds."
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

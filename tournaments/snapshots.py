@@ -4,12 +4,14 @@ A snapshot is trusted only when it is at the head of its match's log (the seq an
 the last event, as the match row holds them) and its keyed digest, over the match id, the
 seq, that hash and the state, checks out. Anything else (no row, a row left at an older seq,
 a row copied from another match, a state edited in place, an older state version) is not
-trusted, and the state is rebuilt from the log, which is the authority.
+trusted, and the state is rebuilt from the log, which is the authority. The state is stored
+as its canonical JSON (``chain.canonical_json``), the very text the digest is taken over.
 """
 
 from __future__ import annotations
 
 import hmac
+import json
 import logging
 import threading
 from collections import OrderedDict
@@ -19,7 +21,7 @@ from django.db import connection
 from django.utils.crypto import salted_hmac
 
 from . import matchlog
-from .appendsql import Held, decoded
+from .appendsql import Held
 from .chain import canonical_json
 from .models import Match, MatchEvent, MatchSnapshot
 from .reads import consistent_read
@@ -29,39 +31,37 @@ log = logging.getLogger(__name__)
 _SALT = "tournaments.snapshot"
 
 
-def snapshot_digest(match_id: int, seq: int, head_hash: str, state: dict[str, Any]) -> str:
-    """Return the keyed digest that binds a snapshot's state to its match and head."""
-    return canonical_digest(match_id, seq, head_hash, canonical_json(state))
-
-
 def canonical_digest(match_id: int, seq: int, head_hash: str, canonical_state: str) -> str:
-    """Return ``snapshot_digest`` of the state whose canonical JSON is ``canonical_state``."""
+    """Return the keyed digest that binds a snapshot's state (its canonical JSON,
+    ``canonical_state``) to its match and head."""
     message = f"{match_id}:{seq}:{head_hash}:{canonical_state}"
     return salted_hmac(_SALT, message, algorithm="sha256").hexdigest()
 
 
 def save_snapshot(match_id: int, seq: int, head_hash: str, state: matchlog.MatchState) -> None:
     """Write the match's snapshot; the caller holds the match row's lock, so no one races."""
-    data = state.to_json()
+    text = canonical_json(state.to_json())
     fields = {
         "seq": seq,
         "head_hash": head_hash,
-        "digest": snapshot_digest(match_id, seq, head_hash, data),
-        "state": data,
+        "digest": canonical_digest(match_id, seq, head_hash, text),
+        "state": text,
     }
     if not MatchSnapshot.objects.filter(match_id=match_id).update(**fields):
         MatchSnapshot.objects.create(match_id=match_id, **fields)
 
 
 def proven_state(
-    match: Match, row: tuple[int, str, str, dict[str, Any]] | None
+    match: Match, row: tuple[int, str, str, str | None] | None
 ) -> matchlog.MatchState | None:
-    """Return the state of a snapshot row (seq, head_hash, digest, state) read for ``match``,
-    if it proves to be at the match's head; else None (no row, or one that does not prove).
+    """Return the state of a snapshot row (seq, head_hash, digest, state: its JSON as stored)
+    read for ``match``, if it proves to be at the match's head; else None (no row, or one that
+    does not prove). The digest is checked over the text as stored, before it is decoded.
     """
     if row is None:
         return None
-    seq, head_hash, digest, state = row
+    seq, head_hash, text = row[0], row[1], row[3]
+    digest = row[2]
     if (seq, head_hash) != (match.last_seq, match.last_hash):
         log.error(
             "snapshot of match %s is at seq %s, the log at %s: rebuilding it",
@@ -70,11 +70,13 @@ def proven_state(
             match.last_seq,
         )
         return None
-    if not hmac.compare_digest(digest, snapshot_digest(match.pk, seq, head_hash, state)):
+    if not isinstance(text, str) or not hmac.compare_digest(
+        digest, canonical_digest(match.pk, seq, head_hash, text)
+    ):
         log.error("snapshot of match %s does not prove its state: rebuilding it", match.pk)
         return None
     try:
-        return matchlog.MatchState.from_json(state)
+        return matchlog.MatchState.from_json(json.loads(text))
     except ValueError as exc:
         log.warning("snapshot of match %s is not readable (%s): rebuilding it", match.pk, exc)
         return None
@@ -195,7 +197,7 @@ def state_at_head(
         and kept[:2] == (match.last_seq, match.last_hash)
     ):
         return kept[3]
-    state = proven_state(match, decoded(snapshot))
+    state = proven_state(match, snapshot)
     if state is not None and snapshot is not None:
         recent.keep(match.pk, snapshot[0], snapshot[1], snapshot[2], state)
     return state

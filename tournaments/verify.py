@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import matchlog, receipts
-from .chain import GENESIS, event_hash
+from .chain import GENESIS, canonical_json, event_hash
 from .models import Match, MatchEvent, MatchReceipt, MatchSnapshot
 from .reads import consistent_read
 from .signals import verifying
-from .snapshots import snapshot_digest
+from .snapshots import canonical_digest
 
 
 @dataclass(frozen=True)
@@ -162,9 +162,9 @@ def _snapshot_problems(
         return [Problem(None, "no snapshot for a match with events")] if last_seq else []
     if snapshot.seq != last_seq:
         return [Problem(None, f"snapshot at seq {snapshot.seq}, log at {last_seq}")]
-    if snapshot.state != state.to_json():
+    if snapshot.state != canonical_json(state.to_json()):
         return [Problem(None, f"snapshot differs from the replay at seq {last_seq}")]
-    digest = snapshot_digest(match.pk, snapshot.seq, snapshot.head_hash, snapshot.state)
+    digest = canonical_digest(match.pk, snapshot.seq, snapshot.head_hash, snapshot.state)
     if snapshot.head_hash != match.last_hash or not hmac.compare_digest(snapshot.digest, digest):
         return [Problem(None, "snapshot does not prove it belongs to this match and head")]
     return []

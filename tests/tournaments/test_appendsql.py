@@ -444,7 +444,7 @@ def test_the_snapshot_state_is_read_only_when_the_process_does_not_hold_it(world
     assert held is not None and other is not None
     assert held.snapshot == (snapshot.seq, snapshot.head_hash, snapshot.digest, None)
     assert other.snapshot is not None
-    assert appendsql.decoded(other.snapshot)[3] == snapshot.state
+    assert other.snapshot[3] == snapshot.state
 
 
 @pytest.mark.postgres

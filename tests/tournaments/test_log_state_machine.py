@@ -21,6 +21,7 @@ other's matches. Shuffles are seeded from hypothesis data, so a failure replays 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from typing import Any, ClassVar, NamedTuple
@@ -42,6 +43,7 @@ from hypothesis.stateful import (
 import seep_core as sc
 from tournaments import matchlog
 from tournaments.access import SYSTEM
+from tournaments.chain import canonical_json
 from tournaments.errors import (
     AppendRefused,
     CommandRefused,
@@ -227,7 +229,8 @@ class MatchLogMachine(RuleBasedStateMachine):
         return last_seq, MatchEvent.objects.filter(match=self.match).count()
 
     def state(self) -> matchlog.MatchState:
-        return matchlog.MatchState.from_json(MatchSnapshot.objects.get(match=self.match).state)
+        stored = MatchSnapshot.objects.get(match=self.match).state
+        return matchlog.MatchState.from_json(json.loads(stored))
 
     # --- the invariants --------------------------------------------------------------------
 
@@ -245,7 +248,7 @@ class MatchLogMachine(RuleBasedStateMachine):
             assert snapshot is None
         else:
             assert snapshot is not None and snapshot.seq == match.last_seq
-            assert snapshot.state == replay_log(match).to_json()
+            assert snapshot.state == canonical_json(replay_log(match).to_json())
 
     # --- rules both modes share ------------------------------------------------------------
 

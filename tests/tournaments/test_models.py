@@ -274,10 +274,10 @@ class TestMatchEvent:
 
 class TestMatchSnapshot:
     def test_a_match_has_at_most_one_snapshot(self, world: Any) -> None:
-        MatchSnapshot.objects.create(match=world.digital_match, seq=0, state={})
+        MatchSnapshot.objects.create(match=world.digital_match, seq=0, state="{}")
         assert world.digital_match.snapshot.seq == 0
         with pytest.raises(IntegrityError), transaction.atomic():
-            MatchSnapshot.objects.create(match=world.digital_match, seq=1, state={})
+            MatchSnapshot.objects.create(match=world.digital_match, seq=1, state="{}")
 
 
 def test_only_a_score_match_asks_for_confirmation(world: Any) -> None:

@@ -9,6 +9,7 @@ committed: no false alarm, no replay, and never a move checked against an old st
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -23,6 +24,7 @@ import seep_core as sc
 from tests.matches import assert_log_intact, deal_in_play
 from tournaments import snapshots
 from tournaments.access import SYSTEM
+from tournaments.chain import canonical_json
 from tournaments.errors import MoveRefused
 from tournaments.matchlog import repeatable_decks
 from tournaments.models import Match, MatchSnapshot
@@ -92,10 +94,11 @@ def test_a_snapshot_whose_state_was_edited_in_place_is_rebuilt(world: Any) -> No
     start(match, dealer=3, seed=1)
     deal = deal_in_play(match)
     snapshot = MatchSnapshot.objects.get(match=match)
-    state = snapshot.state
+    state = json.loads(snapshot.state)
     hands = state["deal"]["hands"]
     hands[0], hands[2] = hands[2], hands[0]  # seat 0 "holds" what seat 2 holds (empty now)
-    MatchSnapshot.objects.filter(match=match).update(state=state)  # same seq, same head
+    edited = canonical_json(state)
+    MatchSnapshot.objects.filter(match=match).update(state=edited)  # same seq, same head
     with pytest.raises(MoveRefused):
         append_move(match, {"seat": 0, "action": "redeal"})  # refused by the true hand (B2)
     assert deal_in_play(match) == deal
@@ -107,8 +110,8 @@ def test_a_snapshot_of_an_older_state_version_is_rebuilt(world: Any) -> None:
     match = world.digital_match
     start(match, dealer=3, seed=1)
     move = sc.legal_moves(deal_in_play(match))[0]
-    state = dict(MatchSnapshot.objects.get(match=match).state, version=1)
-    MatchSnapshot.objects.filter(match=match).update(state=state)
+    state = dict(json.loads(MatchSnapshot.objects.get(match=match).state), version=1)
+    MatchSnapshot.objects.filter(match=match).update(state=canonical_json(state))
     assert append_move(match, move).last_seq == 3
     assert_log_intact(match)
 

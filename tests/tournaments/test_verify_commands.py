@@ -7,6 +7,7 @@ Tampering needs the event table's append-only triggers lifted, which only the te
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -25,7 +26,7 @@ import seep_core as sc
 from tests.matches import deal_in_play as current_deal
 from tests.matches import tampering
 from tournaments.access import SYSTEM
-from tournaments.chain import event_hash
+from tournaments.chain import canonical_json, event_hash
 from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot
 from tournaments.services import match_append_event
@@ -157,8 +158,9 @@ def rewrite_the_chain(match: Match) -> str:
 
 def corrupt_the_snapshot(match: Match) -> str:
     snapshot = MatchSnapshot.objects.get(match=match)
-    state = dict(snapshot.state, deal_no=snapshot.state["deal_no"] + 1)
-    MatchSnapshot.objects.filter(pk=snapshot.pk).update(state=state)
+    stored = json.loads(snapshot.state)
+    state = dict(stored, deal_no=stored["deal_no"] + 1)
+    MatchSnapshot.objects.filter(pk=snapshot.pk).update(state=canonical_json(state))
     return f"match: snapshot differs from the replay at seq {match.last_seq}"
 
 
