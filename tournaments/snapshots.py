@@ -10,6 +10,8 @@ as its canonical JSON (``chain.canonical_json``), the very text the digest is ta
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import hmac
 import json
 import logging
@@ -17,8 +19,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
-from django.utils.crypto import salted_hmac
 
 from . import matchlog
 from .appendsql import Held
@@ -35,7 +37,14 @@ def canonical_digest(match_id: int, seq: int, head_hash: str, canonical_state: s
     """Return the keyed digest that binds a snapshot's state (its canonical JSON,
     ``canonical_state``) to its match and head."""
     message = f"{match_id}:{seq}:{head_hash}:{canonical_state}"
-    return salted_hmac(_SALT, message, algorithm="sha256").hexdigest()
+    return hmac.digest(_key(settings.SECRET_KEY), message.encode(), "sha256").hex()
+
+
+@functools.lru_cache(maxsize=4)
+def _key(secret: str) -> bytes:
+    """The HMAC key Django's ``salted_hmac(_SALT, ..., algorithm="sha256")`` derives from
+    ``secret``, derived once (an append takes a digest; deriving it was a hash more)."""
+    return hashlib.sha256((_SALT + secret).encode()).digest()
 
 
 def save_snapshot(match_id: int, seq: int, head_hash: str, state: matchlog.MatchState) -> None:

@@ -17,8 +17,12 @@ import time
 from typing import Any
 from unittest import mock
 
+import hypothesis
 import pytest
 from django.db import connection, transaction
+from django.test import override_settings
+from django.utils.crypto import salted_hmac
+from hypothesis import strategies as st
 
 import seep_core as sc
 from tests.matches import assert_log_intact, deal_in_play
@@ -259,3 +263,20 @@ def test_an_append_queued_behind_a_repair_uses_the_repaired_snapshot(
     assert "rebuilding" not in caplog.text
     assert_log_intact(match)
     assert verify_match(match) == []
+
+
+@hypothesis.given(
+    match_id=st.integers(1, 2**63 - 1),
+    seq=st.integers(0, 2**31 - 1),
+    head_hash=st.text(max_size=64),
+    state=st.text(),
+    secret=st.sampled_from(["one secret key of the deployment", "another, after a rotation"]),
+)
+def test_a_snapshot_digest_is_djangos_salted_hmac_so_stored_digests_still_prove(
+    match_id: int, seq: int, head_hash: str, state: str, secret: str
+) -> None:
+    with override_settings(SECRET_KEY=secret):
+        expected = salted_hmac(
+            "tournaments.snapshot", f"{match_id}:{seq}:{head_hash}:{state}", algorithm="sha256"
+        ).hexdigest()
+        assert snapshots.canonical_digest(match_id, seq, head_hash, state) == expected
