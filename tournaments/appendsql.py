@@ -567,13 +567,35 @@ def _held_after(writes: Writes, base: Held) -> Held:
 def autocommitting() -> bool:
     """Whether a statement sent now is a transaction of its own (PostgreSQL, outside any
     atomic block, in Django's autocommit): then the one trip (``write_held``) needs no
-    transaction around it. Opens the connection (checked, as Django's own cursors do)."""
+    transaction around it. Opens the connection if there is none (not checked: the caller
+    takes its statement for the check, ``first_use``)."""
     db = _db()
     if db.vendor != "postgresql" or db.in_atomic_block:
         return False
-    db.close_if_health_check_failed()
-    db.ensure_connection()
+    if db.connection is None:
+        db.ensure_connection()
     return bool(db.autocommit and db.connection.autocommit)
+
+
+def first_use() -> bool:
+    """Take the next statement for the connection's health check, instead of Django's
+    ``SELECT 1`` before a request's first query (a round trip of its own): return whether
+    it is one, so that if it fails on a connection the server dropped the caller can run it
+    again on a new one (``dropped``)."""
+    db = _db()
+    check = db.connection is not None and db.health_check_enabled and not db.health_check_done
+    db.health_check_done = True
+    return bool(check)
+
+
+def dropped() -> bool:
+    """After an error: whether the connection was lost (then it is closed, and the next
+    statement opens a new one)."""
+    db = _db()
+    if db.connection is not None and not db.connection.broken:
+        return False
+    db.close()
+    return True
 
 
 def _outermost(db: Any) -> bool:
@@ -596,6 +618,8 @@ __all__ = [
     "Locked",
     "Writes",
     "autocommitting",
+    "dropped",
+    "first_use",
     "read_locked",
     "write",
     "write_held",

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DataError, IntegrityError, OperationalError, transaction
+from django.db import DataError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -149,10 +149,21 @@ def match_append_event(
             # of its own, so it needs none of Django's around it (``_append_held``).
             kept = snapshots.recent.get(match_id)
             if kept is not None and kept[4] is not None:
-                done = _append_held(
-                    kept, expected_seq, kind, payload, actor, _actor_id(actor),
-                    idempotency_key, digest, shuffle, via, gate,
+                held = (
+                    kept, expected_seq, kind, payload, actor, _actor_id(actor), idempotency_key,
+                    digest, shuffle, via, gate,
                 )  # fmt: skip
+                # Its statement is the connection's health check (no SELECT 1 first): on a
+                # connection the server dropped it fails, and is sent again on a new one.
+                # Safe even if the first had committed: the head it names has moved, so
+                # the second writes nothing and the append is decided on the row as locked.
+                check = appendsql.first_use()
+                try:
+                    done = _append_held(*held)
+                except (OperationalError, InterfaceError):
+                    if not (check and appendsql.dropped()):
+                        raise
+                    done = _append_held(*held)
                 if done is not None:
                     return done
         with transaction.atomic():
@@ -170,7 +181,8 @@ def match_append_event(
         raise CommandRefused(
             "the request holds a value the store cannot take", code="bad_value"
         ) from exc
-    except OperationalError as exc:  # a timeout, a deadlock, a lost connection: rolled back
+    except (OperationalError, InterfaceError) as exc:  # a timeout, a deadlock, a lost
+        # connection: rolled back
         log.warning("append to match %s could not be written now: %s", match_id, exc)
         raise StoreUnavailable(
             "the match could not be written just now; nothing was recorded, try again",

@@ -203,6 +203,79 @@ def test_held_appends_stay_one_round_trip_each_and_the_server_keeps_their_plan(
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+def test_a_requests_first_append_is_its_connections_health_check(
+    world: Any, round_trips: RoundTrips
+) -> None:
+    """Django checks a kept connection with a SELECT 1 before a request's first query: the
+    held append's own statement stands for it, so it is still one trip."""
+    match = started(world.digital_match)
+    players_move(match)
+    move = next_move(match)
+    connection.health_check_done = False  # a new request (Django's request_started)
+    before = round_trips.count
+    match_append_event(**move)
+    assert round_trips.count - before == 1
+    assert connection.health_check_done
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_held_append_on_a_connection_the_server_dropped_is_made_on_a_new_one(
+    world: Any,
+) -> None:
+    from django.db import connections
+
+    match = started(world.digital_match)
+    players_move(match)
+    move = next_move(match)
+    backend = connection.connection.info.backend_pid
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+    finally:
+        other.close()
+    connection.health_check_done = False  # a new request: its first statement is the check
+    result = match_append_event(**move)
+    assert connection.connection.info.backend_pid != backend
+    assert (
+        result.last_seq
+        == Match.objects.get(pk=match.pk).last_seq
+        == move["expected_seq"] + (len(result.events))
+    )
+    assert verify_match(match) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_held_append_that_loses_its_connection_mid_request_is_refused_not_retried(
+    world: Any,
+) -> None:
+    """Past the request's first statement a lost connection is an error (nothing written;
+    try again), not a second send."""
+    from django.db import connections
+
+    match = started(world.digital_match)
+    players_move(match)
+    move = next_move(match)
+    connection.health_check_done = True  # the request already used the connection
+    backend = connection.connection.info.backend_pid
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+    finally:
+        other.close()
+    with pytest.raises(AppendRefused) as refused:
+        match_append_event(**move)
+    assert refused.value.code == "store_unavailable"
+    connection.close()
+    assert Match.objects.get(pk=match.pk).last_seq == move["expected_seq"]  # nothing written
+    assert match_append_event(**move).last_seq > move["expected_seq"]  # and then it is
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("key", [None, "move-1"])
 def test_a_processs_first_move_to_a_match_takes_two_round_trips(
     world: Any, round_trips: RoundTrips, key: Any
