@@ -363,13 +363,16 @@ def run_and_check(
 
     # The restarted worker is back, and both beat again into the restarted Redis: readiness
     # counts a worker by a heartbeat at most three beats old, so it can lag the projections'
-    # catching up by a few beats (it did once in CI, with the projections now quicker).
+    # catching up by a few beats (it did once in CI, with the projections now quicker). A
+    # worker that lost Redis reconnects with kombu's backoff (2 s, then 2 s longer a try, up
+    # to 30 s), so one worker may consume, and the projections catch up, well before the
+    # other is back: the wait allows the longest retry interval and three beats.
     def both_workers_ready() -> bool:
         status, ready = stack.get("/readyz")
         return status == 200 and isinstance(ready, dict) and ready.get("live_workers") == 2
 
     wait_until(
-        both_workers_ready, 15, "/readyz to count both workers", lambda: str(stack.get("/readyz"))
+        both_workers_ready, 45, "/readyz to count both workers", lambda: str(stack.get("/readyz"))
     )
     assert stack.processes()["worker.1"] != killed_worker
     assert len(stack.gunicorn_workers()) == 3
