@@ -131,6 +131,21 @@ def _eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
 # --- Flushing past the append-only triggers ---------------------------------------------
 
 
+def dropped_by_the_server() -> int:
+    """End the default connection's server process (as a server restart would); return its
+    pid. The connection object stays, broken: its next statement fails."""
+    from django.db import connection, connections
+
+    backend = connection.connection.info.backend_pid
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+    finally:
+        other.close()
+    return int(backend)
+
+
 @contextlib.contextmanager
 def append_only_triggers_suspended(connection: BaseDatabaseWrapper) -> Iterator[None]:
     """Lift the event table's triggers for the block, then reinstate exactly what was there."""

@@ -259,15 +259,7 @@ def _run_postgresql(
     params = [v for _, p in statements for v in p]
     wanted = rows_of % len(statements)
     with ClientCursor(db.connection) as raw:
-        if db.queries_logged or db.execute_wrappers:
-            # Wrapped as Django wraps its own cursors: queries logged when they are (DEBUG,
-            # CaptureQueriesContext), execute wrappers run.
-            wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
-            wrap(raw).execute(sql, params)
-        else:  # what Django's cursor wrapper does, without its proxying
-            db.validate_no_broken_transaction()
-            with db.wrap_database_errors:
-                raw.execute(sql, params)
+        _execute(db, raw, sql, params)
         for _ in range(wanted):
             raw.nextset()
         result = raw.pgresult
@@ -507,14 +499,21 @@ def _run_bound(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]
     server neither parses the values' text as SQL nor parses and plans the statement again.
     Errors are Django's; a statement logged or wrapped goes through Django's cursor wrapper."""
     with Cursor(db.connection) as raw:
-        if db.queries_logged or db.execute_wrappers:
-            wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
-            wrap(raw).execute(sql, params)
-        else:  # what Django's cursor wrapper does, without its proxying
-            db.validate_no_broken_transaction()
-            with db.wrap_database_errors:
-                raw.execute(sql, params)
+        _execute(db, raw, sql, params)
         return raw.fetchall()
+
+
+def _execute(db: Any, raw: Any, sql: str, params: Sequence[Any]) -> None:
+    """Execute on the psycopg cursor ``raw`` as Django's cursor wrapper would: wrapped when
+    queries are logged (DEBUG, CaptureQueriesContext) or execute wrappers are set; else
+    with its checks and error translation, without its proxying."""
+    if db.queries_logged or db.execute_wrappers:
+        wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
+        wrap(raw).execute(sql, params)
+    else:
+        db.validate_no_broken_transaction()
+        with db.wrap_database_errors:
+            raw.execute(sql, params)
 
 
 def _write_arguments(writes: Writes, now: Any) -> tuple[Any, ...]:

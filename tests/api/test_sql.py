@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from api import auth, sql
+from tests.conftest import dropped_by_the_server
 
 from .conftest import League
 
@@ -44,18 +45,10 @@ def test_rows_returns_the_rows_and_is_logged_like_any_query(league: League) -> N
 def test_a_connection_the_server_dropped_is_replaced_before_the_first_query(
     league: League,
 ) -> None:
-    from django.db import connections
-
     client = league.client(token="a_read")
     path = f"/api/v1/matches/{league.digital.pk}/state/"
     assert client.get(path).status_code == 200
-    backend = connection.connection.info.backend_pid
-    other = connections.create_connection("default")
-    try:
-        with other.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
-    finally:
-        other.close()
+    backend = dropped_by_the_server()
     # A new request re-arms the health check (Django's request_started, which the test
     # client does not send): the first query of this one is the token's, through api/sql.py.
     connection.health_check_done = False

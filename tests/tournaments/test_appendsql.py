@@ -26,6 +26,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 import seep_core as sc
+from tests.conftest import dropped_by_the_server
 from tests.matches import deal_in_play as current_deal
 from tournaments.access import SYSTEM
 from tournaments.errors import AppendRefused, NotPermitted, StaleSequence
@@ -223,18 +224,10 @@ def test_a_requests_first_append_is_its_connections_health_check(
 def test_a_held_append_on_a_connection_the_server_dropped_is_made_on_a_new_one(
     world: Any,
 ) -> None:
-    from django.db import connections
-
     match = started(world.digital_match)
     players_move(match)
     move = next_move(match)
-    backend = connection.connection.info.backend_pid
-    other = connections.create_connection("default")
-    try:
-        with other.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
-    finally:
-        other.close()
+    backend = dropped_by_the_server()
     connection.health_check_done = False  # a new request: its first statement is the check
     result = match_append_event(**move)
     assert connection.connection.info.backend_pid != backend
@@ -253,19 +246,11 @@ def test_a_held_append_that_loses_its_connection_mid_request_is_refused_not_retr
 ) -> None:
     """Past the request's first statement a lost connection is an error (nothing written;
     try again), not a second send."""
-    from django.db import connections
-
     match = started(world.digital_match)
     players_move(match)
     move = next_move(match)
     connection.health_check_done = True  # the request already used the connection
-    backend = connection.connection.info.backend_pid
-    other = connections.create_connection("default")
-    try:
-        with other.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
-    finally:
-        other.close()
+    dropped_by_the_server()
     with pytest.raises(AppendRefused) as refused:
         match_append_event(**move)
     assert refused.value.code == "store_unavailable"
