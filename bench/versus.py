@@ -391,6 +391,8 @@ def _report(
                 sum(r["appends"] for r in rounds) / sum(r["wall"] for r in rounds), 1
             ),
             "appends_per_s_by_round": [round(x, 1) for x in per_round],
+            # the tail of each round apart: whether the pooled p99 is one slow spell's
+            "p99_ms_by_round": [_p99_ms(r["latencies"]) for r in rounds],
             "latency_ms": {
                 "p50": round(quantiles[49] * 1000, 2),
                 "p99": round(quantiles[98] * 1000, 2),
@@ -408,6 +410,15 @@ def _report(
             ),
         }
         for scenario, by in figures.items()
+    }
+    one = figures["1 writer"]
+    goals = {  # the store's: the recorder's throughput with 1 and N writers, p99 under 5 ms
+        "1_writer_at_least_the_recorders": ratios["1 writer"]["project_over_eventsourcing"] >= 1,
+        f"{args.writers}_writers_at_least_the_recorders": ratios[f"{args.writers} writers"][
+            "project_over_eventsourcing"
+        ]
+        >= 1,
+        "1_writer_p99_under_5_ms": one["project"]["latency_ms"]["p99"] < 5.0,
     }
     from importlib.metadata import version
 
@@ -431,9 +442,14 @@ def _report(
             "order": "systems rotate from round to round; a fresh database for each measurement",
         },
         "ratios": ratios,
+        "goals": goals,
         "results": figures,
         "celery_send": send,
     }
+
+
+def _p99_ms(latencies: list[float]) -> float:
+    return round(statistics.quantiles(latencies, n=100, method="inclusive")[98] * 1000, 2)
 
 
 if __name__ == "__main__":
