@@ -19,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import Cursor
+
+from tournaments.rawsql import as_health_check, execute
 
 
 def rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -31,37 +33,16 @@ def rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         with db.cursor() as cursor:
             cursor.execute(sql, params)
             return list(cursor.fetchall())
-    # Django checks a kept connection with a round trip of its own (SELECT 1) before a
-    # request's first query. When that first query is one of these reads, outside any
-    # transaction, the read itself is the check: on a connection the server dropped it fails
-    # at once, and it is run again on a new connection (a read: running it twice is safe).
-    retry = (
-        db.connection is not None
-        and db.health_check_enabled
-        and not db.health_check_done
-        and not db.in_atomic_block
-    )
-    db.health_check_done = True
-    try:
-        return _run(db, sql, params)
-    except (OperationalError, InterfaceError):
-        if not retry or not (db.connection is None or db.connection.broken):
-            raise  # not a dropped connection: the error is the query's
-        db.close()
-        return _run(db, sql, params)
+    # A request's first query is one of these reads more often than not: the read itself is
+    # the connection's health check (no SELECT 1 before it), run again on a new connection if
+    # the server dropped the old one (a read: running it twice is safe).
+    return as_health_check(lambda: _run(db, sql, params))
 
 
 def _run(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     db.ensure_connection()
     with Cursor(db.connection) as raw:
-        if db.queries_logged or db.execute_wrappers:
-            wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
-            cursor = wrap(raw)  # a DB-API cursor, as Django's own
-            cursor.execute(sql, params)
-        else:  # what Django's cursor wrapper does, without its proxying
-            db.validate_no_broken_transaction()
-            with db.wrap_database_errors:
-                raw.execute(sql, params)
+        execute(db, raw, sql, params)
         return list(raw.fetchall())
 
 

@@ -93,6 +93,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import ClientCursor, Cursor, IsolationLevel
 from psycopg.pq import TransactionStatus
 
+from . import rawsql
 from .models import Match, MatchEvent, MatchReceipt, MatchSnapshot, Tournament
 
 MATCH = Match._meta.db_table
@@ -172,7 +173,7 @@ class Locked:
     listed_director: bool
     #: the snapshot's (seq, head_hash, digest, state: the canonical JSON stored), or None
     #: when the match has none; its state is None when its digest was the known one
-    snapshot: tuple[int, str, str, Any] | None
+    snapshot: tuple[int, str, str, str | None] | None
     #: the seq of the event that holds the request's idempotency key, or None
     keyed_seq: int | None
     #: read_locked sent the transaction's BEGIN, so write sends its COMMIT
@@ -259,7 +260,7 @@ def _run_postgresql(
     params = [v for _, p in statements for v in p]
     wanted = rows_of % len(statements)
     with ClientCursor(db.connection) as raw:
-        _execute(db, raw, sql, params)
+        rawsql.execute(db, raw, sql, params)
         for _ in range(wanted):
             raw.nextset()
         result = raw.pgresult
@@ -499,21 +500,8 @@ def _run_bound(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]
     server neither parses the values' text as SQL nor parses and plans the statement again.
     Errors are Django's; a statement logged or wrapped goes through Django's cursor wrapper."""
     with Cursor(db.connection) as raw:
-        _execute(db, raw, sql, params)
+        rawsql.execute(db, raw, sql, params)
         return raw.fetchall()
-
-
-def _execute(db: Any, raw: Any, sql: str, params: Sequence[Any]) -> None:
-    """Execute on the psycopg cursor ``raw`` as Django's cursor wrapper would: wrapped when
-    queries are logged (DEBUG, CaptureQueriesContext) or execute wrappers are set; else
-    with its checks and error translation, without its proxying."""
-    if db.queries_logged or db.execute_wrappers:
-        wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
-        wrap(raw).execute(sql, params)
-    else:
-        db.validate_no_broken_transaction()
-        with db.wrap_database_errors:
-            raw.execute(sql, params)
 
 
 def _write_arguments(writes: Writes, now: Any) -> tuple[Any, ...]:
@@ -567,34 +555,13 @@ def autocommitting() -> bool:
     """Whether a statement sent now is a transaction of its own (PostgreSQL, outside any
     atomic block, in Django's autocommit): then the one trip (``write_held``) needs no
     transaction around it. Opens the connection if there is none (not checked: the caller
-    takes its statement for the check, ``first_use``)."""
+    takes its statement for the check, ``rawsql.as_health_check``)."""
     db = _db()
     if db.vendor != "postgresql" or db.in_atomic_block:
         return False
     if db.connection is None:
         db.ensure_connection()
     return bool(db.autocommit and db.connection.autocommit)
-
-
-def first_use() -> bool:
-    """Take the next statement for the connection's health check, instead of Django's
-    ``SELECT 1`` before a request's first query (a round trip of its own): return whether
-    it is one, so that if it fails on a connection the server dropped the caller can run it
-    again on a new one (``dropped``)."""
-    db = _db()
-    check = db.connection is not None and db.health_check_enabled and not db.health_check_done
-    db.health_check_done = True
-    return bool(check)
-
-
-def dropped() -> bool:
-    """After an error: whether the connection was lost (then it is closed, and the next
-    statement opens a new one)."""
-    db = _db()
-    if db.connection is not None and not db.connection.broken:
-        return False
-    db.close()
-    return True
 
 
 def _outermost(db: Any) -> bool:
@@ -617,8 +584,6 @@ __all__ = [
     "Locked",
     "Writes",
     "autocommitting",
-    "dropped",
-    "first_use",
     "read_locked",
     "write",
     "write_held",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from .errors import (
     StoreUnavailable,
 )
 from .models import Match, MatchEvent, Team, Tournament
+from .rawsql import as_health_check
 from .selectors import render_events
 from .signals import log_appended
 from .snapshots import canonical_digest, rebuild_snapshot
@@ -144,28 +146,19 @@ def match_append_event(
     via = via[:40]
     try:
         alone = appendsql.autocommitting()
-        if alone:
+        kept = snapshots.recent.get(match_id) if alone else None
+        if kept is not None and kept[4] is not None:
             # Not inside a transaction: the one-trip append is one statement, a transaction
-            # of its own, so it needs none of Django's around it (``_append_held``).
-            kept = snapshots.recent.get(match_id)
-            if kept is not None and kept[4] is not None:
-                held = (
-                    kept, expected_seq, kind, payload, actor, _actor_id(actor), idempotency_key,
-                    digest, shuffle, via, gate,
-                )  # fmt: skip
-                # Its statement is the connection's health check (no SELECT 1 first): on a
-                # connection the server dropped it fails, and is sent again on a new one.
-                # Safe even if the first had committed: the head it names has moved, so
-                # the second writes nothing and the append is decided on the row as locked.
-                check = appendsql.first_use()
-                try:
-                    done = _append_held(*held)
-                except (OperationalError, InterfaceError):
-                    if not (check and appendsql.dropped()):
-                        raise
-                    done = _append_held(*held)
-                if done is not None:
-                    return done
+            # of its own, so it needs none of Django's around it. The statement is also the
+            # connection's health check; sending it twice is safe, as the second names the
+            # head the first moved if it committed, and so writes nothing.
+            held = functools.partial(
+                _append_held, kept, expected_seq, kind, payload, actor, _actor_id(actor),
+                idempotency_key, digest, shuffle, via, gate,
+            )  # fmt: skip
+            done = as_health_check(held)
+            if done is not None:
+                return done
         with transaction.atomic():
             return _append(
                 match_id, expected_seq, kind, payload, actor, idempotency_key, digest, shuffle,
@@ -181,8 +174,7 @@ def match_append_event(
         raise CommandRefused(
             "the request holds a value the store cannot take", code="bad_value"
         ) from exc
-    except (OperationalError, InterfaceError) as exc:  # a timeout, a deadlock, a lost
-        # connection: rolled back
+    except (OperationalError, InterfaceError) as exc:  # a timeout, a deadlock, a lost link
         log.warning("append to match %s could not be written now: %s", match_id, exc)
         raise StoreUnavailable(
             "the match could not be written just now; nothing was recorded, try again",

@@ -69,8 +69,7 @@ def proven_state(
     """
     if row is None:
         return None
-    seq, head_hash, text = row[0], row[1], row[3]
-    digest = row[2]
+    seq, head_hash, digest, text = row
     if (seq, head_hash) != (match.last_seq, match.last_hash):
         log.error(
             "snapshot of match %s is at seq %s, the log at %s: rebuilding it",
