@@ -128,7 +128,7 @@ def _eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
         celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = saved
 
 
-# --- Flushing past the append-only triggers ---------------------------------------------
+# --- A connection the server ended ------------------------------------------------------
 
 
 def dropped_by_the_server() -> int:
@@ -144,6 +144,9 @@ def dropped_by_the_server() -> int:
     finally:
         other.close()
     return int(backend)
+
+
+# --- Flushing past the append-only triggers ---------------------------------------------
 
 
 @contextlib.contextmanager
