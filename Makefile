@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack bench-web clean
+.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack bench-web clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -93,6 +93,12 @@ BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
 
 bench-store: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} $(BIN)/python -m bench.store
+
+# The append's client cost in instructions under callgrind (needs valgrind and PostgreSQL):
+# bench/results/append-instructions.json. APPEND_INSTRUCTIONS_ARGS="--tree DIR" measures another
+# checkout with the same workload.
+bench-append-instructions: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} $(BIN)/python -m bench.append_instructions $(APPEND_INSTRUCTIONS_ARGS)
 
 bench-scoring: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
