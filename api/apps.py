@@ -11,14 +11,10 @@ class ApiConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
-        from tournaments.models import Team
-
         from . import webhooks
         from .models import ApiToken
 
         webhooks.connect()
-        post_save.connect(_team_changed, sender=Team, dispatch_uid="api-team-changed")
-        post_delete.connect(_team_changed, sender=Team, dispatch_uid="api-team-deleted")
         # a token or a user changed: no process trusts a token it verified before (api.auth)
         user = get_user_model()
         post_save.connect(_token_saved, sender=ApiToken, dispatch_uid="api-token-saved")
@@ -42,14 +38,3 @@ def _user_saved(sender: Any, created: bool, update_fields: Any = None, **kwargs:
     # Not for a new user (no token yet), nor for the time of a sign-in, saved on its own.
     if not created and set(update_fields or ()) != {"last_login"}:
         _forget(sender)
-
-
-def _team_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A team's name is in the cached standings (api.views.StageStandings): renew them once
-    the change commits (a table rendered before that has the old name, rightly; at once,
-    outside a transaction)."""
-    from django.db import transaction
-
-    from .views import renew_team_generation
-
-    transaction.on_commit(lambda: renew_team_generation(instance.tournament_id), robust=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-import uuid
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 from django import forms
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, models, transaction
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpResponse
@@ -483,14 +482,17 @@ class RoundPublish(APIView):
 
 
 class StageStandings(APIView):
-    """A stage's standings: one query finds the stage, the round and its checkpoint (the ETag),
-    and the body comes from the cache when these standings were rendered before (one round
-    trip); else two more queries render it, and it is kept for the next reader.
+    """A stage's standings: one query finds the stage, the round, its checkpoint and its
+    tournament's teams' fingerprint (together the ETag), and the body is the one rendered
+    before from the same inputs when there is one: this process's (no round trip at all), or
+    another process's, from the cache (one). Else two more queries render it, and it is kept
+    for the next reader, here and in the cache.
 
-    The cached body is keyed by what it is made of: the checkpoint's digest and the time it
-    was last written (a rebuild rewrites the rows under the same digest), and the tournament's
-    team generation, which every change to a team renews (team names are in the rows, not in
-    the digest). With Redis away the cache is empty and every read renders.
+    What a table is made of keys it: the checkpoint's digest and the time it was last written
+    (a rebuild rewrites the rows under the same digest), and a digest of the tournament's
+    team ids and names (the names are in the rows, not in the checkpoint's digest), read in
+    the same query, so a rename however made is seen by the next read. With no checkpoint
+    (nothing played yet) every read renders.
     """
 
     @extend_schema(
@@ -512,20 +514,19 @@ class StageStandings(APIView):
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         asked = int_param(request, "round", 0, low=0, high=10_000) or None
-        stage = get_visible_row(request, Stage, pk, annotations=_checkpoint(asked))
+        annotations = _checkpoint(asked, connections[DEFAULT_DB_ALIAS].vendor)
+        stage = get_visible_row(request, Stage, pk, annotations=annotations)
         as_of = asked if asked is not None else stage.latest_round
         digest, written = stage.checkpoint_digest, stage.checkpoint_written
-        teams = f"api:teams:{stage.tournament_id}"
-        key = f"api:standings:v2:{stage.pk}:{as_of}:{digest}:{written and written.timestamp()}"
-        found = cache.get_many([teams, key] if digest else [teams])
-        generation = found.get(teams)
-        tag = f"standings:{stage.pk}:{as_of}:{digest}:{written}:{generation}"
+        teams = hashlib.blake2b((stage.team_names or "").encode(), digest_size=12).hexdigest()
+        key = f"api:standings:v3:{stage.pk}:{as_of}:{digest}:{written and written.timestamp()}"
+        key += f":{teams}"
 
         def build() -> HttpResponse:
-            kept = found.get(key)
-            if kept is not None and kept[0] == generation:
-                rendered = kept[1]  # the JSON as the renderer wrote it: sent as it is
-            else:
+            rendered = _rendered.get(key) if digest else None
+            if rendered is None and digest:
+                rendered = cache.get(key)
+            if rendered is None:
                 rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
                 body = {
                     "stage": stage.pk,
@@ -534,20 +535,30 @@ class StageStandings(APIView):
                 }
                 rendered = JSONRenderer().render(body)
                 if digest:
-                    cache.set(key, (generation, rendered), STANDINGS_CACHE_SECONDS)
+                    cache.set(key, rendered, STANDINGS_CACHE_SECONDS)
+            if digest:
+                if len(_rendered) >= RENDERED_AT_MOST:
+                    _rendered.clear()
+                _rendered[key] = rendered
             return HttpResponse(rendered, content_type="application/json")
 
-        return conditional(request, tag, build)
+        return conditional(request, key, build)
 
 
-#: how long a rendered table is kept (each is keyed by its inputs: this only bounds the memory)
+#: how long a rendered table is kept in the cache (each is keyed by its inputs: this only
+#: bounds the memory)
 STANDINGS_CACHE_SECONDS = 600
+#: the tables this process rendered or read lately, by key: a body is the same for its key
+#: forever, so this only bounds the memory (emptied when full)
+_rendered: dict[str, bytes] = {}
+RENDERED_AT_MOST = 256
 
 
 @functools.lru_cache(maxsize=256)  # made once per round asked for: only read after
-def _checkpoint(as_of: int | None) -> dict[str, RawSQL]:
+def _checkpoint(as_of: int | None, vendor: str) -> dict[str, RawSQL]:
     """The subqueries of a stage's checkpoint (digest, when written) of its standings as of
-    round ``as_of``, or (None) of its latest round with standings (``latest_round``).
+    round ``as_of``, or (None) of its latest round with standings (``latest_round``), and of
+    its tournament's teams (``team_names``: their ids and names, on PostgreSQL digested).
 
     Raw subqueries, read with the stage by ``get_visible_row``: the same ones through
     ``Subquery``/``OuterRef`` cost three times the CPU of the rest of the request's query
@@ -573,13 +584,15 @@ def _checkpoint(as_of: int | None) -> dict[str, RawSQL]:
 
     annotations["checkpoint_digest"] = checkpoint("digest", models.CharField())
     annotations["checkpoint_written"] = checkpoint("updated_at", models.DateTimeField())
+    teams = f"{Team._meta.db_table} tm WHERE tm.tournament_id = {stage}.tournament_id"
+    entry = "tm.id || ':' || tm.name"
+    names = (
+        f"SELECT md5(string_agg({entry}, '/' ORDER BY tm.id)) FROM {teams}"
+        if vendor == "postgresql"  # SQLite's is in the process: no digest to spare a send
+        else f"SELECT group_concat(e, '/') FROM (SELECT {entry} AS e FROM {teams} ORDER BY tm.id)"
+    )
+    annotations["team_names"] = RawSQL(names, (), output_field=models.TextField())
     return annotations
-
-
-def renew_team_generation(tournament_id: int) -> None:
-    """A team of the tournament changed (its name is in the standings): renew the generation
-    the cached tables were rendered in, so none of them is served again."""
-    cache.set(f"api:teams:{tournament_id}", uuid.uuid4().hex, None)
 
 
 class StageBracket(APIView):

@@ -101,6 +101,27 @@ def test_a_cached_table_follows_team_names_and_rebuilds(league: League) -> None:
     update_stage_standings(stage_id=stage.pk, rebuild=True)
     rebuilt = reader.get(url)
     assert rebuilt.json() == renamed.json() and rebuilt["ETag"] != renamed["ETag"]
+    # a rename past the model's signals (a queryset's update) is read with the stage
+    type(team).objects.filter(pk=team.pk).update(name="Renamed again")
+    again = reader.get(url)
+    assert "Renamed again" in {row["team"]["name"] for row in again.json()["rows"]}
+    assert again["ETag"] != rebuilt["ETag"]
+
+
+def test_a_table_this_process_rendered_is_served_without_the_cache(
+    league: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stage = _played_stage(league)
+    reader = league.client()
+    url = f"/api/v1/stages/{stage.pk}/standings/"
+    first = reader.get(url)
+    asked: list[Any] = []
+    monkeypatch.setattr(views.cache, "get", lambda *a, **k: asked.append(a))
+    again = reader.get(url)
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert asked == []  # the body was this process's own
+    views._rendered.clear()  # as in another process: the cache's copy is read
+    assert reader.get(url).status_code == 200 and len(asked) == 1
 
 
 def test_an_append_through_the_api_adds_one_query_to_the_service(
