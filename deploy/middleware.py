@@ -1,4 +1,5 @@
-"""The request id middleware: every request gets an id, in its log lines and its response."""
+"""The project's middleware: every request gets an id, in its log lines and its response; the
+messages of the pages stay out of the API."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from django.contrib.messages.middleware import MessageMiddleware
 from django.http import HttpRequest, HttpResponse
 
 from . import logs
@@ -51,3 +53,12 @@ class RequestIdMiddleware:
                 },
             )
         return response
+
+
+class PageMessages(MessageMiddleware):
+    """Django's messages, for the pages: under /api/ nothing sends or shows a message, so a
+    request there is spared making the message store (and reading it back at the end)."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        if not request.path_info.startswith("/api/"):
+            super().process_request(request)

@@ -284,7 +284,7 @@ MIDDLEWARE = [
     "api.middleware.BodyLimit",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "deploy.middleware.PageMessages",  # Django's messages, for the pages only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
