@@ -346,19 +346,21 @@ class _World:
             answer = client.post(player.path, body, content_type="application/json").json()
             player.follow(answer["events"], answer["last_seq"])
 
+        from django.contrib.auth import get_user_model
+
+        from tournaments.services import match_append_event
+
+        # the players' users fetched once, as the timed service case does (``_drive``)
+        people = {u.pk: u for u in get_user_model().objects.filter(pk__in=player.users)}
+
         def service() -> None:
-            from django.contrib.auth import get_user_model
-
-            from tournaments.services import match_append_event
-
             seat, body = player.next_move()
-            actor = get_user_model().objects.get(pk=player.users[seat])
             result = match_append_event(
                 match=player.match_id,
                 expected_seq=body["expected_seq"],
                 kind="move_played",
                 payload=body["payload"],
-                actor=actor,
+                actor=people[player.users[seat]],
                 via="bench",
             )
             player.follow(result.events, result.last_seq)
