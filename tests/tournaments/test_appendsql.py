@@ -28,6 +28,7 @@ from django.test.utils import CaptureQueriesContext
 import seep_core as sc
 from tests.conftest import dropped_by_the_server
 from tests.matches import deal_in_play as current_deal
+from tests.scoring.worker import wait_until
 from tournaments.access import SYSTEM
 from tournaments.errors import AppendRefused, NotPermitted, StaleSequence
 from tournaments.matchlog import repeatable_decks as fixed_decks
@@ -90,18 +91,23 @@ class RoundTrips:
         self._last = ""
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = [self.listener]
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._threads = [threading.Thread(target=self._accept, daemon=True)]
+        self._threads[0].start()
 
     def _accept(self) -> None:
         with contextlib.suppress(OSError):
             while True:
                 client, _ = self.listener.accept()
                 server = socket.create_connection(self.upstream)
-                self._sockets += [client, server]
+                with self._lock:
+                    self._sockets += [client, server]
                 for source, sink, side in ((client, server, "client"), (server, client, "server")):
-                    threading.Thread(
+                    pump = threading.Thread(
                         target=self._pump, args=(source, sink, side), daemon=True
-                    ).start()
+                    )
+                    with self._lock:
+                        self._threads.append(pump)
+                    pump.start()
 
     def _pump(self, source: socket.socket, sink: socket.socket, side: str) -> None:
         with contextlib.suppress(OSError):
@@ -113,9 +119,21 @@ class RoundTrips:
                 sink.sendall(data)
 
     def close(self) -> None:
-        for sock in self._sockets:
+        """Shut every socket down, then close it, and wait for the threads to end.
+
+        Closing alone is not enough: a socket a pump thread is blocked reading stays open in
+        the kernel, so PostgreSQL kept the session, to the end of the test process; those
+        sessions broke the tests that count the test database's sessions, and its teardown
+        ("being accessed by other users"). Shutting down wakes the reads and sends the FIN.
+        """
+        with self._lock:
+            sockets, threads = list(self._sockets), list(self._threads)
+        for sock in sockets:
             with contextlib.suppress(OSError):
-                sock.close()
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        for thread in threads:
+            thread.join(timeout=5)
 
 
 @pytest.fixture(autouse=True)
@@ -128,6 +146,13 @@ def scheduled() -> Iterator[mock.MagicMock]:
 @pytest.fixture
 def round_trips() -> Iterator[RoundTrips]:
     """Reconnect the test's database connection through a RoundTrips proxy."""
+    with through_proxy() as proxy:
+        yield proxy
+
+
+@contextlib.contextmanager
+def through_proxy() -> Iterator[RoundTrips]:
+    """The test's database connection through a RoundTrips proxy, for the block."""
     settings = connection.settings_dict
     saved = settings["HOST"], settings["PORT"]
     proxy = RoundTrips(saved[0] or "127.0.0.1", int(saved[1] or 5432))
@@ -140,6 +165,26 @@ def round_trips() -> Iterator[RoundTrips]:
         connection.close()
         settings["HOST"], settings["PORT"] = saved
         proxy.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_proxy_leaves_no_database_session_behind() -> None:
+    """Test machinery, but a session it left open broke the tests that count the test
+    database's sessions (tests/scoring/test_worker.py) and the database's teardown."""
+    proxied = []
+    for _ in range(3):  # a proxy's threads once outlived it and took over the next's sockets
+        with through_proxy() as proxy, connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            proxied.append(cursor.fetchone()[0])
+            assert proxy.count >= 1
+
+    def ended() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [proxied])
+            return cursor.fetchone()[0] == 0
+
+    wait_until(ended, 5, "the proxied sessions to end")
 
 
 @contextlib.contextmanager
