@@ -16,7 +16,13 @@ from scoring.models import DealResult, MatchResult
 from tournaments import matchlog
 from tournaments.models import Match, Team, Tournament
 
+from .access import visible_tournaments
 from .models import ApiToken, Webhook, WebhookAttempt, WebhookDelivery
+
+#: the range of the database's ``integer`` columns (PostgreSQL's int4; SQLite's is wider): a
+#: number a plain field stores in one is checked against it, so it is refused (400), not
+#: sent to the database to fail there
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 
 class Strict(serializers.Serializer):  # type: ignore[type-arg]
@@ -93,8 +99,10 @@ class TeamSerializer(Strict):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     name = serializers.CharField(max_length=200)
     players = PlayerSerializer(many=True, help_text="Exactly two: the first sits at seat 0 or 1.")
-    rating = serializers.IntegerField(required=False, allow_null=True)
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    rating = serializers.IntegerField(
+        required=False, allow_null=True, min_value=INT_MIN, max_value=INT_MAX
+    )
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=INT_MAX)
     checked_in = serializers.BooleanField(required=False, default=False, write_only=True)
     checked_in_at = serializers.DateTimeField(read_only=True, allow_null=True)
     withdrawn_at = serializers.DateTimeField(read_only=True, allow_null=True)
@@ -550,7 +558,21 @@ COMMANDS = {kind: command_serializer(kind, payload) for kind, payload in PAYLOAD
 # --- tokens and webhooks -----------------------------------------------------------------
 
 
+class VisibleTournament(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
+    """A tournament the caller may see, by id: any other id, a private tournament's as one that
+    names none, is the same error (knowing an id grants nothing, not even that it exists)."""
+
+    default_error_messages = {
+        "does_not_exist": "no such tournament",
+        "incorrect_type": "a tournament id (a whole number)",
+    }
+
+    def get_queryset(self) -> Any:
+        return visible_tournaments(self.context["request"])
+
+
 class TokenSerializer(StrictModel):
+    tournament = VisibleTournament(help_text="The one tournament the token may act in.")
     expires_in_days = serializers.IntegerField(
         min_value=1, max_value=366, default=30, write_only=True
     )
@@ -576,12 +598,22 @@ class WebhookSerializer(StrictModel):
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=Webhook.Kind.values), min_length=1
     )
-    secret = serializers.CharField(read_only=True, help_text="Shown once, when it is made.")
+    tournament = VisibleTournament(help_text="A tournament the caller directs.")
 
     class Meta:
         model = Webhook
-        fields = ["id", "tournament", "url", "kinds", "active", "created_at", "secret"]
-        read_only_fields = ["id", "created_at", "secret"]
+        fields = ["id", "tournament", "url", "kinds", "active", "created_at"]
+        read_only_fields = ["id", "created_at"]
+
+
+class NewWebhookSerializer(WebhookSerializer):
+    """A subscription as made: with its secret, which no other answer shows again."""
+
+    secret = serializers.CharField(read_only=True, help_text="Signs the deliveries; shown once.")
+
+    class Meta(WebhookSerializer.Meta):
+        fields = [*WebhookSerializer.Meta.fields, "secret"]
+        read_only_fields = [*WebhookSerializer.Meta.read_only_fields, "secret"]
 
 
 class WebhookAttemptSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]

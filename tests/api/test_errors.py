@@ -210,3 +210,28 @@ def test_too_many_requests_is_a_429_with_retry_after(league: League, fresh_cache
         response = client.get("/api/v1/tournaments/")
         assert_problem(response, 429, "throttled")
         assert int(response["Retry-After"]) >= 1
+
+
+@pytest.mark.parametrize("field", ["rating", "seed"])
+@pytest.mark.parametrize("number", [2**31, 2**63, -(2**31) - 1])
+def test_a_number_no_column_holds_is_a_400_problem_and_writes_nothing(
+    league: League, field: str, number: int
+) -> None:
+    """Refused by the serializer, on every backend, not by the database (a 500)."""
+    teams = league.a.teams.count()
+    response = league.client("organizer_a").post(
+        f"/api/v1/tournaments/{league.a.pk}/teams/",
+        {"name": "X", "players": [{"name": "p"}, {"name": "q"}], field: number},
+        format="json",
+    )
+    assert field in assert_problem(response, 400, "invalid")["errors"]
+    assert league.a.teams.count() == teams
+
+
+@pytest.mark.parametrize("name", ["team", "tournament", "stage", "round"])
+@pytest.mark.parametrize("number", [2**63, 0, -1])
+def test_a_filter_on_an_id_no_column_holds_is_a_400_problem(
+    league: League, name: str, number: int
+) -> None:
+    response = league.client().get(f"/api/v1/matches/?{name}={number}")
+    assert name in assert_problem(response, 400, "invalid")["errors"]

@@ -40,11 +40,19 @@ def test_a_token_is_made_shown_once_stored_hashed_and_revoked(league: League) ->
     assert league.client("outsider").delete(f"/api/v1/tokens/{stored.pk}/").status_code == 404
 
 
-def test_a_token_for_a_tournament_one_cannot_see_is_refused(league: League) -> None:
-    made = league.client("outsider").post(
-        "/api/v1/tokens/", {"name": "x", "tournament": league.b.pk}, format="json"
-    )
-    assert made.status_code == 400 and "tournament" in made.json()["errors"]
+def test_a_token_for_a_tournament_one_cannot_see_is_refused_as_one_that_is_not(
+    league: League,
+) -> None:
+    """A private tournament's id and an id that names none get the same answer."""
+    answers = [
+        league.client("outsider").post(
+            "/api/v1/tokens/", {"name": "x", "tournament": pk}, format="json"
+        )
+        for pk in (league.b.pk, 987654)
+    ]
+    assert [a.status_code for a in answers] == [400, 400]
+    assert answers[0].json()["errors"] == answers[1].json()["errors"]
+    assert answers[0].json()["errors"] == {"tournament": ["no such tournament"]}
 
 
 def test_an_expired_token_no_longer_works(league: League) -> None:

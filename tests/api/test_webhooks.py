@@ -147,3 +147,41 @@ def test_a_webhook_into_a_private_network_is_refused_by_default(league: League) 
         format="json",
     )
     assert made.status_code in (400, 422)
+
+
+def test_the_secret_is_shown_when_the_subscription_is_made_and_never_again(
+    league: League, receiver: Receiver
+) -> None:
+    made = subscribe(league, receiver.url, ["match.completed"])
+    assert len(made["secret"]) == 64
+    for client in (
+        league.client("organizer_a"),
+        league.client("director_a"),
+        league.client(token="a_read"),
+    ):
+        listed = client.get("/api/v1/webhooks/")
+        assert listed.status_code == 200
+        hooks = listed.json()["results"]
+        assert [h["id"] for h in hooks] == [made["id"]]
+        assert "secret" not in hooks[0] and made["secret"] not in listed.content.decode()
+
+
+@pytest.mark.parametrize("who", [None, "outsider"])
+def test_a_private_tournament_is_no_tournament_to_subscribe_to(
+    league: League, receiver: Receiver, who: str | None
+) -> None:
+    answers = [
+        league.client(who).post(
+            "/api/v1/webhooks/",
+            {"tournament": pk, "url": receiver.url, "kinds": ["match.completed"]},
+            format="json",
+        )
+        for pk in (league.b.pk, 987654)
+    ]
+    if who is None:  # signed out: refused before the body is read
+        assert [a.status_code for a in answers] == [401, 401]
+        assert {a.json()["code"] for a in answers} == {"not_authenticated"}
+    else:
+        assert [a.status_code for a in answers] == [400, 400]
+        assert answers[0].json()["errors"] == answers[1].json()["errors"]
+        assert answers[0].json()["errors"] == {"tournament": ["no such tournament"]}
