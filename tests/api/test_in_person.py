@@ -14,6 +14,7 @@ from tests.competition.helpers import make_club
 from tournaments.access import SYSTEM
 from tournaments.models import Match, MatchEvent
 from tournaments.services import match_append_event
+from tournaments.verify import verify_match
 
 from .conftest import CommittingClient, League
 
@@ -137,6 +138,12 @@ def test_a_correction_has_a_dry_run_and_is_for_directors_only(league: League) ->
     assert dry.json()["result_before"]["difference"] == 20
     assert dry.json()["result_after"]["difference"] == -40
     assert MatchEvent.objects.filter(match=match).count() == before
+    # The dry run's append was rolled back, and so is what this process kept of it: the state
+    # read is the head's, and the next append is decided on the head.
+    head = Match.objects.get(pk=match.pk).last_seq
+    state = league.client("director_a").get(f"/api/v1/matches/{match.pk}/state/")
+    assert state.status_code == 200 and state.json()["last_seq"] == head, state.json()
+    assert verify_match(match) == []
 
     bad = send(league.client(token="a_write"), match, "deal_ended", DEAL, query="?dry_run=1")
     assert bad.status_code == 400 and bad.json()["code"] == "bad_dry_run"
@@ -151,6 +158,7 @@ def test_a_correction_has_a_dry_run_and_is_for_directors_only(league: League) ->
     assert applied.status_code == 201, applied.json()
     assert applied.json()["consequences"]["result_after"]["difference"] == -40
     assert deals(league, match)[0]["points0"] == 30
+    assert verify_match(match) == []
 
 
 def test_a_correction_a_later_round_was_built_on_needs_confirm(db: None) -> None:
