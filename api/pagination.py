@@ -21,6 +21,18 @@ class Pages(PageNumberPagination):
         asked = int_param(request, "page_size", self.page_size, low=1, high=1_000_000)
         return min(asked, self.max_page_size)  # fmt: skip
 
+    def get_page_number(self, request: Request, paginator: Any) -> Any:
+        """DRF's, but a ``page`` sent empty is refused (400), as any other empty parameter."""
+        if request.query_params.get(self.page_query_param) == "":
+            from .problems import Problem
+
+            raise Problem(
+                "page is a page number (or leave it out for the first)",
+                code="bad_parameter",
+                parameter=self.page_query_param,
+            )
+        return super().get_page_number(request, paginator)
+
     def get_paginated_response(self, data: Any) -> Response:
         assert self.page is not None
         return Response(
@@ -34,11 +46,12 @@ class Pages(PageNumberPagination):
 
 
 def int_param(request: Request, name: str, default: int, *, low: int, high: int) -> int:
-    """Return a whole-number query parameter within [low, high], or refuse it (400)."""
+    """Return a whole-number query parameter within [low, high], or refuse it (400); sent
+    empty, it is refused too (leave it out for the default)."""
     from .problems import Problem
 
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
     if not raw.isdigit() or not low <= int(raw) <= high:
         raise Problem(
@@ -48,11 +61,11 @@ def int_param(request: Request, name: str, default: int, *, low: int, high: int)
 
 
 def bool_param(request: Request, name: str) -> bool:
-    """Return a true/false query parameter (absent: false), or refuse it (400)."""
+    """Return a true/false query parameter (absent: false), or refuse it (400), empty too."""
     from .problems import Problem
 
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return False
     if raw.lower() not in ("true", "false", "1", "0"):
         raise Problem(f"{name} is true or false", code="bad_parameter", parameter=name)

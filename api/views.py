@@ -629,9 +629,14 @@ class StageBracket(APIView):
 
 
 class IdFilter(filters.NumberFilter):
-    """A whole-number filter: 0.5 is no id."""
+    """A whole-number filter: 0.5 is no id, nor is a number no id column can hold (400)."""
 
     field_class = forms.IntegerField  # type: ignore[assignment]  # the stubs say DecimalField only
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
 
 
 class MatchFilter(filters.FilterSet):
@@ -644,6 +649,15 @@ class MatchFilter(filters.FilterSet):
     class Meta:
         model = Match
         fields = ["stage", "round", "team", "status", "tournament"]
+
+    def is_valid(self) -> bool:
+        """Also refuse a filter sent empty (``?status=``): leave it out to match every match."""
+        valid = super().is_valid()
+        for name in self.filters:
+            if (self.data or {}).get(name) == "":
+                self.form.add_error(name, "empty: leave it out to match every match")
+                valid = False
+        return valid
 
     def by_team(self, queryset: QuerySet[Match], name: str, value: Any) -> QuerySet[Match]:
         return queryset.filter(Q(team0=value) | Q(team1=value))
@@ -980,11 +994,9 @@ class Tokens(APIView):
     @extend_schema(request=s.TokenSerializer, responses={201: s.TokenSerializer, **ERRORS})
     def post(self, request: Request) -> Response:
         _session_only(request)
-        data = s.TokenSerializer(data=request.data)
+        data = s.TokenSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        if not visible_tournaments(request).filter(pk=values["tournament"].pk).exists():
-            raise serializers.ValidationError({"tournament": ["no such tournament"]})
         token, text = ApiToken.objects.create(
             user=request.user,
             expiry=timedelta(days=values["expires_in_days"]),
@@ -1027,16 +1039,16 @@ class Webhooks(APIView):
         hooks = Webhook.objects.filter(tournament__in=_directed(request)).order_by("pk")
         return paginate(self, request, hooks, lambda h: s.WebhookSerializer(h).data)
 
-    @extend_schema(request=s.WebhookSerializer, responses={201: s.WebhookSerializer, **ERRORS})
+    @extend_schema(request=s.WebhookSerializer, responses={201: s.NewWebhookSerializer, **ERRORS})
     def post(self, request: Request) -> Response:
         from .webhooks import check_url
 
-        data = s.WebhookSerializer(data=request.data)
+        if not signed_in(request):
+            raise Problem("sign in to manage webhooks", code="not_authenticated", status_code=401)
+        data = s.WebhookSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        tournament = values["tournament"]
-        if not visible_tournaments(request).filter(pk=tournament.pk).exists():
-            raise Http404
+        tournament = values["tournament"]  # one the caller may see (s.VisibleTournament)
         require_director(request, tournament)
         assert request.user.is_authenticated  # require_director: signed in
         check_url(values["url"])
@@ -1049,9 +1061,7 @@ class Webhooks(APIView):
             secret=secret,
             created_by=request.user,
         )
-        out = dict(s.WebhookSerializer(hook).data)
-        out["secret"] = secret
-        return Response(out, status=status.HTTP_201_CREATED)
+        return Response(s.NewWebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
 
 
 class WebhookDeliveries(APIView):

@@ -235,3 +235,23 @@ def test_a_filter_on_an_id_no_column_holds_is_a_400_problem(
 ) -> None:
     response = league.client().get(f"/api/v1/matches/?{name}={number}")
     assert name in assert_problem(response, 400, "invalid")["errors"]
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("/api/v1/matches/?status=", "invalid"),
+        ("/api/v1/matches/?team=", "invalid"),
+        ("/api/v1/matches/?page=", "bad_parameter"),
+        ("/api/v1/tournaments/?page_size=", "bad_parameter"),
+        ("/api/v1/matches/{digital}/events/?after=", "bad_parameter"),
+        ("/api/v1/matches/{digital}/events/?limit=", "bad_parameter"),
+    ],
+)
+def test_a_parameter_sent_empty_is_a_400_problem_not_left_out(
+    league: League, path: str, code: str
+) -> None:
+    """``?status=`` does not mean every status: the schema says what a value is, and an empty
+    one is none of them (leave the parameter out for its default)."""
+    response = league.client("organizer_a").get(path.format(digital=league.digital.pk))
+    assert_problem(response, 400, code)

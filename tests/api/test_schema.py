@@ -47,7 +47,7 @@ def connection_kept_open() -> Any:
 @pytest.mark.django_db
 @pytest.mark.usefixtures("connection_kept_open")
 @schema.parametrize()
-@settings(max_examples=8, deadline=None, derandomize=True,
+@settings(max_examples=25, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.filter_too_much])  # fmt: skip
 @pytest.mark.parametrize("caller", ["a_write", "a_read", None])
