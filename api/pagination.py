@@ -53,7 +53,10 @@ def int_param(request: Request, name: str, default: int, *, low: int, high: int)
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    # ASCII digits (str.isdigit() is true of "²", which int() refuses), and not so many that
+    # int() refuses them either (Python's limit on a number's digits)
+    whole = raw.isascii() and raw.isdigit() and len(raw) <= 30
+    if not whole or not low <= int(raw) <= high:
         raise Problem(
             f"{name} is a whole number from {low} to {high}", code="bad_parameter", parameter=name
         )

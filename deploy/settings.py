@@ -57,7 +57,7 @@ def _int(name: str, default: int, *, minimum: int = 0) -> int:
     raw = _raw(name)
     if raw is None:
         return default
-    if not raw.isdigit() or int(raw) < minimum:
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < minimum:
         raise ImproperlyConfigured(f"{name} must be a whole number >= {minimum}, not {raw!r}")
     return int(raw)
 

@@ -331,6 +331,7 @@ class TestBadValuesStopStartUp:
             ({"REDIS_URL": "http://x"}, "REDIS_URL must be redis://host:port/db"),
             ({"CONN_MAX_AGE": "abc"}, "CONN_MAX_AGE must be a whole number >= 0"),
             ({"CONN_MAX_AGE": "-5"}, "CONN_MAX_AGE must be a whole number >= 0"),
+            ({"CONN_MAX_AGE": "²"}, "CONN_MAX_AGE must be a whole number >= 0"),
             ({"ALLOWED_HOSTS": ",,"}, "ALLOWED_HOSTS must be a comma-separated list"),
             ({"LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of DEBUG, INFO"),
             ({"LOG_FORMAT": "xml"}, "LOG_FORMAT must be one of JSON, PLAIN"),

@@ -90,7 +90,9 @@ class RegisterTeam(forms.Form):
     name = forms.CharField(max_length=200, label="Team name")
     first_player = forms.CharField(max_length=200, label="First player")
     second_player = forms.CharField(max_length=200, label="Second player")
-    seed = forms.IntegerField(min_value=1, required=False, label="Seed (optional)")
+    seed = forms.IntegerField(  # at most what its column holds (an integer)
+        min_value=1, max_value=2**31 - 1, required=False, label="Seed (optional)"
+    )
     checked_in = forms.BooleanField(required=False, initial=True, label="Checked in now")
 
     def clean(self) -> dict[str, Any]:
@@ -169,7 +171,8 @@ class Correction(Command):
     @staticmethod
     def _sweeps(text: str) -> list[int]:
         values = [v.strip() for v in text.replace(";", ",").split(",") if v.strip()]
-        if not all(v.isdigit() for v in values):
+        # ASCII digits: str.isdigit() is true of "²" too, which int() refuses
+        if not all(v.isascii() and v.isdigit() and len(v) <= 9 for v in values):
             raise forms.ValidationError("Sweeps are whole numbers separated by commas: 50, 25.")
         return [int(v) for v in values]
 

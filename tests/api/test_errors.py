@@ -255,3 +255,14 @@ def test_a_parameter_sent_empty_is_a_400_problem_not_left_out(
     one is none of them (leave the parameter out for its default)."""
     response = league.client("organizer_a").get(path.format(digital=league.digital.pk))
     assert_problem(response, 400, code)
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "1" * 5000])  # str.isdigit() says yes to each
+@pytest.mark.parametrize("name", ["after", "limit"])
+def test_a_number_in_other_digits_or_too_long_is_a_400_problem(
+    league: League, name: str, value: str
+) -> None:
+    response = league.client("organizer_a").get(
+        f"/api/v1/matches/{league.digital.pk}/events/?{name}={value}"
+    )
+    assert_problem(response, 400, "bad_parameter")

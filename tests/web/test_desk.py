@@ -138,6 +138,30 @@ def test_bad_desk_input_is_a_message_and_loses_nothing(club: Club) -> None:
     assert "Only a draft round can be edited." in response.content.decode()
 
 
+@pytest.mark.parametrize("number", ["²", "٣", "1" * 5000])  # isdigit() says yes to each
+def test_a_team_button_that_is_no_id_changes_nothing(club: Club, number: str) -> None:
+    director = club.client("director")
+    before = list(Registration.objects.values_list("pk", "withdrawn_at", "checked_in_at"))
+    response = director.post(
+        f"/desk/{club.tournament.slug}/teams/act/", {"withdraw": number}, follow=True
+    )
+    assert response.status_code == 200
+    assert "Nothing was changed" in response.content.decode()
+    after = list(Registration.objects.values_list("pk", "withdrawn_at", "checked_in_at"))
+    assert after == before
+
+
+@pytest.mark.parametrize("seed", [str(2**31), "9" * 20])
+def test_a_seed_no_column_holds_is_a_message_and_loses_nothing(club: Club, seed: str) -> None:
+    teams = Registration.objects.filter(tournament=club.tournament).count()
+    response = club.client("director").post(
+        f"/desk/{club.tournament.slug}/teams/",
+        {"name": "Big", "first_player": "A", "second_player": "B", "seed": seed},
+    )
+    assert response.status_code == 422
+    assert Registration.objects.filter(tournament=club.tournament).count() == teams
+
+
 def _disputed(club: Club) -> Match:
     match = club.matches[0]
     keeper = club.client("scorekeeper")
@@ -270,3 +294,30 @@ def test_a_correction_without_a_reason_changes_nothing(club: Club) -> None:
     assert response.status_code == 422
     assert "Nothing was changed" in response.content.decode()
     assert not MatchEvent.objects.filter(match=match, kind="deal_voided").exists()
+
+
+@pytest.mark.parametrize("sweeps", ["²", "50;²", "1" * 100])
+def test_sweeps_that_are_no_numbers_are_a_message_and_change_nothing(
+    club: Club, sweeps: str
+) -> None:
+    match = _finished(club)
+    seq = match.last_seq
+    response = club.client("director").post(
+        f"/desk/{club.tournament.slug}/matches/{match.pk}/correct/",
+        {
+            "fix-kind": "deal_corrected",
+            "fix-deal": 1,
+            "fix-points_a": 50,
+            "fix-points_b": 50,
+            "fix-sweeps_a": sweeps,
+            "fix-sweeps_b": "",
+            "fix-reason": "a sweep was missed",
+            "fix-expected_seq": seq,
+            "fix-client_id": "correct-0003",
+            "step": "apply",
+        },
+    )
+    assert response.status_code == 422
+    assert "Sweeps are whole numbers" in response.content.decode()
+    match.refresh_from_db()
+    assert match.last_seq == seq

@@ -170,7 +170,8 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
     services = {"check_in": competition.team_check_in, "withdraw": competition.team_withdraw}
     command = next((name for name in services if name in request.POST), None)
     team_id = request.POST.get(command or "", "")
-    if command is None or not team_id.isdigit():
+    # ASCII digits (str.isdigit() is true of "²", which no id is), as many as an id has
+    if command is None or not (team_id.isascii() and team_id.isdigit() and len(team_id) <= 19):
         messages.error(request, "Nothing was changed: choose a team's button.")
         return _back(slug, "teams")
     team = get_object_or_404(Team.objects.select_related("tournament"), pk=team_id, tournament=t)
