@@ -21,7 +21,7 @@ from rest_framework.request import Request
 
 from competition import access as competition_access
 from tournaments.access import is_director
-from tournaments.models import Tournament
+from tournaments.models import ID_LIMIT, Tournament
 
 from . import sql as queries
 from .models import ApiToken
@@ -168,7 +168,7 @@ def _number_or_404(pk: Any) -> int:
         number = int(pk)
     except (TypeError, ValueError, OverflowError) as exc:
         raise Http404 from exc
-    if not 1 <= number < 2**63:  # beyond any id the database can hold
+    if not 1 <= number < ID_LIMIT:
         raise Http404
     return number
 

@@ -14,15 +14,10 @@ from competition import formats
 from competition.models import Fixture, Round, Stage, StandingRow
 from scoring.models import DealResult, MatchResult
 from tournaments import matchlog
-from tournaments.models import Match, Team, Tournament
+from tournaments.models import INTEGER_MAX, INTEGER_MIN, Match, Team, Tournament
 
 from .access import visible_tournaments
 from .models import ApiToken, Webhook, WebhookAttempt, WebhookDelivery
-
-#: the range of the database's ``integer`` columns (PostgreSQL's int4; SQLite's is wider): a
-#: number a plain field stores in one is checked against it, so it is refused (400), not
-#: sent to the database to fail there
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 
 class Strict(serializers.Serializer):  # type: ignore[type-arg]
@@ -99,10 +94,13 @@ class TeamSerializer(Strict):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     name = serializers.CharField(max_length=200)
     players = PlayerSerializer(many=True, help_text="Exactly two: the first sits at seat 0 or 1.")
+    # integer columns (the ModelSerializers take their bounds from the model, these do not)
     rating = serializers.IntegerField(
-        required=False, allow_null=True, min_value=INT_MIN, max_value=INT_MAX
+        required=False, allow_null=True, min_value=INTEGER_MIN, max_value=INTEGER_MAX
     )
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=INT_MAX)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=INTEGER_MAX
+    )
     checked_in = serializers.BooleanField(required=False, default=False, write_only=True)
     checked_in_at = serializers.DateTimeField(read_only=True, allow_null=True)
     withdrawn_at = serializers.DateTimeField(read_only=True, allow_null=True)

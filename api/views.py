@@ -53,7 +53,7 @@ from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.access import seats_in
 from tournaments.errors import MatchNotFound
-from tournaments.models import Match, Player, Team, Tournament
+from tournaments.models import ID_LIMIT, Match, Player, Team, Tournament
 from tournaments.services import match_append_event
 
 from . import serializers as s
@@ -635,7 +635,7 @@ class IdFilter(filters.NumberFilter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
-        kwargs.setdefault("max_value", 2**63 - 1)
+        kwargs.setdefault("max_value", ID_LIMIT - 1)
         super().__init__(*args, **kwargs)
 
 

@@ -20,6 +20,13 @@ import seep_core
 
 from . import matchlog
 
+#: ids are ``bigint``: a number from here up names no row (checked before a query, which the
+#: database or its driver would refuse with an error, not an empty answer)
+ID_LIMIT = 2**63
+#: what an ``integer`` column holds (PostgreSQL's int4; SQLite's is wider): the API's and the
+#: pages' fields for such columns are bounded by it, alike on every backend
+INTEGER_MIN, INTEGER_MAX = -(2**31), 2**31 - 1
+
 
 def default_rules() -> dict[str, Any]:
     """Return the default rule variants (docs/rules.md as written) as a JSON-ready dict."""

@@ -28,7 +28,7 @@ from .errors import (
     StaleSequence,
     StoreUnavailable,
 )
-from .models import Match, MatchEvent, Team, Tournament
+from .models import ID_LIMIT, Match, MatchEvent, Team, Tournament
 from .rawsql import as_health_check
 from .selectors import render_events
 from .signals import log_appended
@@ -331,7 +331,7 @@ def _append_held(
 def _match_id(match: Any) -> int:
     if isinstance(match, Match):
         return int(match.pk)
-    if type(match) is not int or not 1 <= match < 2**63:
+    if type(match) is not int or not 1 <= match < ID_LIMIT:
         raise MatchNotFound(match)
     return match
 

@@ -13,6 +13,7 @@ from django.core.validators import RegexValidator
 
 import seep_core as sc
 from tournaments import matchlog
+from tournaments.models import INTEGER_MAX
 
 CLIENT_ID = RegexValidator(r"^[A-Za-z0-9-]{8,64}$", "This form is damaged: reload the page.")
 
@@ -90,8 +91,8 @@ class RegisterTeam(forms.Form):
     name = forms.CharField(max_length=200, label="Team name")
     first_player = forms.CharField(max_length=200, label="First player")
     second_player = forms.CharField(max_length=200, label="Second player")
-    seed = forms.IntegerField(  # at most what its column holds (an integer)
-        min_value=1, max_value=2**31 - 1, required=False, label="Seed (optional)"
+    seed = forms.IntegerField(
+        min_value=1, max_value=INTEGER_MAX, required=False, label="Seed (optional)"
     )
     checked_in = forms.BooleanField(required=False, initial=True, label="Checked in now")
 
