@@ -230,7 +230,7 @@ def test_a_number_no_column_holds_is_a_400_problem_and_writes_nothing(
 
 @pytest.mark.parametrize("name", ["team", "tournament", "stage", "round"])
 @pytest.mark.parametrize("number", [2**63, 0, -1])
-def test_a_filter_on_an_id_no_column_holds_is_a_400_problem(
+def test_a_filter_on_a_number_no_id_can_be_is_a_400_problem(
     league: League, name: str, number: int
 ) -> None:
     response = league.client().get(f"/api/v1/matches/?{name}={number}")
