@@ -1,0 +1,430 @@
+"""Rounds: paired as drafts, edited, published (their matches made), and completed."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import matchlog
+from tournaments.access import SYSTEM
+from tournaments.models import Team
+from tournaments.services import match_append_event, match_create
+
+from .. import formats
+from ..errors import DraftEditRefused, InvalidSettings, NotNow
+from ..models import Fixture, Registration, Round, Stage, StageEntry
+from ..signals import round_published
+from . import _common, brackets, registration, stages
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Pairing:
+    table: int | None
+    a: int
+    b: int | None  # None: a bye for a
+    group: int | None = None
+    floats: tuple[dict[str, Any], ...] = ()
+
+
+def round_pair(*, actor: Any, stage: Stage) -> Round:
+    """Pair the stage's next round, as a draft only directors see.
+
+    Round robin and groups follow their schedule (the circle method); Swiss pairs from the
+    standings after the previous round, which must be complete. A bracket pairs itself.
+    """
+    _common.require_director(actor, stage.tournament)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+        if stage.status != Stage.Status.RUNNING:
+            raise NotNow("the stage is not running", code="stage_not_running")
+        if stage.elimination:
+            raise NotNow("a bracket's rounds follow from its results", code="bracket_pairs_itself")
+        rounds = list(stage.round_set.order_by("number"))
+        if any(r.status == Round.Status.DRAFT for r in rounds):
+            raise NotNow("publish or discard the draft round first", code="draft_pending")
+        number = len(rounds) + 1
+        if stage.format == Stage.Format.SWISS:
+            if rounds and rounds[-1].status != Round.Status.COMPLETE:
+                raise NotNow(
+                    "a Swiss round is paired from the standings: finish the round first",
+                    code="round_running",
+                )
+            if number > (stage.rounds or 0):
+                raise NotNow(f"the stage has {stage.rounds} rounds", code="no_more_rounds")
+            pairings, record = _swiss(stage, number)
+        else:
+            schedule = _schedule(stage)
+            if number > len(schedule):
+                raise NotNow(f"the stage has {len(schedule)} rounds", code="no_more_rounds")
+            pairings, record = schedule[number - 1], {"method": "circle"}
+        round_ = Round.objects.create(
+            stage=stage, number=number, name=f"round {number}", pairing=record
+        )
+        Fixture.objects.bulk_create(
+            Fixture(
+                stage=stage,
+                round=round_,
+                table=p.table,
+                team_a_id=p.a,
+                team_b_id=p.b,
+                group=p.group,
+                floats=list(p.floats),
+                result=Fixture.Result.BYE if p.b is None else Fixture.Result.PENDING,
+            )
+            for p in pairings
+        )
+    return round_
+
+
+def _schedule(stage: Stage) -> list[list[_Pairing]]:
+    """Return every round of a round-robin or group stage (deterministic from the seeds)."""
+    entries = list(stage.entries.order_by("seed").values_list("team_id", "group"))
+    legs = 2 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 1
+    if stage.format != Stage.Format.GROUPS:
+        return [
+            [_Pairing(p.table, p.a, p.b) for p in r.pairings]
+            + ([_Pairing(None, r.bye, None)] if r.bye is not None else [])
+            for r in formats.round_robin([t for t, _ in entries], legs=legs)
+        ]
+    by_group: dict[int, list[int]] = {}
+    for team, group in entries:
+        by_group.setdefault(group or 0, []).append(team)
+    schedules = {g: formats.round_robin(teams) for g, teams in sorted(by_group.items())}
+    count = max(len(s) for s in schedules.values())
+    out = []
+    for n in range(count):
+        table = 0
+        rows = []
+        for g, schedule in schedules.items():
+            if n >= len(schedule):
+                continue
+            for p in schedule[n].pairings:
+                table += 1
+                rows.append(_Pairing(table, p.a, p.b, g))
+            bye = schedule[n].bye
+            if bye is not None:
+                rows.append(_Pairing(None, bye, None, g))
+        out.append(rows)
+    return out
+
+
+def _swiss(stage: Stage, number: int) -> tuple[list[_Pairing], dict[str, Any]]:
+    from ..standings import standings_rows_now
+
+    withdrawn = set(
+        Registration.objects.filter(
+            tournament=stage.tournament, withdrawn_at__isnull=False
+        ).values_list("team_id", flat=True)
+    )
+    playing = {
+        team
+        for team, joined in stage.entries.values_list("team_id", "joined_round")
+        if joined <= number and team not in withdrawn
+    }
+    ranked = [(r.team_id, r.points) for r in standings_rows_now(stage, number - 1)]
+    ranked = [(team, points) for team, points in ranked if team in playing]
+    ranked_ids = {team for team, _ in ranked}
+    ranked += [(team, 0) for team in sorted(playing - ranked_ids)]  # late entries: no points
+    ranked.sort(key=lambda tp: -tp[1])  # points never rise down the list (stable: rank order)
+    met = Fixture.objects.filter(
+        stage=stage, team_a__isnull=False, team_b__isnull=False
+    ).values_list("team_a_id", "team_b_id")
+    byes = Fixture.objects.filter(stage=stage, result=Fixture.Result.BYE).values_list(
+        "team_a_id", flat=True
+    )
+    method = cast(formats.Method, stage.swiss_method)  # one of its choices (and checked there)
+    paired = formats.swiss_pairings(
+        ranked, round_number=number, played=list(met), byes=list(byes), method=method
+    )
+    floats: dict[int, list[dict[str, Any]]] = {}
+    for f in paired.floats:
+        floats.setdefault(f.entrant, []).append(
+            {"team": f.entrant, "direction": f.direction, "score": f.score,
+             "opponent": f.opponent, "opponent_score": f.opponent_score}
+        )  # fmt: skip
+    pairings = [
+        _Pairing(p.table, p.a, p.b, floats=(*floats.get(p.a, ()), *floats.get(p.b, ())))
+        for p in paired.pairings
+    ]
+    if paired.bye is not None:
+        pairings.append(_Pairing(None, paired.bye, None))
+    cost = paired.cost
+    record = {
+        "method": stage.swiss_method,
+        "solver": paired.solver,
+        "cost": {
+            "rematches": cost.rematches, "bye_rank": cost.bye_rank,
+            "score_gaps": cost.score_gaps, "fold": cost.fold, "closeness": cost.closeness,
+        },
+        "window": paired.window,
+        "fold_proven": paired.fold_proven,
+        "edges": paired.edges,
+    }  # fmt: skip
+    return pairings, record
+
+
+def round_edit(
+    *,
+    actor: Any,
+    round: Round,
+    swap_teams: tuple[int, int] | None = None,
+    swap_tables: tuple[int, int] | None = None,
+    force: bool = False,
+) -> list[str]:
+    """Edit a draft round: swap two teams, or the tables of two fixtures; return the problems.
+
+    The pairing constraints are checked again after the edit: a team plays at most once,
+    no avoidable rematch, no second bye while another team has none, one fixture a table.
+    An edit that breaks one is refused with what it breaks (DraftEditRefused), unless
+    ``force``; then it is made and the problems are returned.
+    """
+    _common.require_director(actor, round.stage.tournament)
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().select_related("stage").get(pk=round.pk)
+        if locked.status != Round.Status.DRAFT:
+            raise NotNow("only a draft round can be edited", code="round_published")
+        fixtures = list(locked.fixtures.order_by("table", "id"))
+        if swap_teams is not None:
+            _swap_teams(locked.stage, fixtures, *swap_teams)
+        elif swap_tables is not None:
+            _swap_tables(fixtures, *swap_tables)
+        else:
+            raise InvalidSettings("say what to swap: two teams or two tables", code="bad_edit")
+        problems = _draft_problems(locked, fixtures)
+        if problems and not force:
+            raise DraftEditRefused(problems)
+        for f in fixtures:
+            f.save(update_fields=["team_a", "team_b", "table", "result"])
+        if locked.stage.elimination and swap_teams is not None:
+            _swap_seeds(locked.stage, *swap_teams)
+    return problems
+
+
+def _swap_teams(stage: Stage, fixtures: list[Fixture], x: int, y: int) -> None:
+    spots = [
+        (f, side)
+        for f in fixtures
+        for side in ("a", "b")
+        if getattr(f, f"team_{side}_id") in (x, y)
+    ]
+    if x == y or len(spots) != 2:
+        raise InvalidSettings("name two different teams of this round", code="bad_edit")
+    (f1, s1), (f2, s2) = spots
+    t1, t2 = getattr(f1, f"team_{s1}_id"), getattr(f2, f"team_{s2}_id")
+    setattr(f1, f"team_{s1}_id", t2)
+    setattr(f2, f"team_{s2}_id", t1)
+
+
+def _swap_tables(fixtures: list[Fixture], first: int, second: int) -> None:
+    by_table = {f.table: f for f in fixtures if f.table is not None}
+    if first == second or first not in by_table or second not in by_table:
+        raise InvalidSettings("name two different tables of this round", code="bad_edit")
+    a, b = by_table[first], by_table[second]
+    # Two rows may not hold one table even for a moment: park one at a free number first.
+    parked = max(by_table) + 1
+    Fixture.objects.filter(pk=a.pk).update(table=parked)
+    Fixture.objects.filter(pk=b.pk).update(table=first)
+    Fixture.objects.filter(pk=a.pk).update(table=second)
+    a.table, b.table = second, first
+
+
+def _swap_seeds(stage: Stage, x: int, y: int) -> None:
+    entries = {e.team_id: e for e in stage.entries.filter(team_id__in=(x, y))}
+    sx, sy = entries[x].seed, entries[y].seed
+    StageEntry.objects.filter(pk=entries[x].pk).update(seed=0)  # the seeds are unique
+    StageEntry.objects.filter(pk=entries[y].pk).update(seed=sx)
+    StageEntry.objects.filter(pk=entries[x].pk).update(seed=sy)
+
+
+def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
+    """Return every pairing constraint the draft breaks, in words a director understands."""
+    stage = round_.stage
+    names = dict(Team.objects.filter(tournament=stage.tournament).values_list("pk", "name"))
+    problems = []
+    seen: dict[int, int] = {}
+    for f in fixtures:
+        for team in (f.team_a_id, f.team_b_id):
+            if team is not None:
+                seen[team] = seen.get(team, 0) + 1
+    problems += [f"{names[t]} plays twice in this round" for t, n in seen.items() if n > 1]
+    tables = [f.table for f in fixtures if f.table is not None]
+    if len(tables) != len(set(tables)):
+        problems.append("two fixtures share a table")
+    if stage.elimination:
+        return problems
+    earlier = Fixture.objects.filter(
+        stage=stage, round__number__lt=round_.number, team_a__isnull=False, team_b__isnull=False
+    ).values_list("team_a_id", "team_b_id")
+    met: dict[frozenset[int], int] = {}
+    for a, b in earlier:
+        key = frozenset((a, b))
+        met[key] = met.get(key, 0) + 1
+    allowed = 1 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 0
+    for f in fixtures:
+        if f.team_a_id is not None and f.team_b_id is not None:
+            times = met.get(frozenset((f.team_a_id, f.team_b_id)), 0)
+            if times > allowed:
+                problems.append(
+                    f"{names[f.team_a_id]} and {names[f.team_b_id]} have met already (rematch)"
+                )
+    byes = Fixture.objects.filter(
+        stage=stage, round__number__lt=round_.number, result=Fixture.Result.BYE
+    ).values_list("team_a_id", flat=True)
+    had: dict[int, int] = {}
+    for team in byes:
+        had[team] = had.get(team, 0) + 1
+    playing = [t for t in seen]
+    fewest = min((had.get(t, 0) for t in playing), default=0)
+    for f in fixtures:
+        if f.team_b_id is None and f.team_a_id is not None and had.get(f.team_a_id, 0) > fewest:
+            problems.append(f"{names[f.team_a_id]} gets a second bye while another team has none")
+    return problems
+
+
+def round_publish(*, actor: Any, round: Round) -> Round:
+    """Publish a draft round: its matches are created (and started, if the stage says so)
+    and everyone sees it. Publishing a bracket's first round publishes the whole bracket."""
+    _common.require_director(actor, round.stage.tournament)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=round.stage_id)
+        locked = Round.objects.select_for_update().get(pk=round.pk)
+        if locked.status != Round.Status.DRAFT:
+            raise NotNow("the round is published already", code="round_published")
+        now = timezone.now()
+        rounds = (
+            list(stage.round_set.filter(status=Round.Status.DRAFT))
+            if stage.elimination
+            else [locked]
+        )
+        Round.objects.filter(pk__in=[r.pk for r in rounds]).update(
+            status=Round.Status.PUBLISHED, published_at=now
+        )
+        if stage.elimination:
+            brackets.reconcile_bracket(stage)
+        else:
+            withdrawn = set(
+                Registration.objects.filter(
+                    tournament=stage.tournament, withdrawn_at__isnull=False
+                ).values_list("team_id", flat=True)
+            )
+            for fixture in locked.fixtures.filter(result="").select_related("team_a", "team_b"):
+                gone = {fixture.team_a_id, fixture.team_b_id} & withdrawn
+                if gone:
+                    team = fixture.team_a if fixture.team_a_id in gone else fixture.team_b
+                    assert team is not None  # gone holds the ids of registered teams
+                    registration.withdrawn_from(fixture, team)
+                elif fixture.team_b_id is not None:
+                    create_match(stage, fixture)
+        locked.refresh_from_db()
+        for round_ in rounds:
+            complete_round_if_done(round_)
+        transaction.on_commit(lambda: _common.schedule_standings(stage.pk))
+        for round_ in rounds:
+            transaction.on_commit(_tell_published(round_.pk), robust=True)
+    return locked
+
+
+def _tell_published(round_id: int) -> Callable[[], None]:
+    def tell() -> None:
+        round_published.send(sender=Round, round_id=round_id)
+
+    return tell
+
+
+def create_match(stage: Stage, fixture: Fixture) -> None:
+    """Create (once) the match of a fixture whose teams are known, and start it if asked."""
+    if Fixture.objects.filter(pk=fixture.pk, match__isnull=False).exists():
+        return
+    assert fixture.team_a_id is not None and fixture.team_b_id is not None  # both known
+    match = match_create(
+        tournament=stage.tournament,
+        team0=Team.objects.get(pk=fixture.team_a_id),
+        team1=Team.objects.get(pk=fixture.team_b_id),
+        mode=stage.mode,
+        match_format=stage.match_format,
+        confirmation=stage.confirmation,
+    )
+    match.scorekeepers.set(stage.scorekeepers.all())
+    Fixture.objects.filter(pk=fixture.pk).update(match=match, terms=stages.stage_terms(stage))
+    fixture.match = match
+    if stage.start_matches:
+        match_append_event(
+            match=match, expected_seq=0, kind=matchlog.MATCH_STARTED, payload={}, actor=SYSTEM
+        )
+
+
+def complete_round_if_done(round_: Round) -> None:
+    """Mark a published round complete once every fixture of it is decided."""
+    if round_.status != Round.Status.PUBLISHED:
+        round_.refresh_from_db(fields=["status"])
+        if round_.status != Round.Status.PUBLISHED:
+            return
+    if round_.fixtures.filter(result="").exists():
+        return
+    written = Round.objects.filter(pk=round_.pk, status=Round.Status.PUBLISHED).update(
+        status=Round.Status.COMPLETE, completed_at=timezone.now(), receipts=receipts(round_)
+    )
+    if not written:
+        return
+    stage = Stage.objects.get(pk=round_.stage_id)
+    if stage.elimination:
+        return  # a bracket is complete when its champion is known (brackets.reconcile_bracket)
+    total = stage.rounds if stage.format == Stage.Format.SWISS else len(_schedule(stage))
+    if not stage.round_set.exclude(status=Round.Status.COMPLETE).exists() and (
+        stage.round_set.count() >= (total or 0)
+    ):
+        complete_stage(stage)
+
+
+def receipts(round_: Round) -> list[dict[str, Any]]:
+    """Return the round's matches' heads (seq, hash) and receipts, for the stage's record."""
+    from tournaments.models import MatchReceipt
+
+    out = []
+    for fixture in round_.fixtures.filter(match__isnull=False).select_related("match"):
+        match = fixture.match
+        assert match is not None
+        receipt = MatchReceipt.objects.filter(match=match).order_by("-seq").first()
+        out.append(
+            {
+                "match": match.pk,
+                "events": match.last_seq,
+                "head_hash": match.last_hash,
+                "receipt": None
+                if receipt is None
+                else {"receipt": receipt.body, "signature": receipt.signature},
+            }
+        )
+    return out
+
+
+def round_record_anchors(match_id: int) -> list[Any]:
+    """Return the heads of a match's log its rounds recorded on completing, for verify_match:
+    each an ``Anchor`` (seq and hash), and the signed receipt the round kept a copy of."""
+    from tournaments.receipts import Receipt
+    from tournaments.verify import Anchor
+
+    out: list[Any] = []
+    rounds = Round.objects.filter(fixtures__match_id=match_id).select_related("stage")
+    for round_ in rounds.exclude(receipts=[]):
+        for entry in round_.receipts:
+            if entry.get("match") != match_id:
+                continue
+            where = f"the record of {round_.stage.name}, round {round_.number}"
+            out.append(Anchor(entry["events"], entry["head_hash"], where))
+            if entry.get("receipt"):
+                out.append(Receipt(entry["receipt"]["receipt"], entry["receipt"]["signature"]))
+    return out
+
+
+def complete_stage(stage: Stage) -> None:
+    Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
+        status=Stage.Status.COMPLETE, completed_at=timezone.now()
+    )
