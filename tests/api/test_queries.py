@@ -19,8 +19,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 import seep_core as sc
-from api import views
 from api.models import ApiToken
+from api.views import events, standings
 from competition import demo
 from competition import services as competition
 from competition.models import Fixture, Stage
@@ -116,11 +116,11 @@ def test_a_table_this_process_rendered_is_served_without_the_cache(
     url = f"/api/v1/stages/{stage.pk}/standings/"
     first = reader.get(url)
     asked: list[Any] = []
-    monkeypatch.setattr(views.cache, "get", lambda *a, **k: asked.append(a))
+    monkeypatch.setattr(standings.cache, "get", lambda *a, **k: asked.append(a))
     again = reader.get(url)
     assert again.content == first.content and again["ETag"] == first["ETag"]
     assert asked == []  # the body was this process's own
-    views._rendered.clear()  # as in another process: the cache's copy is read
+    standings._rendered.clear()  # as in another process: the cache's copy is read
     assert reader.get(url).status_code == 200 and len(asked) == 1
 
 
@@ -137,7 +137,7 @@ def test_an_append_through_the_api_adds_one_query_to_the_service(
     _, text = ApiToken.objects.create(
         user=player, expiry=timedelta(days=1), name="bot", tournament=league.a, write=True
     )
-    service = views.match_append_event
+    service = events.match_append_event
     inside: list[int] = []
 
     def counted_service(**kwargs: Any) -> Any:
@@ -147,7 +147,7 @@ def test_an_append_through_the_api_adds_one_query_to_the_service(
         finally:
             inside.append(len(connection.queries) - before)
 
-    monkeypatch.setattr(views, "match_append_event", counted_service)
+    monkeypatch.setattr(events, "match_append_event", counted_service)
     client = APIClient()  # on-commit work (the projection, eager in tests) is not the request's
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {text}")
     body = {

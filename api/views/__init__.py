@@ -1,0 +1,48 @@
+"""The API's views: thin. Each one finds its object through what the caller may see, checks what
+they may do, calls a service or a selector, and shapes the answer.
+
+One module a resource; ``_common`` holds what several share. The views are re-exported here,
+for ``api.urls``.
+"""
+
+from .events import MatchEvents, MatchHistory
+from .index import Index
+from .matches import MatchDeals, MatchDetail, Matches, MatchState
+from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
+from .rounds import RoundDetail, RoundPublish, StageRounds
+from .stages import StageBracket, StageDetail, StageStart, TournamentStages
+from .standings import StageStandings
+from .teams import TeamCheckIn, TeamWithdraw, TournamentTeams
+from .tokens import TokenDetail, Tokens
+from .tournaments import TournamentDetail, Tournaments
+from .webhooks import WebhookDeliveries, Webhooks
+
+__all__ = [
+    "Index",
+    "MatchDeals",
+    "MatchDetail",
+    "MatchEvents",
+    "MatchHistory",
+    "MatchState",
+    "Matches",
+    "NoticeResolve",
+    "RoundDetail",
+    "RoundPublish",
+    "StageBracket",
+    "StageDetail",
+    "StageRounds",
+    "StageStandings",
+    "StageStart",
+    "TeamCheckIn",
+    "TeamWithdraw",
+    "TokenDetail",
+    "Tokens",
+    "TournamentDetail",
+    "TournamentDisputes",
+    "TournamentNotices",
+    "TournamentStages",
+    "TournamentTeams",
+    "Tournaments",
+    "WebhookDeliveries",
+    "Webhooks",
+]

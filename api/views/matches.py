@@ -1,0 +1,161 @@
+"""Matches: the filtered list, one match, its position as the caller may see it, its deals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import Q, QuerySet
+from django.http import HttpResponse
+from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
+from rest_framework import generics, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import seep_core as sc
+from scoring.models import DealResult
+from tournaments import selectors as store
+from tournaments.access import seats_in
+from tournaments.models import ID_LIMIT, Match
+
+from .. import serializers as s
+from ..access import directs, get_or_404, get_visible, get_visible_row, signed_in, visible
+from ..pagination import Pages
+from ._common import ERRORS, conditional, viewer_key
+
+
+class IdFilter(filters.NumberFilter):
+    """A whole-number filter: 0.5 is no id, nor is a number no id column can hold (400)."""
+
+    field_class = forms.IntegerField  # type: ignore[assignment]  # the stubs say DecimalField only
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", ID_LIMIT - 1)
+        super().__init__(*args, **kwargs)
+
+
+class MatchFilter(filters.FilterSet):
+    stage = IdFilter(field_name="fixture__stage")
+    round = IdFilter(field_name="fixture__round__number")
+    team = IdFilter(method="by_team")
+    status = filters.ChoiceFilter(choices=Match._meta.get_field("status").choices)
+    tournament = IdFilter(field_name="tournament")
+
+    class Meta:
+        model = Match
+        fields = ["stage", "round", "team", "status", "tournament"]
+
+    def is_valid(self) -> bool:
+        """Also refuse a filter sent empty (``?status=``): leave it out to match every match."""
+        valid = super().is_valid()
+        for name in self.filters:
+            if (self.data or {}).get(name) == "":
+                self.form.add_error(name, "empty: leave it out to match every match")
+                valid = False
+        return valid
+
+    def by_team(self, queryset: QuerySet[Match], name: str, value: Any) -> QuerySet[Match]:
+        return queryset.filter(Q(team0=value) | Q(team1=value))
+
+
+def _matches(request: Request) -> QuerySet[Match]:
+    return visible(
+        request, Match.objects.select_related("team0", "team1", "result", "fixture__round")
+    )
+
+
+@extend_schema_view(get=extend_schema(responses={200: s.MatchSerializer(many=True), **ERRORS}))
+class Matches(generics.ListAPIView):  # type: ignore[type-arg]
+    serializer_class = s.MatchSerializer
+    filter_backends = [filters.DjangoFilterBackend]
+    filterset_class = MatchFilter
+    pagination_class = Pages
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return _matches(self.request).order_by("pk")
+
+
+class MatchDetail(APIView):
+    @extend_schema(responses={200: s.MatchSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.MatchSerializer(get_or_404(_matches(request), pk)).data)
+
+
+class MatchState(APIView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS},
+        summary="The position as the caller may see it, and their legal moves",
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        match = get_visible_row(request, Match, pk, fields=("last_seq", "last_hash"))
+        viewer = viewer_key(request, match.tournament_id)
+        tag = f"state:{match.pk}:{match.last_seq}:{match.last_hash}:{viewer}"
+        return conditional(request, tag, lambda: Response(self.position(request, match)))
+
+    def position(self, request: Request, match: Match) -> dict[str, Any]:
+        state = store.match_state(match)
+        director = directs(request, match.tournament_id)
+        seats = seats_in(state.users, request.user) if signed_in(request) else []
+        seat = seats[0] if seats else None
+        deal = state.deal
+        if deal is None:
+            position = None
+        elif director:
+            position = deal.to_dict()
+        else:
+            position = sc.view(deal, seat)
+        legal = None
+        if deal is not None and seat is not None and deal.to_play in seats:
+            legal = sc.legal_moves(deal)
+        progress = state.progress
+        return {
+            "match": match.pk,
+            "status": state.status,
+            "mode": state.mode,
+            "last_seq": match.last_seq,
+            "deal": state.deal_no,
+            "seat": seat,
+            "position": position,
+            "legal_moves": legal,
+            # Score entry with confirmation: the next deal's entries awaiting an answer
+            # (provisional: they count once confirmed), and whether the director has it.
+            "confirmation": state.confirmation,
+            "entries": [
+                {"entry": e.number, "side": e.side, "by": e.actor, **e.result()}
+                for e in state.entries
+            ],
+            "disputed": state.disputed,
+            "progress": None
+            if progress is None
+            else {
+                "dealer": progress.dealer,
+                "deals": progress.deals,
+                "difference": progress.difference,
+                "bazzis": list(progress.bazzis),
+                "over": progress.over,
+                "winner": progress.winner,
+            },
+        }
+
+
+class MatchDeals(APIView):
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Deals",
+                {
+                    "match": serializers.IntegerField(),
+                    "deals": s.DealSerializer(many=True),
+                },
+            ),
+            **ERRORS,
+        }
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_visible(request, Match.objects.all(), pk)
+        deals = DealResult.objects.filter(match=match).order_by("deal")
+        return Response({"match": match.pk, "deals": s.DealSerializer(deals, many=True).data})

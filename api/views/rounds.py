@@ -1,0 +1,118 @@
+"""A stage's rounds: pairing the next one as a draft, editing the draft, publishing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from competition import services as competition
+from competition.models import Round, Stage
+
+from .. import serializers as s
+from ..access import (
+    directs,
+    get_or_404,
+    get_visible,
+    require_director,
+    signed_in,
+    token_of,
+    visible,
+    visible_tournaments,
+)
+from ._common import ERRORS, PAGE_PARAMS, paged, paginate
+
+
+def _rounds(request: Request) -> QuerySet[Round]:
+    """The rounds the caller may see: drafts only in tournaments they direct."""
+    rounds = visible(request, Round.objects.select_related("stage"), "stage__tournament")
+    if not signed_in(request):
+        return rounds.exclude(status=Round.Status.DRAFT)
+    if request.user.is_superuser and token_of(request) is None:
+        return rounds
+    directed = [
+        t for t in visible_tournaments(request).values_list("pk", flat=True) if directs(request, t)
+    ]
+    return rounds.filter(~Q(status=Round.Status.DRAFT) | Q(stage__tournament__in=directed))
+
+
+def _round_data(round_: Round) -> Any:
+    fresh = Round.objects.prefetch_related("fixtures__team_a", "fixtures__team_b").get(pk=round_.pk)
+    return s.RoundSerializer(fresh).data
+
+
+class StageRounds(APIView):
+    @extend_schema(
+        responses={200: paged("Round", s.RoundSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="stage_rounds_list",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        stage = get_visible(request, Stage.objects.all(), pk)
+        rounds = (
+            _rounds(request)
+            .filter(stage=stage)
+            .prefetch_related("fixtures__team_a", "fixtures__team_b")
+            .order_by("number")
+        )
+        return paginate(self, request, rounds, lambda r: s.RoundSerializer(r).data)
+
+    @extend_schema(
+        request=None,
+        responses={201: s.RoundSerializer, **ERRORS},
+        summary="Pair the stage's next round, as a draft",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
+        require_director(request, stage.tournament)
+        round_ = competition.round_pair(actor=request.user, stage=stage)
+        return Response(_round_data(round_), status=status.HTTP_201_CREATED)
+
+
+class RoundDetail(APIView):
+    @extend_schema(responses={200: s.RoundSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_round_data(get_or_404(_rounds(request), pk)))
+
+    @extend_schema(
+        request=s.RoundEditSerializer,
+        responses={
+            200: inline_serializer(
+                "RoundEdited",
+                {
+                    "round": s.RoundSerializer(),
+                    "problems": serializers.ListField(child=serializers.CharField()),
+                },
+            ),
+            **ERRORS,
+        },
+        summary="Edit a draft round: swap two teams or two tables",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
+        require_director(request, round_.stage.tournament)
+        edit = s.RoundEditSerializer(data=request.data)
+        edit.is_valid(raise_exception=True)
+        values = edit.validated_data
+        problems = competition.round_edit(
+            actor=request.user,
+            round=round_,
+            swap_teams=tuple(values["swap_teams"]) if "swap_teams" in values else None,
+            swap_tables=tuple(values["swap_tables"]) if "swap_tables" in values else None,
+            force=values["force"],
+        )
+        return Response({"round": _round_data(round_), "problems": problems})
+
+
+class RoundPublish(APIView):
+    @extend_schema(request=None, responses={200: s.RoundSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
+        require_director(request, round_.stage.tournament)
+        competition.round_publish(actor=request.user, round=round_)
+        return Response(_round_data(round_))

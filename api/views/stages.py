@@ -1,0 +1,117 @@
+"""A tournament's stages: creating, editing and starting one, and a knockout's bracket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from competition import selectors as competition_selectors
+from competition import services as competition
+from competition.models import Fixture, Stage
+from tournaments.models import Tournament
+
+from .. import serializers as s
+from ..access import directs, get_visible, require_director
+from ..problems import Problem
+from ._common import ERRORS, PAGE_PARAMS, conditional, paged, paginate
+
+
+def _stage_values(data: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    values = dict(data)
+    return values, values.pop("scorekeepers", None)
+
+
+class TournamentStages(APIView):
+    @extend_schema(
+        responses={200: paged("Stage", s.StageSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="tournament_stages_list",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
+        stages = Stage.objects.filter(tournament=tournament).prefetch_related("scorekeepers")
+        return paginate(
+            self, request, stages.order_by("order"), lambda st: s.StageSerializer(st).data
+        )
+
+    @extend_schema(request=s.StageSerializer, responses={201: s.StageSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
+        require_director(request, tournament)
+        data = s.StageSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values, scorekeepers = _stage_values(data.validated_data)
+        values.setdefault("match_format", tournament.match_format)
+        with transaction.atomic():
+            stage = competition.stage_create(actor=request.user, tournament=tournament, **values)
+            if scorekeepers is not None:
+                stage.scorekeepers.set(scorekeepers)
+        return Response(s.StageSerializer(stage).data, status=status.HTTP_201_CREATED)
+
+
+class StageDetail(APIView):
+    @extend_schema(responses={200: s.StageSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.StageSerializer(get_visible(request, Stage.objects.all(), pk)).data)
+
+    @extend_schema(
+        request=s.StageSerializer(partial=True), responses={200: s.StageSerializer, **ERRORS}
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
+        require_director(request, stage.tournament)
+        data = s.StageSerializer(stage, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        values, scorekeepers = _stage_values(data.validated_data)
+        with transaction.atomic():
+            stage = competition.stage_update(actor=request.user, stage=stage, **values)
+            if scorekeepers is not None:
+                stage.scorekeepers.set(scorekeepers)
+        return Response(s.StageSerializer(stage).data)
+
+
+class StageStart(APIView):
+    @extend_schema(request=None, responses={200: s.StageSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
+        require_director(request, stage.tournament)
+        stage = competition.stage_start(actor=request.user, stage=stage)
+        return Response(s.StageSerializer(stage).data)
+
+
+class StageBracket(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS})
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        stage = get_visible(request, Stage.objects.all(), pk)
+        if not stage.elimination:
+            raise Problem("this stage is not a bracket", code="not_a_bracket", status_code=404)
+        drafts = directs(request, stage.tournament_id)
+        version = list(
+            Fixture.objects.filter(stage=stage)
+            .order_by("pk")
+            .values_list(
+                "pk",
+                "result",
+                "team_a_id",
+                "team_b_id",
+                "match_id",
+                "match__status",
+                "round__status",
+            )
+        )
+        tag = f"bracket:{stage.pk}:{stage.status}:{drafts}:{version}"
+        return conditional(
+            request,
+            tag,
+            lambda: Response(
+                competition_selectors.bracket_for_stage(stage=stage, include_drafts=drafts)
+            ),
+        )
