@@ -8,6 +8,8 @@ Roles are per tournament (a staff flag or a model permission grants nothing here
 - a **player** sits at a seat of a match: the moves of that seat. Who sits where is fixed in
   the match's log when it starts (``match_started``), not read from the teams afterwards;
 - ``SYSTEM`` is the server itself (demo bots, management commands, internal jobs).
+
+A club's **directors** (``Club.directors``, or a superuser) keep its roster of members.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Final
 
 from django.db.models import Q, QuerySet
 
-from .models import Match, Tournament
+from .models import Club, Match, Tournament
 
 
 class _System:
@@ -66,6 +68,32 @@ def is_director(user: Any, tournament: Tournament | int, *, listed: bool | None 
         .filter(Q(organizer=user) | Q(directors=user))
         .exists()
     )
+
+
+def is_club_director(user: Any, club: Club | int) -> bool:
+    """Return whether ``user`` directs ``club``: an active signed-in user among its directors,
+    or an active superuser. ``SYSTEM`` directs every club.
+
+    At most one query (none for a superuser or ``SYSTEM``).
+    """
+    if user is SYSTEM:
+        return True
+    if not _signed_in(user) or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    club_id = club.pk if isinstance(club, Club) else club
+    return Club.objects.filter(pk=club_id, directors=user).exists()
+
+
+def directed_clubs(user: Any) -> QuerySet[Club]:
+    """Return the clubs ``user`` directs (every one for a superuser or ``SYSTEM``, none for
+    others), as ``is_club_director`` decides."""
+    if user is SYSTEM or (_signed_in(user) and user.is_active and user.is_superuser):
+        return Club.objects.all()
+    if not _signed_in(user) or not user.is_active:
+        return Club.objects.none()
+    return Club.objects.filter(directors=user)
 
 
 def directed_tournaments(user: Any) -> QuerySet[Tournament]:

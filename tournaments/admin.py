@@ -1,7 +1,9 @@
-"""The admin: directors set up their tournaments, players, teams and matches; history is read-only.
+"""The admin: directors set up their clubs, members, tournaments, teams and matches; history is
+read-only.
 
 Staff see and change only what their role in a tournament allows (``admin_base``): the
-tournaments they direct and what belongs to them; superusers everything. Events, snapshots
+tournaments they direct and what belongs to them, the clubs they direct and their members;
+superusers everything. Events, snapshots
 and receipts can be read but never added, changed or deleted (the database refuses it
 anyway). An event's payload is shown only through ``selectors.render_event``, which hides
 what the viewer may not see (a deal's deck until the deal is over). The match page's
@@ -17,22 +19,33 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
-from django.db.models import Q, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .access import directed_tournaments
+from .access import directed_clubs, directed_tournaments
 from .admin_base import ReadOnlyAdmin, StrictAdmin, TournamentScopedAdmin, tournament_filter
-from .models import Match, MatchEvent, MatchReceipt, MatchSnapshot, Player, Team, Tournament
+from .models import (
+    Club,
+    Match,
+    MatchEvent,
+    MatchReceipt,
+    MatchSnapshot,
+    Player,
+    Team,
+    Tournament,
+)
 from .selectors import render_event
 
 
 @admin.register(Tournament)
 class TournamentAdmin(TournamentScopedAdmin):
     tournament_path = ""
-    list_display = ("name", "slug", "organizer", "created_at")
-    search_fields = ("name", "slug")
+    list_display = ("name", "slug", "club", "date", "place", "organizer", "created_at")
+    list_filter = (tournament_filter("club"),)
+    list_select_related = ("club", "organizer")
+    search_fields = ("name", "slug", "place")
     prepopulated_fields = {"slug": ("name",)}
     raw_id_fields = ("organizer",)
     filter_horizontal = ("directors",)
@@ -64,22 +77,100 @@ class TournamentAdmin(TournamentScopedAdmin):
         super().save_model(request, obj, form, change)
 
 
+@admin.register(Club)
+class ClubAdmin(StrictAdmin):
+    """A club's directors keep it: staff see and change only the clubs they direct."""
+
+    list_display = ("name", "slug", "time_zone", "created_at")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+    filter_horizontal = ("directors",)
+    readonly_fields = ("created_at",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
+        clubs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return clubs
+        return clubs.filter(pk__in=directed_clubs(request.user).values("pk"))
+
+    def _directs(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        """Whether the user directs a club (this one, when given): the role, not a permission."""
+        user = request.user
+        if user.is_superuser:
+            return True
+        if not user.is_active or not user.is_staff:
+            return False
+        clubs = directed_clubs(user)
+        return (clubs.filter(pk=obj.pk) if obj is not None else clubs).exists()
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self._directs(request) or self.has_add_permission(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._directs(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._directs(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """As for tournaments, a model permission grants making a club: its maker directs it."""
+        user = request.user
+        return bool(user.is_superuser or (user.is_staff and user.has_perm("tournaments.add_club")))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)  # its tournaments and members protect it anyway
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        if not change and not request.user.is_superuser:
+            form.instance.directors.add(request.user)  # who makes a club directs it
+
+
 @admin.register(Player)
 class PlayerAdmin(TournamentScopedAdmin):
-    list_display = ("name", "user")
-    search_fields = ("name", "user__username")
+    """A club's members: staff see the members of the clubs they direct (and the rows of no
+    club that the tournaments they direct use, or no team does: made before clubs, or by the
+    API)."""
+
+    list_display = ("name", "club", "contact", "user")
+    list_filter = (tournament_filter("club"),)
+    list_select_related = ("club", "user")
+    search_fields = ("name", "contact", "user__username")
     raw_id_fields = ("user",)
 
     def scope(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        """Players of the tournaments the user directs, and players of no team yet."""
+        """Members of the clubs the user directs; players of no club in the tournaments they
+        direct, or in no team."""
         if request.user.is_superuser:
             return queryset
+        clubs = directed_clubs(request.user).values("pk")
         directed = directed_tournaments(request.user).values("pk")
-        return queryset.filter(
+        clubless = (
             Q(teams_as_first__tournament__in=directed)
             | Q(teams_as_second__tournament__in=directed)
             | Q(teams_as_first__isnull=True, teams_as_second__isnull=True)
-        ).distinct()
+        )
+        return queryset.filter(Q(club__in=clubs) | (Q(club__isnull=True) & clubless)).distinct()
+
+    def _directs(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        """A director of a club keeps its members, even before directing a tournament."""
+        user = request.user
+        if (
+            not user.is_superuser
+            and user.is_active
+            and user.is_staff
+            and directed_clubs(user).exists()
+        ):
+            return self._in_scope(request, obj)
+        return super()._directs(request, obj)
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False,
+                 **kwargs: Any) -> Any:  # fmt: skip
+        """Staff who are not superusers add members to one of their clubs, not to none."""
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is None and not request.user.is_superuser and "club" in form.base_fields:
+            form.base_fields["club"].required = True
+        return form
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
         """The account a player signs in with is theirs to play with: only a superuser, or a

@@ -17,8 +17,8 @@ from django.contrib.admin.views.main import ChangeList
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
-from .access import directed_tournaments
-from .models import Match, Team, Tournament
+from .access import directed_clubs, directed_tournaments
+from .models import Club, Match, Team, Tournament
 
 
 class OfferedFiltersOnly(ChangeList):
@@ -99,10 +99,12 @@ class TournamentScopedAdmin(StrictAdmin):
         return self._directs(request, obj)
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        """Offer only the tournaments, teams and matches the user directs."""
+        """Offer only the clubs, tournaments, teams and matches the user directs."""
         if not request.user.is_superuser:
             directed = directed_tournaments(request.user)
-            if db_field.related_model is Tournament:
+            if db_field.related_model is Club:
+                kwargs["queryset"] = directed_clubs(request.user)
+            elif db_field.related_model is Tournament:
                 kwargs["queryset"] = directed
             elif db_field.related_model is Team:
                 kwargs["queryset"] = Team.objects.filter(tournament__in=directed.values("pk"))

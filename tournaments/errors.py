@@ -1,5 +1,7 @@
 """Why an append was refused: one error family, each with a stable code (and a rule id for moves).
 
+A second family, ``ClubRefused``, says why a change to a club or its roster was refused.
+
 Pure Python (no Django), so the match log fold, the services and the API share it. The kind of
 refusal is the class; what it means over HTTP (403, 404, 409, 422, 503) is the API layer's
 business, decided there from the class alone.
@@ -67,3 +69,26 @@ class StoreUnavailable(AppendRefused):
 
     Nothing was written: the transaction rolled back.
     """
+
+
+# --- Clubs and their members (``tournaments.clubs``) -------------------------------------
+
+
+class ClubRefused(Exception):
+    """A request about a club or its members that changed nothing. ``code`` is stable."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class ClubNotPermitted(ClubRefused):
+    """The actor does not direct this club (code ``forbidden``)."""
+
+    def __init__(self, message: str, *, code: str = "forbidden") -> None:
+        super().__init__(message, code=code)
+
+
+class InvalidClubData(ClubRefused):
+    """A club's or a member's details the model refuses (codes ``bad_club``, ``bad_member``)."""

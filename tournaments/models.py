@@ -1,4 +1,5 @@
-"""Tournaments, teams, players and matches, and each match's append-only event log.
+"""Clubs and their members, tournaments, teams and matches, and each match's append-only
+event log.
 
 Models hold data and the invariants the database can keep. Writing a match's history is the
 append service's job (``tournaments.services``); the event table itself refuses UPDATE and
@@ -7,6 +8,8 @@ DELETE (migration 0002), so no code path can rewrite it. See docs/events.md.
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import Any
 
 from django.conf import settings
@@ -62,6 +65,54 @@ def checked_match_format(value: object) -> dict[str, Any]:
         raise ValidationError(exc.message, code=exc.code) from exc
 
 
+@functools.cache
+def time_zone_names() -> frozenset[str]:
+    """Return the IANA time zone names this machine knows (read once: it scans the files)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+class Club(models.Model):
+    """A club: the people who run its tournaments (its directors) and its members.
+
+    A member (``Player``) belongs to one club and plays in its tournaments under the same row
+    from one tournament to the next, so a rename shows everywhere (docs/clubs.md).
+    """
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        help_text="The IANA time zone the club plays in (Asia/Kolkata, Europe/London).",
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="clubs_directed",
+        help_text="The organizers and directors who run the club.",
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        """Refuse a time zone that is not an IANA name this machine knows."""
+        if self.time_zone not in time_zone_names():
+            raise ValidationError(
+                {
+                    "time_zone": ValidationError(
+                        f"time zone: {self.time_zone!r} is not an IANA time zone name "
+                        "(such as Asia/Kolkata or Europe/London)",
+                        code="bad_time_zone",
+                    )
+                }
+            )
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
@@ -89,6 +140,18 @@ class Tournament(models.Model):
         help_text="Anyone may follow a published tournament; an unpublished one is seen only "
         "by its directors, players and score-keepers.",
     )
+    # Nullable in the database on purpose (tests and the API make tournaments without one);
+    # the services always set it.
+    club = models.ForeignKey(
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+        help_text="The club whose members play in it.",
+    )
+    date = models.DateField(null=True, blank=True, help_text="The day it is played.")
+    place = models.CharField(max_length=200, blank=True, help_text="Where it is played.")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -113,6 +176,12 @@ class Tournament(models.Model):
 
 
 class Player(models.Model):
+    """A member of a club: one row for one person, in every team and tournament they play.
+
+    ``club`` is empty only for rows made outside a club (the API's and older tests' players,
+    and players of no team when clubs came, migration 0011).
+    """
+
     name = models.CharField(max_length=200)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -122,12 +191,39 @@ class Player(models.Model):
         related_name="players",
         help_text="The account this player signs in with, if any.",
     )
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="members"
+    )
+    contact = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="A phone number or e-mail, to tell two members of one name apart.",
+    )
 
     class Meta:
         ordering = ["name", "id"]
+        verbose_name = "member"
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Refuse a club other than the one of the tournaments the member plays in."""
+        if self.pk is None or self.club_id is None:
+            return
+        elsewhere = (
+            Team.objects.filter(Q(first_player=self) | Q(second_player=self))
+            .exclude(tournament__club=self.club_id)
+            .select_related("tournament")
+            .first()
+        )
+        if elsewhere is not None:
+            raise ValidationError(
+                {
+                    "club": f"{self.name} plays for {elsewhere.name} in {elsewhere.tournament}, "
+                    "a tournament of another club."
+                }
+            )
 
 
 class Team(models.Model):
@@ -159,9 +255,16 @@ class Team(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """Refuse a player who already plays for another team of the same tournament."""
+        """Refuse a player who already plays for another team of the same tournament, or a
+        member of another club than the tournament's."""
         if not (self.tournament_id and self.first_player_id and self.second_player_id):
             return
+        for player in (self.first_player, self.second_player):
+            if player.club_id is not None and player.club_id != self.tournament.club_id:
+                raise ValidationError(
+                    f"{player.name} is a member of another club: this tournament's teams "
+                    "are its own club's members."
+                )
         players = [self.first_player_id, self.second_player_id]
         clash = (
             Team.objects.filter(tournament_id=self.tournament_id)

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from competition.models import Fixture, Round, Stage, StandingRow
 from scoring.models import MatchResult
-from tournaments.models import Match, Team, Tournament
+from tournaments.models import Club, Match, Player, Team, Tournament
 from tournaments.verify import verify_match
 
 pytestmark = pytest.mark.django_db
@@ -72,3 +72,26 @@ def test_the_demo_is_a_club_evening_of_stages_played_and_scored(settings: Any) -
         user = authenticate(username=player.name.lower(), password=player.name.lower())
         assert user is not None and user == player.user
     assert "Tuesday ladder" in output
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_is_one_clubs_and_its_players_are_members_met_again(settings: Any) -> None:
+    settings.DEBUG = True
+    seed()
+    club = Club.objects.get()
+    organizer = authenticate(username="organizer", password="organizer")
+    assert (club.name, club.time_zone) == ("Friday Seep Club", "Asia/Kolkata")
+    assert organizer in club.directors.all()
+    assert not Tournament.objects.exclude(club=club).exists()
+    assert not Player.objects.exclude(club=club).exists()
+    members = Player.objects.count()
+    seed()  # a second evening and ladder: the same people, the same members
+    assert Club.objects.get() == club and Tournament.objects.filter(club=club).count() == 4
+    assert Player.objects.count() == members
+    asha = Player.objects.get(name="Asha")
+    assert {t.tournament.slug for t in Team.objects.filter(first_player=asha)} == {
+        "club-evening",
+        "club-evening-2",
+    }
+    assert authenticate(username="asha", password="asha") == asha.user

@@ -9,6 +9,10 @@ default, on the workers when REDIS_URL is set). Deterministic for a given ``--se
 A second, smaller tournament ("Tuesday ladder", four teams, round robin in score mode) has its
 first round just published and every match waiting for its first deal, with the other team's
 confirmation asked: the web pages' phone score-keeping can be tried on it at once.
+Both belong to one club, "Friday Seep Club" (time zone Asia/Kolkata), which the organizer
+directs; its players are the club's members, one member per person: a name the club has
+already (case and spacing ignored) is that member again, in any of its tournaments (and in
+the tournaments a second run adds).
 Development data: it creates an ``organizer`` superuser whose password is ``organizer``, a
 ``scorekeeper``, and an account for every player (user name and password: the player's name
 in lower case), so it refuses to run unless DEBUG is on.
@@ -17,9 +21,11 @@ in lower case), so it refuses to run unless DEBUG is on.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import logging
 import random
 import time
+import zoneinfo
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,15 +33,19 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 from django.utils.crypto import get_random_string
 
 from competition import demo, services
 from competition.models import Fixture, Round, Stage
 from competition.selectors import standings_for_stage
-from tournaments.models import Match, Player, Tournament
+from tournaments import clubs
+from tournaments.models import Club, Match, Player, Tournament
 
 USERNAME = PASSWORD = "organizer"
 SCOREKEEPER = "scorekeeper"
+CLUB, CLUB_SLUG, CLUB_TIME_ZONE = "Friday Seep Club", "friday-seep-club", "Asia/Kolkata"
+PLACE = "The community hall"
 
 PLAYERS = [
     "Asha", "Bilal", "Chitra", "Dev", "Esha", "Farhan", "Gita", "Harpreet", "Imran", "Jaya",
@@ -77,7 +87,8 @@ class Command(BaseCommand):
         rng = random.Random(options["seed"])
         with _quiet("celery.app.trace"):
             organizer, scorekeeper = self._users()
-            tournament = self._club_evening(organizer, rng)
+            club = self._club(organizer)
+            tournament = self._club_evening(club, organizer, rng)
             swiss = services.stage_create(
                 actor=organizer, tournament=tournament, name="Swiss", format=Stage.Format.SWISS,
                 rounds=4, mode="score", match_format=SWISS_FORMAT, start_matches=False,
@@ -100,7 +111,7 @@ class Command(BaseCommand):
             assert first is not None
             services.round_publish(actor=organizer, round=first)
             self._play_bracket(knockout, rng)
-            ladder = self._ladder(organizer, scorekeeper)
+            ladder = self._ladder(club, organizer, scorekeeper)
         self._report(tournament, swiss, knockout, time.perf_counter() - began)
         self.stdout.write(
             f'  "{ladder}": round 1 is being played, its results waiting for a score-keeper '
@@ -120,26 +131,41 @@ class Command(BaseCommand):
         scorekeeper.save()
         return organizer, scorekeeper
 
-    def _player(self, name: str) -> Player:
-        """Return a new player with an account: user name and password are the name, lower case."""
+    def _club(self, organizer: Any) -> Club:
+        """Return the demo's club (made on the first run), directed by the organizer."""
+        club = Club.objects.filter(slug=CLUB_SLUG).first()
+        if club is None:
+            club = clubs.club_create(actor=organizer, name=CLUB, time_zone=CLUB_TIME_ZONE)
+        club.directors.add(organizer)
+        return club
+
+    def _member(self, club: Club, organizer: Any, name: str) -> Player:
+        """Return the club's member called ``name``, or a new one with an account: user name
+        and password are the name, lower case."""
+        for member in clubs.members_named(club=club, name=name):
+            if member.user is not None and member.user.username == name.lower():
+                return member
         users = get_user_model()
         user, _ = users.objects.get_or_create(username=name.lower())
         # Few iterations, for a demo that starts in seconds: Django raises the hash to its
         # full strength at the account's first sign-in (the hasher reads the count it holds).
         user.password = PBKDF2PasswordHasher().encode(name.lower(), get_random_string(12), 1000)
         user.save()
-        return Player.objects.create(name=name, user=user)
+        return clubs.member_add(actor=organizer, club=club, name=name, user=user)
 
-    def _ladder(self, organizer: Any, scorekeeper: Any) -> Tournament:
+    def _ladder(self, club: Club, organizer: Any, scorekeeper: Any) -> Tournament:
         """A round-robin ladder in score mode whose first round waits for its first deals."""
         slug, n = "tuesday-ladder", 1
         while Tournament.objects.filter(slug=slug).exists():
             n += 1
             slug = f"tuesday-ladder-{n}"
-        ladder = Tournament(name="Tuesday ladder", slug=slug, organizer=organizer, published=True)
+        ladder = Tournament(
+            name="Tuesday ladder", slug=slug, organizer=organizer, published=True, club=club,
+            date=_today(club), place=PLACE,
+        )  # fmt: skip
         ladder.full_clean()
         ladder.save()
-        players = [self._player(name) for name in LADDER_PLAYERS]
+        players = [self._member(club, organizer, name) for name in LADDER_PLAYERS]
         for i, team in enumerate(LADDER_TEAMS):
             services.team_register(
                 actor=organizer,
@@ -167,16 +193,19 @@ class Command(BaseCommand):
         )
         return ladder
 
-    def _club_evening(self, organizer: Any, rng: random.Random) -> Tournament:
+    def _club_evening(self, club: Club, organizer: Any, rng: random.Random) -> Tournament:
         slug, n = "club-evening", 1
         while Tournament.objects.filter(slug=slug).exists():
             n += 1
             slug = f"club-evening-{n}"
         name = "Club evening" if n == 1 else f"Club evening {n}"
-        tournament = Tournament(name=name, slug=slug, organizer=organizer, published=True)
+        tournament = Tournament(
+            name=name, slug=slug, organizer=organizer, published=True, club=club,
+            date=_today(club), place=PLACE,
+        )  # fmt: skip
         tournament.full_clean()
         tournament.save()
-        players = [self._player(name) for name in PLAYERS]
+        players = [self._member(club, organizer, name) for name in PLAYERS]
         for i, team in enumerate(TEAMS):
             services.team_register(
                 actor=organizer, tournament=tournament, name=team,
@@ -229,6 +258,11 @@ class Command(BaseCommand):
             f"{SCOREKEEPER!r}, password {SCOREKEEPER!r}; every player: the name in lower case "
             "as user name and password (demo data: DEBUG only)"
         )
+
+
+def _today(club: Club) -> datetime.date:
+    """Return today's date where the club plays."""
+    return timezone.now().astimezone(zoneinfo.ZoneInfo(club.time_zone)).date()
 
 
 @contextlib.contextmanager
