@@ -1,7 +1,8 @@
 """One error shape for the whole API: ``application/problem+json`` (RFC 9457).
 
 Every error under ``/api/`` is a problem document: ``type``, ``title``, ``status``,
-``detail`` and a stable ``code``; per-field ``errors`` for a validation error, ``rule`` for an
+``detail`` and a stable ``code``; per-field ``errors`` for a validation error (and for the
+settings a refusal with a code of its own names: 422 ``bad_tiebreaks``...), ``rule`` for an
 illegal move, ``current_seq`` for a conflict. ``exception_handler`` starts from DRF's and knows
 the project's own refusals (the store's, the competition's, the engine's); the HTTP status of
 each kind of refusal is decided here, and only here.
@@ -104,11 +105,13 @@ def problem_response(
 
 
 def _field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
-    """Flatten DRF's nested validation errors into {"field.sub": [messages]}."""
+    """Flatten DRF's nested validation errors into {"field.sub": [messages]} (Django's
+    "__all__", errors of no field in particular, under "non_field_errors", as DRF's)."""
     out: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
+            named = "non_field_errors" if key == "__all__" and not prefix else key
+            name = f"{prefix}.{named}" if prefix else str(named)
             for k, v in _field_errors(value, name).items():
                 out.setdefault(k, []).extend(v)
     elif isinstance(detail, list):
@@ -152,10 +155,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
                 problems = (
                     exc.problems if isinstance(exc, competition_errors.DraftEditRefused) else None
                 )
+                fields = (
+                    _field_errors(exc.fields)
+                    if isinstance(exc, competition_errors.InvalidSettings) and exc.fields
+                    else None
+                )  # per setting, as a 400 "invalid" names its fields
                 return problem_response(
-                    code_status, exc.code, exc.message, title=title, problems=problems
-                )
+                    code_status, exc.code, exc.message, title=title, problems=problems,
+                    errors=fields,
+                )  # fmt: skip
         return problem_response(422, exc.code, exc.message)
+    if isinstance(exc, store.ClubRefused):
+        status_code = 403 if isinstance(exc, store.ClubNotPermitted) else 422
+        return problem_response(status_code, exc.code, exc.message)
     if isinstance(exc, sc.SeepError):
         return problem_response(422, exc.code, exc.message, rule=exc.rule)
     if isinstance(exc, RequestDataTooBig):

@@ -1,15 +1,24 @@
 """The admin shows a tournament's stages, rounds, fixtures and standings to its directors.
 
-Stages are set up here while pending; rounds are paired, edited and published through the
-services (the API, the director's desk), so fixtures and standings are read-only here.
+Stages are set up here while pending, their settings refused as the services refuse them
+(``services.check_settings``); rounds are paired, edited and published through the services
+(the API, the director's desk), so fixtures and standings are read-only here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
 
 from tournaments.admin_base import ReadOnlyAdmin, TournamentScopedAdmin, tournament_filter
+from tournaments.models import Tournament
 
+from . import services
+from .errors import InvalidSettings
+from .formats import TIEBREAK_LABELS
 from .models import Fixture, Notice, Registration, Round, Stage, StandingRow
 
 
@@ -21,13 +30,106 @@ class RegistrationAdmin(TournamentScopedAdmin):
     readonly_fields = ("team", "tournament", "registered_at")
 
 
+class _JSONBox(forms.JSONField):
+    """A JSON box that is empty, not "null", when there is no value."""
+
+    def prepare_value(self, value: Any) -> Any:
+        return "" if value is None else super().prepare_value(value)
+
+
+class StageForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in the stubs only
+    """A stage's settings, refused as the services refuse them, each refusal on its field.
+
+    The row's own rules are ``Stage.clean``'s (the form runs them); the rules that read other
+    rows (the stage before, the teams) are ``services.check_settings``'s, run once the row's
+    own are met. Nothing is saved while a refusal stands.
+    """
+
+    order = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=32767,
+        help_text="1 for the first stage, 2 next...; blank: after the tournament's last stage.",
+    )
+    match_format = _JSONBox(
+        required=False,
+        help_text='How long each match lasts (docs/rules.md M1), such as {"bazzis": 2}; '
+        "blank: the tournament's match format (in an elimination stage, without draws).",
+    )
+    tiebreaks = forms.JSONField(
+        required=False,
+        help_text='In order, a list of keys, such as ["bazzis_won", "buchholz"]: '
+        + ", ".join(f"{key} ({label})" for key, label in TIEBREAK_LABELS.items())
+        + "; the random draw only last (docs/competition.md).",
+    )
+
+    class Meta:
+        model = Stage
+        fields = ("tournament", "order", *services.SETTINGS, "scorekeepers")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None
+        tournament = data.get("tournament") or (
+            self.instance.tournament if self.instance.tournament_id else None
+        )
+        if data.get("order") is None:
+            if self.instance.pk is not None:
+                data["order"] = self.instance.order
+            elif isinstance(tournament, Tournament):
+                # Locked until the admin's transaction ends (the stage saved): an add at the
+                # same time, here or through the services, waits and takes the next order.
+                Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+                last = tournament.stages.order_by("-order").values_list("order", flat=True)
+                data["order"] = (last.first() or 0) + 1
+        return data
+
+    def _post_clean(self) -> None:
+        super()._post_clean()  # type: ignore[misc]  # the model's rules (Stage.clean), the order
+        if self.errors:
+            return
+        try:
+            services.check_settings(self.instance)
+        except InvalidSettings as exc:
+            for field, messages in exc.fields.items():
+                if field in self.fields:
+                    self.add_error(field, messages)
+                else:
+                    self.add_error(None, [f"{field}: {m}" for m in messages])
+
+
 @admin.register(Stage)
 class StageAdmin(TournamentScopedAdmin):
+    """A tournament's stages, set up here while pending: the settings are checked as the
+    services check them; a stage that has started is shown, not changed."""
+
+    form = StageForm
     list_display = ("name", "tournament", "order", "format", "mode", "status")
     list_filter = ("format", "status", tournament_filter("tournament"))
     list_select_related = ("tournament",)
     filter_horizontal = ("scorekeepers",)
     readonly_fields = ("status", "started_at", "completed_at", "seeding_seed")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Stage | None = None) -> Any:
+        """A stage stays in its tournament."""
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if obj is None else ("tournament", *fields)
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: Any = None) -> Any:
+        """On a change (or a delete), the stage is read locked: it cannot start meanwhile."""
+        obj = super().get_object(request, object_id, from_field)
+        if obj is not None and request.method == "POST":
+            locked = Stage.objects.select_for_update(of=("self",)).select_related("tournament")
+            obj = locked.get(pk=obj.pk)
+        return obj
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        pending = obj is None or obj.status == Stage.Status.PENDING
+        return pending and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        pending = obj is None or obj.status == Stage.Status.PENDING
+        return pending and super().has_delete_permission(request, obj)
 
 
 class _StageRowAdmin(ReadOnlyAdmin):

@@ -17,7 +17,22 @@ class CompetitionRefused(Exception):
 
 
 class InvalidSettings(CompetitionRefused):
-    """A stage's or a team's settings the formats cannot take."""
+    """A stage's or a team's settings the formats cannot take.
+
+    ``fields``: what is wrong with each setting, by its name (``"__all__"``: with none in
+    particular), when the refusal is about named settings; ``field`` is the first of them.
+    """
+
+    def __init__(
+        self, message: str, *, code: str, fields: dict[str, list[str]] | None = None
+    ) -> None:
+        super().__init__(message, code=code)
+        self.fields = dict(fields or {})
+
+    @property
+    def field(self) -> str | None:
+        """The (first) setting the refusal names, or None."""
+        return next(iter(self.fields), None)
 
 
 class NotNow(CompetitionRefused):

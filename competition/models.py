@@ -13,14 +13,20 @@ Matches themselves, and their logs, are the store's (``tournaments``); results a
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.matchlog import Confirmation, Mode, choices
-from tournaments.models import Match, Team, Tournament
+from tournaments.models import Match, Team, Tournament, checked_match_format
+
+from .formats import TIEBREAK_LABELS
 
 
 class Registration(models.Model):
@@ -164,6 +170,156 @@ class Stage(models.Model):
     def elimination(self) -> bool:
         """Whether the stage is a bracket (its matches cannot end drawn)."""
         return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
+
+    #: the settings ``clean`` checks itself, in words: Django's own checks of them (a choice,
+    #: a whole number) are left out, so a refusal is said once, naming the setting
+    CHECKED_BY_CLEAN = (
+        "format", "mode", "confirmation", "entry", "seeding", "swiss_method", "withdrawal",
+        "rounds", "groups", "entry_count", "tiebreaks", "match_format",
+    )  # fmt: skip
+
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
+        super().clean_fields(exclude={*(exclude or ()), *self.CHECKED_BY_CLEAN})
+
+    def clean(self) -> None:
+        """Refuse the settings of this row the formats and the engine cannot take, each under
+        its field's name in words an organizer understands; store the match format complete.
+
+        These rules read this row only (so every way in, the admin included, applies them:
+        ``full_clean``). The rules that read other rows (the stage before, the teams) are the
+        service's: ``competition.services.check_settings``.
+        """
+        errors: dict[str, list[ValidationError]] = {}
+
+        def refuse(field: str, message: str, code: str) -> None:
+            errors.setdefault(field, []).append(ValidationError(message, code=code))
+
+        for field, code in (
+            ("format", "bad_format"), ("mode", "bad_mode"), ("confirmation", "bad_confirmation"),
+            ("entry", "bad_entry"), ("seeding", "bad_stage"), ("swiss_method", "bad_stage"),
+            ("withdrawal", "bad_stage"),
+        ):  # fmt: skip
+            problem = _not_a_choice(self, field)
+            if problem:
+                refuse(field, problem, code)
+        if (
+            self.confirmation != Confirmation.NONE
+            and "confirmation" not in errors
+            and self.mode != Mode.SCORE
+        ):
+            refuse(
+                "confirmation",
+                "a confirmation (who must agree before an entered deal result counts) is for "
+                "score mode only: set the play mode to score, or the confirmation to none",
+                "bad_confirmation",
+            )
+        for field, code, words, most in (
+            ("rounds", "bad_rounds", "the number of rounds", 32767),
+            ("groups", "bad_groups", "the number of groups", 32767),
+            ("entry_count", "bad_entry", "the number of teams entering", 2**31 - 1),
+        ):
+            value = getattr(self, field)
+            if value is not None and not _whole(value, 1, most):
+                refuse(field, f"{words} is a whole number from 1 to {most}", code)
+        if self.format == self.Format.SWISS and self.rounds is None:
+            refuse("rounds", "a Swiss stage needs its number of rounds (1 or more)", "bad_rounds")
+        if self.format == self.Format.GROUPS and self.groups is None:
+            refuse("groups", "a group stage needs its number of groups (1 or more)", "bad_groups")
+        if self.entry != self.Entry.REGISTERED and self.entry_count is None:
+            refuse(
+                "entry_count",
+                "a stage that takes the top teams of the one before needs how many enter "
+                "(the N of the top N, 1 or more)",
+                "bad_entry",
+            )
+        if self.late_entry and self.format != self.Format.SWISS:
+            refuse("late_entry", "late entry is for a Swiss stage only", "bad_entry")
+        for message in _tiebreak_problems(self.tiebreaks):
+            refuse("tiebreaks", message, "bad_tiebreaks")
+        if self.tiebreaks is None:
+            self.tiebreaks = []
+        self._clean_match_format(refuse)
+        if errors:
+            raise ValidationError(errors)
+
+    def _clean_match_format(self, refuse: Any) -> None:
+        """Check the match format with the engine and store it complete; none given: the
+        tournament's. An elimination match cannot end drawn (M1: play goes on)."""
+        value = self.match_format
+        given = value is not None
+        if not given and self.tournament_id is not None:
+            value = self.tournament.match_format
+        if not isinstance(value, dict):
+            refuse(
+                "match_format",
+                'the match format is an object, such as {"bazzis": 1} (docs/rules.md M1)',
+                "bad_format",
+            )
+            return
+        value = dict(value)
+        if self.elimination:
+            if given and value.get("draws"):
+                refuse(
+                    "match_format",
+                    "an elimination match cannot end drawn (M1: play goes on deal by deal): "
+                    "set the match format's draws to false, or leave it out",
+                    "bad_format",
+                )
+                return
+            value["draws"] = False
+        try:
+            self.match_format = checked_match_format(value)
+        except ValidationError as exc:
+            for message in exc.messages:
+                refuse("match_format", f"the match format: {message}", "bad_format")
+
+
+#: each choice setting of a stage, in words
+_SETTING_WORDS = {
+    "format": "format", "mode": "play mode", "confirmation": "confirmation", "entry": "entry",
+    "seeding": "seeding", "swiss_method": "Swiss pairing method", "withdrawal": "withdrawal",
+}  # fmt: skip
+
+
+def _not_a_choice(stage: Stage, field: str) -> str | None:
+    """Return why the stage's ``field`` is not one of its choices, or None if it is."""
+    value = getattr(stage, field)
+    options = getattr(stage._meta.get_field(field), "choices", None) or []
+    if isinstance(value, str) and value in {key for key, _ in options}:
+        return None
+    words = _SETTING_WORDS[field]
+    listed = ", ".join(f"{label} ({key})" for key, label in options)
+    return f"unknown {words} {value!r}: the {words} is one of {listed}"
+
+
+def _whole(value: object, least: int, most: int) -> bool:
+    return type(value) is int and least <= value <= most
+
+
+def _tiebreak_problems(value: object) -> list[str]:
+    """Return what is wrong with a list of tie-breaks, in words (none: nothing)."""
+    listed = ", ".join(f"{label} ({key})" for key, label in TIEBREAK_LABELS.items())
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        return [f'the tie-breaks are a list of keys, such as ["bazzis_won", "buchholz"]: {listed}']
+    problems = []
+    by_words = {label.casefold(): key for key, label in TIEBREAK_LABELS.items()}
+    by_words |= {key.casefold(): key for key in TIEBREAK_LABELS}
+    unknown = []
+    for name in dict.fromkeys(value):
+        if name not in TIEBREAK_LABELS:
+            key = by_words.get(name.strip().casefold())
+            unknown.append(f"{name!r} (its key is {key})" if key else repr(name))
+    if unknown:
+        which = "is not a tie-break key" if len(unknown) == 1 else "are not tie-break keys"
+        problems.append(f"{' and '.join(unknown)} {which}; the tie-breaks are {listed}")
+    twice = [name for name in dict.fromkeys(value) if value.count(name) > 1]
+    if twice:
+        problems.append(f"each tie-break counts once: {', '.join(twice)} named more than once")
+    if "random" in value and value[-1] != "random":
+        problems.append("the random draw (random) can only be the last tie-break")
+    return problems
 
 
 class StageEntry(models.Model):

@@ -28,10 +28,11 @@ from .matching import Solver
 from .roundrobin import round_robin, table_counts
 from .standings import Row, Standings, standings
 from .swiss import Float, Method, SwissCost, SwissRound, pairing_cost, swiss_pairings
-from .tiebreaks import TIEBREAKS, Match, Outcome, Points, Side, TieBreak, Value
+from .tiebreaks import TIEBREAK_LABELS, TIEBREAKS, Match, Outcome, Points, Side, TieBreak, Value
 
 __all__ = [
     "TIEBREAKS",
+    "TIEBREAK_LABELS",
     "Bracket",
     "BracketState",
     "Entrant",

@@ -134,6 +134,20 @@ TIEBREAKS: tuple[TieBreak, ...] = (
     "sonneborn_berger",
     "random",
 )
+#: each tie-break's name in words, as docs/competition.md writes it (the keys are what the
+#: API, the admin and the desk take), in the order of ``TIEBREAKS``
+TIEBREAK_LABELS: dict[str, str] = {
+    "bazzis_won": "bazzis won",
+    "bazzi_difference": "bazzi difference",
+    "running_difference": "running difference",
+    "deals_won": "deals won",
+    "sweeps": "sweeps",
+    "head_to_head": "head-to-head",
+    "buchholz": "Buchholz",
+    "buchholz_cut1": "Buchholz cut-1",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "random": "random draw",
+}
 
 
 def match_points(matches: Iterable[Match], points: Points) -> dict[Entrant, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from tournaments.access import is_director
@@ -9,6 +10,8 @@ from tournaments.models import Tournament
 
 from ..errors import NotPermitted
 from ..models import Fixture, Notice, Stage
+
+log = logging.getLogger(__name__)
 
 
 def require_director(actor: Any, tournament: Tournament) -> None:
@@ -24,6 +27,17 @@ def notice(stage: Stage, fixture: Fixture | None, code: str, message: str) -> No
 
 
 def schedule_standings(stage_id: int) -> None:
+    """Send the standings task of a stage (after a commit: ``transaction.on_commit``).
+
+    A failure to send it, or of the task itself where tasks run in-process (the embedded
+    default, with no broker), is logged and goes no further: what was committed stays
+    committed and its request answers as it did. The standings catch up with the next
+    result, publish or start, and with a broker the beat's ``competition.tasks.catch_up``
+    recomputes every running stage's standings every ``SCORING_CATCH_UP_SECONDS``.
+    """
     from ..tasks import update_standings
 
-    update_standings.delay(stage_id)
+    try:
+        update_standings.delay(stage_id)
+    except Exception:
+        log.exception("the standings of stage %s were not brought up to date", stage_id)
