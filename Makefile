@@ -24,7 +24,7 @@ run: $(STAMP)
 	@echo "  http://$(HOST):$(PORT)/keep/                    the phone page: scorekeeper / scorekeeper"
 	@echo "      then confirm as a player of the match (Tigers v Lotus: eshan / eshan); every demo"
 	@echo "      player signs in with the name in lower case: anil ... hema, asha, bilal ..."
-	@echo "  http://$(HOST):$(PORT)/desk/club-evening/       the director's desk: organizer / organizer"
+	@echo "  http://$(HOST):$(PORT)/desk/                    the director's desk (New evening): organizer / organizer"
 	@echo "  http://$(HOST):$(PORT)/admin/                   the admin: organizer / organizer"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 
 from tournaments.models import Team
 
+from . import formats
 from .models import Fixture, Notice, Round, Stage, StandingRow
 from .services import bracket_state
 
@@ -121,3 +122,105 @@ def bracket_for_stage(*, stage: Stage, include_drafts: bool = False) -> dict[str
         ],
         "champion": champion,
     }
+
+
+def draft_explained(*, round_: Round) -> list[dict[str, Any]]:
+    """Return each table of a round as the desk explains it: the teams with their points and
+    place before the round, who floats up or down, the bye, and any rematch with why it stands.
+
+    A Swiss pairer meets as few rematches as the field allows (docs/competition.md), so a
+    rematch it made could not be avoided; one made by an edit says so.
+    """
+    stage = round_.stage
+    before: dict[int, tuple[int | None, int]] = {}
+    if round_.number > 1 and not stage.elimination:
+        rows = StandingRow.objects.filter(stage=stage, as_of_round=round_.number - 1)
+        before = {team: (rank, points) for team, rank, points in rows.values_list(
+            "team_id", "rank", "points")}  # fmt: skip
+    met: dict[frozenset[int], list[int]] = {}
+    for a, b, number in Fixture.objects.filter(
+        stage=stage, round__number__lt=round_.number, team_a__isnull=False, team_b__isnull=False
+    ).values_list("team_a_id", "team_b_id", "round__number"):
+        met.setdefault(frozenset((a, b)), []).append(number)
+    planned = (round_.pairing or {}).get("cost", {}).get("rematches", 0)
+    explained: list[dict[str, Any]] = []
+    for f in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key", "pk"):
+        floats = {x["team"]: x["direction"] for x in f.floats or []}
+
+        rematch = ""
+        if f.team_a_id is not None and f.team_b_id is not None:
+            rounds = met.get(frozenset((f.team_a_id, f.team_b_id)), [])
+            allowed = 1 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 0
+            if len(rounds) > allowed:
+                rematch = (
+                    f"they met in round {', '.join(map(str, rounds))}: "
+                    + ("no pairing of this field avoids every rematch" if planned
+                       else "made by an edit of the draft")
+                )  # fmt: skip
+        explained.append(
+            {
+                "fixture": f,
+                "where": f.table or f.key,
+                "sides": (
+                    _draft_side(f.team_a, f.source_a, before, floats),
+                    _draft_side(f.team_b, f.source_b, before, floats),
+                ),
+                "bye": f.result == Fixture.Result.BYE,
+                "rematch": rematch,
+            }
+        )
+    return explained
+
+
+def _draft_side(
+    team: Team | None,
+    source: str,
+    before: dict[int, tuple[int | None, int]],
+    floats: dict[int, str],
+) -> dict[str, Any]:
+    if team is None:
+        return {"name": source or "bye", "known": False}
+    rank, points = before.get(team.pk, (None, 0))
+    return {"name": team.name, "known": True, "rank": rank, "points": points,
+            "float": floats.get(team.pk, "")}  # fmt: skip
+
+
+def cut_explained(*, stage: Stage) -> list[dict[str, Any]]:
+    """Return the standings of the stage before that decided who enters ``stage`` (a top N),
+    each place with what put it above the next (points, or the first tie-break that differs;
+    "seed" where every one is level) and whether it is inside the cut. Empty for a stage that
+    takes the registered teams, or before the stage before has standings.
+    """
+    if stage.entry == Stage.Entry.REGISTERED or not stage.entry_count:
+        return []
+    previous = Stage.objects.filter(tournament_id=stage.tournament_id, order=stage.order - 1)
+    before = previous.first()
+    if before is None:
+        return []
+    labels = formats.TIEBREAK_LABELS
+    rows = list(standings_for_stage(stage=before))
+    entered = set(stage.entries.values_list("team_id", flat=True))
+    out: list[dict[str, Any]] = []
+    for i, row in enumerate(rows):
+        after = rows[i + 1] if i + 1 < len(rows) else None
+        decided = ""
+        if after is not None and after.group == row.group:
+            if after.points != row.points:
+                decided = "points"
+            else:
+                values = dict((name, value) for name, value in after.tiebreaks)
+                decided = next(
+                    (labels.get(n, n) for n, v in row.tiebreaks if values.get(n) != v), "seed"
+                )
+        out.append(
+            {
+                "group": row.group,
+                "rank": row.rank,
+                "team": row.team.name,
+                "points": row.points,
+                "tiebreaks": [(labels.get(n, n), v) for n, v in row.tiebreaks],
+                "above_next_by": decided,
+                "in": row.team_id in entered if entered else row.rank <= stage.entry_count,
+            }
+        )
+    return out

@@ -89,8 +89,15 @@ class Reject(Answer):
 
 class RegisterTeam(forms.Form):
     name = forms.CharField(max_length=200, label="Team name")
-    first_player = forms.CharField(max_length=200, label="First player")
-    second_player = forms.CharField(max_length=200, label="Second player")
+    first_player = forms.CharField(
+        max_length=200, label="First player",
+        help_text="A member of the club as you type, or a new name (a new member).",
+        widget=forms.TextInput(attrs={"list": "members", "autocomplete": "off"}),
+    )  # fmt: skip
+    second_player = forms.CharField(
+        max_length=200, label="Second player",
+        widget=forms.TextInput(attrs={"list": "members", "autocomplete": "off"}),
+    )  # fmt: skip
     seed = forms.IntegerField(
         min_value=1, max_value=INTEGER_MAX, required=False, label="Seed (optional)"
     )

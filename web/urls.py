@@ -3,7 +3,8 @@
 from django.contrib.auth import views as auth
 from django.urls import path
 
-from .views import desk, keeper, public
+from .views import keeper, public
+from .views.desk import home, matches, rounds, stages, teams, tournament
 
 app_name = "web"
 
@@ -23,21 +24,46 @@ urlpatterns = [
     path("keep/<int:pk>/enter/", keeper.enter, name="keep-enter"),
     path("keep/<int:pk>/answer/", keeper.answer, name="keep-answer"),
     path("keep/<int:pk>/start/", keeper.start, name="keep-start"),
-    path("desk/<slug:slug>/", desk.desk, name="desk"),
-    path("desk/<slug:slug>/teams/", desk.register_team, name="desk-register"),
-    path("desk/<slug:slug>/teams/act/", desk.team_command, name="desk-team"),
+    path("desk/", home.index, name="desk-home"),
+    path("desk/new/", home.new_evening, name="desk-new"),
+    path("desk/<slug:slug>/", tournament.desk, name="desk"),
+    path(
+        "desk/<slug:slug>/notices/<int:pk>/resolve/",
+        tournament.notice_resolve,
+        name="desk-notice-resolve",
+    ),
+    path("desk/<slug:slug>/teams/", teams.register_team, name="desk-register"),
+    path("desk/<slug:slug>/teams/many/", teams.register_teams, name="desk-register-many"),
+    path("desk/<slug:slug>/teams/act/", teams.team_command, name="desk-team"),
+    path("desk/<slug:slug>/teams/<int:pk>/", teams.team_edit, name="desk-team-edit"),
+    path("desk/<slug:slug>/stages/new/", stages.stage_new, name="desk-stage-new"),
+    path("desk/<slug:slug>/stages/<int:pk>/edit/", stages.stage_edit, name="desk-stage-edit"),
+    path("desk/<slug:slug>/stages/<int:pk>/remove/", stages.stage_remove, name="desk-stage-remove"),
+    path(
+        "desk/<slug:slug>/stages/<int:pk>/standings.csv",
+        stages.standings_csv,
+        name="desk-standings-csv",
+    ),
     path(
         "desk/<slug:slug>/stages/<int:pk>/<str:command>/",
-        desk.stage_command,
+        stages.stage_command,
         name="desk-stage",
     ),
-    path("desk/<slug:slug>/rounds/<int:pk>/", desk.round_page, name="desk-round"),
-    path("desk/<slug:slug>/rounds/<int:pk>/edit/", desk.round_edit, name="desk-round-edit"),
+    path("desk/<slug:slug>/rounds/<int:pk>/", rounds.round_page, name="desk-round"),
+    path("desk/<slug:slug>/rounds/<int:pk>/edit/", rounds.round_edit, name="desk-round-edit"),
     path(
-        "desk/<slug:slug>/rounds/<int:pk>/publish/", desk.round_publish, name="desk-round-publish"
+        "desk/<slug:slug>/rounds/<int:pk>/publish/", rounds.round_publish, name="desk-round-publish"
     ),
-    path("desk/<slug:slug>/matches/<int:pk>/", desk.match_page, name="desk-match"),
-    path("desk/<slug:slug>/matches/<int:pk>/decide/", desk.decide, name="desk-decide"),
-    path("desk/<slug:slug>/matches/<int:pk>/confirm/", desk.confirm_entry, name="desk-confirm"),
-    path("desk/<slug:slug>/matches/<int:pk>/correct/", desk.correct, name="desk-correct"),
+    path(
+        "desk/<slug:slug>/rounds/<int:pk>/discard/", rounds.round_discard, name="desk-round-discard"
+    ),
+    path(
+        "desk/<slug:slug>/rounds/<int:pk>/pairings.csv",
+        rounds.pairings_csv,
+        name="desk-pairings-csv",
+    ),
+    path("desk/<slug:slug>/matches/<int:pk>/", matches.match_page, name="desk-match"),
+    path("desk/<slug:slug>/matches/<int:pk>/decide/", matches.decide, name="desk-decide"),
+    path("desk/<slug:slug>/matches/<int:pk>/confirm/", matches.confirm_entry, name="desk-confirm"),
+    path("desk/<slug:slug>/matches/<int:pk>/correct/", matches.correct, name="desk-correct"),
 ]

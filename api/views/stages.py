@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -49,11 +48,9 @@ class TournamentStages(APIView):
         data = s.StageSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values, scorekeepers = _stage_values(data.validated_data)
-        values.setdefault("match_format", tournament.match_format)
-        with transaction.atomic():
-            stage = competition.stage_create(actor=request.user, tournament=tournament, **values)
-            if scorekeepers is not None:
-                stage.scorekeepers.set(scorekeepers)
+        stage = competition.stage_create(
+            actor=request.user, tournament=tournament, scorekeepers=scorekeepers, **values
+        )
         return Response(s.StageSerializer(stage).data, status=status.HTTP_201_CREATED)
 
 
@@ -71,10 +68,9 @@ class StageDetail(APIView):
         data = s.StageSerializer(stage, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         values, scorekeepers = _stage_values(data.validated_data)
-        with transaction.atomic():
-            stage = competition.stage_update(actor=request.user, stage=stage, **values)
-            if scorekeepers is not None:
-                stage.scorekeepers.set(scorekeepers)
+        stage = competition.stage_update(
+            actor=request.user, stage=stage, scorekeepers=scorekeepers, **values
+        )
         return Response(s.StageSerializer(stage).data)
 
 

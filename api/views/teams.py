@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import transaction
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -14,7 +13,7 @@ from rest_framework.views import APIView
 
 from competition import services as competition
 from competition.models import Registration
-from tournaments.models import Player, Team, Tournament
+from tournaments.models import Team, Tournament
 
 from .. import serializers as s
 from ..access import get_visible, require_director
@@ -45,20 +44,15 @@ class TournamentTeams(APIView):
         data = s.TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        with transaction.atomic():
-            players = [
-                Player.objects.create(name=p["name"], user=p.get("user")) for p in values["players"]
-            ]
-            team = competition.team_register(
-                actor=request.user,
-                tournament=tournament,
-                name=values["name"],
-                first_player=players[0],
-                second_player=players[1],
-                rating=values.get("rating"),
-                seed=values.get("seed"),
-                checked_in=values.get("checked_in", False),
-            )
+        team = competition.team_enter(
+            actor=request.user,
+            tournament=tournament,
+            name=values["name"],
+            people=[(p["name"], p.get("user")) for p in values["players"]],
+            rating=values.get("rating"),
+            seed=values.get("seed"),
+            checked_in=values.get("checked_in", False),
+        )
         team = _teams(Team.objects.filter(pk=team.pk)).get()
         return Response(s.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -12,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import serializers as s
+from .. import services
 from ..access import get_or_404, signed_in, token_of
 from ..models import ApiToken
 from ..problems import Problem
@@ -28,7 +26,7 @@ def _session_only(request: Request) -> None:
             status_code=403,
         )
     # The user's expired tokens go here (api.auth refuses each one when it is presented).
-    ApiToken.objects.filter(user=request.user, expiry__lt=timezone.now()).delete()
+    services.tokens_prune_expired(user=request.user)
 
 
 class Tokens(APIView):
@@ -48,11 +46,11 @@ class Tokens(APIView):
         data = s.TokenSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        token, text = ApiToken.objects.create(
+        token, text = services.token_create(
             user=request.user,
-            expiry=timedelta(days=values["expires_in_days"]),
             name=values["name"],
             tournament=values["tournament"],
+            expires_in_days=values["expires_in_days"],
             write=values.get("write", False),
         )
         out = dict(s.TokenSerializer(token).data)
@@ -65,5 +63,5 @@ class TokenDetail(APIView):
     def delete(self, request: Request, pk: int) -> Response:
         _session_only(request)
         token = get_or_404(ApiToken.objects.filter(user=request.user), pk)
-        token.delete()
+        services.token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competition import services as competition
 from tournaments.models import Tournament
 
 from .. import serializers as s
@@ -54,14 +54,10 @@ class Tournaments(APIView):
         values = dict(data.validated_data)
         directors = values.pop("directors", [])
         assert request.user.is_authenticated  # signed_in() above
-        tournament = Tournament(organizer=request.user, **values)
-        _clean(tournament)
-        with transaction.atomic():
-            try:
-                tournament.save()
-            except IntegrityError as exc:
-                raise Problem("that slug is taken", code="slug_taken", status_code=409) from exc
-            tournament.directors.set(directors)
+        _clean(Tournament(organizer=request.user, **values))  # a 400 naming each field
+        tournament = competition.tournament_create(
+            actor=request.user, club=None, directors=directors, **values
+        )
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -93,20 +89,11 @@ class TournamentDetail(APIView):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         directors = values.pop("directors", None)
-        if directors is not None and not (
-            request.user.is_superuser or tournament.organizer_id == request.user.pk
-        ):
-            raise Problem(
-                "only the organizer names the directors", code="forbidden", status_code=403
-            )
+        checked = Tournament.objects.get(pk=tournament.pk)
         for name, value in values.items():
-            setattr(tournament, name, value)
-        _clean(tournament)
-        with transaction.atomic():
-            try:
-                tournament.save()
-            except IntegrityError as exc:
-                raise Problem("that slug is taken", code="slug_taken", status_code=409) from exc
-            if directors is not None:
-                tournament.directors.set(directors)
+            setattr(checked, name, value)
+        _clean(checked)  # a 400 naming each field, before the service checks it again
+        tournament = competition.tournament_update(
+            actor=request.user, tournament=tournament, directors=directors, **values
+        )
         return Response(s.TournamentSerializer(tournament).data)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -11,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import serializers as s
+from .. import services
 from ..access import directs, get_or_404, require_director, signed_in, visible_tournaments
 from ..models import Webhook
 from ..problems import Problem
@@ -48,14 +47,12 @@ class Webhooks(APIView):
         require_director(request, tournament)
         assert request.user.is_authenticated  # require_director: signed in
         check_url(values["url"])
-        secret = secrets.token_hex(32)
-        hook = Webhook.objects.create(
+        hook = services.webhook_create(
+            actor=request.user,
             tournament=tournament,
             url=values["url"],
             kinds=values["kinds"],
             active=values.get("active", True),
-            secret=secret,
-            created_by=request.user,
         )
         return Response(s.NewWebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
 

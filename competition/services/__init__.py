@@ -14,13 +14,29 @@ read from scoring's projection.
 from __future__ import annotations
 
 from .brackets import bracket_state, notice_resolve
-from .registration import team_check_in, team_register, team_withdraw
+from .evenings import tournament_create, tournament_update, unique_slug
+from .registration import (
+    PlannedTeam,
+    registration_update,
+    team_check_in,
+    team_check_out,
+    team_enter,
+    team_register,
+    team_reinstate,
+    team_rename,
+    team_update,
+    team_withdraw,
+    teams_plan,
+    teams_register,
+)
 from .results import fixture_match_completed, fixture_result_of, unrecorded_completions
-from .rounds import round_edit, round_pair, round_publish, round_record_anchors
+from .rounds import round_discard, round_edit, round_pair, round_publish, round_record_anchors
 from .stages import (
     SETTINGS,
+    check_settings,
     stage_create,
     stage_points,
+    stage_remove,
     stage_start,
     stage_teams,
     stage_terms,
@@ -29,22 +45,37 @@ from .stages import (
 
 __all__ = [
     "SETTINGS",
+    "PlannedTeam",
     "bracket_state",
+    "check_settings",
     "fixture_match_completed",
     "fixture_result_of",
     "notice_resolve",
+    "registration_update",
+    "round_discard",
     "round_edit",
     "round_pair",
     "round_publish",
     "round_record_anchors",
     "stage_create",
     "stage_points",
+    "stage_remove",
     "stage_start",
     "stage_teams",
     "stage_terms",
     "stage_update",
     "team_check_in",
+    "team_check_out",
+    "team_enter",
     "team_register",
+    "team_reinstate",
+    "team_rename",
+    "team_update",
     "team_withdraw",
+    "teams_plan",
+    "teams_register",
+    "tournament_create",
+    "tournament_update",
+    "unique_slug",
     "unrecorded_completions",
 ]

@@ -1,7 +1,10 @@
-"""Registration: teams entered, checked in and withdrawn."""
+"""Registration: teams entered (from the club's roster), checked in, withdrawn, and changed."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -9,10 +12,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.models import Match, Player, Team, Tournament
+from tournaments.clubs import members_named
+from tournaments.models import INTEGER_MAX, INTEGER_MIN, Club, Match, Player, Team, Tournament
 
 from ..errors import InvalidSettings, NotNow
 from ..models import Fixture, Registration, Round, Stage, StageEntry
+from ..teamlines import TeamLine
 from . import _common, brackets, rounds
 
 
@@ -133,3 +138,289 @@ def _late_entry(team: Team) -> None:
         last = stage.round_set.order_by("-number").values_list("number", flat=True).first() or 0
         seed = (stage.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
         StageEntry.objects.create(stage=stage, team=team, seed=seed, joined_round=last + 1)
+
+
+# --- teams from the club's roster ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlannedPlayer:
+    """A typed name as registering would take it: an existing member, or a new one."""
+
+    name: str
+    member: Player | None  # None: a new member of that name is made
+
+    @property
+    def note(self) -> str:
+        if self.member is None:
+            return "new member"
+        contact = f", {self.member.contact}" if self.member.contact else ""
+        return f"member #{self.member.pk}{contact}"
+
+
+@dataclass(frozen=True)
+class PlannedTeam:
+    """One team of a registration: what it would create, and why it cannot (``problems``)."""
+
+    line: TeamLine
+    first: PlannedPlayer
+    second: PlannedPlayer
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+_LABELLED = re.compile(r"^(?P<name>.*?)\s*(?:#(?P<id>\d{1,18})|\((?P<contact>[^()]*)\))$")
+
+
+def _member_for(club: Club | None, text: str) -> tuple[Player | None, str | None]:
+    """Return the club's member ``text`` names (None: a new one) or why it cannot tell.
+
+    A name alone matches the one member of that name (any case and spacing); "Mohan #12"
+    or "Mohan (98450 12345)" picks among members of one name by id or contact.
+    """
+    if club is None:
+        return None, None
+    labelled = _LABELLED.match(text)
+    if labelled:
+        found = members_named(club=club, name=labelled["name"])
+        if labelled["id"]:
+            found = [m for m in found if str(m.pk) == labelled["id"]]
+        else:
+            found = [m for m in found if m.contact.strip() == labelled["contact"].strip()]
+        if len(found) == 1:
+            return found[0], None
+        return None, f"no member is {text}"
+    found = members_named(club=club, name=text)
+    if len(found) > 1:
+        ids = ", ".join(f"#{m.pk}" + (f" ({m.contact})" if m.contact else "") for m in found)
+        return None, f"{len(found)} members are called {text} ({ids}): write which, as {text} #id"
+    return (found[0] if found else None), None
+
+
+def teams_plan(*, tournament: Tournament, lines: Sequence[TeamLine]) -> list[PlannedTeam]:
+    """Return what registering ``lines`` in ``tournament`` would do, team by team (reads only).
+
+    A typed name matches the club's member of that name; a new name makes a new member. A
+    team is refused (its ``problems``) when its name is taken in the tournament or used twice
+    in the lines, or when a player already plays for a team of the tournament or is named in
+    two lines.
+    """
+    taken_names = {
+        n.casefold()
+        for n in Team.objects.filter(tournament=tournament).values_list("name", flat=True)
+    }
+    playing: dict[int, str] = {}
+    for name, first, second in Team.objects.filter(tournament=tournament).values_list(
+        "name", "first_player_id", "second_player_id"
+    ):
+        playing[first] = playing[second] = name
+    club = tournament.club
+    seen_names: dict[str, int] = {}
+    seen_people: dict[object, int] = {}
+    plan = []
+    for line in lines:
+        problems: list[str] = []
+        key = line.name.casefold()
+        if key in taken_names:
+            problems.append(f"a team called {line.name} is registered already")
+        elif key in seen_names:
+            problems.append(f"the team name {line.name} is on line {seen_names[key]} too")
+        seen_names.setdefault(key, line.line)
+        people = []
+        for typed in (line.first, line.second):
+            member, why = _member_for(club, typed)
+            if why:
+                problems.append(why)
+            person: object = member.pk if member else " ".join(typed.casefold().split())
+            if member is not None and member.pk in playing:
+                problems.append(f"{member.name} already plays for {playing[member.pk]}")
+            elif person in seen_people:
+                problems.append(f"{typed} is on line {seen_people[person]} too")
+            seen_people.setdefault(person, line.line)
+            people.append(PlannedPlayer(member.name if member else typed, member))
+        if people[0].member is not None and people[0].member == people[1].member:
+            problems.append("a team is two different players")
+        plan.append(PlannedTeam(line, people[0], people[1], tuple(problems)))
+    return plan
+
+
+def teams_register(
+    *, actor: Any, tournament: Tournament, lines: Sequence[TeamLine], checked_in: bool = False
+) -> list[Team]:
+    """Register every team of ``lines``, all or nothing, making the new members they name.
+
+    Refused (InvalidSettings, code ``bad_team``, every problem in its message) if any team of
+    the plan has a problem; nothing is written then.
+    """
+    _common.require_director(actor, tournament)
+    if not lines:
+        raise InvalidSettings("name at least one team", code="bad_team")
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        plan = teams_plan(tournament=tournament, lines=lines)
+        problems = [f"line {p.line.line}: {why}" for p in plan for why in p.problems]
+        if problems:
+            raise InvalidSettings("; ".join(problems), code="bad_team")
+        teams = []
+        for planned in plan:
+            players = []
+            for person in (planned.first, planned.second):
+                member = person.member
+                if member is None:
+                    member = Player(name=person.name, club_id=tournament.club_id)
+                    try:
+                        member.full_clean()
+                    except ValidationError as exc:
+                        raise InvalidSettings(
+                            f"line {planned.line.line}: {' '.join(exc.messages)}", code="bad_team"
+                        ) from exc
+                    member.save()
+                players.append(member)
+            teams.append(
+                team_register(
+                    actor=actor,
+                    tournament=tournament,
+                    name=planned.line.name,
+                    first_player=players[0],
+                    second_player=players[1],
+                    seed=planned.line.seed,
+                    rating=planned.line.rating,
+                    checked_in=checked_in,
+                )
+            )
+    return teams
+
+
+# --- changing a registration --------------------------------------------------------------
+
+
+def _stage_begun(tournament_id: int) -> bool:
+    return (
+        Stage.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Stage.Status.PENDING)
+        .exists()
+    )
+
+
+def team_rename(*, actor: Any, team: Team, name: str) -> Team:
+    """Rename a team (its matches and standings show the new name at once)."""
+    _common.require_director(actor, team.tournament)
+    with transaction.atomic():
+        locked = Team.objects.select_for_update().get(pk=team.pk)
+        locked.name = " ".join((name or "").split())
+        try:
+            locked.full_clean()
+        except ValidationError as exc:
+            raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
+        locked.save(update_fields=["name"])
+    return locked
+
+
+def registration_update(
+    *, actor: Any, team: Team, seed: int | None, rating: int | None
+) -> Registration:
+    """Change a team's seed and rating: only before the first stage starts (it seeds from them)."""
+    _common.require_director(actor, team.tournament)
+    with transaction.atomic():
+        registration = _registration(team)
+        if _stage_begun(team.tournament_id):
+            raise NotNow(
+                "seeds and ratings are fixed once a stage has started", code="stage_started"
+            )
+        for value in (seed, rating):
+            if value is not None and not INTEGER_MIN <= value <= INTEGER_MAX:
+                raise InvalidSettings("that number is too large", code="bad_team")
+        if seed is not None and seed < 1:
+            raise InvalidSettings("a seed is 1 or more", code="bad_team")
+        registration.seed, registration.rating = seed, rating
+        registration.save(update_fields=["seed", "rating"])
+    return registration
+
+
+def team_reinstate(*, actor: Any, team: Team) -> Registration:
+    """Undo a withdrawal: only while no stage has started (nothing was forfeited yet)."""
+    _common.require_director(actor, team.tournament)
+    with transaction.atomic():
+        registration = _registration(team)
+        if registration.withdrawn_at is None:
+            return registration
+        if _stage_begun(team.tournament_id):
+            raise NotNow(
+                "a withdrawal can be undone only before the first stage starts",
+                code="stage_started",
+            )
+        registration.withdrawn_at = None
+        registration.save(update_fields=["withdrawn_at"])
+    return registration
+
+
+def team_check_out(*, actor: Any, team: Team) -> Registration:
+    """Undo a check-in: only while no stage has started (a started stage took its teams)."""
+    _common.require_director(actor, team.tournament)
+    with transaction.atomic():
+        registration = _registration(team)
+        if registration.checked_in_at is None:
+            return registration
+        if _stage_begun(team.tournament_id):
+            raise NotNow(
+                "a check-in can be undone only before the first stage starts", code="stage_started"
+            )
+        registration.checked_in_at = None
+        registration.save(update_fields=["checked_in_at"])
+    return registration
+
+
+def team_update(*, actor: Any, team: Team, name: str, seed: int | None, rating: int | None) -> Team:
+    """Rename a team and change its seed and rating, all or nothing (the seed and the rating
+    only before the first stage starts, and only if they change)."""
+    _common.require_director(actor, team.tournament)
+    with transaction.atomic():
+        registration = _registration(team)
+        if name != team.name:
+            team = team_rename(actor=actor, team=team, name=name)
+        if (seed, rating) != (registration.seed, registration.rating):
+            registration_update(actor=actor, team=team, seed=seed, rating=rating)
+    return team
+
+
+def team_enter(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    name: str,
+    people: Sequence[tuple[str, Any]],
+    rating: int | None = None,
+    seed: int | None = None,
+    checked_in: bool = False,
+) -> Team:
+    """Register a team of the two people named (each a name and an account or None), all or
+    nothing: a person with an account is the club's member with that account when there is
+    one; anyone else becomes a new member of the tournament's club."""
+    _common.require_director(actor, tournament)
+    if len(people) != 2:
+        raise InvalidSettings("a team is two players", code="bad_team")
+    with transaction.atomic():
+        players = []
+        for person_name, user in people:
+            member = None
+            if user is not None and tournament.club_id is not None:
+                member = (
+                    Player.objects.filter(club_id=tournament.club_id, user=user)
+                    .order_by("pk")
+                    .first()
+                )
+            if member is None:
+                member = Player(name=person_name, user=user, club_id=tournament.club_id)
+                try:
+                    member.full_clean()
+                except ValidationError as exc:
+                    raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
+                member.save()
+            players.append(member)
+        return team_register(
+            actor=actor, tournament=tournament, name=name, first_player=players[0],
+            second_player=players[1], rating=rating, seed=seed, checked_in=checked_in,
+        )  # fmt: skip

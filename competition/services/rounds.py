@@ -46,6 +46,7 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
             raise NotNow("the stage is not running", code="stage_not_running")
         if stage.elimination:
             raise NotNow("a bracket's rounds follow from its results", code="bracket_pairs_itself")
+        stages.check_stored_settings(stage)  # a row saved past the checks breaks no round
         rounds = list(stage.round_set.order_by("number"))
         if any(r.status == Round.Status.DRAFT for r in rounds):
             raise NotNow("publish or discard the draft round first", code="draft_pending")
@@ -297,6 +298,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
         locked = Round.objects.select_for_update().get(pk=round.pk)
         if locked.status != Round.Status.DRAFT:
             raise NotNow("the round is published already", code="round_published")
+        stages.check_stored_settings(stage)  # refused before anything is written
         now = timezone.now()
         rounds = (
             list(stage.round_set.filter(status=Round.Status.DRAFT))
@@ -325,7 +327,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
         locked.refresh_from_db()
         for round_ in rounds:
             complete_round_if_done(round_)
-        transaction.on_commit(lambda: _common.schedule_standings(stage.pk))
+        transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
         for round_ in rounds:
             transaction.on_commit(_tell_published(round_.pk), robust=True)
     return locked
@@ -428,3 +430,28 @@ def complete_stage(stage: Stage) -> None:
     Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
         status=Stage.Status.COMPLETE, completed_at=timezone.now()
     )
+
+
+def round_discard(*, actor: Any, round: Round, pair_again: bool = False) -> Round | None:
+    """Discard a draft round (its pairings only: no match was made for a draft).
+
+    With ``pair_again`` the stage's next round is paired anew in the same transaction and
+    returned. A bracket's draft is its drawn bracket, decided when the stage started: it is
+    published or edited, not discarded.
+    """
+    _common.require_director(actor, round.stage.tournament)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=round.stage_id)
+        locked = Round.objects.select_for_update().filter(pk=round.pk).first()
+        if locked is None or locked.status != Round.Status.DRAFT:
+            raise NotNow("only a draft round can be discarded", code="round_published")
+        if stage.elimination:
+            raise NotNow(
+                "a bracket's rounds come from its draw: swap its teams instead",
+                code="bracket_pairs_itself",
+            )
+        locked.fixtures.all().delete()
+        locked.delete()
+        if pair_again:
+            return round_pair(actor=actor, stage=stage)
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import secrets
@@ -12,8 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import matchlog
-from tournaments.models import Team, Tournament, checked_match_format
+from tournaments.models import Team, Tournament
 
 from .. import formats
 from ..errors import InvalidSettings, NotNow
@@ -31,8 +31,15 @@ SETTINGS = (
 )  # fmt: skip
 
 
-def stage_create(*, actor: Any, tournament: Tournament, **settings: Any) -> Stage:
-    """Add a stage after the tournament's last one, its settings checked by the formats."""
+def stage_create(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    scorekeepers: Iterable[Any] | None = None,
+    **settings: Any,
+) -> Stage:
+    """Add a stage after the tournament's last one, its settings checked by the formats, and
+    its score-keepers (users who keep score at every match of it), all or nothing."""
     _common.require_director(actor, tournament)
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
@@ -41,13 +48,18 @@ def stage_create(*, actor: Any, tournament: Tournament, **settings: Any) -> Stag
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         last = tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0
         stage = Stage(tournament=tournament, order=last + 1, **settings)
-        _check_settings(stage)
+        check_settings(stage)
         stage.save()
+        if scorekeepers is not None:
+            stage.scorekeepers.set(scorekeepers)
     return stage
 
 
-def stage_update(*, actor: Any, stage: Stage, **settings: Any) -> Stage:
-    """Change a stage's settings; refused once it has started (its matches keep their terms)."""
+def stage_update(
+    *, actor: Any, stage: Stage, scorekeepers: Iterable[Any] | None = None, **settings: Any
+) -> Stage:
+    """Change a stage's settings (and score-keepers), all or nothing; refused once it has
+    started (its matches keep their terms)."""
     _common.require_director(actor, stage.tournament)
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
@@ -58,67 +70,159 @@ def stage_update(*, actor: Any, stage: Stage, **settings: Any) -> Stage:
             raise NotNow("a stage's settings are fixed once it starts", code="stage_started")
         for name, value in settings.items():
             setattr(locked, name, value)
-        _check_settings(locked)
+        check_settings(locked)
         locked.save()
+        if scorekeepers is not None:
+            locked.scorekeepers.set(scorekeepers)
     return locked
 
 
-def _check_settings(stage: Stage) -> None:
-    """Refuse settings the formats cannot take; complete the match format (M1)."""
-    fmt = Stage.Format
-    if stage.format not in fmt.values:
-        raise InvalidSettings(f"unknown format {stage.format!r}", code="bad_format")
-    if stage.mode not in {m.value for m in matchlog.Mode}:
-        raise InvalidSettings(f"unknown play mode {stage.mode!r}", code="bad_mode")
-    if stage.confirmation not in {c.value for c in matchlog.Confirmation}:
-        raise InvalidSettings(
-            f"confirmation is one of {', '.join(matchlog.Confirmation)}", code="bad_confirmation"
-        )
-    if stage.confirmation != matchlog.Confirmation.NONE and stage.mode != matchlog.SCORE:
-        raise InvalidSettings(
-            "confirmation is for deal results entered in score mode", code="bad_confirmation"
-        )
-    if stage.format == fmt.SWISS and not stage.rounds:
-        raise InvalidSettings("a Swiss stage says how many rounds it has", code="bad_rounds")
-    if stage.format == fmt.GROUPS and not stage.groups:
-        raise InvalidSettings("a group stage says how many groups it has", code="bad_groups")
-    if stage.entry != Stage.Entry.REGISTERED:
-        if stage.order <= 1:
-            raise InvalidSettings("the first stage takes the registered teams", code="bad_entry")
-        if not stage.entry_count:
-            raise InvalidSettings("say how many teams enter (N of the top N)", code="bad_entry")
-        previous = Stage.objects.filter(tournament=stage.tournament, order=stage.order - 1).first()
-        if stage.entry == Stage.Entry.TOP_PER_GROUP and (
-            previous is None or previous.format != fmt.GROUPS
-        ):
-            raise InvalidSettings(
-                "the top N of each group needs a group stage before it", code="bad_entry"
-            )
-    names = list(stage.tiebreaks or [])
-    bad = [n for n in names if n not in formats.TIEBREAKS]
-    if bad or len(set(names)) != len(names):
-        raise InvalidSettings(
-            f"tie-breaks are distinct names from {', '.join(formats.TIEBREAKS)}",
-            code="bad_tiebreaks",
-        )
-    if "random" in names and names[-1] != "random":
-        raise InvalidSettings(
-            "the random draw can only be the last tie-break", code="bad_tiebreaks"
-        )
-    match_format = dict(stage.match_format or {})
-    if stage.elimination:
-        if match_format.get("draws"):
-            raise InvalidSettings(
-                "an elimination match cannot end drawn (M1: play goes on deal by deal)",
-                code="bad_format",
-            )
-        match_format["draws"] = False
+#: the code of a refusal of each setting; a refusal naming several takes the code of the
+#: first of them in this order (any other setting: bad_stage)
+SETTING_CODES = {
+    "format": "bad_format", "mode": "bad_mode", "confirmation": "bad_confirmation",
+    "rounds": "bad_rounds", "groups": "bad_groups", "entry": "bad_entry",
+    "entry_count": "bad_entry", "tiebreaks": "bad_tiebreaks", "match_format": "bad_format",
+    "late_entry": "bad_entry",
+}  # fmt: skip
+
+
+def check_settings(stage: Stage) -> None:
+    """Refuse settings the formats cannot take: raise InvalidSettings naming each refused
+    setting (``fields``); otherwise store the match format complete (M1) on ``stage``.
+
+    The rules of the row itself are ``Stage.clean``'s (run here by ``full_clean``, so the
+    admin, the API, the desk and a management command refuse the same things in the same
+    words); the rules that read other rows are here: what a stage after another takes from
+    it (``_entry_problems``) and what its field allows (``_field_problems``), where the field
+    is known. ``stage_start`` checks the field again, with the teams that enter.
+    """
+    errors: dict[str, list[str]] = {}
     try:
-        stage.match_format = checked_match_format(match_format)
+        stage.full_clean()
     except ValidationError as exc:
-        raise InvalidSettings(" ".join(exc.messages), code="bad_format") from exc
-    if stage.late_entry and stage.format != fmt.SWISS:
-        raise InvalidSettings("only a Swiss stage can take late entries", code="bad_entry")
+        for field, messages in exc.message_dict.items():
+            errors.setdefault(field, []).extend(messages)
+    if not errors.keys() & {"format", "entry", "entry_count", "rounds", "groups"}:
+        for field, message in _entry_problems(stage):
+            errors.setdefault(field, []).append(message)
+    _refuse(errors)
+
+
+def check_stored_settings(stage: Stage) -> None:
+    """Refuse to run a round under settings the formats cannot take (InvalidSettings, before
+    anything is written): a row saved before they were checked when saved, or past the
+    service. Checks the row's own rules on a copy (``stage`` is left as it is)."""
+    errors: dict[str, list[str]] = {}
+    try:
+        copy.copy(stage).full_clean(validate_unique=False, validate_constraints=False)
+    except ValidationError as exc:
+        errors = exc.message_dict
+    _refuse(errors)
+
+
+def _refuse(errors: dict[str, list[str]]) -> None:
+    if not errors:
+        return
+    fields = list(SETTING_CODES)
+    first = min(errors, key=lambda f: fields.index(f) if f in fields else len(fields))
+    raise InvalidSettings(
+        "; ".join(m for messages in errors.values() for m in messages),
+        code=SETTING_CODES.get(first, "bad_stage"),
+        fields=errors,
+    )
+
+
+def _entry_problems(stage: Stage) -> list[tuple[str, str]]:
+    """Return what the stages before this one (or the teams) refuse of its settings."""
+    if stage.entry == Stage.Entry.REGISTERED:
+        return _field_problems(stage, None)
+    previous = Stage.objects.filter(
+        tournament_id=stage.tournament_id, order=(stage.order or 0) - 1
+    ).first()
+    if previous is None:
+        if (stage.order or 0) <= 1:
+            return [("entry", "the first stage takes the registered teams")]
+        return [
+            (
+                "entry",
+                f"a stage that takes the top teams of the stage before needs one: there is no "
+                f"stage {stage.order - 1}",
+            )
+        ]
+    count = stage.entry_count or 0
+    if stage.entry == Stage.Entry.TOP_PER_GROUP:
+        if previous.format != Stage.Format.GROUPS:
+            return [("entry", "the top N of each group needs a group stage before it")]
+        groups = previous.groups or 1
+        field = _field_size(previous)
+        largest = -(-(field or 0) // groups)  # the most a group can hold
+        if field is not None and count > largest:
+            return [
+                (
+                    "entry_count",
+                    f"the number of teams entering from each group ({count}) is more than a "
+                    f"group of the stage before holds ({largest} at most)",
+                )
+            ]
+        return _field_problems(stage, count * groups)
+    field = _field_size(previous)
+    if field is not None and count > field:
+        return [
+            (
+                "entry_count",
+                f"the number of teams entering (the top {count}) is more than the stage before "
+                f"has ({field})",
+            )
+        ]
+    return _field_problems(stage, count)
+
+
+def _field_size(stage: Stage) -> int | None:
+    """Return how many teams a stage plays with (at most): its entrants once it has started,
+    else the N it takes from the stage before it, else the registered teams not withdrawn
+    (None while no team is registered: a tournament set up before its registrations; the
+    start checks the field it really has)."""
+    if stage.status != Stage.Status.PENDING:
+        return stage.entries.count()
+    if stage.entry == Stage.Entry.TOP:
+        return stage.entry_count or 0
+    if stage.entry == Stage.Entry.TOP_PER_GROUP:
+        previous = Stage.objects.filter(
+            tournament_id=stage.tournament_id, order=stage.order - 1
+        ).first()
+        return (stage.entry_count or 0) * ((previous.groups if previous else None) or 1)
+    registered = Registration.objects.filter(
+        tournament_id=stage.tournament_id, withdrawn_at__isnull=True
+    ).count()
+    return registered or None
+
+
+def _field_problems(stage: Stage, teams: int | None) -> list[tuple[str, str]]:
+    """Return what a field of ``teams`` teams (None: not known yet) refuses of the stage's
+    rounds and groups, and of a bracket."""
+    if teams is None:
+        return []
+    problems = []
+    if teams < 2:
+        problems.append(("entry_count", f"a stage needs at least 2 teams, and {teams} would enter"))
+    elif stage.format == Stage.Format.SWISS and stage.rounds and stage.rounds >= teams:
+        problems.append(
+            (
+                "rounds",
+                f"{stage.rounds} Swiss rounds need at least {stage.rounds + 1} teams (each "
+                f"meets another at most once), and {teams} enter: at most {teams - 1} rounds",
+            )
+        )
+    elif stage.format == Stage.Format.GROUPS and stage.groups and 2 * stage.groups > teams:
+        problems.append(
+            (
+                "groups",
+                f"{stage.groups} groups need at least {2 * stage.groups} teams (2 a group), and "
+                f"{teams} enter: at most {teams // 2} groups",
+            )
+        )
+    return problems
 
 
 def stage_points(stage: Stage) -> formats.Points:
@@ -159,13 +263,13 @@ def stage_start(*, actor: Any, stage: Stage) -> Stage:
         earlier = Stage.objects.filter(tournament=stage.tournament, order__lt=stage.order)
         if earlier.exclude(status=Stage.Status.COMPLETE).exists():
             raise NotNow("the stages before this one are not complete", code="previous_running")
+        check_settings(stage)  # a row saved before its settings were checked, or past them
         teams = _entrants(stage)
-        minimum = 2 * (stage.groups or 1) if stage.format == Stage.Format.GROUPS else 2
-        if len(teams) < minimum:
+        if len(teams) < 2:
             raise NotNow(
-                f"the stage needs at least {minimum} teams, and {len(teams)} are in",
-                code="too_few_teams",
+                f"the stage needs at least 2 teams, and {len(teams)} are in", code="too_few_teams"
             )
+        _refuse(_group_by_field(_field_problems(stage, len(teams))))
         groups: dict[int, int] = {}
         if stage.format == Stage.Format.GROUPS:
             assert stage.groups is not None
@@ -180,6 +284,13 @@ def stage_start(*, actor: Any, stage: Stage) -> Stage:
         if stage.elimination:
             brackets.draw_bracket(stage, [t.pk for t in teams])
     return stage
+
+
+def _group_by_field(problems: list[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for field, message in problems:
+        out.setdefault(field, []).append(message)
+    return out
 
 
 def _entrants(stage: Stage) -> list[Team]:
@@ -235,3 +346,31 @@ def _entrants(stage: Stage) -> list[Team]:
 def stage_teams(stage: Stage) -> Iterable[int]:
     """Return the ids of the stage's teams in seed order."""
     return stage.entries.order_by("seed").values_list("team_id", flat=True)
+
+
+def stage_remove(*, actor: Any, stage: Stage) -> None:
+    """Remove a stage that has no round yet (pending); the stages after it move up one.
+
+    Refused when a later stage could no longer take its teams (the top N of each group,
+    say, once the group stage before it is gone): nothing is removed then.
+    """
+    _common.require_director(actor, stage.tournament)
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=stage.tournament_id).first()
+        locked = Stage.objects.filter(pk=stage.pk).first()
+        if locked is None:
+            return
+        if locked.status != Stage.Status.PENDING or locked.round_set.exists():
+            raise NotNow("a stage can be removed only before it starts", code="stage_started")
+        later = list(
+            Stage.objects.filter(
+                tournament_id=locked.tournament_id, order__gt=locked.order
+            ).order_by("order")
+        )
+        locked.delete()
+        for s in later:  # one at a time, in order: the orders are unique
+            Stage.objects.filter(pk=s.pk).update(order=s.order - 1)
+            s.order -= 1
+        for s in later:
+            s.refresh_from_db()
+            check_settings(s)

@@ -60,4 +60,9 @@ def every_page(club: Club) -> list[tuple[str, str, str | None]]:
         ("desk", f"/desk/{slug}/", "director"),
         ("desk-round", f"/desk/{slug}/rounds/{club.round.pk}/", "director"),
         ("desk-match", f"/desk/{slug}/matches/{score.pk}/", "director"),
+        ("desk-home", "/desk/", "director"),
+        ("desk-new", "/desk/new/", "director"),
+        ("desk-stage-new", f"/desk/{slug}/stages/new/", "director"),
+        ("desk-stage-edit", f"/desk/{slug}/stages/{club.stage.pk}/edit/", "director"),
+        ("desk-team", f"/desk/{slug}/teams/{score.team0_id}/", "director"),
     ]

@@ -26,7 +26,7 @@ def desk_urls(club: Club) -> list[tuple[str, str, dict[str, Any]]]:
         ("get", f"/desk/{slug}/rounds/{club.round.pk}/", {}),
         ("get", f"/desk/{slug}/matches/{match.pk}/", {}),
         ("post", f"/desk/{slug}/teams/", {}),
-        ("post", f"/desk/{slug}/teams/act/", {"withdraw": team.pk}),
+        ("post", f"/desk/{slug}/teams/act/", {"withdraw": team.pk, "confirmed": "yes"}),
         ("post", f"/desk/{slug}/stages/{club.stage.pk}/pair/", {}),
         ("post", f"/desk/{slug}/rounds/{club.round.pk}/publish/", {}),
         ("post", f"/desk/{slug}/matches/{match.pk}/decide/", {}),

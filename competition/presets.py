@@ -1,0 +1,107 @@
+"""The shapes of an evening a Seep club plays, as the stages each one is made of.
+
+A preset is a name and a few numbers ("a Swiss of 3 rounds, then the top 4 in a knockout");
+``stages_for`` turns it into the settings of each stage, in order, for ``stage_create``. Pure:
+no database; the services check every setting again when the stages are saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: (key, what the desk calls it)
+PRESETS: tuple[tuple[str, str], ...] = (
+    ("swiss", "a Swiss of N rounds"),
+    ("round_robin", "a round robin (everyone plays everyone)"),
+    ("swiss_knockout", "a Swiss of N rounds, then the top K in a knockout"),
+    ("groups_knockout", "groups, then the top K of each group in a knockout"),
+    ("single_elimination", "a single-elimination knockout"),
+    ("double_elimination", "a double-elimination knockout"),
+)
+PRESET_KEYS = frozenset(key for key, _ in PRESETS)
+#: the tie-breaks a club night uses unless it says otherwise (docs/competition.md)
+DEFAULT_TIEBREAKS = ("bazzis_won", "buchholz", "running_difference", "head_to_head")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """What the director chose: the shape, its numbers, and what every stage shares."""
+
+    kind: str
+    rounds: int | None = None  # a Swiss's rounds
+    groups: int | None = None  # groups' count
+    top: int | None = None  # K of the top K (per group) going through to the knockout
+    mode: str = "score"
+    confirmation: str = "other_team"
+    match_format: dict[str, Any] = field(default_factory=dict)
+    points: tuple[int, int, int, int] = (2, 1, 0, 2)  # win, draw, loss, bye
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+    third_place: bool = False
+    seeding: str = "manual"
+
+
+def stages_for(preset: Preset) -> list[dict[str, Any]]:
+    """Return the settings of each stage the preset is made of, in order.
+
+    >>> [s["format"] for s in stages_for(Preset("swiss_knockout", rounds=3, top=4))]
+    ['swiss', 'single_elimination']
+    >>> stages_for(Preset("swiss_knockout", rounds=3, top=4))[1]["entry_count"]
+    4
+    """
+    if preset.kind not in PRESET_KEYS:
+        raise ValueError(f"unknown preset {preset.kind!r}")
+    confirmation = preset.confirmation if preset.mode == "score" else "none"
+    win, draw, loss, bye = preset.points
+    common: dict[str, Any] = {
+        "mode": preset.mode,
+        "confirmation": confirmation,
+        "match_format": dict(preset.match_format),
+        "start_matches": True,
+    }
+    league = {
+        **common,
+        "points_win": win,
+        "points_draw": draw,
+        "points_loss": loss,
+        "points_bye": bye,
+        "tiebreaks": list(preset.tiebreaks),
+        "seeding": preset.seeding,
+    }
+    knockout = {
+        **common,
+        "match_format": {**preset.match_format, "draws": False},
+        "third_place": preset.third_place,
+    }
+    if preset.kind == "swiss":
+        return [{**league, "name": "Swiss", "format": "swiss", "rounds": preset.rounds}]
+    if preset.kind == "round_robin":
+        return [{**league, "name": "Round robin", "format": "round_robin"}]
+    if preset.kind in ("single_elimination", "double_elimination"):
+        name = "Knockout" if preset.kind == "single_elimination" else "Double knockout"
+        extra = {"third_place": preset.third_place} if preset.kind == "single_elimination" else {}
+        ko = {k: v for k, v in knockout.items() if k != "third_place"}
+        return [{**ko, **extra, "name": name, "format": preset.kind, "seeding": preset.seeding}]
+    if preset.kind == "swiss_knockout":
+        return [
+            {**league, "name": "Swiss", "format": "swiss", "rounds": preset.rounds},
+            {
+                **knockout,
+                "name": "Knockout",
+                "format": "single_elimination",
+                "entry": "top",
+                "entry_count": preset.top,
+                "seeding": "standings",
+            },
+        ]
+    return [
+        {**league, "name": "Groups", "format": "groups", "groups": preset.groups},
+        {
+            **knockout,
+            "name": "Knockout",
+            "format": "single_elimination",
+            "entry": "top_per_group",
+            "entry_count": preset.top,
+            "seeding": "standings",
+        },
+    ]

@@ -1,0 +1,302 @@
+"""The director's desk's forms: a new evening, a stage, teams in bulk, a team's details.
+
+Every setting is a field with its explanation (never JSON); the forms turn fields into the
+services' arguments, and the services check everything again (the same refusals reach the
+API and the admin). Tie-breaks are chosen in order from the list docs/competition.md gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+import seep_core as sc
+from competition import formats, presets
+from competition.models import Stage
+from tournaments import matchlog
+from tournaments.models import INTEGER_MAX, INTEGER_MIN
+
+MODES = [
+    (matchlog.Mode.SCORE.value, "score entry: each deal's result is entered (real cards)"),
+    (matchlog.Mode.TABLE.value, "table: every card is recorded as it is played (real cards)"),
+    (matchlog.Mode.DIGITAL.value, "digital: played on phones, dealt by the server"),
+]
+CONFIRMATIONS = [
+    (matchlog.Confirmation.OTHER_TEAM.value, "one team enters, the other team confirms"),
+    (matchlog.Confirmation.BOTH_ENTER.value, "both teams enter; matching entries count"),
+    (matchlog.Confirmation.NONE.value, "the entry counts at once (a trusted score-keeper)"),
+]
+SEEDINGS = [
+    (Stage.Seeding.MANUAL.value, "by the seeds given at registration"),
+    (Stage.Seeding.RATING.value, "by rating, highest first"),
+    (Stage.Seeding.RANDOM.value, "at random (the draw is recorded)"),
+]
+TIEBREAK_CHOICES = [("", "(none)"), *formats.TIEBREAK_LABELS.items()]
+TIEBREAK_SLOTS = 5
+TIEBREAK_HELP = (
+    "When teams have the same match points, these decide, in this order: bazzis won, bazzi "
+    "difference, running difference (card points carried), deals won, sweeps, head-to-head "
+    "(the games among the level teams), Buchholz (the opponents' points), Buchholz cut 1 "
+    "(without the weakest opponent), Sonneborn-Berger, and a random draw (last only)."
+)
+
+
+def _int(label: str, *, low: int, high: int, initial: int | None = None, **kw: Any) -> Any:
+    return forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial, **kw)
+
+
+class MatchFormatFields(forms.Form):
+    """How long a match lasts (M1), as fields: bazzis, first to, a deal cap, draws."""
+
+    bazzis = _int(
+        "Bazzis a match", low=1, high=99, initial=1,
+        help_text="A bazzi is won at a running lead of 100 (or the rules' lead).",
+    )  # fmt: skip
+    first_to = forms.BooleanField(
+        required=False, label="First to that many bazzis wins (otherwise all are played)"
+    )
+    deal_cap = _int(
+        "At most this many deals (optional)", low=1, high=1000, required=False,
+        help_text="When the cap is reached, bazzis won and then the running difference decide.",
+    )  # fmt: skip
+    draws = forms.BooleanField(
+        required=False, initial=True,
+        label="A level match is a draw (a knockout always plays on until one team leads)",
+    )  # fmt: skip
+
+    def match_format(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        return {"bazzis": d["bazzis"], "first_to": d["first_to"], "deal_cap": d["deal_cap"],
+                "draws": d["draws"]}  # fmt: skip
+
+
+class TiebreakFields(forms.Form):
+    """The tie-breaks, in order, as up to five choices from the docs' list."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for n in range(1, TIEBREAK_SLOTS + 1):
+            self.fields[f"tiebreak_{n}"] = forms.ChoiceField(
+                choices=TIEBREAK_CHOICES, required=False, label=f"Tie-break {n}",
+                help_text=TIEBREAK_HELP if n == 1 else "",
+            )  # fmt: skip
+
+    def tiebreaks(self) -> list[str]:
+        chosen = [self.cleaned_data.get(f"tiebreak_{n}") for n in range(1, TIEBREAK_SLOTS + 1)]
+        return [c for c in chosen if c]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        chosen = [data.get(f"tiebreak_{n}") for n in range(1, TIEBREAK_SLOTS + 1)]
+        picked = [c for c in chosen if c]
+        if len(set(picked)) != len(picked):
+            self.add_error("tiebreak_1", "Each tie-break can be chosen once.")
+        if "random" in picked and picked[-1] != "random":
+            self.add_error("tiebreak_1", "The random draw can only be the last tie-break.")
+        return data
+
+    def set_tiebreaks(self, names: list[str]) -> None:
+        for n in range(1, TIEBREAK_SLOTS + 1):
+            self.initial[f"tiebreak_{n}"] = names[n - 1] if n <= len(names) else ""
+
+
+class NewEvening(MatchFormatFields, TiebreakFields):
+    """A tournament in one form: what, when, where, the rules, and its stages as a preset."""
+
+    club = forms.TypedChoiceField(coerce=int, label="Club")
+    name = forms.CharField(max_length=200, label="Name", help_text="Its web address follows it.")
+    date = forms.DateField(
+        required=False, label="Date", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    place = forms.CharField(max_length=200, required=False, label="Place")
+    published = forms.BooleanField(
+        required=False, initial=True, label="Public: anyone can follow its page"
+    )
+    # the rules (docs/rules.md, V1-V5)
+    sweep = _int("A sweep is worth", low=0, high=1000, initial=50)
+    first_sweep = _int("A sweep on the first play is worth", low=0, high=1000, initial=25)
+    last_sweep = _int("A sweep on the last play is worth", low=0, high=1000, initial=0)
+    minimum = _int(
+        "Minimum deal score", low=0, high=50, initial=9,
+        help_text="A team scoring less in a deal is reset (0 turns the rule off).",
+    )  # fmt: skip
+    bazzi_lead = _int("A bazzi is won at a lead of", low=1, high=10000, initial=100)
+    max_houses = _int(
+        "At most this many houses on the floor (optional)", low=1, high=5, required=False
+    )
+    auto_join_sets = forms.BooleanField(
+        required=False, label="Loose cards adding up to a house's value join it by themselves"
+    )
+    # the stages
+    preset = forms.ChoiceField(
+        choices=presets.PRESETS, initial="swiss_knockout", widget=forms.RadioSelect,
+        label="The evening's shape",
+    )  # fmt: skip
+    rounds = _int(
+        "Swiss rounds (N)", low=1, high=99, initial=3, required=False,
+        help_text="A field of T teams can play at most T - 1 rounds.",
+    )  # fmt: skip
+    groups = _int("Groups", low=1, high=64, initial=2, required=False)
+    top = _int(
+        "Teams going through to the knockout (K)", low=2, high=1024, initial=4, required=False,
+        help_text="With groups: the top K of each group.",
+    )  # fmt: skip
+    mode = forms.ChoiceField(choices=MODES, initial="score", label="How matches are recorded")
+    confirmation = forms.ChoiceField(
+        choices=CONFIRMATIONS, initial="other_team", label="Who confirms an entered deal",
+        help_text="Score entry only.",
+    )  # fmt: skip
+    points_win = _int("Match points for a win", low=0, high=100, initial=2)
+    points_draw = _int("for a draw", low=0, high=100, initial=1)
+    points_loss = _int("for a loss", low=0, high=100, initial=0)
+    points_bye = _int("for a bye", low=0, high=100, initial=2)
+    seeding = forms.ChoiceField(choices=SEEDINGS, initial="manual", label="Seeding")
+    third_place = forms.BooleanField(
+        required=False, label="Play a third-place match (a knockout of 4 teams or more)"
+    )
+
+    def __init__(self, *args: Any, clubs: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        club = self.fields["club"]
+        assert isinstance(club, forms.ChoiceField)
+        club.choices = clubs
+        if "tiebreak_1" not in self.initial:
+            self.set_tiebreaks(list(presets.DEFAULT_TIEBREAKS))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        preset = data.get("preset")
+        if preset in ("swiss", "swiss_knockout") and not data.get("rounds"):
+            self.add_error("rounds", "Say how many Swiss rounds.")
+        if preset == "groups_knockout" and not data.get("groups"):
+            self.add_error("groups", "Say how many groups.")
+        if preset in ("swiss_knockout", "groups_knockout") and not data.get("top"):
+            self.add_error("top", "Say how many teams go through.")
+        return data
+
+    def rules(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        names = ("sweep", "first_sweep", "last_sweep", "minimum", "bazzi_lead", "max_houses",
+                 "auto_join_sets")  # fmt: skip
+        return sc.Rules.from_dict({n: d[n] for n in names}).to_dict()
+
+    def chosen_preset(self) -> presets.Preset:
+        d = self.cleaned_data
+        return presets.Preset(
+            kind=d["preset"], rounds=d.get("rounds"), groups=d.get("groups"), top=d.get("top"),
+            mode=d["mode"], confirmation=d["confirmation"], match_format=self.match_format(),
+            points=(d["points_win"], d["points_draw"], d["points_loss"], d["points_bye"]),
+            tiebreaks=tuple(self.tiebreaks()), third_place=d["third_place"],
+            seeding=d["seeding"],
+        )  # fmt: skip
+
+
+FORMATS = [
+    (Stage.Format.SWISS.value, "Swiss"),
+    (Stage.Format.ROUND_ROBIN.value, "round robin"),
+    (Stage.Format.DOUBLE_ROUND_ROBIN.value, "double round robin"),
+    (Stage.Format.GROUPS.value, "round-robin groups"),
+    (Stage.Format.SINGLE_ELIMINATION.value, "single elimination"),
+    (Stage.Format.DOUBLE_ELIMINATION.value, "double elimination"),
+]
+
+
+class StageForm(MatchFormatFields, TiebreakFields):
+    """One stage's settings, for adding a stage or editing one that has not started."""
+
+    name = forms.CharField(max_length=200, label="Name")
+    format = forms.ChoiceField(choices=FORMATS, label="Format")
+    rounds = _int("Swiss rounds", low=1, high=99, required=False)
+    groups = _int("Groups", low=1, high=64, required=False)
+    entry = forms.ChoiceField(
+        choices=Stage.Entry.choices, label="Its teams",
+        help_text="A later stage can take the top N of the stage before it.",
+    )  # fmt: skip
+    entry_count = _int("N (of the top N)", low=1, high=4096, required=False)
+    seeding = forms.ChoiceField(choices=Stage.Seeding.choices, label="Seeding")
+    mode = forms.ChoiceField(choices=MODES, label="How matches are recorded")
+    confirmation = forms.ChoiceField(
+        choices=CONFIRMATIONS, label="Who confirms an entered deal", help_text="Score entry only."
+    )
+    points_win = _int("Match points for a win", low=0, high=100)
+    points_draw = _int("for a draw", low=0, high=100)
+    points_loss = _int("for a loss", low=0, high=100)
+    points_bye = _int("for a bye", low=0, high=100)
+    third_place = forms.BooleanField(required=False, label="Third-place match (single elim.)")
+    grand_final_reset = forms.BooleanField(
+        required=False, label="Grand final reset (double elimination)"
+    )
+    late_entry = forms.BooleanField(
+        required=False, label="Swiss: a team checked in late joins the next round"
+    )
+    start_matches = forms.BooleanField(
+        required=False, label="Start each match when its round is published"
+    )
+
+    SETTINGS = ("name", "format", "rounds", "groups", "entry", "entry_count", "seeding", "mode",
+                "confirmation", "points_win", "points_draw", "points_loss", "points_bye",
+                "third_place", "grand_final_reset", "late_entry", "start_matches")  # fmt: skip
+
+    @classmethod
+    def for_stage(cls, stage: Stage) -> StageForm:
+        initial = {name: getattr(stage, name) for name in cls.SETTINGS}
+        initial.update(sc.MatchFormat.from_dict(stage.match_format or {}).to_dict())
+        form = cls(initial=initial)
+        form.set_tiebreaks(list(stage.tiebreaks or []))
+        return form
+
+    def settings(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        out = {name: d[name] for name in self.SETTINGS}
+        if d["mode"] != matchlog.Mode.SCORE:
+            out["confirmation"] = matchlog.Confirmation.NONE.value
+        out["tiebreaks"] = self.tiebreaks()
+        out["match_format"] = self.match_format()
+        if out["format"] in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
+            out["match_format"]["draws"] = False
+        return out
+
+
+class BulkTeams(forms.Form):
+    """Teams pasted one a line (or a CSV file), previewed before anything is saved."""
+
+    lines = forms.CharField(
+        required=False, label="Teams, one a line", widget=forms.Textarea(attrs={"rows": 10}),
+        help_text='"Aces: Asha & Bilal", or team, first and second player separated by tabs '
+        "(a spreadsheet's copy) or commas. A name that matches a member of the club is that "
+        "member; a new name makes a new member.",
+    )  # fmt: skip
+    file = forms.FileField(
+        required=False, label="Or a CSV file (team, first player, second player)"
+    )
+    checked_in = forms.BooleanField(required=False, initial=True, label="Checked in now")
+
+    def text(self) -> str:
+        upload = self.cleaned_data.get("file")
+        if upload is not None:
+            return str(self.cleaned_data["file_text"])
+        return str(self.cleaned_data.get("lines") or "")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > 256 * 1024:
+                self.add_error("file", "A file of at most 256 KB.")
+            else:
+                try:
+                    data["file_text"] = upload.read().decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    self.add_error("file", "Save the file as CSV in UTF-8 and try again.")
+        elif not (data.get("lines") or "").strip():
+            self.add_error("lines", "Paste at least one team, or choose a file.")
+        return data
+
+
+class TeamDetails(forms.Form):
+    """A team's name, and (before the first stage starts) its seed and rating."""
+
+    name = forms.CharField(max_length=200, label="Team name")
+    seed = _int("Seed (1 first; blank: after the seeded)", low=1, high=INTEGER_MAX, required=False)
+    rating = _int("Rating", low=INTEGER_MIN, high=INTEGER_MAX, required=False)

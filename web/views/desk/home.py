@@ -1,0 +1,104 @@
+"""The desk's home: the tournaments one directs, and a new evening made in one form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+import seep_core as sc
+from competition import errors as competition_errors
+from competition import presets
+from competition import services as competition
+from tournaments.errors import ClubRefused
+from tournaments.models import Club, Tournament
+
+from ... import desk_forms
+from ._common import refusal
+
+
+def _directed(user: Any) -> list[Tournament]:
+    tournaments = Tournament.objects.select_related("club").annotate(
+        teams_count=Count("teams", distinct=True)
+    )
+    if not getattr(user, "is_superuser", False):
+        tournaments = tournaments.filter(Q(organizer=user) | Q(directors=user))
+    return list(tournaments.distinct().order_by("-date", "-created_at"))
+
+
+def _clubs(user: Any) -> list[Club]:
+    clubs = Club.objects.all() if getattr(user, "is_superuser", False) else Club.objects.filter(
+        directors=user
+    )  # fmt: skip
+    return list(clubs.order_by("name"))
+
+
+@login_required
+@require_http_methods(["GET"])
+def index(request: HttpRequest) -> HttpResponse:
+    """The tournaments the signed-in user directs, newest first, and the "new" button."""
+    return render(
+        request,
+        "web/desk_home.html",
+        {"tournaments": _directed(request.user), "clubs": _clubs(request.user)},
+    )
+
+
+def _club_choices(request: HttpRequest) -> list[tuple[int, str]]:
+    clubs = [(c.pk, c.name) for c in _clubs(request.user)]
+    return clubs or [(0, f"{request.user.get_username()}'s club (made now)")]
+
+
+def _defaults(request: HttpRequest) -> dict[str, object]:
+    """The club's defaults: the rules and match format of its latest evening, else the book's."""
+    user: Any = request.user
+    latest = Tournament.objects.filter(club__directors=user).order_by("-created_at").first()
+    rules = sc.Rules.from_dict(latest.rules if latest else {}).to_dict()
+    fmt = sc.MatchFormat.from_dict(latest.match_format if latest else {}).to_dict()
+    initial: dict[str, object] = {**rules, **fmt}
+    if latest is not None and latest.club_id is not None:
+        initial["club"] = latest.club_id
+    return initial
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_evening(request: HttpRequest) -> HttpResponse:
+    """A tournament with its stages, made in one form (nothing is made if anything is refused)."""
+    choices = _club_choices(request)
+    if request.method == "GET":
+        form = desk_forms.NewEvening(initial=_defaults(request), clubs=choices)
+        return render(request, "web/desk_new.html", {"form": form})
+    form = desk_forms.NewEvening(request.POST, clubs=choices)
+    if form.is_valid():
+        data = form.cleaned_data
+        club = Club.objects.filter(pk=data["club"]).first() if data["club"] else None
+        try:
+            tournament = competition.tournament_create(
+                actor=request.user,
+                club=club,
+                name=data["name"],
+                date=data["date"],
+                place=data["place"],
+                rules=form.rules(),
+                match_format=form.match_format(),
+                published=data["published"],
+                stages=presets.stages_for(form.chosen_preset()),
+            )
+        except (competition_errors.CompetitionRefused, ClubRefused) as exc:
+            refusal(request, exc)
+        else:
+            messages.success(
+                request,
+                f"{tournament.name} is made. Register its teams, then start its first stage.",
+            )
+            return redirect(reverse("web:desk", args=[tournament.slug]) + "#teams")
+    else:
+        messages.error(request, "Nothing was made: see the form.")
+    return render(request, "web/desk_new.html", {"form": form}, status=422)

@@ -1,0 +1,181 @@
+"""The desk's stages: add one, edit it while pending, remove it while it has no round, start
+it, pair its next round; its standings as CSV."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from competition import errors as competition_errors
+from competition import selectors as competition_reads
+from competition import services as competition
+from competition.models import Stage
+from tournaments.models import Tournament
+
+from ... import desk_forms
+from ._common import back, confirm_first, refusal, tournament_or_404
+
+
+def _stage(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Stage]:
+    t = tournament_or_404(request, slug)
+    return t, get_object_or_404(Stage.objects.select_related("tournament"), pk=pk, tournament=t)
+
+
+def _form_page(
+    request: HttpRequest,
+    t: Tournament,
+    form: desk_forms.StageForm,
+    stage: Stage | None,
+    status: int = 200,
+) -> HttpResponse:
+    return render(
+        request,
+        "web/desk_stage.html",
+        {"tournament": t, "form": form, "stage": stage},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add a stage after the last one."""
+    t = tournament_or_404(request, slug)
+    if request.method == "GET":
+        last = t.stages.order_by("-order").first()
+        initial = {
+            "name": "Knockout" if last else "Swiss",
+            "format": "single_elimination" if last else "swiss",
+            "entry": "top" if last else "registered",
+            "entry_count": 4 if last else None,
+            "seeding": "standings" if last else "manual",
+            "rounds": None if last else 3,
+            "mode": last.mode if last else "score",
+            "confirmation": last.confirmation if last else "other_team",
+            "points_win": 2, "points_draw": 1, "points_loss": 0, "points_bye": 2,
+            "start_matches": True,
+            **(last.match_format if last else t.match_format),
+        }  # fmt: skip
+        form = desk_forms.StageForm(initial=initial)
+        if last is not None:
+            form.set_tiebreaks(list(last.tiebreaks or []))
+        return _form_page(request, t, form, None)
+    form = desk_forms.StageForm(request.POST)
+    if form.is_valid():
+        try:
+            stage = competition.stage_create(actor=request.user, tournament=t, **form.settings())
+        except competition_errors.CompetitionRefused as exc:
+            refusal(request, exc)
+        else:
+            messages.success(request, f"{stage.name} is added.")
+            return back(slug, f"stage-{stage.pk}")
+    else:
+        messages.error(request, "Nothing was added: see the form.")
+    return _form_page(request, t, form, None, status=422)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def stage_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Change a stage's settings while it is pending."""
+    t, stage = _stage(request, slug, pk)
+    if request.method == "GET":
+        return _form_page(request, t, desk_forms.StageForm.for_stage(stage), stage)
+    form = desk_forms.StageForm(request.POST)
+    if form.is_valid():
+        try:
+            competition.stage_update(actor=request.user, stage=stage, **form.settings())
+        except competition_errors.CompetitionRefused as exc:
+            refusal(request, exc)
+        else:
+            messages.success(request, f"{form.cleaned_data['name']} is saved.")
+            return back(slug, f"stage-{stage.pk}")
+    else:
+        messages.error(request, "Nothing was changed: see the form.")
+    return _form_page(request, t, form, stage, status=422)
+
+
+@login_required
+@require_POST
+def stage_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Remove a pending stage (asked first)."""
+    t, stage = _stage(request, slug, pk)
+    asked = confirm_first(
+        request,
+        tournament=t,
+        title=f"Remove {stage.name}?",
+        consequences=[
+            f"{stage.name} and its settings are removed; the stages after it move up one.",
+            "It has no round yet, so no pairing or result is lost.",
+        ],
+        action=reverse("web:desk-stage-remove", args=[slug, stage.pk]),
+        fields={},
+        button=f"Remove {stage.name}",
+        cancel=reverse("web:desk", args=[slug]) + f"#stage-{stage.pk}",
+    )
+    if asked is not None:
+        return asked
+    try:
+        competition.stage_remove(actor=request.user, stage=stage)
+    except competition_errors.CompetitionRefused as exc:
+        refusal(request, exc)
+        return back(slug, f"stage-{stage.pk}")
+    messages.success(request, f"{stage.name} is removed.")
+    return back(slug, "stages")
+
+
+@login_required
+@require_POST
+def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> HttpResponse:
+    """Start a stage, or pair its next round (as a draft)."""
+    _t, stage = _stage(request, slug, pk)
+    try:
+        if command == "start":
+            competition.stage_start(actor=request.user, stage=stage)
+            messages.success(request, f"{stage.name} has started.")
+            first = stage.round_set.order_by("number").first()
+            if first is not None:  # a bracket is drawn at its start: its first round to publish
+                return redirect(reverse("web:desk-round", args=[slug, first.pk]))
+        elif command == "pair":
+            round_ = competition.round_pair(actor=request.user, stage=stage)
+            messages.success(request, f"{round_} of {stage.name} is paired, as a draft.")
+            return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
+        else:
+            messages.error(request, "Nothing was changed: choose a stage's button.")
+    except competition_errors.CompetitionRefused as exc:
+        refusal(request, exc)
+    return back(slug, f"stage-{stage.pk}")
+
+
+def csv_cell(value: object) -> str:
+    """Return a value as a spreadsheet cell that is never read as a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@login_required
+@require_GET
+def standings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The stage's latest standings as CSV: rank, team, points, games, each tie-break."""
+    t, stage = _stage(request, slug, pk)
+    rows = list(competition_reads.standings_for_stage(stage=stage).select_related("team"))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{t.slug}-{stage.order}-standings.csv"'
+    writer = csv.writer(response)
+    names = [name for name, _ in rows[0].tiebreaks] if rows else list(stage.tiebreaks or [])
+    writer.writerow(
+        ["group", "rank", "team", "points", "played", "won", "drawn", "lost", "byes",
+         *[n.replace("_", " ") for n in names]]
+    )  # fmt: skip
+    for r in rows:
+        writer.writerow(
+            [r.group or "", r.rank, csv_cell(r.team.name), r.points, r.played, r.won, r.drawn,
+             r.lost, r.byes, *[v for _, v in r.tiebreaks]]
+        )  # fmt: skip
+    return response

@@ -1,0 +1,181 @@
+"""The desk's teams: register one or many (pasted, or a CSV file) from the club's roster,
+check in, withdraw, and undo either, rename, change a seed or a rating."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from competition import errors as competition_errors
+from competition import services as competition
+from competition.models import Registration
+from competition.teamlines import TeamLine, read_lines
+from tournaments.models import Team
+
+from ... import desk_forms, forms
+from ._common import ascii_id, back, confirm_first, refusal, tournament_or_404
+from .tournament import desk_page
+
+
+@login_required
+@require_POST
+def register_team(request: HttpRequest, slug: str) -> HttpResponse:
+    """One team: two members picked as they are typed (a new name makes a new member)."""
+    t = tournament_or_404(request, slug)
+    form = forms.RegisterTeam(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        line = TeamLine(
+            1,
+            " ".join(data["name"].split()),
+            " ".join(data["first_player"].split()),
+            " ".join(data["second_player"].split()),
+            seed=data["seed"],
+        )
+        try:
+            (team,) = competition.teams_register(
+                actor=request.user, tournament=t, lines=[line], checked_in=data["checked_in"]
+            )
+        except competition_errors.CompetitionRefused as exc:
+            refusal(request, exc)
+        else:
+            messages.success(request, f"{team.name} registered.")
+            return back(slug, "teams")
+    else:
+        messages.error(request, "The team was not registered: see the form.")
+    return desk_page(request, t, form, status=422)
+
+
+@login_required
+@require_POST
+def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
+    """Many teams, pasted or from a CSV file: first a preview of what would be made (which
+    names are members already), then, confirmed, every team or none."""
+    t = tournament_or_404(request, slug)
+    form = desk_forms.BulkTeams(request.POST, request.FILES, prefix="many")
+    if not form.is_valid():
+        messages.error(request, "No team was registered: see the form.")
+        return desk_page(request, t, forms.RegisterTeam(), bulk_form=form, status=422)
+    text = form.text()
+    lines, errors = read_lines(text)
+    plan = competition.teams_plan(tournament=t, lines=lines)
+    ok = not errors and lines and all(p.ok for p in plan)
+    if request.POST.get("step") == "register" and ok:
+        try:
+            teams = competition.teams_register(
+                actor=request.user,
+                tournament=t,
+                lines=lines,
+                checked_in=form.cleaned_data["checked_in"],
+            )
+        except competition_errors.CompetitionRefused as exc:
+            refusal(request, exc)
+        else:
+            messages.success(request, f"{len(teams)} teams registered.")
+            return back(slug, "teams")
+    return render(
+        request,
+        "web/desk_teams_preview.html",
+        {
+            "tournament": t,
+            "plan": plan,
+            "errors": errors,
+            "ok": ok,
+            "text": text,
+            "checked_in": form.cleaned_data["checked_in"],
+            "new_members": sum(
+                1 for p in plan for person in (p.first, p.second) if person.member is None
+            ),
+        },
+        status=200 if ok else 422,
+    )
+
+
+COMMANDS = {
+    "check_in": (competition.team_check_in, "checked in"),
+    "check_out": (competition.team_check_out, "is no longer checked in"),
+    "withdraw": (competition.team_withdraw, "withdrawn"),
+    "reinstate": (competition.team_reinstate, "is back in the tournament"),
+}
+
+
+@login_required
+@require_POST
+def team_command(request: HttpRequest, slug: str) -> HttpResponse:
+    """A team's button: check in, undo it, withdraw (asked first), undo a withdrawal."""
+    t = tournament_or_404(request, slug)
+    command = next((name for name in COMMANDS if name in request.POST), None)
+    team_id = ascii_id(request.POST.get(command or ""))
+    if command is None or team_id is None:
+        messages.error(request, "Nothing was changed: choose a team's button.")
+        return back(slug, "teams")
+    team = get_object_or_404(Team.objects.select_related("tournament"), pk=team_id, tournament=t)
+    if command == "withdraw":
+        asked = confirm_first(
+            request,
+            tournament=t,
+            title=f"Withdraw {team.name}?",
+            consequences=[
+                f"{team.name} will not be paired again.",
+                "Its fixtures not yet begun become forfeits (or byes for its opponents, as "
+                "each stage says); a match under way is played out.",
+                "Before the first stage starts, the withdrawal can be undone.",
+            ],
+            action=reverse("web:desk-team", args=[slug]),
+            fields={"withdraw": team.pk},
+            button=f"Withdraw {team.name}",
+            cancel=reverse("web:desk", args=[slug]) + "#teams",
+        )
+        if asked is not None:
+            return asked
+    service, done = COMMANDS[command]
+    try:
+        service(actor=request.user, team=team)
+    except competition_errors.CompetitionRefused as exc:
+        refusal(request, exc)
+    else:
+        messages.success(request, f"{team.name} {done}.")
+    return back(slug, "teams")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Rename a team; change its seed or rating while no stage has started."""
+    t = tournament_or_404(request, slug)
+    team = get_object_or_404(Team.objects.select_related("tournament"), pk=pk, tournament=t)
+    registration = Registration.objects.filter(team=team).first()
+    if request.method == "GET":
+        form = desk_forms.TeamDetails(
+            initial={
+                "name": team.name,
+                "seed": registration.seed if registration else None,
+                "rating": registration.rating if registration else None,
+            }
+        )
+        return render(request, "web/desk_team.html", {"tournament": t, "team": team, "form": form})
+    form = desk_forms.TeamDetails(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            team = competition.team_update(
+                actor=request.user,
+                team=team,
+                name=data["name"],
+                seed=data["seed"],
+                rating=data["rating"],
+            )
+        except competition_errors.CompetitionRefused as exc:
+            refusal(request, exc)
+        else:
+            messages.success(request, f"{team.name} is saved.")
+            return back(slug, "teams")
+    else:
+        messages.error(request, "Nothing was changed: see the form.")
+    return render(
+        request, "web/desk_team.html", {"tournament": t, "team": team, "form": form}, status=422
+    )

@@ -1,0 +1,144 @@
+"""The desk of one tournament: its teams, stages and rounds, notices and deals to review."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from competition import errors as competition_errors
+from competition import selectors as competition_reads
+from competition import services as competition
+from competition.models import Notice, Registration, Round, Stage
+from tournaments.clubs import club_members
+from tournaments.models import Tournament
+from tournaments.reads import consistent_read
+
+from ... import desk_forms, forms
+from ._common import back, refusal, tournament_or_404
+from .matches import review_queue
+
+
+def team_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    """Return the registered teams as the desk's table shows them (plain values: a table of
+    256 teams renders in a few milliseconds, without the template engine's attribute hunt)."""
+    begun = Stage.objects.filter(tournament=tournament).exclude(status=Stage.Status.PENDING)
+    fixed = begun.exists()
+    rows = []
+    for seed, rating, team_id, name, first, second, checked_in, withdrawn in (
+        Registration.objects.filter(tournament=tournament)
+        .order_by("seed", "team__name")
+        .values_list(
+            "seed",
+            "rating",
+            "team_id",
+            "team__name",
+            "team__first_player__name",
+            "team__second_player__name",
+            "checked_in_at",
+            "withdrawn_at",
+        )
+    ):
+        if withdrawn is not None:
+            status = "withdrawn"
+        elif checked_in is not None:
+            status = "checked in " + timezone.localtime(checked_in).strftime("%H:%M")
+        else:
+            status = "registered"
+        rows.append(
+            {
+                "seed": seed or "",
+                "rating": "" if rating is None else rating,
+                "pk": team_id,
+                "name": name,
+                "players": f"{first} & {second}",
+                "status": status,
+                "check_in": checked_in is None and withdrawn is None,
+                "check_out": checked_in is not None and withdrawn is None and not fixed,
+                "withdraw": withdrawn is None,
+                "reinstate": withdrawn is not None and not fixed,
+            }
+        )
+    return rows
+
+
+def member_options(tournament: Tournament) -> list[str]:
+    """Return what the registration form offers as it is typed: each member of the club by
+    name, or "Name #id" where two members share a name."""
+    if tournament.club is None:
+        return []
+    members = list(club_members(club=tournament.club).values_list("pk", "name"))
+    counts: dict[str, int] = {}
+    for _, name in members:
+        counts[name.casefold()] = counts.get(name.casefold(), 0) + 1
+    return [name if counts[name.casefold()] == 1 else f"{name} #{pk}" for pk, name in members]
+
+
+@login_required
+@require_GET
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(request, slug)
+    return desk_page(request, t, forms.RegisterTeam(initial={"checked_in": True}))
+
+
+def desk_page(
+    request: HttpRequest,
+    t: Tournament,
+    register_form: forms.RegisterTeam,
+    *,
+    bulk_form: desk_forms.BulkTeams | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The desk: the teams, the stages with their rounds, notices, the deals awaiting a director."""
+    with consistent_read():
+        registrations = team_rows(t)
+        stages = list(Stage.objects.filter(tournament=t).order_by("order"))
+        rounds = Round.objects.filter(stage__in=stages).order_by("number")
+        by_stage: dict[int, list[Round]] = {s.pk: [] for s in stages}
+        for r in rounds:
+            by_stage[r.stage_id].append(r)
+        review = review_queue(t)
+        notices = list(
+            competition_reads.open_notices(tournament_id=t.pk).select_related(
+                "stage", "fixture__match"
+            )
+        )
+        options = member_options(t)
+    return render(
+        request,
+        "web/desk.html",
+        {
+            "tournament": t,
+            "registrations": registrations,
+            "stages": [(s, by_stage[s.pk]) for s in stages],
+            "review": review,
+            "notices": notices,
+            "register_form": register_form,
+            "bulk_form": bulk_form
+            or desk_forms.BulkTeams(initial={"checked_in": True}, prefix="many"),
+            "members": options,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def notice_resolve(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Mark a notice as dealt with."""
+    t = tournament_or_404(request, slug)
+    notice = get_object_or_404(
+        Notice.objects.select_related("stage__tournament"), pk=pk, stage__tournament=t
+    )
+    try:
+        competition.notice_resolve(actor=request.user, notice=notice)
+    except competition_errors.CompetitionRefused as exc:
+        refusal(request, exc)
+    else:
+        messages.success(request, "The notice is marked as dealt with.")
+    return back(slug, "notices")
