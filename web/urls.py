@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth
 from django.urls import path
 
 from .views import keeper, public
-from .views.desk import home, matches, rounds, stages, teams, tournament
+from .views.desk import clubs, home, matches, rounds, stages, teams, tournament
 
 app_name = "web"
 
@@ -26,6 +26,9 @@ urlpatterns = [
     path("keep/<int:pk>/start/", keeper.start, name="keep-start"),
     path("desk/", home.index, name="desk-home"),
     path("desk/new/", home.new_evening, name="desk-new"),
+    path("clubs/<slug:slug>/members/", clubs.roster, name="club-roster"),
+    path("clubs/<slug:slug>/members/new/", clubs.member_new, name="club-member-new"),
+    path("clubs/<slug:slug>/members/<int:pk>/", clubs.member_edit, name="club-member"),
     path("desk/<slug:slug>/", tournament.desk, name="desk"),
     path(
         "desk/<slug:slug>/notices/<int:pk>/resolve/",

@@ -41,6 +41,11 @@ PAGES = [
     "desk",
     "desk-round",
     "desk-match",
+    "desk-home",
+    "desk-new",
+    "desk-stage-new",
+    "desk-stage-edit",
+    "desk-team",
 ]
 
 

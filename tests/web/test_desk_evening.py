@@ -15,6 +15,7 @@ from competition import demo
 from competition.models import Fixture, Registration, Round, Stage
 from tournaments.models import Club, Match, Player, Team, Tournament
 
+from .checks import check_html
 from .conftest import CommittingClient
 
 pytestmark = pytest.mark.django_db
@@ -349,3 +350,72 @@ def test_the_whole_evening_runs_from_the_desk_with_drafts_that_explain_themselve
     pairings = desk.get(f"/desk/{t.slug}/rounds/{first.pk}/pairings.csv").content.decode()
     assert pairings.splitlines()[0] == "table,team a,players a,team b,players b,result"
     assert Match.objects.filter(tournament=t).count() == 15 + 3  # 3 rounds of 5, then 2 + 1
+
+
+def test_the_pages_a_paste_and_a_question_lead_to_are_valid_html(desk: CommittingClient) -> None:
+    t = make_evening(desk)
+    preview = desk.post(f"/desk/{t.slug}/teams/many/", {"many-lines": TEN, "step": "preview"})
+    check_html(preview.content.decode())
+    refused = desk.post(
+        f"/desk/{t.slug}/teams/many/", {"many-lines": "Aces: A & A\nnonsense", "step": "preview"}
+    )
+    assert refused.status_code == 422
+    check_html(refused.content.decode())
+    register(desk, t, TEN)
+    aces = Team.objects.get(tournament=t, name="Aces")
+    asked = desk.post(f"/desk/{t.slug}/teams/act/", {"withdraw": aces.pk})
+    check_html(asked.content.decode())
+    assert t.club is not None
+    check_html(desk.get(f"/clubs/{t.club.slug}/members/").content.decode())
+    check_html(desk.get(f"/clubs/{t.club.slug}/members/{aces.first_player_id}/").content.decode())
+
+
+def test_a_members_name_is_corrected_once_for_every_evening(
+    desk: CommittingClient, django_user_model: Any
+) -> None:
+    t = make_evening(desk)
+    register(desk, t, "Aces: Asha & Bilal")
+    other = make_evening(desk, club=str(t.club_id), name="Next Friday")
+    register(desk, other, "Duo: Asha & Chandra")
+    club = t.club
+    assert club is not None
+    asha = Player.objects.get(club=club, name="Asha")
+    roster = desk.get(f"/clubs/{club.slug}/members/").content.decode()
+    assert "Asha" in roster and "3 members" in roster
+    url = f"/clubs/{club.slug}/members/{asha.pk}/"
+    assert desk.post(url, {"name": "Aasha", "contact": "98450 00001"}).status_code == 302
+    for tournament in (t, other):
+        assert "Aasha &amp; " in desk.get(f"/desk/{tournament.slug}/").content.decode()
+    refused = desk.post(url, {"name": "   ", "contact": ""})
+    assert refused.status_code == 422
+    asha.refresh_from_db()
+    assert (asha.name, asha.contact) == ("Aasha", "98450 00001")
+    added = desk.post(f"/clubs/{club.slug}/members/new/", {"name": "Dev", "contact": ""})
+    assert added.status_code == 302 and Player.objects.filter(club=club, name="Dev").exists()
+    # only the club's directors find its roster
+    outsider = CommittingClient()
+    outsider.force_login(django_user_model.objects.create_user("outsider"))
+    for page in (f"/clubs/{club.slug}/members/", url):
+        assert outsider.get(page).status_code == 404
+    assert outsider.post(url, {"name": "Hacked"}).status_code == 404
+    asha.refresh_from_db()
+    assert asha.name == "Aasha"
+
+
+def test_a_stage_the_services_refuse_on_the_desk_says_why_and_changes_nothing(
+    desk: CommittingClient,
+) -> None:
+    """A top K larger than the field: the service's refusal, in words, nothing saved."""
+    t = make_evening(desk, preset="swiss", rounds=3)
+    register(desk, t, TEN)
+    form = {
+        "name": "Final", "format": "single_elimination", "entry": "top", "entry_count": 12,
+        "seeding": "standings", "mode": "score", "confirmation": "none", "points_win": 2,
+        "points_draw": 1, "points_loss": 0, "points_bye": 2, "bazzis": 1,
+    }  # fmt: skip
+    response = desk.post(f"/desk/{t.slug}/stages/new/", form)
+    assert response.status_code == 422
+    page = check_html(response.content.decode())
+    on_field = page.find(".//input[@name='entry_count']/../ul[@class='errorlist']/li")
+    assert on_field is not None and "the top 12" in on_field.text
+    assert Stage.objects.filter(tournament=t).count() == 1

@@ -71,3 +71,16 @@ def confirm_first(
             "cancel": cancel,
         },
     )
+
+
+def refusal_on_fields(
+    request: HttpRequest, form: Any, exc: Exception, fields: dict[str, str] | None = None
+) -> None:
+    """Show a service's refusal as a message and, setting by setting, on the form's fields
+    (``fields`` maps a setting's name to the field that sets it, where the names differ)."""
+    refusal(request, exc)
+    for setting, messages_ in (getattr(exc, "fields", None) or {}).items():
+        name = (fields or {}).get(setting, setting)
+        if name in form.fields:
+            for message in messages_:
+                form.add_error(name, message[:1].upper() + message[1:])

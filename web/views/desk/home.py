@@ -20,7 +20,13 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Club, Tournament
 
 from ... import desk_forms
-from ._common import refusal
+from ._common import refusal_on_fields
+
+#: a stage's or the tournament's setting -> the form's field that sets it
+EVENING_FIELDS = {
+    "tiebreaks": "tiebreak_1", "match_format": "bazzis", "entry_count": "top",
+    "rules": "sweep",
+}  # fmt: skip
 
 
 def _directed(user: Any) -> list[Tournament]:
@@ -92,7 +98,7 @@ def new_evening(request: HttpRequest) -> HttpResponse:
                 stages=presets.stages_for(form.chosen_preset()),
             )
         except (competition_errors.CompetitionRefused, ClubRefused) as exc:
-            refusal(request, exc)
+            refusal_on_fields(request, form, exc, EVENING_FIELDS)
         else:
             messages.success(
                 request,

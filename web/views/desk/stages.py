@@ -19,7 +19,10 @@ from competition.models import Stage
 from tournaments.models import Tournament
 
 from ... import desk_forms
-from ._common import back, confirm_first, refusal, tournament_or_404
+from ._common import back, confirm_first, refusal, refusal_on_fields, tournament_or_404
+
+#: a stage setting -> the desk's field that sets it, where the names differ
+STAGE_FIELDS = {"tiebreaks": "tiebreak_1", "match_format": "bazzis"}
 
 
 def _stage(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Stage]:
@@ -71,7 +74,7 @@ def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             stage = competition.stage_create(actor=request.user, tournament=t, **form.settings())
         except competition_errors.CompetitionRefused as exc:
-            refusal(request, exc)
+            refusal_on_fields(request, form, exc, STAGE_FIELDS)
         else:
             messages.success(request, f"{stage.name} is added.")
             return back(slug, f"stage-{stage.pk}")
@@ -92,7 +95,7 @@ def stage_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         try:
             competition.stage_update(actor=request.user, stage=stage, **form.settings())
         except competition_errors.CompetitionRefused as exc:
-            refusal(request, exc)
+            refusal_on_fields(request, form, exc, STAGE_FIELDS)
         else:
             messages.success(request, f"{form.cleaned_data['name']} is saved.")
             return back(slug, f"stage-{stage.pk}")
