@@ -340,37 +340,30 @@ def registration_update(
     return registration
 
 
-def team_reinstate(*, actor: Any, team: Team) -> Registration:
-    """Undo a withdrawal: only while no stage has started (nothing was forfeited yet)."""
+def _undo(actor: Any, team: Team, field: str, what: str) -> Registration:
+    """Clear a registration's check-in or withdrawal, only while no stage has started."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
         registration = _registration(team)
-        if registration.withdrawn_at is None:
+        if getattr(registration, field) is None:
             return registration
         if _stage_begun(team.tournament_id):
             raise NotNow(
-                "a withdrawal can be undone only before the first stage starts",
-                code="stage_started",
+                f"{what} can be undone only before the first stage starts", code="stage_started"
             )
-        registration.withdrawn_at = None
-        registration.save(update_fields=["withdrawn_at"])
+        setattr(registration, field, None)
+        registration.save(update_fields=[field])
     return registration
+
+
+def team_reinstate(*, actor: Any, team: Team) -> Registration:
+    """Undo a withdrawal: only while no stage has started (nothing was forfeited yet)."""
+    return _undo(actor, team, "withdrawn_at", "a withdrawal")
 
 
 def team_check_out(*, actor: Any, team: Team) -> Registration:
     """Undo a check-in: only while no stage has started (a started stage took its teams)."""
-    _common.require_director(actor, team.tournament)
-    with transaction.atomic():
-        registration = _registration(team)
-        if registration.checked_in_at is None:
-            return registration
-        if _stage_begun(team.tournament_id):
-            raise NotNow(
-                "a check-in can be undone only before the first stage starts", code="stage_started"
-            )
-        registration.checked_in_at = None
-        registration.save(update_fields=["checked_in_at"])
-    return registration
+    return _undo(actor, team, "checked_in_at", "a check-in")
 
 
 def team_update(*, actor: Any, team: Team, name: str, seed: int | None, rating: int | None) -> Team:
