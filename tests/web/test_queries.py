@@ -23,9 +23,14 @@ CEILING = {
     "login": 2,
     "keep-index": 6,
     "keep": 10,
-    "desk": 9,
+    "desk": 11,
     "desk-round": 7,
     "desk-match": 10,
+    "desk-home": 6,
+    "desk-new": 6,
+    "desk-stage-new": 6,
+    "desk-stage-edit": 6,
+    "desk-team": 9,
 }
 BIG = [f"Team {n:02d}" for n in range(16)]
 
