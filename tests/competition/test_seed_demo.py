@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
+from django.db.models import Q
 
+from competition import presets
+from competition.management.commands import seed_demo
 from competition.models import Fixture, Round, Stage, StandingRow
 from scoring.models import MatchResult
-from tournaments.models import Club, Match, Player, Team, Tournament
+from tournaments.models import Club, Match, Player, Team, Tournament, checked_match_format
 from tournaments.verify import verify_match
 
 pytestmark = pytest.mark.django_db
@@ -22,6 +25,19 @@ def seed(*args: str) -> str:
     out = StringIO()
     call_command("seed_demo", *args, stdout=out)
     return out.getvalue()
+
+
+def made_as(stage: Stage, settings: dict[str, Any], **changed: Any) -> None:
+    """Assert ``stage`` has the preset's ``settings``, but for those ``changed`` on the desk."""
+    for name, value in {**settings, **changed}.items():
+        # a match format is stored complete (M1)
+        expected = checked_match_format(value) if name == "match_format" else value
+        assert getattr(stage, name) == expected, name
+
+
+def players(tournament: Tournament) -> set[int]:
+    teams = Team.objects.filter(tournament=tournament)
+    return {pk for pair in teams.values_list("first_player", "second_player") for pk in pair}
 
 
 def test_the_demo_is_refused_without_debug(settings: Any) -> None:
@@ -72,6 +88,34 @@ def test_the_demo_is_a_club_evening_of_stages_played_and_scored(settings: Any) -
         user = authenticate(username=player.name.lower(), password=player.name.lower())
         assert user is not None and user == player.user
     assert "Tuesday ladder" in output
+    # made as a director makes an evening on the desk: a club's, dated and placed, its stages
+    # those of a preset (changed before they started where the demo differs)
+    club = Club.objects.get(name="Friday Seep Club")
+    for t in (tournament, ladder):
+        assert (t.club, t.date is not None, t.place) == (club, True, "The community hall")
+    evening_stages = presets.stages_for(seed_demo.EVENING)
+    assert [s["format"] for s in evening_stages] == ["swiss", "single_elimination"]
+    made_as(swiss, evening_stages[0], start_matches=False)
+    made_as(
+        knockout, evening_stages[1], mode="digital", start_matches=False,
+        match_format=seed_demo.KNOCKOUT_FORMAT,
+    )  # fmt: skip
+    assert list(swiss.scorekeepers.all()) == [scorekeeper]
+    (round_robin,) = Stage.objects.filter(tournament=ladder)
+    made_as(round_robin, *presets.stages_for(seed_demo.LADDER))
+    assert (round_robin.confirmation, round_robin.mode) == ("other_team", "score")
+    # members of the club's roster met again: two people play both evenings (each one row,
+    # with one account), each with another partner on the ladder
+    both = Player.objects.filter(pk__in=players(tournament) & players(ladder))
+    assert len(both) >= 2
+    for member in both:
+        assert Player.objects.filter(club=club, name=member.name).count() == 1
+        assert authenticate(username=member.name.lower(), password=member.name.lower())
+        partners = [
+            {team.first_player_id, team.second_player_id} - {member.pk}
+            for team in Team.objects.filter(Q(first_player=member) | Q(second_player=member))
+        ]
+        assert len(partners) == 2 and partners[0] != partners[1]
 
 
 @pytest.mark.slow
@@ -93,5 +137,9 @@ def test_the_demo_is_one_clubs_and_its_players_are_members_met_again(settings: A
     assert {t.tournament.slug for t in Team.objects.filter(first_player=asha)} == {
         "club-evening",
         "club-evening-2",
+    }
+    assert {t.tournament.slug for t in Team.objects.filter(second_player=asha)} == {
+        "tuesday-ladder",  # with another partner
+        "tuesday-ladder-2",
     }
     assert authenticate(username="asha", password="asha") == asha.user

@@ -1,20 +1,29 @@
 """``manage.py seed_demo``: a club evening, organized in stages and played by bots.
 
-Twelve teams, a Swiss stage of 4 rounds (score mode: score-keeper bots enter each deal's
-result), then the top 8 in a single-elimination stage of digital matches played by bots that
-choose random legal moves, its final left in progress so there is something live. Every
-pairing, publication and bracket advancement goes through the competition services, every
-result through the append service and the real scoring tasks (in-process on the embedded
-default, on the workers when REDIS_URL is set). Deterministic for a given ``--seed``.
-A second, smaller tournament ("Tuesday ladder", four teams, round robin in score mode) has its
-first round just published and every match waiting for its first deal, with the other team's
-confirmation asked: the web pages' phone score-keeping can be tried on it at once.
+The evenings are made as a director makes them on the desk: the club's roster first (its
+members, each with an account), then each tournament in one step from a preset of the
+desk's "New evening" (``services.tournament_create`` with ``presets.stages_for``), its
+stages adjusted before they start (``services.stage_update``) where the demo differs from
+the preset, and its teams registered from lines naming the club's members
+(``services.teams_register``), so a member is the same person from one evening to the next.
+
+The club evening: twelve teams, "a Swiss of 4 rounds, then the top 8 in a knockout". The
+Swiss is in score mode (a score-keeper bot enters each deal's result, which counts at once);
+the knockout is of digital matches played by bots that choose random legal moves, its final
+left in progress so there is something live. Every pairing, publication and bracket
+advancement goes through the competition services, every result through the append service
+and the real scoring tasks (in-process on the embedded default, on the workers when
+REDIS_URL is set). Deterministic for a given ``--seed``. A second, smaller tournament
+("Tuesday ladder", four teams, a round robin in score mode) has its first round just
+published and every match waiting for its first deal, with the other team's confirmation
+asked: the web pages' phone score-keeping can be tried on it at once. Two of the club
+evening's players (Asha and Dev) play the ladder too, each with a new partner.
 Both belong to one club, "Friday Seep Club" (time zone Asia/Kolkata), which the organizer
 directs; its players are the club's members, one member per person: a name the club has
 already (case and spacing ignored) is that member again, in any of its tournaments (and in
 the tournaments a second run adds).
 Development data: it creates an ``organizer`` superuser whose password is ``organizer``, a
-``scorekeeper``, and an account for every player (user name and password: the player's name
+``scorekeeper``, and an account for every member (user name and password: the member's name
 in lower case), so it refuses to run unless DEBUG is on.
 """
 
@@ -36,9 +45,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
-from competition import demo, services
+from competition import demo, presets, services
 from competition.models import Fixture, Round, Stage
 from competition.selectors import standings_for_stage
+from competition.teamlines import TeamLine
 from tournaments import clubs
 from tournaments.models import Club, Match, Player, Tournament
 
@@ -47,19 +57,35 @@ SCOREKEEPER = "scorekeeper"
 CLUB, CLUB_SLUG, CLUB_TIME_ZONE = "Friday Seep Club", "friday-seep-club", "Asia/Kolkata"
 PLACE = "The community hall"
 
-PLAYERS = [
-    "Asha", "Bilal", "Chitra", "Dev", "Esha", "Farhan", "Gita", "Harpreet", "Imran", "Jaya",
-    "Kabir", "Leela", "Mohan", "Nisha", "Omar", "Priya", "Qasim", "Rekha", "Sanjay", "Tara",
-    "Uday", "Veena", "Wasim", "Yamini",
+#: the club evening's teams, (team, first player, second player), seeded in this order
+EVENING_TEAMS = [
+    ("Aces", "Asha", "Bilal"), ("Kings", "Chitra", "Dev"), ("Queens", "Esha", "Farhan"),
+    ("Jacks", "Gita", "Harpreet"), ("Tens", "Imran", "Jaya"), ("Spades", "Kabir", "Leela"),
+    ("Hearts", "Mohan", "Nisha"), ("Diamonds", "Omar", "Priya"), ("Clubs", "Qasim", "Rekha"),
+    ("Sweepers", "Sanjay", "Tara"), ("Builders", "Uday", "Veena"), ("Bidders", "Wasim", "Yamini"),
 ]  # fmt: skip
-LADDER_PLAYERS = ["Anil", "Bina", "Chetan", "Divya", "Eshan", "Fatima", "Govind", "Hema"]
-LADDER_TEAMS = ["Jokers", "Tigers", "Lotus", "Peacocks"]
-TEAMS = [
-    "Aces", "Kings", "Queens", "Jacks", "Tens", "Spades", "Hearts", "Diamonds", "Clubs",
-    "Sweepers", "Builders", "Bidders",
+#: the ladder's teams, seeded in this order: Asha and Dev played the club evening too
+#: (for Aces and Kings), each with another partner
+LADDER_TEAMS = [
+    ("Jokers", "Anil", "Bina"), ("Tigers", "Chetan", "Asha"), ("Lotus", "Eshan", "Dev"),
+    ("Peacocks", "Govind", "Hema"),
 ]  # fmt: skip
+#: the club's roster: everyone who plays in either, once
+MEMBERS = list(dict.fromkeys(p for _, *pair in EVENING_TEAMS + LADDER_TEAMS for p in pair))
 SWISS_FORMAT = {"bazzis": 1, "deal_cap": 3}  # a short club-night match; a draw can happen
-KNOCKOUT_FORMAT = {"bazzis": 1, "deal_cap": 1}  # one deal, or more until the difference decides
+#: one deal, or more until the difference decides (a knockout has no draws)
+KNOCKOUT_FORMAT = {"bazzis": 1, "deal_cap": 1, "draws": False}
+#: the club evening: "a Swiss of 4 rounds, then the top 8 in a knockout", score entry that
+#: counts at once (a trusted score-keeper); its knockout is made digital on its desk
+EVENING = presets.Preset(
+    "swiss_knockout", rounds=4, top=8, mode="score", confirmation="none",
+    match_format=SWISS_FORMAT,
+)  # fmt: skip
+#: the ladder: a round robin, score entry with the other team confirming, no tie-breaks
+LADDER = presets.Preset(
+    "round_robin", mode="score", confirmation="other_team", match_format=SWISS_FORMAT,
+    tiebreaks=(),
+)  # fmt: skip
 FINAL_MOVES = 30  # how far into the final the bots play
 
 
@@ -88,19 +114,9 @@ class Command(BaseCommand):
         with _quiet("celery.app.trace"):
             organizer, scorekeeper = self._users()
             club = self._club(organizer)
-            tournament = self._club_evening(club, organizer, rng)
-            swiss = services.stage_create(
-                actor=organizer, tournament=tournament, name="Swiss", format=Stage.Format.SWISS,
-                rounds=4, mode="score", match_format=SWISS_FORMAT, start_matches=False,
-                tiebreaks=["bazzis_won", "buchholz", "running_difference", "head_to_head"],
-            )  # fmt: skip
-            swiss.scorekeepers.add(scorekeeper)
-            knockout = services.stage_create(
-                actor=organizer, tournament=tournament, name="Knockout",
-                format=Stage.Format.SINGLE_ELIMINATION, entry=Stage.Entry.TOP, entry_count=8,
-                seeding=Stage.Seeding.STANDINGS, mode="digital", match_format=KNOCKOUT_FORMAT,
-                start_matches=False,
-            )  # fmt: skip
+            roster = {name: self._member(club, organizer, name) for name in MEMBERS}
+            tournament = self._club_evening(club, organizer, scorekeeper, roster, rng)
+            swiss, knockout = tournament.stages.order_by("order")
             services.stage_start(actor=organizer, stage=swiss)
             for _ in range(swiss.rounds or 0):
                 round_ = services.round_pair(actor=organizer, stage=swiss)
@@ -111,7 +127,7 @@ class Command(BaseCommand):
             assert first is not None
             services.round_publish(actor=organizer, round=first)
             self._play_bracket(knockout, rng)
-            ladder = self._ladder(club, organizer, scorekeeper)
+            ladder = self._ladder(club, organizer, scorekeeper, roster)
         self._report(tournament, swiss, knockout, time.perf_counter() - began)
         self.stdout.write(
             f'  "{ladder}": round 1 is being played, its results waiting for a score-keeper '
@@ -153,65 +169,77 @@ class Command(BaseCommand):
         user.save()
         return clubs.member_add(actor=organizer, club=club, name=name, user=user)
 
-    def _ladder(self, club: Club, organizer: Any, scorekeeper: Any) -> Tournament:
-        """A round-robin ladder in score mode whose first round waits for its first deals."""
-        slug, n = "tuesday-ladder", 1
-        while Tournament.objects.filter(slug=slug).exists():
-            n += 1
-            slug = f"tuesday-ladder-{n}"
-        ladder = Tournament(
-            name="Tuesday ladder", slug=slug, organizer=organizer, published=True, club=club,
-            date=_today(club), place=PLACE,
-        )  # fmt: skip
-        ladder.full_clean()
-        ladder.save()
-        players = [self._member(club, organizer, name) for name in LADDER_PLAYERS]
-        for i, team in enumerate(LADDER_TEAMS):
-            services.team_register(
-                actor=organizer,
-                tournament=ladder,
-                name=team,
-                first_player=players[2 * i],
-                second_player=players[2 * i + 1],
-                seed=i + 1,
-                checked_in=True,
+    def _register(
+        self,
+        club: Club,
+        organizer: Any,
+        tournament: Tournament,
+        teams: list[tuple[str, str, str]],
+        roster: dict[str, Player],
+        ratings: list[int | None],
+    ) -> None:
+        """Register ``teams`` as lines pasted on the desk, naming the club's members."""
+
+        def typed(name: str) -> str:
+            # the name alone, as a director types it; "Name #id" only if the club has two
+            alone = len(clubs.members_named(club=club, name=name)) == 1
+            return name if alone else f"{name} #{roster[name].pk}"
+
+        lines = [
+            TeamLine(n, team, typed(first), typed(second), seed=n, rating=rating)
+            for n, ((team, first, second), rating) in enumerate(
+                zip(teams, ratings, strict=True), start=1
             )
-        stage = services.stage_create(
-            actor=organizer,
-            tournament=ladder,
-            name="Round robin",
-            format=Stage.Format.ROUND_ROBIN,
-            mode="score",
-            match_format=SWISS_FORMAT,
-            confirmation="other_team",
-            start_matches=True,
+        ]
+        services.teams_register(
+            actor=organizer, tournament=tournament, lines=lines, checked_in=True
         )
-        stage.scorekeepers.add(scorekeeper)
+
+    def _ladder(
+        self, club: Club, organizer: Any, scorekeeper: Any, roster: dict[str, Player]
+    ) -> Tournament:
+        """A round-robin ladder in score mode whose first round waits for its first deals."""
+        ladder = services.tournament_create(
+            actor=organizer, club=club, name="Tuesday ladder", date=_today(club), place=PLACE,
+            published=True, match_format=SWISS_FORMAT, stages=presets.stages_for(LADDER),
+        )  # fmt: skip
+        stage = ladder.stages.get()
+        services.stage_update(actor=organizer, stage=stage, scorekeepers=[scorekeeper])
+        self._register(club, organizer, ladder, LADDER_TEAMS, roster, [None] * len(LADDER_TEAMS))
         services.stage_start(actor=organizer, stage=stage)
         services.round_publish(
             actor=organizer, round=services.round_pair(actor=organizer, stage=stage)
         )
         return ladder
 
-    def _club_evening(self, club: Club, organizer: Any, rng: random.Random) -> Tournament:
-        slug, n = "club-evening", 1
-        while Tournament.objects.filter(slug=slug).exists():
-            n += 1
-            slug = f"club-evening-{n}"
-        name = "Club evening" if n == 1 else f"Club evening {n}"
-        tournament = Tournament(
-            name=name, slug=slug, organizer=organizer, published=True, club=club,
-            date=_today(club), place=PLACE,
+    def _club_evening(
+        self,
+        club: Club,
+        organizer: Any,
+        scorekeeper: Any,
+        roster: dict[str, Player],
+        rng: random.Random,
+    ) -> Tournament:
+        """The club evening, its stages adjusted and its teams registered, none started."""
+        slug = services.unique_slug("Club evening")  # club-evening, club-evening-2, ...
+        name = "Club evening" + slug.removeprefix("club-evening").replace("-", " ")
+        tournament = services.tournament_create(
+            actor=organizer, club=club, name=name, slug=slug, date=_today(club), place=PLACE,
+            published=True, match_format=SWISS_FORMAT, stages=presets.stages_for(EVENING),
         )  # fmt: skip
-        tournament.full_clean()
-        tournament.save()
-        players = [self._member(club, organizer, name) for name in PLAYERS]
-        for i, team in enumerate(TEAMS):
-            services.team_register(
-                actor=organizer, tournament=tournament, name=team,
-                first_player=players[2 * i], second_player=players[2 * i + 1],
-                seed=i + 1, rating=rng.randrange(1200, 1800), checked_in=True,
-            )  # fmt: skip
+        swiss, knockout = tournament.stages.order_by("order")
+        # What the preset does not say, changed on the desk before the stages start: the
+        # score-keeper enters the Swiss; the knockout is digital, one deal a match; the bots
+        # draw each match's first dealer and decks (from the seed) as they start it.
+        services.stage_update(
+            actor=organizer, stage=swiss, start_matches=False, scorekeepers=[scorekeeper]
+        )
+        services.stage_update(
+            actor=organizer, stage=knockout, mode="digital", confirmation="none",
+            match_format=KNOCKOUT_FORMAT, start_matches=False,
+        )  # fmt: skip
+        ratings: list[int | None] = [rng.randrange(1200, 1800) for _ in EVENING_TEAMS]
+        self._register(club, organizer, tournament, EVENING_TEAMS, roster, ratings)
         return tournament
 
     def _play_round(self, round_: Round, rng: random.Random, scorekeeper: Any) -> None:
@@ -244,7 +272,7 @@ class Command(BaseCommand):
         matches = Match.objects.filter(tournament=tournament)
         finished = matches.filter(status=Match.Status.FINISHED).count()
         write(
-            f'seed_demo: "{tournament}": {TEAMS.__len__()} teams, {matches.count()} matches '
+            f'seed_demo: "{tournament}": {len(EVENING_TEAMS)} teams, {matches.count()} matches '
             f"({finished} finished) in {seconds:.1f} s"
         )
         rows = standings_for_stage(stage=Stage.objects.get(pk=swiss.pk))
