@@ -419,3 +419,20 @@ def test_a_stage_the_services_refuse_on_the_desk_says_why_and_changes_nothing(
     on_field = page.find(".//input[@name='entry_count']/../ul[@class='errorlist']/li")
     assert on_field is not None and "the top 12" in on_field.text
     assert Stage.objects.filter(tournament=t).count() == 1
+
+
+def test_a_swiss_of_more_rounds_than_its_field_allows_is_refused_on_its_field(
+    desk: CommittingClient,
+) -> None:
+    t = make_evening(desk, preset="swiss", rounds=3)
+    form = {
+        "name": "Second Swiss", "format": "swiss", "rounds": 4, "entry": "top",
+        "entry_count": 4, "seeding": "standings", "mode": "score", "confirmation": "none",
+        "points_win": 2, "points_draw": 1, "points_loss": 0, "points_bye": 2, "bazzis": 1,
+    }  # fmt: skip
+    response = desk.post(f"/desk/{t.slug}/stages/new/", form)
+    assert response.status_code == 422
+    page = check_html(response.content.decode())
+    on_field = page.find(".//input[@name='rounds']/../ul[@class='errorlist']/li")
+    assert on_field is not None and "at most 3 rounds" in on_field.text
+    assert Stage.objects.filter(tournament=t).count() == 1
