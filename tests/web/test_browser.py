@@ -13,87 +13,39 @@ are skipped, and under SEEP_CI=1 they fail.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.servers.basehttp import WSGIServer
-from django.db import connection
-from django.test.testcases import LiveServerThread
 
 from tournaments.models import Match
 
+# Playwright's names from .browser, which first skips this module without the browser tools
+from .browser import (
+    PHONE,
+    SHOTS,
+    WIDE,
+    Browser,
+    Page,
+    closing,
+    database,
+    expect,
+    launched,
+    page_width,
+    serious_violations,
+    signed_in,
+)
 from .checks import every_page
 from .conftest import Club, friendly, make_club
 
-REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
-SHOTS = REPO / "test-artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-WIDE = {"width": 1280, "height": 900}
-
-missing = [str(p) for p in (CHROMIUM, AXE) if not p.exists()]
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - the dev extra installs it
-    missing.append("playwright")
-if missing:
-    reason = f"the browser tests need {', '.join(missing)}: make browser-tools installs them"
-    if os.environ.get("SEEP_CI") == "1":
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
-
-
-#: held by the live server while it answers, and by a test while it reads or writes the
-#: database itself: on SQLite both use the one in-memory connection (see below)
-DATABASE = threading.Lock()
-
-
-class OneRequestAtATime(WSGIServer):
-    """The live server without threads (it answers in its own thread, on the shared
-    connection the live server thread set up), one request at a time."""
-
-    def __init__(self, *args: Any, connections_override: Any = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        with DATABASE:
-            super().process_request(request, client_address)
-
-
-def database() -> Any:
-    """Return what a test holds while it uses the database with browsers open."""
-    return DATABASE if connection.vendor == "sqlite" else contextlib.nullcontext()
-
-
-if connection.vendor == "sqlite":
-    # The in-memory test database is one connection shared with the live server's threads,
-    # and SQLite locks its tables against a second request at the same moment (three
-    # browsers polling, and the test itself): serve one request at a time (Django then
-    # closes each connection), and let a test that touches the database wait for it.
-    LiveServerThread.server_class = OneRequestAtATime
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    # Playwright's sync API runs an event loop in this thread, which Django takes for an
-    # async context; the ORM calls these tests make between browser steps are plain
-    # synchronous ones. Only while this module's tests run.
-    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
-        )
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 @pytest.fixture
@@ -105,27 +57,7 @@ def live_club(transactional_db: None) -> Club:
 @pytest.fixture
 def contexts(browser: Browser) -> Iterator[list[Any]]:
     """The browser contexts a test opens, closed at its end (no page polls the next test)."""
-    opened: list[Any] = []
-    yield opened
-    for context in opened:
-        context.close()
-
-
-def signed_in(
-    contexts: list[Any], browser: Browser, base: str, who: str | None, viewport: dict[str, int]
-) -> Page:
-    """Return a page in a fresh browser context, signed in through the login form."""
-    context = browser.new_context(viewport=viewport)
-    contexts.append(context)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    if who is not None:
-        page.goto(f"{base}/login/")
-        page.get_by_label("User name").fill(who)
-        page.get_by_label("Password").fill(who)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_load_state()
-    return page
+    yield from closing([])
 
 
 def standing(page: Page, team: str) -> Any:
@@ -242,15 +174,9 @@ def test_every_page_at_two_widths_has_a_screenshot_and_no_serious_axe_violation(
             response = page.goto(base + url)
             assert response is not None and response.status == 200, (name, url)
             page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
-            width = page.evaluate("document.documentElement.scrollWidth")
+            width = page_width(page)
             assert width <= viewport["width"], f"{name} is {width} px wide at {label}"
-            page.add_script_tag(path=str(AXE))
-            found = page.evaluate(
-                "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-                ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
-                " where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
-            )
-            serious = [v for v in found if v["impact"] in ("serious", "critical")]
+            serious = serious_violations(page)
             if serious:
                 problems[f"{name}@{label}"] = serious
     assert not problems, problems

@@ -1,0 +1,138 @@
+"""What the browser tests share: Debian's headless Chromium driven by Playwright for Python
+(``executable_path``: no tool downloads a browser of its own), a live server that on SQLite
+answers one request at a time, signing in through the form, and axe-core (from npm,
+package-lock.json) run in a page.
+
+Importing this module skips the importing test module when Chromium, axe-core or Playwright
+is missing (``make browser-tools`` installs them); under SEEP_CI=1 it fails instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.servers.basehttp import WSGIServer
+from django.db import connection
+from django.test.testcases import LiveServerThread
+
+__all__ = [  # Playwright's names too: the test modules take them from here, after the check
+    "ARTIFACTS", "AXE", "PHONE", "SHOTS", "WIDE", "Browser", "Locator", "Page", "closing",
+    "database", "expect", "launched", "page_width", "serious_violations", "signed_in",
+]  # fmt: skip
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+ARTIFACTS = REPO / "test-artifacts"
+SHOTS = ARTIFACTS / "screenshots"
+PHONE = {"width": 390, "height": 844}
+WIDE = {"width": 1280, "height": 900}
+
+missing = [str(p) for p in (CHROMIUM, AXE) if not p.exists()]
+try:
+    from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - the dev extra installs it
+    missing.append("playwright")
+if missing:
+    reason = f"the browser tests need {', '.join(missing)}: make browser-tools installs them"
+    if os.environ.get("SEEP_CI") == "1":
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+#: held by the live server while it answers, and by a test while it reads or writes the
+#: database itself: on SQLite both use the one in-memory connection (see below)
+DATABASE = threading.Lock()
+
+
+class OneRequestAtATime(WSGIServer):
+    """The live server without threads (it answers in its own thread, on the shared
+    connection the live server thread set up), one request at a time."""
+
+    def __init__(self, *args: Any, connections_override: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with DATABASE:
+            super().process_request(request, client_address)
+
+
+def database() -> Any:
+    """Return what a test holds while it uses the database with browsers open."""
+    return DATABASE if connection.vendor == "sqlite" else contextlib.nullcontext()
+
+
+if connection.vendor == "sqlite":
+    # The in-memory test database is one connection shared with the live server's threads,
+    # and SQLite locks its tables against a second request at the same moment (three
+    # browsers polling, and the test itself): serve one request at a time (Django then
+    # closes each connection), and let a test that touches the database wait for it.
+    LiveServerThread.server_class = OneRequestAtATime
+
+
+def launched() -> Iterator[Browser]:
+    """Yield Debian's Chromium, headless; a test module's ``browser`` fixture yields from it."""
+    # Playwright's sync API runs an event loop in this thread, which Django takes for an
+    # async context; the ORM calls these tests make between browser steps are plain
+    # synchronous ones. Only while the module's tests run.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield chromium
+        chromium.close()
+
+
+def closing(opened: list[Any]) -> Iterator[list[Any]]:
+    """Yield a list for the browser contexts a test opens, and close them at its end (no
+    page polls the next test); a test module's ``contexts`` fixture yields from it."""
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def signed_in(
+    contexts: list[Any],
+    browser: Browser,
+    base: str,
+    who: str | None,
+    viewport: dict[str, int],
+    password: str | None = None,
+) -> Page:
+    """Return a page in a fresh browser context, signed in through the login form (the
+    password is the user name unless given)."""
+    context = browser.new_context(viewport=viewport)
+    contexts.append(context)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    if who is not None:
+        page.goto(f"{base}/login/")
+        page.get_by_label("User name").fill(who)
+        page.get_by_label("Password").fill(who if password is None else password)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_load_state()
+    return page
+
+
+def serious_violations(page: Page) -> list[dict[str, Any]]:
+    """Run axe-core in the page; return its serious and critical violations."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
+        " where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
+    )
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def page_width(page: Page) -> int:
+    """Return how wide the page is laid out (wider than the screen: it scrolls sideways)."""
+    width: int = page.evaluate("document.documentElement.scrollWidth")
+    return width
