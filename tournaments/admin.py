@@ -24,7 +24,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .access import directed_clubs, directed_tournaments
+from .access import directed_clubs, directed_tournaments, is_club_director
 from .admin_base import ReadOnlyAdmin, StrictAdmin, TournamentScopedAdmin, tournament_filter
 from .models import (
     Club,
@@ -57,6 +57,12 @@ class TournamentAdmin(TournamentScopedAdmin):
         fields = ["organizer"]
         if obj is not None and obj.organizer_id != request.user.pk:
             fields.append("directors")
+        if (
+            obj is not None
+            and obj.club_id is not None
+            and not is_club_director(request.user, obj.club_id)
+        ):  # only a director of its club moves a tournament out of it
+            fields.append("club")
         return fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:

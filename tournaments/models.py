@@ -9,6 +9,7 @@ DELETE (migration 0002), so no code path can rewrite it. See docs/events.md.
 from __future__ import annotations
 
 import functools
+import unicodedata
 import zoneinfo
 from typing import Any
 
@@ -29,6 +30,16 @@ ID_LIMIT = 2**63
 #: what an ``integer`` column holds (PostgreSQL's int4; SQLite's is wider): the API's and the
 #: pages' fields for such columns are bounded by it, alike on every backend
 INTEGER_MIN, INTEGER_MAX = -(2**31), 2**31 - 1
+
+
+#: paths under /desk/ that a tournament's slug would hide (its desk is /desk/<slug>/)
+RESERVED_SLUGS = frozenset({"new"})
+
+
+def refuse_control_characters(value: str) -> None:
+    """Refuse text holding a control character: no name has one (and PostgreSQL refuses NUL)."""
+    if any(unicodedata.category(char) in {"Cc", "Cs"} for char in value):
+        raise ValidationError("a name holds no control characters", code="control_character")
 
 
 def default_rules() -> dict[str, Any]:
@@ -78,7 +89,7 @@ class Club(models.Model):
     from one tournament to the next, so a rename shows everywhere (docs/clubs.md).
     """
 
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[refuse_control_characters])
     slug = models.SlugField(max_length=100, unique=True)
     time_zone = models.CharField(
         max_length=64,
@@ -114,7 +125,7 @@ class Club(models.Model):
 
 
 class Tournament(models.Model):
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[refuse_control_characters])
     slug = models.SlugField(max_length=100, unique=True)
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_tournaments"
@@ -161,8 +172,14 @@ class Tournament(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """Check the rules and format with the engine and store them complete (defaults filled)."""
+        """Check the rules and format with the engine and store them complete (defaults filled);
+        refuse a slug a desk page has (``RESERVED_SLUGS``)."""
         errors: dict[str, ValidationError] = {}
+        if self.slug in RESERVED_SLUGS:
+            errors["slug"] = ValidationError(
+                f"'{self.slug}' is the address of a page of the desk: choose another",
+                code="reserved_slug",
+            )
         try:
             self.rules = checked_rules(self.rules)
         except ValidationError as exc:
@@ -182,7 +199,7 @@ class Player(models.Model):
     and players of no team when clubs came, migration 0011).
     """
 
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[refuse_control_characters])
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -198,6 +215,7 @@ class Player(models.Model):
         max_length=200,
         blank=True,
         help_text="A phone number or e-mail, to tell two members of one name apart.",
+        validators=[refuse_control_characters],
     )
 
     class Meta:
@@ -230,7 +248,7 @@ class Team(models.Model):
     """A fixed pair of players registered in one tournament."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="teams")
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[refuse_control_characters])
     first_player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="teams_as_first"
     )

@@ -8,7 +8,7 @@ from typing import Any
 from tournaments.access import is_director
 from tournaments.models import Tournament
 
-from ..errors import NotPermitted
+from ..errors import NotNow, NotPermitted
 from ..models import Fixture, Notice, Stage
 
 log = logging.getLogger(__name__)
@@ -41,3 +41,12 @@ def schedule_standings(stage_id: int) -> None:
         update_standings.delay(stage_id)
     except Exception:
         log.exception("the standings of stage %s were not brought up to date", stage_id)
+
+
+def locked_or_gone(queryset: Any, pk: int, what: str) -> Any:
+    """Return the row ``pk`` of ``queryset`` locked for update, or refuse: it was removed
+    meanwhile (a draft discarded, a stage removed, by another director at the same moment)."""
+    row = queryset.select_for_update().filter(pk=pk).first()
+    if row is None:
+        raise NotNow(f"{what} is no longer there: reload the page", code="gone")
+    return row

@@ -12,8 +12,18 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.clubs import members_named
-from tournaments.models import INTEGER_MAX, INTEGER_MIN, Club, Match, Player, Team, Tournament
+from tournaments.access import is_club_director
+from tournaments.clubs import club_members, name_key
+from tournaments.models import (
+    INTEGER_MAX,
+    INTEGER_MIN,
+    Club,
+    Match,
+    Player,
+    Team,
+    Tournament,
+    refuse_control_characters,
+)
 
 from ..errors import InvalidSettings, NotNow
 from ..models import Fixture, Registration, Round, Stage, StageEntry
@@ -40,11 +50,14 @@ def team_register(
     team = Team(
         tournament=tournament, name=name, first_player=first_player, second_player=second_player
     )
-    try:
-        team.full_clean()
-    except ValidationError as exc:
-        raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
     with transaction.atomic():
+        # The tournament's row is the lock every registration takes: two at once could
+        # otherwise both find a player free and seat them in two teams.
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        try:
+            team.full_clean()
+        except ValidationError as exc:
+            raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
         team.save()
         now = timezone.now()
         Registration.objects.create(
@@ -149,13 +162,13 @@ class PlannedPlayer:
 
     name: str
     member: Player | None  # None: a new member of that name is made
+    contact: str = ""  # the member's contact, for a director of the club only
 
     @property
     def note(self) -> str:
         if self.member is None:
             return "new member"
-        contact = f", {self.member.contact}" if self.member.contact else ""
-        return f"member #{self.member.pk}{contact}"
+        return f"member #{self.member.pk}" + (f", {self.contact}" if self.contact else "")
 
 
 @dataclass(frozen=True)
@@ -175,38 +188,65 @@ class PlannedTeam:
 _LABELLED = re.compile(r"^(?P<name>.*?)\s*(?:#(?P<id>\d{1,18})|\((?P<contact>[^()]*)\))$")
 
 
-def _member_for(club: Club | None, text: str) -> tuple[Player | None, str | None]:
-    """Return the club's member ``text`` names (None: a new one) or why it cannot tell.
+class _Roster:
+    """A club's members by ``name_key``, read once for a whole registration."""
 
-    A name alone matches the one member of that name (any case and spacing); "Mohan #12"
-    or "Mohan (98450 12345)" picks among members of one name by id or contact.
-    """
-    if club is None:
-        return None, None
-    labelled = _LABELLED.match(text)
-    if labelled:
-        found = members_named(club=club, name=labelled["name"])
-        if labelled["id"]:
-            found = [m for m in found if str(m.pk) == labelled["id"]]
-        else:
-            found = [m for m in found if m.contact.strip() == labelled["contact"].strip()]
+    def __init__(self, club: Club | None, *, contacts: bool) -> None:
+        self.contacts = contacts
+        self.by_key: dict[str, list[Player]] = {}
+        if club is not None:
+            for member in club_members(club=club):
+                self.by_key.setdefault(name_key(member.name), []).append(member)
+        self.club = club
+
+    def named(self, name: str) -> list[Player]:
+        return self.by_key.get(name_key(name), [])
+
+    def label(self, member: Player) -> str:
+        return f"#{member.pk}" + (
+            f" ({member.contact})" if self.contacts and member.contact else ""
+        )
+
+    def member_for(self, text: str) -> tuple[Player | None, str | None]:
+        """Return the member ``text`` names (None: a new one) or why it cannot tell.
+
+        A name matches the one member of that name (any case and spacing); where several share
+        it, "Mohan #12" (or, for the club's directors, "Mohan (98450 12345)") says which. A
+        name that merely ends like a label ("Dev (junior)") is a name first.
+        """
+        if self.club is None:
+            return None, None
+        found = self.named(text)
         if len(found) == 1:
             return found[0], None
-        return None, f"no member is {text}"
-    found = members_named(club=club, name=text)
-    if len(found) > 1:
-        ids = ", ".join(f"#{m.pk}" + (f" ({m.contact})" if m.contact else "") for m in found)
-        return None, f"{len(found)} members are called {text} ({ids}): write which, as {text} #id"
-    return (found[0] if found else None), None
+        labelled = _LABELLED.match(text)
+        if not found and labelled and self.named(labelled["name"]):
+            among = self.named(labelled["name"])
+            if labelled["id"]:
+                picked = [m for m in among if str(m.pk) == labelled["id"]]
+            else:
+                picked = [m for m in among if m.contact.strip() == labelled["contact"].strip()]
+            if len(picked) == 1:
+                return picked[0], None
+            return None, f"no member is {text}"
+        if len(found) > 1:
+            ids = ", ".join(self.label(m) for m in found)
+            return (
+                None,
+                f"{len(found)} members are called {text} ({ids}): write which, as {text} #id",
+            )
+        return None, None
 
 
-def teams_plan(*, tournament: Tournament, lines: Sequence[TeamLine]) -> list[PlannedTeam]:
+def teams_plan(
+    *, tournament: Tournament, lines: Sequence[TeamLine], actor: Any = None
+) -> list[PlannedTeam]:
     """Return what registering ``lines`` in ``tournament`` would do, team by team (reads only).
 
     A typed name matches the club's member of that name; a new name makes a new member. A
     team is refused (its ``problems``) when its name is taken in the tournament or used twice
     in the lines, or when a player already plays for a team of the tournament or is named in
-    two lines.
+    two lines. Members' contacts are shown to the club's directors only (``actor``).
     """
     taken_names = {
         n.casefold()
@@ -218,11 +258,17 @@ def teams_plan(*, tournament: Tournament, lines: Sequence[TeamLine]) -> list[Pla
     ):
         playing[first] = playing[second] = name
     club = tournament.club
+    roster = _Roster(club, contacts=club is not None and is_club_director(actor, club))
     seen_names: dict[str, int] = {}
     seen_people: dict[object, int] = {}
     plan = []
     for line in lines:
         problems: list[str] = []
+        for text in (line.name, line.first, line.second):
+            try:
+                refuse_control_characters(text)
+            except ValidationError as exc:
+                problems.append(f"{text!r}: {' '.join(exc.messages)}")
         key = line.name.casefold()
         if key in taken_names:
             problems.append(f"a team called {line.name} is registered already")
@@ -231,7 +277,7 @@ def teams_plan(*, tournament: Tournament, lines: Sequence[TeamLine]) -> list[Pla
         seen_names.setdefault(key, line.line)
         people = []
         for typed in (line.first, line.second):
-            member, why = _member_for(club, typed)
+            member, why = roster.member_for(typed)
             if why:
                 problems.append(why)
             person: object = member.pk if member else " ".join(typed.casefold().split())
@@ -240,7 +286,8 @@ def teams_plan(*, tournament: Tournament, lines: Sequence[TeamLine]) -> list[Pla
             elif person in seen_people:
                 problems.append(f"{typed} is on line {seen_people[person]} too")
             seen_people.setdefault(person, line.line)
-            people.append(PlannedPlayer(member.name if member else typed, member))
+            contact = member.contact if member is not None and roster.contacts else ""
+            people.append(PlannedPlayer(member.name if member else typed, member, contact))
         if people[0].member is not None and people[0].member == people[1].member:
             problems.append("a team is two different players")
         plan.append(PlannedTeam(line, people[0], people[1], tuple(problems)))
@@ -260,7 +307,7 @@ def teams_register(
         raise InvalidSettings("name at least one team", code="bad_team")
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
-        plan = teams_plan(tournament=tournament, lines=lines)
+        plan = teams_plan(tournament=tournament, lines=lines, actor=actor)
         problems = [f"line {p.line.line}: {why}" for p in plan for why in p.problems]
         if problems:
             raise InvalidSettings("; ".join(problems), code="bad_team")

@@ -41,7 +41,9 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+        stage = _common.locked_or_gone(
+            Stage.objects.select_related("tournament"), stage.pk, "this stage"
+        )
         if stage.status != Stage.Status.RUNNING:
             raise NotNow("the stage is not running", code="stage_not_running")
         if stage.elimination:
@@ -188,7 +190,9 @@ def round_edit(
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
-        locked = Round.objects.select_for_update().select_related("stage").get(pk=round.pk)
+        locked = _common.locked_or_gone(
+            Round.objects.select_related("stage"), round.pk, "this round"
+        )
         if locked.status != Round.Status.DRAFT:
             raise NotNow("only a draft round can be edited", code="round_published")
         fixtures = list(locked.fixtures.order_by("table", "id"))
@@ -294,8 +298,8 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     and everyone sees it. Publishing a bracket's first round publishes the whole bracket."""
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().get(pk=round.stage_id)
-        locked = Round.objects.select_for_update().get(pk=round.pk)
+        stage = _common.locked_or_gone(Stage.objects, round.stage_id, "this stage")
+        locked = _common.locked_or_gone(Round.objects, round.pk, "this round")
         if locked.status != Round.Status.DRAFT:
             raise NotNow("the round is published already", code="round_published")
         stages.check_stored_settings(stage)  # refused before anything is written

@@ -65,7 +65,7 @@ def stage_update(
     if unknown:
         raise InvalidSettings(f"unknown stage setting(s): {', '.join(unknown)}", code="bad_stage")
     with transaction.atomic():
-        locked = Stage.objects.select_for_update().get(pk=stage.pk)
+        locked = _common.locked_or_gone(Stage.objects, stage.pk, "this stage")
         if locked.status != Stage.Status.PENDING:
             raise NotNow("a stage's settings are fixed once it starts", code="stage_started")
         for name, value in settings.items():
@@ -257,7 +257,9 @@ def stage_start(*, actor: Any, stage: Stage) -> Stage:
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+        stage = _common.locked_or_gone(
+            Stage.objects.select_related("tournament"), stage.pk, "this stage"
+        )
         if stage.status != Stage.Status.PENDING:
             raise NotNow("the stage has started already", code="stage_started")
         earlier = Stage.objects.filter(tournament=stage.tournament, order__lt=stage.order)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from competition.services import evenings
-from tournaments.models import Player, Team
+from tournaments.models import Player, Team, Tournament
 
 from .conftest import League
 from .test_stage_settings import problem
@@ -39,3 +39,23 @@ def test_a_person_with_an_account_is_one_member_and_plays_in_one_team_of_a_tourn
     assert "already plays for Aces" in answer["detail"]
     assert (Team.objects.count(), Player.objects.count()) == before
     assert Player.objects.filter(user=asha).count() == 1
+
+
+def test_a_tournament_cannot_take_the_address_of_a_desk_page(league: League) -> None:
+    response = league.client("organizer_a").post(
+        "/api/v1/tournaments/", {"name": "Newish", "slug": "new"}, format="json"
+    )
+    answer = problem(response, 400, "invalid")
+    assert "desk" in answer["errors"]["slug"][0]
+    assert not Tournament.objects.filter(slug="new").exists()
+
+
+def test_a_player_named_with_a_control_character_is_refused(league: League) -> None:
+    before = (Team.objects.count(), Player.objects.count())
+    response = league.client("organizer_a").post(
+        f"/api/v1/tournaments/{league.a.pk}/teams/",
+        {"name": "Bell", "players": [{"name": "A\u0007b"}, {"name": "Bob"}]},
+        format="json",
+    )
+    assert response.status_code in (400, 422), response.content[:300]
+    assert (Team.objects.count(), Player.objects.count()) == before

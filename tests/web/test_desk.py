@@ -31,6 +31,15 @@ def desk_urls(club: Club) -> list[tuple[str, str, dict[str, Any]]]:
         ("post", f"/desk/{slug}/rounds/{club.round.pk}/publish/", {}),
         ("post", f"/desk/{slug}/matches/{match.pk}/decide/", {}),
         ("post", f"/desk/{slug}/matches/{match.pk}/correct/", {}),
+        ("post", f"/desk/{slug}/teams/many/", {"many-lines": "X: Y & Z", "step": "register"}),
+        ("get", f"/desk/{slug}/teams/{team.pk}/", {}),
+        ("post", f"/desk/{slug}/teams/{team.pk}/", {"name": "Renamed"}),
+        ("get", f"/desk/{slug}/stages/new/", {}),
+        ("get", f"/desk/{slug}/stages/{club.stage.pk}/edit/", {}),
+        ("post", f"/desk/{slug}/stages/{club.stage.pk}/remove/", {"confirmed": "yes"}),
+        ("get", f"/desk/{slug}/stages/{club.stage.pk}/standings.csv", {}),
+        ("post", f"/desk/{slug}/rounds/{club.round.pk}/discard/", {"confirmed": "yes"}),
+        ("get", f"/desk/{slug}/rounds/{club.round.pk}/pairings.csv", {}),
     ]
 
 
@@ -54,6 +63,35 @@ def test_a_director_of_another_tournament_finds_no_desk_here(
     club.users["elsewhere"] = other
     for method, url, data in desk_urls(club):
         assert getattr(club.client("elsewhere"), method)(url, data).status_code == 404, url
+
+
+def test_a_director_of_another_tournament_reaches_nothing_here_through_their_own_desk(
+    club: Club, django_user_model: Any
+) -> None:
+    """This tournament's ids under the other tournament's slug: every one a 404, no change."""
+    other = django_user_model.objects.create_user("elsewhere")
+    Tournament.objects.create(name="Elsewhere", slug="elsewhere", organizer=other)
+    club.users["elsewhere"] = other
+    before = (
+        list(Registration.objects.values_list("team__name", "withdrawn_at")),
+        list(Stage.objects.values_list("pk", "name")),
+        list(Round.objects.values_list("pk", "status")),
+    )
+    slug = club.tournament.slug
+    for method, url, data in desk_urls(club):
+        if f"/desk/{slug}/" not in url or url.endswith(
+            (f"/desk/{slug}/", "/stages/new/", "/teams/", "/teams/many/")
+        ):
+            continue  # nothing of this tournament's in it once under the other slug
+        theirs = url.replace(f"/desk/{slug}/", "/desk/elsewhere/")
+        answer = getattr(club.client("elsewhere"), method)(theirs, data)
+        assert answer.status_code == 404, theirs
+    after = (
+        list(Registration.objects.values_list("team__name", "withdrawn_at")),
+        list(Stage.objects.values_list("pk", "name")),
+        list(Round.objects.values_list("pk", "status")),
+    )
+    assert after == before
 
 
 def test_a_whole_evening_is_run_from_the_desk(club: Club) -> None:

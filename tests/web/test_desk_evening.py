@@ -436,3 +436,84 @@ def test_a_swiss_of_more_rounds_than_its_field_allows_is_refused_on_its_field(
     on_field = page.find(".//input[@name='rounds']/../ul[@class='errorlist']/li")
     assert on_field is not None and "at most 3 rounds" in on_field.text
     assert Stage.objects.filter(tournament=t).count() == 1
+
+
+def test_members_contacts_are_shown_only_to_the_clubs_directors(
+    desk: CommittingClient, django_user_model: Any
+) -> None:
+    t = make_evening(desk)
+    assert t.club is not None
+    Player.objects.create(name="Priya", club=t.club, contact="priya@example.org")
+    paste = {"many-lines": "Q: Priya & Zed", "step": "preview"}
+    assert "priya@example.org" in desk.post(f"/desk/{t.slug}/teams/many/", paste).content.decode()
+    helper = django_user_model.objects.create_user("helper")  # directs the evening, not the club
+    t.directors.add(helper)
+    client = CommittingClient()
+    client.force_login(helper)
+    page = client.post(f"/desk/{t.slug}/teams/many/", paste).content.decode()
+    assert "Priya" in page and "member #" in page and "priya@example.org" not in page
+
+
+@pytest.mark.parametrize(
+    ("line", "first"),
+    [("Par: Dev (junior) & Kiran", "Dev (junior)"), ("Par: Ravi (Sr) & Kiran", "Ravi (Sr)"),
+     ("Par: Table #4 & Kiran", "Table #4")],
+)  # fmt: skip
+def test_a_name_that_ends_like_a_label_is_a_name_first(
+    desk: CommittingClient, line: str, first: str
+) -> None:
+    t = make_evening(desk)
+    assert t.club is not None
+    junior = Player.objects.create(name="Dev (junior)", club=t.club)
+    assert register(desk, t, line).status_code == 302
+    team = Team.objects.get(tournament=t, name="Par")
+    assert team.first_player.name == first
+    assert (team.first_player_id == junior.pk) == (first == "Dev (junior)")
+
+
+@pytest.mark.parametrize("name", ["A\x07", "Ali\x00ce", "\x1b[31mRed"])
+def test_a_name_with_a_control_character_is_refused_and_nothing_is_written(
+    desk: CommittingClient, name: str
+) -> None:
+    t = make_evening(desk)
+    before = (Team.objects.count(), Player.objects.count())
+    response = register(desk, t, f"Z6: {name} & Bob")
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "holds no control characters" in page or "Null characters are not allowed" in page
+    assert (Team.objects.count(), Player.objects.count()) == before
+
+
+def test_a_draft_discarded_meanwhile_is_refused_in_words_not_a_500(
+    desk: CommittingClient, organizer: Any
+) -> None:
+    from competition import services
+    from competition.errors import NotNow
+
+    t = make_evening(desk, preset="swiss", rounds=3)
+    register(desk, t, TEN)
+    swiss = Stage.objects.get(tournament=t)
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/start/")
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/pair/")
+    draft = Round.objects.get(stage=swiss)
+    stale = Round.objects.get(pk=draft.pk)  # what a second director's page holds
+    services.round_discard(actor=organizer, round=draft)
+    with pytest.raises(NotNow) as refused:
+        services.round_publish(actor=organizer, round=stale)
+    assert refused.value.code == "gone"
+    with pytest.raises(NotNow):
+        services.round_edit(actor=organizer, round=stale, swap_tables=(1, 2))
+    assert not Match.objects.filter(tournament=t).exists()
+
+
+def test_a_tournament_cannot_take_the_address_of_a_desk_page(desk: CommittingClient) -> None:
+    from competition import services
+    from competition.errors import InvalidSettings
+
+    t = make_evening(desk, name="New")
+    assert t.slug == "new-2"
+    with pytest.raises(InvalidSettings) as refused:
+        services.tournament_update(actor=t.organizer, tournament=t, slug="new")
+    assert "slug" in refused.value.fields
+    t.refresh_from_db()
+    assert t.slug == "new-2"

@@ -62,7 +62,7 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
         return desk_page(request, t, forms.RegisterTeam(), bulk_form=form, status=422)
     text = form.text()
     lines, errors = read_lines(text)
-    plan = competition.teams_plan(tournament=t, lines=lines)
+    plan = competition.teams_plan(tournament=t, lines=lines, actor=request.user)
     ok = not errors and lines and all(p.ok for p in plan)
     if request.POST.get("step") == "register" and ok:
         try:
@@ -74,6 +74,7 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
             )
         except competition_errors.CompetitionRefused as exc:
             refusal(request, exc)
+            ok = False
         else:
             messages.success(request, f"{len(teams)} teams registered.")
             return back(slug, "teams")
