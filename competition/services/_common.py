@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeVar
+
+from django.db.models import Manager, Model, QuerySet
 
 from tournaments.access import is_director
 from tournaments.models import Tournament
@@ -12,6 +14,9 @@ from ..errors import NotNow, NotPermitted
 from ..models import Fixture, Notice, Stage
 
 log = logging.getLogger(__name__)
+
+
+_M = TypeVar("_M", bound=Model)
 
 
 def require_director(actor: Any, tournament: Tournament) -> None:
@@ -43,7 +48,7 @@ def schedule_standings(stage_id: int) -> None:
         log.exception("the standings of stage %s were not brought up to date", stage_id)
 
 
-def locked_or_gone(queryset: Any, pk: int, what: str) -> Any:
+def locked_or_gone(queryset: QuerySet[_M] | Manager[_M], pk: int, what: str) -> _M:
     """Return the row ``pk`` of ``queryset`` locked for update, or refuse: it was removed
     meanwhile (a draft discarded, a stage removed, by another director at the same moment)."""
     row = queryset.select_for_update().filter(pk=pk).first()
