@@ -14,6 +14,7 @@ from tournaments.models import Team
 from . import formats
 from .models import Fixture, Notice, Round, Stage, StandingRow
 from .services import bracket_state
+from .services.rounds import is_rematch, meetings
 
 
 def open_notices(*, tournament_id: int) -> QuerySet[Notice]:
@@ -137,21 +138,15 @@ def draft_explained(*, round_: Round) -> list[dict[str, Any]]:
         rows = StandingRow.objects.filter(stage=stage, as_of_round=round_.number - 1)
         before = {team: (rank, points) for team, rank, points in rows.values_list(
             "team_id", "rank", "points")}  # fmt: skip
-    met: dict[frozenset[int], list[int]] = {}
-    for a, b, number in Fixture.objects.filter(
-        stage=stage, round__number__lt=round_.number, team_a__isnull=False, team_b__isnull=False
-    ).values_list("team_a_id", "team_b_id", "round__number"):
-        met.setdefault(frozenset((a, b)), []).append(number)
+    met = meetings(stage, round_.number)
     planned = (round_.pairing or {}).get("cost", {}).get("rematches", 0)
     explained: list[dict[str, Any]] = []
     for f in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key", "pk"):
         floats = {x["team"]: x["direction"] for x in f.floats or []}
-
         rematch = ""
         if f.team_a_id is not None and f.team_b_id is not None:
             rounds = met.get(frozenset((f.team_a_id, f.team_b_id)), [])
-            allowed = 1 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 0
-            if len(rounds) > allowed:
+            if is_rematch(stage, rounds):
                 rematch = (
                     f"they met in round {', '.join(map(str, rounds))}: "
                     + ("no pairing of this field avoids every rematch" if planned

@@ -254,7 +254,7 @@ class StageForm(MatchFormatFields, TiebreakFields):
         out["tiebreaks"] = self.tiebreaks()
         out["match_format"] = self.match_format()
         if out["format"] in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
-            out["match_format"]["draws"] = False
+            del out["match_format"]["draws"]  # Stage.clean: a knockout never draws
         return out
 
 

@@ -17,6 +17,7 @@ from .brackets import bracket_state, notice_resolve
 from .evenings import tournament_create, tournament_update, unique_slug
 from .registration import (
     PlannedTeam,
+    registration_fixed,
     registration_update,
     team_check_in,
     team_check_out,
@@ -51,6 +52,7 @@ __all__ = [
     "fixture_match_completed",
     "fixture_result_of",
     "notice_resolve",
+    "registration_fixed",
     "registration_update",
     "round_discard",
     "round_edit",

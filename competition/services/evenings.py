@@ -12,20 +12,18 @@ from django.utils.text import slugify
 
 from tournaments.access import is_club_director, is_director
 from tournaments.clubs import club_for
-from tournaments.models import Club, Tournament
+from tournaments.models import RESERVED_SLUGS, Club, Tournament
 
 from ..errors import InvalidSettings, NotNow, NotPermitted
 from . import stages as stage_services
 
-#: paths of the desk that a tournament's slug must not take (/desk/new/)
-RESERVED = frozenset({"new"})
 
-
-def unique_slug(name: str, *, taken: Sequence[str] = ()) -> str:
-    """Return a slug for ``name`` that no tournament has yet ("friday-night", "friday-night-2")."""
+def unique_slug(name: str) -> str:
+    """Return a slug for ``name`` that no tournament has yet ("friday-night", "friday-night-2")
+    and no page of the desk takes (``RESERVED_SLUGS``)."""
     base = (slugify(name) or "evening")[:90]
     slug, n = base, 1
-    while slug in taken or slug in RESERVED or Tournament.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug

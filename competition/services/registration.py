@@ -248,14 +248,12 @@ def teams_plan(
     in the lines, or when a player already plays for a team of the tournament or is named in
     two lines. Members' contacts are shown to the club's directors only (``actor``).
     """
-    taken_names = {
-        n.casefold()
-        for n in Team.objects.filter(tournament=tournament).values_list("name", flat=True)
-    }
+    taken_names: set[str] = set()
     playing: dict[int, str] = {}
     for name, first, second in Team.objects.filter(tournament=tournament).values_list(
         "name", "first_player_id", "second_player_id"
     ):
+        taken_names.add(name.casefold())
         playing[first] = playing[second] = name
     club = tournament.club
     roster = _Roster(club, contacts=club is not None and is_club_director(actor, club))
@@ -280,7 +278,7 @@ def teams_plan(
             member, why = roster.member_for(typed)
             if why:
                 problems.append(why)
-            person: object = member.pk if member else " ".join(typed.casefold().split())
+            person: object = member.pk if member else name_key(typed)
             if member is not None and member.pk in playing:
                 problems.append(f"{member.name} already plays for {playing[member.pk]}")
             elif person in seen_people:
@@ -315,17 +313,10 @@ def teams_register(
         for planned in plan:
             players = []
             for person in (planned.first, planned.second):
-                member = person.member
-                if member is None:
-                    member = Player(name=person.name, club_id=tournament.club_id)
-                    try:
-                        member.full_clean()
-                    except ValidationError as exc:
-                        raise InvalidSettings(
-                            f"line {planned.line.line}: {' '.join(exc.messages)}", code="bad_team"
-                        ) from exc
-                    member.save()
-                players.append(member)
+                players.append(
+                    person.member
+                    or _new_member(tournament, person.name, where=f"line {planned.line.line}: ")
+                )
             teams.append(
                 team_register(
                     actor=actor,
@@ -341,10 +332,24 @@ def teams_register(
     return teams
 
 
+def _new_member(tournament: Tournament, name: str, *, user: Any = None, where: str = "") -> Player:
+    """Make a new member of the tournament's club, checked as every member is (InvalidSettings,
+    ``where`` before the reason, if the name is refused)."""
+    member = Player(name=name, user=user, club_id=tournament.club_id)
+    try:
+        member.full_clean()
+    except ValidationError as exc:
+        raise InvalidSettings(where + " ".join(exc.messages), code="bad_team") from exc
+    member.save()
+    return member
+
+
 # --- changing a registration --------------------------------------------------------------
 
 
-def _stage_begun(tournament_id: int) -> bool:
+def registration_fixed(tournament_id: int) -> bool:
+    """Whether a stage of the tournament has started: seeds, ratings, check-ins and
+    withdrawals are then fixed (undoing one is refused)."""
     return (
         Stage.objects.filter(tournament_id=tournament_id)
         .exclude(status=Stage.Status.PENDING)
@@ -373,7 +378,7 @@ def registration_update(
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
         registration = _registration(team)
-        if _stage_begun(team.tournament_id):
+        if registration_fixed(team.tournament_id):
             raise NotNow(
                 "seeds and ratings are fixed once a stage has started", code="stage_started"
             )
@@ -394,7 +399,7 @@ def _undo(actor: Any, team: Team, field: str, what: str) -> Registration:
         registration = _registration(team)
         if getattr(registration, field) is None:
             return registration
-        if _stage_begun(team.tournament_id):
+        if registration_fixed(team.tournament_id):
             raise NotNow(
                 f"{what} can be undone only before the first stage starts", code="stage_started"
             )
@@ -452,14 +457,7 @@ def team_enter(
                     .order_by("pk")
                     .first()
                 )
-            if member is None:
-                member = Player(name=person_name, user=user, club_id=tournament.club_id)
-                try:
-                    member.full_clean()
-                except ValidationError as exc:
-                    raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
-                member.save()
-            players.append(member)
+            players.append(member or _new_member(tournament, person_name, user=user))
         return team_register(
             actor=actor, tournament=tournament, name=name, first_player=players[0],
             second_player=players[1], rating=rating, seed=seed, checked_in=checked_in,

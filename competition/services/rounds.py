@@ -248,6 +248,22 @@ def _swap_seeds(stage: Stage, x: int, y: int) -> None:
     StageEntry.objects.filter(pk=entries[x].pk).update(seed=sy)
 
 
+def meetings(stage: Stage, before_round: int) -> dict[frozenset[int], list[int]]:
+    """Return, for each pair of the stage's teams that has met, the rounds (before
+    ``before_round``) it met in."""
+    met: dict[frozenset[int], list[int]] = {}
+    for a, b, number in Fixture.objects.filter(
+        stage=stage, round__number__lt=before_round, team_a__isnull=False, team_b__isnull=False
+    ).values_list("team_a_id", "team_b_id", "round__number"):
+        met.setdefault(frozenset((a, b)), []).append(number)
+    return met
+
+
+def is_rematch(stage: Stage, met_in: list[int]) -> bool:
+    """Whether meeting again after ``met_in`` is a rematch (a double round robin meets twice)."""
+    return len(met_in) > (1 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 0)
+
+
 def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
     """Return every pairing constraint the draft breaks, in words a director understands."""
     stage = round_.stage
@@ -264,21 +280,13 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
         problems.append("two fixtures share a table")
     if stage.elimination:
         return problems
-    earlier = Fixture.objects.filter(
-        stage=stage, round__number__lt=round_.number, team_a__isnull=False, team_b__isnull=False
-    ).values_list("team_a_id", "team_b_id")
-    met: dict[frozenset[int], int] = {}
-    for a, b in earlier:
-        key = frozenset((a, b))
-        met[key] = met.get(key, 0) + 1
-    allowed = 1 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 0
+    met = meetings(stage, round_.number)
     for f in fixtures:
-        if f.team_a_id is not None and f.team_b_id is not None:
-            times = met.get(frozenset((f.team_a_id, f.team_b_id)), 0)
-            if times > allowed:
-                problems.append(
-                    f"{names[f.team_a_id]} and {names[f.team_b_id]} have met already (rematch)"
-                )
+        a, b = f.team_a_id, f.team_b_id
+        if a is not None and b is not None and is_rematch(stage, met.get(frozenset((a, b)), [])):
+            problems.append(
+                f"{names[a]} and {names[b]} have met already (rematch)"
+            )
     byes = Fixture.objects.filter(
         stage=stage, round__number__lt=round_.number, result=Fixture.Result.BYE
     ).values_list("team_a_id", flat=True)
@@ -445,9 +453,9 @@ def round_discard(*, actor: Any, round: Round, pair_again: bool = False) -> Roun
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().get(pk=round.stage_id)
-        locked = Round.objects.select_for_update().filter(pk=round.pk).first()
-        if locked is None or locked.status != Round.Status.DRAFT:
+        stage = _common.locked_or_gone(Stage.objects, round.stage_id, "this stage")
+        locked = _common.locked_or_gone(Round.objects, round.pk, "this round")
+        if locked.status != Round.Status.DRAFT:
             raise NotNow("only a draft round can be discarded", code="round_published")
         if stage.elimination:
             raise NotNow(

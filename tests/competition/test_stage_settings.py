@@ -288,7 +288,9 @@ def test_settings_a_known_field_cannot_play_are_refused_when_saved(
 
 def test_a_swiss_stage_of_three_rounds_takes_the_top_four(club: Club) -> None:
     club.stage(format="round_robin")
-    club.stage(format="swiss", rounds=3, entry="top", entry_count=4)
+    swiss = club.stage(format="swiss", rounds=3, entry="top", entry_count=4)
+    saved = Stage.objects.get(pk=swiss.pk)
+    assert (saved.order, saved.rounds, saved.entry_count) == (2, 3, 4)
 
 
 def test_the_top_n_of_each_group_is_checked_against_a_groups_size() -> None:

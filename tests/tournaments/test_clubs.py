@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.test import RequestFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -383,8 +384,10 @@ class TestTeamsOfAClub:
     def test_the_same_member_plays_in_two_tournaments_of_the_club(
         self, club: Club, roster: list[Player]
     ) -> None:
-        team(tournament_of(club, "first"), "Aces", roster[0], roster[1])
-        team(tournament_of(club, "second"), "Aces", roster[0], roster[2])
+        first = team(tournament_of(club, "first"), "Aces", roster[0], roster[1])
+        second = team(tournament_of(club, "second"), "Aces", roster[0], roster[2])
+        assert first.first_player_id == second.first_player_id == roster[0].pk
+        assert Player.objects.filter(club=club, name=roster[0].name).count() == 1
 
     def test_a_member_of_another_club_is_refused(
         self, club: Club, roster: list[Player], outsider: Any
@@ -402,6 +405,7 @@ class TestTeamsOfAClub:
         loose = Player.objects.create(name="Loose")  # as the API makes them
         team(tournament_of(club, "evening"), "Aces", roster[0], loose)
         team(tournament_of(None, "clubless"), "Aces", loose, Player.objects.create(name="Too"))
+        assert Team.objects.filter(Q(first_player=loose) | Q(second_player=loose)).count() == 2
 
     def test_a_member_who_plays_cannot_move_to_another_club(
         self, club: Club, roster: list[Player], outsider: Any

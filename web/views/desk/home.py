@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,6 +16,7 @@ import seep_core as sc
 from competition import errors as competition_errors
 from competition import presets
 from competition import services as competition
+from tournaments.access import directed_clubs, directed_tournaments
 from tournaments.errors import ClubRefused
 from tournaments.models import Club, Tournament
 
@@ -30,19 +31,13 @@ EVENING_FIELDS = {
 
 
 def _directed(user: Any) -> list[Tournament]:
-    tournaments = Tournament.objects.select_related("club").annotate(
-        teams_count=Count("teams", distinct=True)
-    )
-    if not getattr(user, "is_superuser", False):
-        tournaments = tournaments.filter(Q(organizer=user) | Q(directors=user))
-    return list(tournaments.distinct().order_by("-date", "-created_at"))
+    tournaments = directed_tournaments(user).select_related("club")
+    tournaments = tournaments.annotate(teams_count=Count("teams", distinct=True))
+    return list(tournaments.order_by("-date", "-created_at"))
 
 
 def _clubs(user: Any) -> list[Club]:
-    clubs = Club.objects.all() if getattr(user, "is_superuser", False) else Club.objects.filter(
-        directors=user
-    )  # fmt: skip
-    return list(clubs.order_by("name"))
+    return list(directed_clubs(user).order_by("name"))
 
 
 @login_required

@@ -57,7 +57,6 @@ def _round_page(
     for row in explained:
         match_id = row["fixture"].match_id
         row["review"] = f"{review}{match_id}/" if match_id else ""
-    rows = explained
     draft = round_.status == Round.Status.DRAFT
     return render(
         request,
@@ -66,7 +65,7 @@ def _round_page(
             "tournament": t,
             "round": round_,
             "stage": round_.stage,
-            "fixtures": rows,
+            "fixtures": explained,
             # the edit forms only for a draft (two lists of every team are no small page)
             "swap_teams": (swap_teams or forms.SwapTeams(teams=teams)) if draft else None,
             "swap_tables": (swap_tables or forms.SwapTables()) if draft else None,

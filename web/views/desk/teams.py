@@ -62,10 +62,9 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
         return desk_page(request, t, forms.RegisterTeam(), bulk_form=form, status=422)
     text = form.text()
     lines, errors = read_lines(text)
-    plan = competition.teams_plan(tournament=t, lines=lines, actor=request.user)
-    ok = not errors and lines and all(p.ok for p in plan)
-    if request.POST.get("step") == "register" and ok:
-        try:
+    refused = False
+    if request.POST.get("step") == "register" and lines and not errors:
+        try:  # the service plans the registration itself, under the tournament's lock
             teams = competition.teams_register(
                 actor=request.user,
                 tournament=t,
@@ -74,10 +73,12 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
             )
         except competition_errors.CompetitionRefused as exc:
             refusal(request, exc)
-            ok = False
+            refused = True
         else:
             messages.success(request, f"{len(teams)} teams registered.")
             return back(slug, "teams")
+    plan = competition.teams_plan(tournament=t, lines=lines, actor=request.user)
+    ok = bool(lines) and not errors and all(p.ok for p in plan)
     return render(
         request,
         "web/desk_teams_preview.html",
@@ -92,7 +93,7 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
                 1 for p in plan for person in (p.first, p.second) if person.member is None
             ),
         },
-        status=200 if ok else 422,
+        status=200 if ok and not refused else 422,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages
@@ -15,7 +16,7 @@ from competition import errors as competition_errors
 from competition import selectors as competition_reads
 from competition import services as competition
 from competition.models import Notice, Registration, Round, Stage
-from tournaments.clubs import club_members
+from tournaments.clubs import club_members, name_key
 from tournaments.models import Tournament
 from tournaments.reads import consistent_read
 
@@ -27,8 +28,7 @@ from .matches import review_queue
 def team_rows(tournament: Tournament) -> list[dict[str, Any]]:
     """Return the registered teams as the desk's table shows them (plain values: a table of
     256 teams renders in a few milliseconds, without the template engine's attribute hunt)."""
-    begun = Stage.objects.filter(tournament=tournament).exclude(status=Stage.Status.PENDING)
-    fixed = begun.exists()
+    fixed = competition.registration_fixed(tournament.pk)
     rows = []
     for seed, rating, team_id, name, first, second, checked_in, withdrawn in (
         Registration.objects.filter(tournament=tournament)
@@ -73,10 +73,8 @@ def member_options(tournament: Tournament) -> list[str]:
     if tournament.club is None:
         return []
     members = list(club_members(club=tournament.club).values_list("pk", "name"))
-    counts: dict[str, int] = {}
-    for _, name in members:
-        counts[name.casefold()] = counts.get(name.casefold(), 0) + 1
-    return [name if counts[name.casefold()] == 1 else f"{name} #{pk}" for pk, name in members]
+    counts = Counter(name_key(name) for _, name in members)
+    return [name if counts[name_key(name)] == 1 else f"{name} #{pk}" for pk, name in members]
 
 
 @login_required
