@@ -18,15 +18,24 @@ from tournaments import matchlog
 from tournaments.models import INTEGER_MAX, INTEGER_MIN
 
 MODES = [
-    (matchlog.Mode.SCORE.value, "score entry: each deal's result is entered (real cards)"),
-    (matchlog.Mode.TABLE.value, "table: every card is recorded as it is played (real cards)"),
-    (matchlog.Mode.DIGITAL.value, "digital: played on phones, dealt by the server"),
+    (matchlog.Mode.SCORE.value, "score entry (real cards)"),
+    (matchlog.Mode.TABLE.value, "every card recorded (real cards)"),
+    (matchlog.Mode.DIGITAL.value, "digital (on phones)"),
 ]
+MODE_HELP = (
+    "Score entry: each deal's result is entered. Every card recorded: the cards are entered "
+    "as they are played at the table. Digital: played on phones, dealt by the server."
+)
 CONFIRMATIONS = [
-    (matchlog.Confirmation.OTHER_TEAM.value, "one team enters, the other team confirms"),
-    (matchlog.Confirmation.BOTH_ENTER.value, "both teams enter; matching entries count"),
-    (matchlog.Confirmation.NONE.value, "the entry counts at once (a trusted score-keeper)"),
+    (matchlog.Confirmation.OTHER_TEAM.value, "the other team confirms"),
+    (matchlog.Confirmation.BOTH_ENTER.value, "both teams enter"),
+    (matchlog.Confirmation.NONE.value, "it counts at once"),
 ]
+CONFIRMATION_HELP = (
+    "Score entry only. The other team confirms: one team enters, someone of the other team "
+    "confirms on their phone. Both teams enter: matching entries count. It counts at once: a "
+    "trusted score-keeper's entry."
+)
 SEEDINGS = [
     (Stage.Seeding.MANUAL.value, "by the seeds given at registration"),
     (Stage.Seeding.RATING.value, "by rating, highest first"),
@@ -142,10 +151,12 @@ class NewEvening(MatchFormatFields, TiebreakFields):
         "Teams going through to the knockout (K)", low=2, high=1024, initial=4, required=False,
         help_text="With groups: the top K of each group.",
     )  # fmt: skip
-    mode = forms.ChoiceField(choices=MODES, initial="score", label="How matches are recorded")
+    mode = forms.ChoiceField(
+        choices=MODES, initial="score", label="How matches are recorded", help_text=MODE_HELP
+    )
     confirmation = forms.ChoiceField(
         choices=CONFIRMATIONS, initial="other_team", label="Who confirms an entered deal",
-        help_text="Score entry only.",
+        help_text=CONFIRMATION_HELP,
     )  # fmt: skip
     points_win = _int("Match points for a win", low=0, high=100, initial=2)
     points_draw = _int("for a draw", low=0, high=100, initial=1)
@@ -215,9 +226,9 @@ class StageForm(MatchFormatFields, TiebreakFields):
     )  # fmt: skip
     entry_count = _int("N (of the top N)", low=1, high=4096, required=False)
     seeding = forms.ChoiceField(choices=Stage.Seeding.choices, label="Seeding")
-    mode = forms.ChoiceField(choices=MODES, label="How matches are recorded")
+    mode = forms.ChoiceField(choices=MODES, label="How matches are recorded", help_text=MODE_HELP)
     confirmation = forms.ChoiceField(
-        choices=CONFIRMATIONS, label="Who confirms an entered deal", help_text="Score entry only."
+        choices=CONFIRMATIONS, label="Who confirms an entered deal", help_text=CONFIRMATION_HELP
     )
     points_win = _int("Match points for a win", low=0, high=100)
     points_draw = _int("for a draw", low=0, high=100)

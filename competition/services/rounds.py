@@ -284,9 +284,7 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
     for f in fixtures:
         a, b = f.team_a_id, f.team_b_id
         if a is not None and b is not None and is_rematch(stage, met.get(frozenset((a, b)), [])):
-            problems.append(
-                f"{names[a]} and {names[b]} have met already (rematch)"
-            )
+            problems.append(f"{names[a]} and {names[b]} have met already (rematch)")
     byes = Fixture.objects.filter(
         stage=stage, round__number__lt=round_.number, result=Fixture.Result.BYE
     ).values_list("team_a_id", flat=True)

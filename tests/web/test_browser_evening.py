@@ -264,7 +264,7 @@ def test_a_club_evening_from_an_empty_database_on_the_desk_alone(
     expect(page.get_by_label("Teams going through to the knockout (K)")).to_have_value("4")
     run.choose(
         page.get_by_label("Who confirms an entered deal"),
-        "the entry counts at once (a trusted score-keeper)",
+        "it counts at once",
     )
     run.fill(page.get_by_label("At most this many deals"), "2")
     run.click(page.get_by_role("button", name="Make the evening"))

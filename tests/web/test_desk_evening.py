@@ -311,6 +311,9 @@ def test_the_whole_evening_runs_from_the_desk_with_drafts_that_explain_themselve
     register(desk, t, TEN)
     swiss, knockout = Stage.objects.filter(tournament=t).order_by("order")
     desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/start/")
+    waiting = desk.get(f"/desk/{t.slug}/").content.decode()
+    assert "Start Knockout" not in waiting and "Starts when the stage before is complete" in waiting
+    assert "the top 4 of the stage before" in waiting
     for number in (1, 2, 3):
         response = desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/pair/")
         assert response.status_code == 302, number
@@ -335,6 +338,7 @@ def test_the_whole_evening_runs_from_the_desk_with_drafts_that_explain_themselve
     standings = desk.get(f"/desk/{t.slug}/stages/{swiss.pk}/standings.csv")
     rows = list(csv.reader(io.StringIO(standings.content.decode())))
     assert rows[0][:4] == ["group", "rank", "team", "points"] and len(rows) == 11
+    assert "Start Knockout" in desk.get(f"/desk/{t.slug}/").content.decode()
     started = desk.post(f"/desk/{t.slug}/stages/{knockout.pk}/start/")
     first = Round.objects.filter(stage=knockout).order_by("number").first()
     assert first is not None and started["Location"].endswith(f"/rounds/{first.pk}/")

@@ -113,7 +113,11 @@ def desk_page(
         {
             "tournament": t,
             "registrations": registrations,
-            "stages": [(s, by_stage[s.pk]) for s in stages],
+            # (stage, its rounds, whether it can start: every stage before it is complete)
+            "stages": [
+                (s, by_stage[s.pk], all(e.status == Stage.Status.COMPLETE for e in stages[:i]))
+                for i, s in enumerate(stages)
+            ],
             "review": review,
             "notices": notices,
             "register_form": register_form,
