@@ -23,6 +23,7 @@ urlpatterns = [
     path("stages/<int:pk>/bracket/", views.StageBracket.as_view(), name="stage-bracket"),
     path("rounds/<int:pk>/", views.RoundDetail.as_view(), name="round"),
     path("rounds/<int:pk>/publish/", views.RoundPublish.as_view(), name="round-publish"),
+    path("rounds/<int:pk>/unpublish/", views.RoundUnpublish.as_view(), name="round-unpublish"),
     path("matches/", views.Matches.as_view(), name="matches"),
     path("matches/<int:pk>/", views.MatchDetail.as_view(), name="match"),
     path("matches/<int:pk>/events/", views.MatchEvents.as_view(), name="match-events"),

@@ -9,7 +9,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from tournaments.models import Team
+from tournaments.matchlog import Kind
+from tournaments.models import MatchEvent, Team
 
 from . import formats
 from .models import Fixture, Notice, Round, Stage, StandingRow
@@ -219,3 +220,23 @@ def cut_explained(*, stage: Stage) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def round_unpublishable(*, round_: Round) -> bool:
+    """Whether the desk offers to unpublish a round (``services.round_unpublish`` decides):
+    published, its stage running, no later round paired (Swiss, round robin), no result won
+    or drawn in it, and nothing but the start recorded in any of its matches."""
+    stage = round_.stage
+    if round_.status == Round.Status.DRAFT or stage.status != Stage.Status.RUNNING:
+        return False
+    rounds = stage.round_set.all() if stage.elimination else [round_]
+    if not stage.elimination and stage.round_set.filter(number__gt=round_.number).exists():
+        return False
+    played = (Fixture.Result.A, Fixture.Result.B, Fixture.Result.DRAW)
+    if Fixture.objects.filter(round__in=rounds, result__in=played).exists():
+        return False
+    return not (
+        MatchEvent.objects.filter(match__fixture__round__in=rounds)
+        .exclude(kind__in=(Kind.MATCH_STARTED, Kind.DEAL_STARTED))
+        .exists()
+    )

@@ -140,8 +140,40 @@ def match_append_event(
     it refuses by raising (whatever it raises propagates, and nothing is written). The API
     decides there whether the caller may see the match at all, so an append reads it once.
     """
+    return _append_request(
+        match, expected_seq, kind, payload, actor, idempotency_key, shuffle, via, gate,
+        matchlog.COMMANDS,
+    )  # fmt: skip
+
+
+def match_call_off(*, match: Match | int, reason: str, actor: Any, via: str = "") -> AppendResult:
+    """Call off a match in which nothing was recorded: its log ends with ``match_called_off``
+    and its status is ``called_off`` (a round taken back: ``competition.round_unpublish``,
+    which decides who may). Refused, writing nothing, once anything was recorded in it."""
     match_id = _match_id(match)
-    _check_request(kind, payload, expected_seq, idempotency_key)
+    head = Match.objects.filter(pk=match_id).values_list("last_seq", flat=True).first()
+    if head is None:
+        raise MatchNotFound(match_id)
+    return _append_request(
+        match_id, head, matchlog.Kind.MATCH_CALLED_OFF, {"reason": reason}, actor, None,
+        matchlog.secure_deck, via, None, matchlog.SERVICE_COMMANDS,
+    )  # fmt: skip
+
+
+def _append_request(
+    match: Match | int,
+    expected_seq: int,
+    kind: str,
+    payload: Any,
+    actor: Any,
+    idempotency_key: str | None,
+    shuffle: matchlog.Shuffle,
+    via: str,
+    gate: Callable[[Match, bool], None] | None,
+    kinds: tuple[str, ...],
+) -> AppendResult:
+    match_id = _match_id(match)
+    _check_request(kind, payload, expected_seq, idempotency_key, kinds)
     digest = request_digest(kind, payload, expected_seq)
     via = via[:40]
     try:
@@ -336,12 +368,16 @@ def _match_id(match: Any) -> int:
     return match
 
 
-def _check_request(kind: Any, payload: Any, expected_seq: Any, idempotency_key: Any) -> None:
+def _check_request(
+    kind: Any,
+    payload: Any,
+    expected_seq: Any,
+    idempotency_key: Any,
+    kinds: tuple[str, ...] = matchlog.COMMANDS,
+) -> None:
     """Refuse a request whose parts are not of the right type, before anything is read."""
-    if not isinstance(kind, str) or kind not in matchlog.COMMANDS:
-        raise CommandRefused(
-            f"the kind is one of {', '.join(matchlog.COMMANDS)}", code="kind_not_appendable"
-        )
+    if not isinstance(kind, str) or kind not in kinds:
+        raise CommandRefused(f"the kind is one of {', '.join(kinds)}", code="kind_not_appendable")
     if type(expected_seq) is not int or expected_seq < 0:
         # Not bool, not 2.0: a seq is a whole number, and True == 1 would pass for a head.
         raise CommandRefused(

@@ -365,12 +365,13 @@ class EntryLine:
 
 
 def keeper_matches(user: Any) -> Any:
-    """Return the score matches ``user`` keeps score at or plays in, not yet finished."""
+    """Return the score matches ``user`` keeps score at or plays in, not yet finished (nor
+    called off)."""
     plays = Q(team0__first_player__user=user) | Q(team0__second_player__user=user)
     plays |= Q(team1__first_player__user=user) | Q(team1__second_player__user=user)
     return (
         Match.objects.filter(Q(scorekeepers=user) | plays, mode=Match.Mode.SCORE)
-        .exclude(status=Match.Status.FINISHED)
+        .exclude(status__in=(Match.Status.FINISHED, Match.Status.CALLED_OFF))
         .select_related("tournament", "team0", "team1", "result")
         .distinct()
         .order_by("tournament__name", "pk")
@@ -380,7 +381,7 @@ def keeper_matches(user: Any) -> Any:
 def director_score_matches(tournaments: Any) -> Any:
     return (
         Match.objects.filter(tournament__in=tournaments, mode=Match.Mode.SCORE)
-        .exclude(status=Match.Status.FINISHED)
+        .exclude(status__in=(Match.Status.FINISHED, Match.Status.CALLED_OFF))
         .select_related("tournament", "team0", "team1", "result")
         .order_by("tournament__name", "pk")
     )

@@ -61,6 +61,11 @@ urlpatterns = [
         "desk/<slug:slug>/rounds/<int:pk>/discard/", rounds.round_discard, name="desk-round-discard"
     ),
     path(
+        "desk/<slug:slug>/rounds/<int:pk>/unpublish/",
+        rounds.round_unpublish,
+        name="desk-round-unpublish",
+    ),
+    path(
         "desk/<slug:slug>/rounds/<int:pk>/pairings.csv",
         rounds.pairings_csv,
         name="desk-pairings-csv",

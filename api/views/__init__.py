@@ -9,7 +9,7 @@ from .events import MatchEvents, MatchHistory
 from .index import Index
 from .matches import MatchDeals, MatchDetail, Matches, MatchState
 from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
-from .rounds import RoundDetail, RoundPublish, StageRounds
+from .rounds import RoundDetail, RoundPublish, RoundUnpublish, StageRounds
 from .stages import StageBracket, StageDetail, StageStart, TournamentStages
 from .standings import StageStandings
 from .teams import TeamCheckIn, TeamWithdraw, TournamentTeams
@@ -28,6 +28,7 @@ __all__ = [
     "NoticeResolve",
     "RoundDetail",
     "RoundPublish",
+    "RoundUnpublish",
     "StageBracket",
     "StageDetail",
     "StageRounds",

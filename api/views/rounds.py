@@ -116,3 +116,14 @@ class RoundPublish(APIView):
         require_director(request, round_.stage.tournament)
         competition.round_publish(actor=request.user, round=round_)
         return Response(_round_data(round_))
+
+
+class RoundUnpublish(APIView):
+    @extend_schema(request=None, responses={200: s.RoundSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        """Take a published round back to a draft while nothing is recorded in it (a
+        bracket: the whole bracket): its matches are called off (status ``called_off``)."""
+        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
+        require_director(request, round_.stage.tournament)
+        draft = competition.round_unpublish(actor=request.user, round=round_)
+        return Response(_round_data(draft))

@@ -31,7 +31,14 @@ from .registration import (
     teams_register,
 )
 from .results import fixture_match_completed, fixture_result_of, unrecorded_completions
-from .rounds import round_discard, round_edit, round_pair, round_publish, round_record_anchors
+from .rounds import (
+    round_discard,
+    round_edit,
+    round_pair,
+    round_publish,
+    round_record_anchors,
+    round_unpublish,
+)
 from .stages import (
     SETTINGS,
     check_settings,
@@ -59,6 +66,7 @@ __all__ = [
     "round_pair",
     "round_publish",
     "round_record_anchors",
+    "round_unpublish",
     "stage_create",
     "stage_points",
     "stage_remove",

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from tournaments import matchlog
 from tournaments.access import SYSTEM
+from tournaments.errors import AppendRefused
 from tournaments.models import Team
-from tournaments.services import match_append_event, match_create
+from tournaments.services import match_append_event, match_call_off, match_create
 
 from .. import formats
 from ..errors import DraftEditRefused, InvalidSettings, NotNow
@@ -341,6 +342,111 @@ def round_publish(*, actor: Any, round: Round) -> Round:
         for round_ in rounds:
             transaction.on_commit(_tell_published(round_.pk), robust=True)
     return locked
+
+
+def round_unpublish(*, actor: Any, round: Round) -> Round:
+    """Take back a published round in which nothing was recorded: it is a draft again.
+
+    Each of its matches is called off (a ``match_called_off`` event, with the director as its
+    author and the round as its reason: a log is never rewritten, so the match stays, unlinked,
+    with its status ``called_off``), and its fixtures return to their pairing: a forfeit that
+    publishing gave a withdrawn team is pending again (publishing gives it again), a bye stays.
+    A bracket is taken back whole, as it was published whole: the teams its byes sent on are
+    taken out of the later fixtures. Refused, with nothing written, once anything was recorded
+    in any of its matches, any result entered, or (Swiss, round robin) a later round paired.
+    """
+    _common.require_director(actor, round.stage.tournament)
+    with transaction.atomic():
+        stage = _common.locked_or_gone(Stage.objects, round.stage_id, "this stage")
+        locked = _common.locked_or_gone(Round.objects, round.pk, "this round")
+        if locked.status == Round.Status.DRAFT:
+            raise NotNow("the round is a draft: it is not published", code="round_not_published")
+        if stage.status != Stage.Status.RUNNING:
+            raise NotNow("the stage is complete: its rounds stay", code="stage_complete")
+        rounds = list(stage.round_set.all()) if stage.elimination else [locked]
+        if not stage.elimination and stage.round_set.filter(number__gt=locked.number).exists():
+            raise NotNow(
+                f"round {locked.number + 1} has been paired since: discard it first",
+                code="round_not_last",
+            )
+        fixtures = list(
+            Fixture.objects.filter(round__in=rounds)
+            .select_related("match", "team_a", "team_b")
+            .order_by("round__number", "table", "key", "id")
+        )
+        withdrawn = set(
+            Registration.objects.filter(
+                tournament_id=stage.tournament_id, withdrawn_at__isnull=False
+            ).values_list("team_id", flat=True)
+        )
+        for fixture in fixtures:
+            if not _taken_back(fixture, withdrawn):
+                raise NotNow(
+                    f"{_where(fixture)} has a result ({fixture.get_result_display()}): "
+                    "correct it instead",
+                    code="round_recorded",
+                )
+        reason = f"{locked.name or f'round {locked.number}'} of {stage.name} unpublished"
+        for fixture in fixtures:
+            if fixture.match is not None:
+                _call_off(actor, fixture, reason)
+        seeds = _seed_sides(stage) if stage.elimination else {}
+        for fixture in fixtures:
+            fixture.match = None
+            if fixture.result != Fixture.Result.BYE or stage.elimination:
+                fixture.result = Fixture.Result.PENDING
+            if stage.elimination:
+                fixture.team_a_id = fixture.team_a_id if "a" in seeds.get(fixture.key, "") else None
+                fixture.team_b_id = fixture.team_b_id if "b" in seeds.get(fixture.key, "") else None
+        Fixture.objects.bulk_update(fixtures, ["match", "result", "team_a", "team_b"])
+        Round.objects.filter(pk__in=[r.pk for r in rounds]).update(
+            status=Round.Status.DRAFT, published_at=None, completed_at=None, receipts=[]
+        )
+        transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
+    locked.refresh_from_db()
+    return locked
+
+
+def _where(fixture: Fixture) -> str:
+    return f"table {fixture.table}" if fixture.table else f"match {fixture.key or fixture.pk}"
+
+
+def _taken_back(fixture: Fixture, withdrawn: set[int]) -> bool:
+    """Whether a fixture holds nothing recorded: pending, a bye, a slot no one reaches, or
+    a forfeit publishing gave a withdrawn team (no match was made for it)."""
+    result = fixture.result
+    if result in (Fixture.Result.PENDING, Fixture.Result.BYE):
+        return True
+    if result == Fixture.Result.VOID:  # a bracket's slot that nobody reaches
+        return fixture.match is None
+    if result == Fixture.Result.FORFEIT_A:
+        team = fixture.team_a_id
+    elif result == Fixture.Result.FORFEIT_B:
+        team = fixture.team_b_id
+    else:
+        return False
+    return fixture.match is None and team in withdrawn
+
+
+def _call_off(actor: Any, fixture: Fixture, reason: str) -> None:
+    match = fixture.match
+    assert match is not None
+    try:
+        match_call_off(match=match, reason=reason, actor=actor, via="unpublish")
+    except AppendRefused as exc:
+        raise NotNow(
+            f"{_where(fixture)}: {exc}: the round stays published", code="round_recorded"
+        ) from exc
+
+
+def _seed_sides(stage: Stage) -> dict[str, str]:
+    """Return, by fixture key, the sides ("a", "b", "ab") of a bracket its draw fills."""
+    sides: dict[str, str] = {}
+    for f in brackets._bracket(stage).fixtures:
+        sides[f.key] = ("a" if isinstance(f.slot_a, formats.Seed) else "") + (
+            "b" if isinstance(f.slot_b, formats.Seed) else ""
+        )
+    return sides
 
 
 def _tell_published(round_id: int) -> Callable[[], None]:

@@ -521,3 +521,74 @@ def test_a_tournament_cannot_take_the_address_of_a_desk_page(desk: CommittingCli
     assert "slug" in refused.value.fields
     t.refresh_from_db()
     assert t.slug == "new-2"
+
+
+def test_a_round_is_unpublished_from_the_desk_after_a_question_while_nothing_is_recorded(
+    desk: CommittingClient,
+) -> None:
+    t = make_evening(desk)
+    register(desk, t, TEN)
+    swiss = Stage.objects.filter(tournament=t).order_by("order", "pk").first()
+    assert swiss is not None
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/start/")
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/pair/")
+    round_ = Round.objects.get(stage=swiss)
+    desk.post(f"/desk/{t.slug}/rounds/{round_.pk}/publish/")
+    matches = list(Match.objects.filter(tournament=t))
+    assert len(matches) == 5
+
+    page = desk.get(f"/desk/{t.slug}/rounds/{round_.pk}/")
+    assert "Unpublish round 1" in page.content.decode()
+    asked = desk.post(f"/desk/{t.slug}/rounds/{round_.pk}/unpublish/")
+    assert asked.status_code == 200 and "called off" in asked.content.decode()
+    check_html(asked.content.decode())
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PUBLISHED  # asked, not done
+
+    done = desk.post(
+        f"/desk/{t.slug}/rounds/{round_.pk}/unpublish/", {"confirmed": "yes"}, follow=True
+    )
+    assert "is a draft again" in done.content.decode()
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.DRAFT
+    assert {m.status for m in Match.objects.filter(pk__in=[m.pk for m in matches])} == {
+        Match.Status.CALLED_OFF
+    }
+    # the draft is discarded and paired again, then published: new matches
+    desk.post(f"/desk/{t.slug}/rounds/{round_.pk}/discard/", {"again": "yes", "confirmed": "yes"})
+    again = Round.objects.get(stage=swiss)
+    desk.post(f"/desk/{t.slug}/rounds/{again.pk}/publish/")
+    fresh = Match.objects.filter(tournament=t).exclude(pk__in=[m.pk for m in matches])
+    assert fresh.count() == 5
+
+    # once a deal is entered the button is gone and a stale form is refused in words
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        demo.play(fresh.first(), random.Random(5), moves=1)
+    page = desk.get(f"/desk/{t.slug}/rounds/{again.pk}/")
+    assert "Unpublish" not in page.content.decode()
+    refused = desk.post(
+        f"/desk/{t.slug}/rounds/{again.pk}/unpublish/", {"confirmed": "yes"}, follow=True
+    )
+    assert refused.status_code == 200
+    assert "something was recorded in this match" in refused.content.decode()
+    again.refresh_from_db()
+    assert again.status == Round.Status.PUBLISHED
+
+
+def test_another_clubs_director_cannot_unpublish(
+    desk: CommittingClient, django_user_model: Any
+) -> None:
+    t = make_evening(desk)
+    register(desk, t, TEN)
+    swiss = Stage.objects.filter(tournament=t).order_by("order", "pk").first()
+    assert swiss is not None
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/start/")
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/pair/")
+    round_ = Round.objects.get(stage=swiss)
+    desk.post(f"/desk/{t.slug}/rounds/{round_.pk}/publish/")
+    other = CommittingClient()
+    other.force_login(django_user_model.objects.create_user("rival"))
+    answer = other.post(f"/desk/{t.slug}/rounds/{round_.pk}/unpublish/", {"confirmed": "yes"})
+    assert answer.status_code in (403, 404)
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PUBLISHED

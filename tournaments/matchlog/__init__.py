@@ -9,7 +9,16 @@
 
 from .decks import Shuffle, repeatable_decks, secure_deck
 from .fold import Event, apply_event, match_outcome, replay
-from .kinds import COMMANDS, CORRECTIONS, Confirmation, Kind, Mode, Status, choices
+from .kinds import (
+    COMMANDS,
+    CORRECTIONS,
+    SERVICE_COMMANDS,
+    Confirmation,
+    Kind,
+    Mode,
+    Status,
+    choices,
+)
 from .ledger import Counted
 from .planner import MatchSetup, plan
 from .state import Entry, LogInconsistent, MatchState
@@ -17,9 +26,11 @@ from .state import Entry, LogInconsistent, MatchState
 MATCH_STARTED, DEAL_STARTED, MOVE_PLAYED = Kind.MATCH_STARTED, Kind.DEAL_STARTED, Kind.MOVE_PLAYED
 DEAL_ENDED, MATCH_ENDED = Kind.DEAL_ENDED, Kind.MATCH_ENDED
 SCHEDULED, IN_PROGRESS, FINISHED = Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED
+CALLED_OFF = Status.CALLED_OFF
 DIGITAL, TABLE, SCORE = Mode.DIGITAL, Mode.TABLE, Mode.SCORE
 
 __all__ = [
+    "CALLED_OFF",
     "COMMANDS",
     "CORRECTIONS",
     "DEAL_ENDED",
@@ -32,6 +43,7 @@ __all__ = [
     "MOVE_PLAYED",
     "SCHEDULED",
     "SCORE",
+    "SERVICE_COMMANDS",
     "TABLE",
     "Confirmation",
     "Counted",

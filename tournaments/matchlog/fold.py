@@ -20,7 +20,15 @@ import seep_core as sc
 
 from . import ledger as counting
 from .kinds import CORRECTIONS, Confirmation, Kind, Mode
-from .state import FINISHED, IN_PROGRESS, SCHEDULED, Entry, LogInconsistent, MatchState
+from .state import (
+    CALLED_OFF,
+    FINISHED,
+    IN_PROGRESS,
+    SCHEDULED,
+    Entry,
+    LogInconsistent,
+    MatchState,
+)
 
 K = Kind
 DIGITAL, TABLE, SCORE = Mode.DIGITAL, Mode.TABLE, Mode.SCORE
@@ -81,6 +89,10 @@ def _apply(state: MatchState, kind: str, payload: dict[str, Any], actor: int | N
         raise LogInconsistent(f"{kind} where the server owed {state.due}")
     if state.status == FINISHED and state.due is None and kind not in CORRECTIONS:
         raise LogInconsistent(f"{kind} after the match ended")
+    if state.status == CALLED_OFF:
+        raise LogInconsistent(f"{kind} after the match was called off")
+    if kind == K.MATCH_CALLED_OFF:
+        return _match_called_off(state, payload)
     if kind == MATCH_STARTED:
         return _match_started(state, payload)
     progress = state.progress
@@ -90,6 +102,15 @@ def _apply(state: MatchState, kind: str, payload: dict[str, Any], actor: int | N
     if handler is None:
         raise LogInconsistent(f"unknown event kind {kind!r}")
     return handler(state, progress, payload, actor)
+
+
+def _match_called_off(state: MatchState, payload: dict[str, Any]) -> MatchState:
+    if set(payload) != {"reason"}:
+        raise LogInconsistent(f"match_called_off with fields {sorted(payload)}")
+    _reason(payload)
+    if not state.untouched:
+        raise LogInconsistent("match_called_off after something was recorded")
+    return replace(state, status=CALLED_OFF, due=None, deal=None)
 
 
 def _match_started(state: MatchState, payload: dict[str, Any]) -> MatchState:

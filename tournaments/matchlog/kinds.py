@@ -29,6 +29,8 @@ class Kind(StrEnum):
     SCORE_ADJUSTED = "score_adjusted"
     MATCH_FORFEITED = "match_forfeited"
     MATCH_REOPENED = "match_reopened"
+    # a round taken back before anything was recorded in it (docs/events.md, "Called off")
+    MATCH_CALLED_OFF = "match_called_off"
 
 
 class Status(StrEnum):
@@ -37,6 +39,7 @@ class Status(StrEnum):
     SCHEDULED = "scheduled"
     IN_PROGRESS = "in_progress"
     FINISHED = "finished"
+    CALLED_OFF = "called_off"  # taken back before anything was recorded; never played
 
 
 class Confirmation(StrEnum):
@@ -70,12 +73,14 @@ LABELS: dict[StrEnum, str] = {
     Kind.SCORE_ADJUSTED: "score adjusted",
     Kind.MATCH_FORFEITED: "match forfeited",
     Kind.MATCH_REOPENED: "match reopened",
+    Kind.MATCH_CALLED_OFF: "match called off",
     Confirmation.NONE: "no confirmation",
     Confirmation.OTHER_TEAM: "the other team confirms",
     Confirmation.BOTH_ENTER: "both teams enter, matching entries count",
     Status.SCHEDULED: "scheduled",
     Status.IN_PROGRESS: "in progress",
     Status.FINISHED: "finished",
+    Status.CALLED_OFF: "called off",
     Mode.DIGITAL: "digital (the server deals)",
     Mode.TABLE: "table (every move recorded at a physical table)",
     Mode.SCORE: "score (each deal's result entered)",
@@ -99,3 +104,6 @@ COMMANDS = (
     Kind.DEAL_REJECTED,
     *CORRECTIONS,
 )
+#: the kinds only the server's own services append, for a director (a round unpublished:
+#: ``competition.round_unpublish``); no client asks for them through the API or the pages
+SERVICE_COMMANDS = (Kind.MATCH_CALLED_OFF,)

@@ -27,8 +27,8 @@ from .fold import (
     play_move,
     played_result,
 )
-from .kinds import COMMANDS, CORRECTIONS, Confirmation, Kind, Mode
-from .state import FINISHED, IN_PROGRESS, SCHEDULED, LogInconsistent, MatchState
+from .kinds import COMMANDS, CORRECTIONS, SERVICE_COMMANDS, Confirmation, Kind, Mode
+from .state import CALLED_OFF, FINISHED, IN_PROGRESS, SCHEDULED, LogInconsistent, MatchState
 
 K = Kind
 DIGITAL, TABLE, SCORE = Mode.DIGITAL, Mode.TABLE, Mode.SCORE
@@ -64,16 +64,20 @@ def plan(
     (MatchStateConflict when the match cannot take it now, NotPermitted for the two-person
     rule), or the engine's SeepError for a refused move or deal result.
     """
-    if kind not in COMMANDS:
+    if kind not in COMMANDS and kind not in SERVICE_COMMANDS:
         raise CommandRefused(
             f"{kind!r} is not something a client appends: one of {', '.join(COMMANDS)}",
             code="kind_not_appendable",
         )
     if not isinstance(payload, dict):
         raise CommandRefused("the payload is an object", code="bad_payload")
+    if state.status == CALLED_OFF:
+        raise MatchStateConflict("the match was called off", code="match_called_off")
     if state.status == FINISHED and kind not in CORRECTIONS:
         raise MatchStateConflict("the match is over", code="match_over", rule="M1")
-    if kind == K.MATCH_STARTED:
+    if kind == K.MATCH_CALLED_OFF:
+        command = _match_called_off(state, payload)
+    elif kind == K.MATCH_STARTED:
         command = _match_started(state, setup, payload, draw_dealer)
     elif state.status == SCHEDULED:
         raise MatchStateConflict("the match has not started", code="match_not_started")
@@ -305,6 +309,17 @@ def _score_adjusted(state: MatchState, payload: dict[str, Any], actor: int | Non
     return K.SCORE_ADJUSTED, {
         "team": payload["team"], "points": payload["points"], "reason": _reason(payload),
     }  # fmt: skip
+
+
+def _match_called_off(state: MatchState, payload: dict[str, Any]) -> Event:
+    _expect_fields(payload, {"reason"}, set())
+    if not state.untouched:
+        raise MatchStateConflict(
+            "something was recorded in this match: it is played, corrected or forfeited, "
+            "not called off",
+            code="match_recorded",
+        )
+    return K.MATCH_CALLED_OFF, {"reason": _reason(payload)}
 
 
 def _match_forfeited(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:

@@ -12,6 +12,7 @@ from .kinds import Confirmation, Kind, Mode, Status
 from .ledger import Counted
 
 SCHEDULED, IN_PROGRESS, FINISHED = Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED
+CALLED_OFF = Status.CALLED_OFF
 #: the version of ``MatchState.to_json``; a snapshot of another version is rebuilt
 STATE_VERSION = 4
 
@@ -77,6 +78,18 @@ class MatchState:
     def digital_like(self) -> bool:
         """Whether moves are recorded (digital or table mode) rather than deal results."""
         return self.mode in (Mode.DIGITAL, Mode.TABLE)
+
+    @property
+    def untouched(self) -> bool:
+        """Whether nothing has been recorded yet: not started, or started and its first deal
+        dealt (by the server) but no bid, play, entry, result or correction made."""
+        if self.status == SCHEDULED:
+            return True
+        if self.status != IN_PROGRESS or self.ledger or self.entries or self.disputed:
+            return False
+        if self.accepted is not None or self.forfeit is not None or self.deal_no > 1:
+            return False
+        return self.deal is None or (self.deal.bid is None and self.deal.plays == 0)
 
     def side_of(self, actor: int | None) -> int | None:
         """Return the team (0 or 1) of the seat ``actor`` sits at, or None if not seated."""

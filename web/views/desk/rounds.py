@@ -70,6 +70,7 @@ def _round_page(
             "swap_teams": (swap_teams or forms.SwapTeams(teams=teams)) if draft else None,
             "swap_tables": (swap_tables or forms.SwapTables()) if draft else None,
             "problems": problems or [],
+            "unpublishable": competition_reads.round_unpublishable(round_=round_),
             # a knockout's first round: the standings that decided who is in it
             "cut": competition_reads.cut_explained(stage=round_.stage)
             if round_.stage.elimination and round_.number == 1
@@ -192,6 +193,41 @@ def round_discard(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return redirect(reverse("web:desk-round", args=[slug, new.pk]))
     messages.success(request, "The draft was discarded.")
     return back(slug, f"stage-{round_.stage_id}")
+
+
+@login_required
+@require_POST
+def round_unpublish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Take a published round back to a draft (asked first), while nothing is recorded."""
+    t, round_ = _round(request, slug, pk)
+    whole = round_.stage.elimination
+    asked = confirm_first(
+        request,
+        tournament=t,
+        title=f"Unpublish {'the bracket of ' + round_.stage.name if whole else round_}?",
+        consequences=[
+            "Every match of "
+            + ("the bracket" if whole else "the round")
+            + " is called off: its log says so, and nobody can record anything in it.",
+            "Its pairings become a draft again, seen only by directors, to edit"
+            + ("" if whole else ", discard")
+            + " or publish anew (which makes new matches).",
+            "Refused, with nothing changed, if anything was recorded in any of its matches.",
+        ],
+        action=reverse("web:desk-round-unpublish", args=[slug, round_.pk]),
+        fields={},
+        button="Unpublish",
+        cancel=reverse("web:desk-round", args=[slug, round_.pk]),
+    )
+    if asked is not None:
+        return asked
+    try:
+        competition.round_unpublish(actor=request.user, round=round_)
+    except competition_errors.CompetitionRefused as exc:
+        refusal(request, exc)
+        return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
+    messages.success(request, f"{round_} is a draft again: its matches were called off.")
+    return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
 
 
 @login_required
