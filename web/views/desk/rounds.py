@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import errors as competition_errors
@@ -226,7 +227,9 @@ def round_unpublish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
         return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
-    messages.success(request, f"{round_} is a draft again: its matches were called off.")
+    messages.success(
+        request, f"{capfirst(str(round_))} is a draft again: its matches were called off."
+    )
     return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
 
 
