@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class WebConfig(AppConfig):
     name = "web"
     verbose_name = "Web pages"
+
+    def ready(self) -> None:
+        from . import clubtime
+
+        clubtime.connect()

@@ -278,7 +278,7 @@ class MatchSheet:
 
 def match_for_page(queryset: QuerySet[Match]) -> QuerySet[Match]:
     return queryset.select_related(
-        "tournament",
+        "tournament__club",
         "team0__first_player",
         "team0__second_player",
         "team1__first_player",

@@ -592,3 +592,27 @@ def test_another_clubs_director_cannot_unpublish(
     assert answer.status_code in (403, 404)
     round_.refresh_from_db()
     assert round_.status == Round.Status.PUBLISHED
+
+
+def test_a_clubs_pages_show_its_time_zone_and_the_next_request_the_default(
+    desk: CommittingClient,
+) -> None:
+    t = make_evening(desk)
+    assert t.club is not None
+    Club.objects.filter(pk=t.club_id).update(time_zone="Asia/Kolkata")
+    for path in (f"/desk/{t.slug}/", f"/t/{t.slug}/"):
+        page = desk.get(path).content.decode()
+        assert "Times are in the time zone Asia/Kolkata, the club's." in page, path
+    home = desk.get("/desk/").content.decode()
+    assert "Times are in the time zone UTC." in home  # one club's zone leaks into no other page
+    register(desk, t, TEN)
+    swiss = Stage.objects.filter(tournament=t).order_by("order", "pk").first()
+    assert swiss is not None
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/start/")
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/pair/")
+    round_ = Round.objects.get(stage=swiss)
+    desk.post(f"/desk/{t.slug}/rounds/{round_.pk}/publish/")
+    match = Match.objects.filter(tournament=t).first()
+    assert match is not None
+    assert "time zone Asia/Kolkata" in desk.get(f"/m/{match.pk}/").content.decode()
+    assert "time zone Asia/Kolkata" in desk.get(f"/keep/{match.pk}/").content.decode()

@@ -30,6 +30,7 @@ from tournaments.services import match_append_event
 
 from .. import forms, pages
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
+from ..clubtime import use_club_time
 from .public import POLL_MS, _conditional
 
 K = matchlog.Kind
@@ -76,6 +77,7 @@ def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.Matc
     role = match_role(request.user, match, state)
     if role is None:
         raise Http404("no such match to keep score at")
+    use_club_time(match.tournament)
     return match, state, role
 
 

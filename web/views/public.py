@@ -18,6 +18,7 @@ from tournaments.receipts import Receipt
 
 from .. import pages
 from ..access import visible_or_404
+from ..clubtime import use_club_time
 
 #: how often the live parts of a page ask whether anything changed (milliseconds)
 POLL_MS = 3000
@@ -51,7 +52,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
-    return visible_or_404(request.user, get_object_or_404(Tournament, slug=slug))
+    t = visible_or_404(
+        request.user, get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    )
+    use_club_time(t)
+    return t
 
 
 def live_part(
@@ -111,6 +116,7 @@ def tournament_print(request: HttpRequest, slug: str) -> HttpResponse:
 def _match(request: HttpRequest, pk: int) -> Match:
     match = get_object_or_404(pages.match_for_page(Match.objects.all()), pk=pk)
     visible_or_404(request.user, match.tournament)
+    use_club_time(match.tournament)
     return match
 
 

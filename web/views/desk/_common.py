@@ -13,13 +13,16 @@ from django.urls import reverse
 from tournaments.models import Tournament
 
 from ...access import director_or_404
+from ...clubtime import use_club_time
 
 
 def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
     """Return the tournament at ``slug`` if the signed-in user directs it; anyone else: 404."""
-    return director_or_404(
+    t = director_or_404(
         request.user, get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
     )
+    use_club_time(t)
+    return t
 
 
 def back(slug: str, anchor: str = "") -> HttpResponse:
