@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, QuerySet, Value
 
 from tournaments.matchlog import Kind
 from tournaments.models import MatchEvent, Team
@@ -222,21 +222,31 @@ def cut_explained(*, stage: Stage) -> list[dict[str, Any]]:
     return out
 
 
-def round_unpublishable(*, round_: Round) -> bool:
+def round_unpublishable(*, round_: Round, fixtures: list[Fixture] | None = None) -> bool:
     """Whether the desk offers to unpublish a round (``services.round_unpublish`` decides):
     published, its stage running, no later round paired (Swiss, round robin), no result won
-    or drawn in it, and nothing but the start recorded in any of its matches."""
+    or drawn in it, and nothing but the start recorded in any of its matches.
+
+    ``fixtures``: the round's fixtures if the caller has them (a bracket's are the stage's);
+    the rest is one query.
+    """
     stage = round_.stage
     if round_.status == Round.Status.DRAFT or stage.status != Stage.Status.RUNNING:
         return False
-    rounds = stage.round_set.all() if stage.elimination else [round_]
-    if not stage.elimination and stage.round_set.filter(number__gt=round_.number).exists():
-        return False
     played = (Fixture.Result.A, Fixture.Result.B, Fixture.Result.DRAW)
-    if Fixture.objects.filter(round__in=rounds, result__in=played).exists():
-        return False
-    return not (
-        MatchEvent.objects.filter(match__fixture__round__in=rounds)
-        .exclude(kind__in=(Kind.MATCH_STARTED, Kind.DEAL_STARTED))
-        .exists()
+    rounds = Round.objects.filter(stage=stage) if stage.elimination else [round_.pk]
+    later = Round.objects.filter(stage=stage, number__gt=round_.number)
+    recorded = MatchEvent.objects.filter(match__fixture__round__in=rounds).exclude(
+        kind__in=(Kind.MATCH_STARTED, Kind.DEAL_STARTED)
     )
+    checks = Round.objects.filter(pk=round_.pk).annotate(
+        later=Exists(later) if not stage.elimination else Value(False),
+        recorded=Exists(recorded),
+        results=Value(False)
+        if fixtures is not None and not stage.elimination
+        else Exists(Fixture.objects.filter(round__in=rounds, result__in=played)),
+    )
+    found = checks.values_list("later", "recorded", "results").first()
+    if found is None or any(found):
+        return False
+    return fixtures is None or not any(f.result in played for f in fixtures)

@@ -71,7 +71,9 @@ def _round_page(
             "swap_teams": (swap_teams or forms.SwapTeams(teams=teams)) if draft else None,
             "swap_tables": (swap_tables or forms.SwapTables()) if draft else None,
             "problems": problems or [],
-            "unpublishable": competition_reads.round_unpublishable(round_=round_),
+            "unpublishable": competition_reads.round_unpublishable(
+                round_=round_, fixtures=[row["fixture"] for row in explained]
+            ),
             # a knockout's first round: the standings that decided who is in it
             "cut": competition_reads.cut_explained(stage=round_.stage)
             if round_.stage.elimination and round_.number == 1
