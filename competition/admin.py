@@ -11,9 +11,15 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 
-from tournaments.admin_base import ReadOnlyAdmin, TournamentScopedAdmin, tournament_filter
+from tournaments.admin_base import (
+    ReadOnlyAdmin,
+    TournamentScopedAdmin,
+    account_choices,
+    tournament_filter,
+)
 from tournaments.models import Tournament
 
 from . import services
@@ -114,6 +120,17 @@ class StageAdmin(TournamentScopedAdmin):
         """A stage stays in its tournament."""
         fields = tuple(super().get_readonly_fields(request, obj))
         return fields if obj is None else ("tournament", *fields)
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """Score-keepers: the accounts the admin offers (``account_choices``), and those who
+        keep score at a stage of the tournaments the user directs already, so saving a stage
+        keeps its score-keepers."""
+        if db_field.name == "scorekeepers" and not request.user.is_superuser:
+            stages = self.get_queryset(request).values("pk")
+            keeping = Stage.scorekeepers.through.objects.filter(stage__in=stages).values("user")
+            accounts = get_user_model()._default_manager
+            kwargs["queryset"] = account_choices(request.user) | accounts.filter(pk__in=keeping)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def get_object(self, request: HttpRequest, object_id: str, from_field: Any = None) -> Any:
         """On a change (or a delete), the stage is read locked: it cannot start meanwhile."""

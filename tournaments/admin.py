@@ -25,7 +25,14 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from .access import directed_clubs, directed_tournaments, is_club_director
-from .admin_base import ReadOnlyAdmin, StrictAdmin, TournamentScopedAdmin, tournament_filter
+from .admin_base import (
+    ReadOnlyAdmin,
+    StrictAdmin,
+    TournamentScopedAdmin,
+    account_choices,
+    in_directed_teams,
+    tournament_filter,
+)
 from .models import (
     Club,
     Match,
@@ -134,9 +141,9 @@ class ClubAdmin(StrictAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(TournamentScopedAdmin):
-    """A club's members: staff see the members of the clubs they direct (and the rows of no
-    club that the tournaments they direct use, or no team does: made before clubs, or by the
-    API)."""
+    """A club's members: staff see the members of the clubs they direct, and the rows of no
+    club (made before clubs, or by the API) that the teams of the tournaments they direct use.
+    A row of no club that no team uses is a superuser's: nothing says whose it is."""
 
     list_display = ("name", "club", "contact", "user")
     list_filter = (tournament_filter("club"),)
@@ -145,18 +152,13 @@ class PlayerAdmin(TournamentScopedAdmin):
     raw_id_fields = ("user",)
 
     def scope(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        """Members of the clubs the user directs; players of no club in the tournaments they
-        direct, or in no team."""
+        """Members of the clubs the user directs; players of no club in the teams of the
+        tournaments they direct."""
         if request.user.is_superuser:
             return queryset
         clubs = directed_clubs(request.user).values("pk")
-        directed = directed_tournaments(request.user).values("pk")
-        clubless = (
-            Q(teams_as_first__tournament__in=directed)
-            | Q(teams_as_second__tournament__in=directed)
-            | Q(teams_as_first__isnull=True, teams_as_second__isnull=True)
-        )
-        return queryset.filter(Q(club__in=clubs) | (Q(club__isnull=True) & clubless)).distinct()
+        clubless = Q(club__isnull=True) & in_directed_teams(request.user)
+        return queryset.filter(Q(club__in=clubs) | clubless)
 
     def _directs(self, request: HttpRequest, obj: Model | None = None) -> bool:
         """A director of a club keeps its members, even before directing a tournament."""
@@ -291,10 +293,29 @@ class MatchReceiptAdmin(ReadOnlyAdmin):
 # The accounts' admin applies only the filters it offers too: a lookup on the password hash
 # would otherwise be answered to anyone who may view accounts.
 class AccountAdmin(StrictAdmin, UserAdmin):  # type: ignore[type-arg]
-    pass
+    """Accounts: staff who are not superusers see (with the permission to) only the accounts
+    the admin offers them as choices (``admin_base.account_choices``), so the account pickers'
+    search finds no other, and change none: an account's password and flags are its owner's and
+    a superuser's, whatever permission one holds."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        accounts = super().get_queryset(request)
+        if request.user.is_superuser:
+            return accounts
+        return accounts.filter(pk__in=account_choices(request.user).values("pk"))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
 
 
-class AccountGroupAdmin(StrictAdmin, GroupAdmin):
+# The stubs make GroupAdmin's request optional; the admin always passes one.
+class AccountGroupAdmin(StrictAdmin, GroupAdmin):  # type: ignore[misc]
     pass
 
 

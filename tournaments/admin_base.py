@@ -1,24 +1,149 @@
-"""What every admin page of the project shares: offered filters only, and tournament scoping.
+"""What every admin page of the project shares: offered filters only, tournament scoping, and
+choices within the scope.
 
 Django's admin applies any lookup on a model's own fields that the query string names (JSON
 key transforms included), so a list page would answer questions about a deck or a hand it
 never shows. Here a list page applies only the filters it offers. And a model permission
 grants nothing by itself: staff see and change only the rows of tournaments they direct
 (``access.directed_tournaments``), whatever permissions they hold; superusers everything.
+
+The same scope bounds every choice a form offers and accepts (a select, a list of accounts,
+an id typed into a raw-id box): ``choices_for`` (docs/clubs.md, "In the admin"). An id outside
+it is refused as "not one of the available choices", and its row is never named: a raw-id box
+shows the label of a row in the scope only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.contrib.admin.exceptions import DisallowedModelAdminLookup
 from django.contrib.admin.views.main import ChangeList
-from django.db.models import Model, QuerySet
+from django.contrib.admin.widgets import ForeignKeyRawIdWidget
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import connections
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 
 from .access import directed_clubs, directed_tournaments
-from .models import Club, Match, Team, Tournament
+from .models import Club, Match, Player, Team, Tournament
+
+# --- What a staff member may choose -------------------------------------------------------
+
+
+def in_directed_teams(user: Any) -> Q:
+    """Return a filter on players: those of the teams of the tournaments ``user`` directs."""
+    teams = Team.objects.filter(tournament__in=directed_tournaments(user).values("pk"))
+    return Q(pk__in=teams.values("first_player")) | Q(pk__in=teams.values("second_player"))
+
+
+def player_choices(user: Any) -> QuerySet[Player]:
+    """Return the players ``user`` may put in a team in the admin: the members of the clubs
+    they direct and the players of the teams of the tournaments they direct (every player, for
+    a superuser)."""
+    if user.is_superuser:
+        return Player.objects.all()
+    return Player.objects.filter(
+        Q(club__in=directed_clubs(user).values("pk")) | in_directed_teams(user)
+    )
+
+
+def account_choices(user: Any) -> QuerySet[Any]:
+    """Return the accounts ``user`` may choose in the admin (a score-keeper, a director, a
+    member's account; every account, for a superuser).
+
+    Their own club's: the user, the directors of the clubs they direct and the accounts of
+    those clubs' members. And, since a tournament need not have a club, those its
+    tournaments already name: the organizers and directors of the tournaments they direct,
+    the accounts of those tournaments' players and the score-keepers of their matches.
+    """
+    accounts = get_user_model()._default_manager.all()
+    if user.is_superuser:
+        return accounts
+    clubs = directed_clubs(user).values("pk")
+    tournaments = directed_tournaments(user).values("pk")
+    club_directors = Club.directors.through.objects.filter(club__in=clubs)
+    directors = Tournament.directors.through.objects.filter(tournament__in=tournaments)
+    keepers = Match.scorekeepers.through.objects.filter(match__tournament__in=tournaments)
+    return accounts.filter(
+        Q(pk=user.pk)
+        | Q(pk__in=club_directors.values("user"))
+        | Q(pk__in=player_choices(user).filter(user__isnull=False).values("user"))
+        | Q(pk__in=Tournament.objects.filter(pk__in=tournaments).values("organizer"))
+        | Q(pk__in=directors.values("user"))
+        | Q(pk__in=keepers.values("user"))
+    )
+
+
+def choices_for(
+    request: HttpRequest, model: type[Model], site: admin.AdminSite
+) -> QuerySet[Any] | None:
+    """Return the rows of ``model`` a form may offer the request's user, or None for every row.
+
+    Clubs, tournaments, players and accounts as above; the rows of a model whose admin is
+    scoped to tournaments (teams, matches, stages...) as that admin lists them. A superuser
+    chooses from every row.
+    """
+    user = request.user
+    if user.is_superuser:
+        return None
+    if model is Club:
+        return directed_clubs(user)
+    if model is Tournament:
+        return directed_tournaments(user)
+    if model is Player:
+        return player_choices(user)
+    if model is get_user_model():
+        return account_choices(user)
+    model_admin = site.get_model_admin(model) if site.is_registered(model) else None
+    if isinstance(model_admin, TournamentScopedAdmin):
+        return model_admin.scope(request, model._default_manager.all())
+    return None
+
+
+class ScopedRawIdWidget(ForeignKeyRawIdWidget):
+    """A raw-id box that names the row whose id it holds only when that row is a choice: an id
+    typed from elsewhere shows no label (else the box would read any row's name by its id)."""
+
+    def __init__(self, *args: Any, choices: QuerySet[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices_queryset = choices
+
+    def label_and_url_for_value(self, value: Any) -> tuple[str, str]:
+        key = self.rel.get_related_field().name
+        try:
+            offered = self.choices_queryset.filter(**{key: value}).exists()
+        except (ValueError, TypeError, OverflowError, ValidationError):
+            offered = False
+        if not offered:
+            return "", ""
+        return super().label_and_url_for_value(value)
+
+
+class IdsInRange(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]  # stubs only
+    """A list of choices that refuses a number too large for the column as it refuses any id
+    that is not a choice: Django would ask the database, which fails on it (a 500)."""
+
+    def clean(self, value: Any) -> Any:
+        assert self.queryset is not None  # the admin always gives one
+        meta = self.queryset.model._meta
+        key = meta.get_field(self.to_field_name) if self.to_field_name else meta.pk
+        ops = connections[self.queryset.db].ops
+        internal_type = key.get_internal_type() if key is not None else ""
+        if isinstance(value, (list, tuple)) and internal_type in ops.integer_field_ranges:
+            low, high = ops.integer_field_range(internal_type)
+            for item in value:
+                try:
+                    number = int(str(item).strip())
+                except ValueError:
+                    continue  # not a number: refused as Django refuses it
+                if not low <= number <= high:
+                    message = self.error_messages["invalid_choice"]
+                    raise ValidationError(message, code="invalid_choice", params={"value": item})
+        return super().clean(value)
 
 
 class OfferedFiltersOnly(ChangeList):
@@ -39,6 +164,26 @@ class StrictAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return OfferedFiltersOnly
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """Offer and accept only the rows ``choices_for`` gives; a raw-id box names no other."""
+        choices = choices_for(request, db_field.related_model, self.admin_site)
+        if choices is not None and "queryset" not in kwargs:
+            kwargs["queryset"] = choices
+            if "widget" not in kwargs and db_field.name in self.raw_id_fields:
+                kwargs["widget"] = ScopedRawIdWidget(
+                    db_field.remote_field, self.admin_site, choices=choices,
+                    using=kwargs.get("using"),
+                )  # fmt: skip
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """Offer and accept only the rows ``choices_for`` gives (score-keepers, directors)."""
+        choices = choices_for(request, db_field.related_model, self.admin_site)
+        if choices is not None and "queryset" not in kwargs:
+            kwargs["queryset"] = choices
+        kwargs.setdefault("form_class", IdsInRange)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
 class TournamentScopedAdmin(StrictAdmin):
@@ -97,20 +242,6 @@ class TournamentScopedAdmin(StrictAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self._directs(request, obj)
-
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        """Offer only the clubs, tournaments, teams and matches the user directs."""
-        if not request.user.is_superuser:
-            directed = directed_tournaments(request.user)
-            if db_field.related_model is Club:
-                kwargs["queryset"] = directed_clubs(request.user)
-            elif db_field.related_model is Tournament:
-                kwargs["queryset"] = directed
-            elif db_field.related_model is Team:
-                kwargs["queryset"] = Team.objects.filter(tournament__in=directed.values("pk"))
-            elif db_field.related_model is Match:
-                kwargs["queryset"] = Match.objects.filter(tournament__in=directed.values("pk"))
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 class ReadOnlyAdmin(TournamentScopedAdmin):

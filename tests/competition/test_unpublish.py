@@ -47,7 +47,7 @@ def _kinds(match: Match) -> list[str]:
 
 def test_a_round_with_nothing_recorded_becomes_a_draft_and_its_matches_are_called_off() -> None:
     club = make_club(8)
-    stage, round_ = _published(club)
+    _, round_ = _published(club)
     pairs = sorted((f.team_a_id, f.team_b_id) for f in round_.fixtures.all())
     matches = _matches(round_)
     assert len(matches) == 4 and all(m.status == Match.Status.IN_PROGRESS for m in matches)
@@ -150,7 +150,7 @@ def test_only_a_director_unpublishes_and_only_a_published_round() -> None:
 
 def test_a_digital_round_is_taken_back_after_the_deal_but_not_after_a_move() -> None:
     club = make_club(4)
-    stage, round_ = _published(club, mode="digital", match_format={"bazzis": 1, "draws": True})
+    _, round_ = _published(club, mode="digital", match_format={"bazzis": 1, "draws": True})
     match = _matches(round_)[0]
     assert "deal_started" in _kinds(match)  # the server dealt at the start
     _unpublish(club, round_)
