@@ -26,6 +26,7 @@ run: $(STAMP)
 	@echo "      player signs in with the name in lower case: anil ... hema, asha, bilal ..."
 	@echo "  http://$(HOST):$(PORT)/desk/                    the director's desk (New evening): organizer / organizer"
 	@echo "  http://$(HOST):$(PORT)/admin/                   the admin: organizer / organizer"
+	@echo "  webhooks: to public hosts only; WEBHOOKS_ALLOW_PRIVATE_NETWORKS=$${WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-0} (1: this machine's too)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The production processes on this machine (deploy/Procfile through honcho): gunicorn, two

@@ -41,7 +41,7 @@ class Webhook(models.Model):
     url = models.URLField(max_length=500)
     kinds = models.JSONField(default=list, help_text="Which kinds of happening to deliver.")
     secret = models.CharField(max_length=64, help_text="Signs each delivery (HMAC-SHA256).")
-    active = models.BooleanField(default=True)
+    active = models.BooleanField(default=True, help_text="Off: paused, nothing is sent.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
     )
@@ -69,6 +69,11 @@ class WebhookDelivery(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(
         null=True, blank=True, help_text="When the next try is due (after a failed one)."
+    )
+    sending_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While an attempt is under way: when it will have ended, whatever happens.",
     )
     created_at = models.DateTimeField(default=timezone.now)
     delivered_at = models.DateTimeField(null=True, blank=True)

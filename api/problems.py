@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -224,6 +225,35 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception or Http404())
+
+
+#: the name of the route that takes every path under /api/ no other route takes (deploy/urls.py)
+UNKNOWN_PATH = "api-unknown"
+
+
+@csrf_exempt  # it changes nothing: a 404 says more than a CSRF refusal
+def unknown_path(request: HttpRequest) -> HttpResponse:
+    """Any path under /api/ that names nothing: a 404 problem, with DEBUG on too (Django
+    would answer its HTML page then, ``handler404`` only with DEBUG off). A GET or HEAD that
+    lacks only its final slash is redirected to it, as Django's ``APPEND_SLASH`` does
+    elsewhere; another method is told the path it meant (a redirect would lose its body)."""
+    from django.http import HttpResponsePermanentRedirect
+    from django.urls import Resolver404, resolve
+
+    path = request.path_info
+    meant = None
+    if not path.endswith("/"):
+        try:
+            found = resolve(path + "/")
+        except Resolver404:
+            found = None
+        if found is not None and found.url_name != UNKNOWN_PATH:
+            meant = request.path + "/"
+    if meant is not None and request.method in ("GET", "HEAD"):
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(meant + (f"?{query}" if query else ""))
+    detail = f"no such resource: did you mean {meant}?" if meant else "no such resource"
+    return JsonResponse(problem(404, "not_found", detail), status=404, content_type=CONTENT_TYPE)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

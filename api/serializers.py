@@ -76,6 +76,9 @@ class TournamentSerializer(StrictModel):
             "created_at",
         ]
         read_only_fields = ["id", "organizer", "created_at"]
+        # a taken slug is refused by the model's check (the view's full_clean), in the one
+        # wording of tournaments.models.slug_taken, whoever's tournament holds it
+        extra_kwargs: dict[str, dict[str, Any]] = {"slug": {"validators": []}}
 
 
 class PlayerSerializer(Strict):
@@ -632,6 +635,7 @@ class WebhookDeliverySerializer(serializers.ModelSerializer):  # type: ignore[ty
             "body",
             "status",
             "attempts",
+            "next_attempt_at",
             "created_at",
             "delivered_at",
             "attempt_log",

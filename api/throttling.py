@@ -1,4 +1,5 @@
-"""Rate limits: per address for anonymous callers, per token for integrations, per user.
+"""Rate limits: per address for anonymous callers, per token for integrations, per user;
+and the tokens made, per account and per address (``TokensMadeThrottle``).
 
 Each caller is counted in one scope: ``anon`` (by address) when signed out, ``token`` (by
 token) with an integration token, ``user`` (by user) for a signed-in browser session; the
@@ -87,6 +88,31 @@ class RateThrottle(SimpleRateThrottle):
         return max(self._left, 1.0)
 
 
+class TokensMadeThrottle(RateThrottle):
+    """Tokens made (``POST /api/v1/tokens/``), counted by the account and by the client's
+    address apart, each against the ``tokens_made`` rate (settings: ``API_THROTTLE_TOKENS_MADE``):
+    a session, stolen or not, cannot mint tokens as fast as it likes, nor can one address
+    through many sessions. On top of the caller's own rate (``RateThrottle``)."""
+
+    scope = "tokens_made"
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        user = getattr(request, "user", None)
+        counted = [f"address-{self.get_ident(request)}"]
+        if user is not None and user.is_authenticated:
+            counted.insert(0, f"account-{user.pk}")
+        for ident in counted:
+            found = self.window(self.scope, ident)
+            if found is None:
+                return True
+            key, allowed, seconds, left = found
+            count = _count(key, seconds)
+            if count is not None and count > allowed:
+                self._left = left
+                return False
+        return True
+
+
 def _count(key: str, seconds: int) -> int | None:
     """Count one request at ``key`` (a counter living ``seconds``); return the count so far."""
     count = getattr(cache, "count", None)
@@ -101,4 +127,4 @@ def _count(key: str, seconds: int) -> int | None:
         return 1
 
 
-__all__ = ["COUNTED", "RateThrottle", "token_of"]
+__all__ = ["COUNTED", "RateThrottle", "TokensMadeThrottle", "token_of"]

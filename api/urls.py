@@ -44,6 +44,9 @@ urlpatterns = [
     path("tokens/", views.Tokens.as_view(), name="tokens"),
     path("tokens/<int:pk>/", views.TokenDetail.as_view(), name="token"),
     path("webhooks/", views.Webhooks.as_view(), name="webhooks"),
+    path("webhooks/<int:pk>/", views.WebhookDetail.as_view(), name="webhook"),
+    path("webhooks/<int:pk>/pause/", views.WebhookPause.as_view(), name="webhook-pause"),
+    path("webhooks/<int:pk>/resume/", views.WebhookResume.as_view(), name="webhook-resume"),
     path(
         "webhooks/<int:pk>/deliveries/",
         views.WebhookDeliveries.as_view(),

@@ -2,8 +2,11 @@
 
 A happening (a match completed, a deal recorded, a round published, standings changed) comes
 from the layers below as a signal; each active subscription of its tournament to that kind
-gets a delivery, sent by a Celery task after the commit, retried with exponential backoff,
-every attempt logged. Bodies are built from the projections (results, pairings, standings),
+gets a delivery, sent by a Celery task after the commit (on the webhook queue, served by
+workers of its own), retried with exponential backoff, every attempt logged (``api.tasks``
+says how attempts are claimed, bounded and given up; ``api.outbound`` how one is sent: one
+resolution, only globally routable addresses, one deadline, no redirects). A paused
+subscription gets no delivery. Bodies are built from the projections (results, pairings, standings),
 which hold no hidden card.
 
 Each delivery is signed: ``Seep-Signature: t=<unix time>,v1=<hex>`` where the hex is
@@ -15,16 +18,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
-import socket
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
 
+from . import outbound
 from .models import Webhook, WebhookDelivery
 from .problems import Problem
 
@@ -49,28 +50,26 @@ def verify(secret: str, header: str, body: bytes, *, tolerance: int = 300) -> bo
 
 
 def check_url(url: str) -> None:
-    """Refuse a URL that is not http(s), or (unless allowed) points into a private network."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise Problem(
-            "a webhook URL is http:// or https://", code="bad_webhook_url", status_code=422
-        )
-    if settings.WEBHOOKS_ALLOW_PRIVATE_NETWORKS:
-        return
+    """Refuse a URL that is not http(s), or whose host has an address that is not globally
+    routable (unless WEBHOOKS_ALLOW_PRIVATE_NETWORKS): ``api.outbound`` says which.
+
+    Checked when a subscription is made, and again on the one resolution each attempt
+    connects with (``api.outbound.post``).
+    """
     try:
-        addresses = {str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, None)}
-    except OSError as exc:
+        outbound.target(
+            url,
+            allow_private=settings.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+            timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
+        )
+    except outbound.Refused as exc:
         raise Problem(
-            "the webhook's host does not resolve", code="bad_webhook_url", status_code=422
+            f"this webhook URL is refused: {exc}", code="bad_webhook_url", status_code=422
         ) from exc
-    for address in addresses:
-        ip = ipaddress.ip_address(address.split("%")[0])
-        if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved:
-            raise Problem(
-                "a webhook cannot point into a private network",
-                code="bad_webhook_url",
-                status_code=422,
-            )
+    except outbound.Failed as exc:
+        raise Problem(
+            f"the webhook's host does not resolve: {exc}", code="bad_webhook_url", status_code=422
+        ) from exc
 
 
 def enqueue(tournament_id: int, kind: str, body: dict[str, Any]) -> int:

@@ -4,7 +4,12 @@ A bot plays a digital match by choosing random legal moves, each sent through th
 service; a score-keeper bot enters each deal's result in a score match, the result of a
 deal the engine plays out at random (so the numbers are ones a real deal gives). Everything
 they do goes through ``tournaments.services.match_append_event``, and every result is
-computed by the real scoring tasks. Deterministic for a given random generator.
+computed by the real scoring tasks.
+
+The bots' choices come from the random generator they are given; so do the decks of a
+digital match, unless ``decks`` says otherwise: tests and benches replay a match from a seed,
+while ``seed_demo`` deals from ``matchlog.secure_deck`` as every real match is dealt, so
+nobody who knows the demo's seed knows the hands of its deal in play.
 """
 
 from __future__ import annotations
@@ -23,15 +28,22 @@ from tournaments.services import match_append_event
 MOVE_LIMIT = 20_000
 
 
-def start(match: Match, rng: random.Random, actor: Any = SYSTEM) -> None:
-    """Start a scheduled match with a first dealer drawn from ``rng``."""
+def start(
+    match: Match,
+    rng: random.Random,
+    actor: Any = SYSTEM,
+    *,
+    decks: matchlog.Shuffle | None = None,
+) -> None:
+    """Start a scheduled match with a first dealer drawn from ``rng``, dealt from ``decks``
+    (None: decks drawn from ``rng``)."""
     match.refresh_from_db()
     if match.status != Match.Status.SCHEDULED:
         return
     match_append_event(
         match=match, expected_seq=match.last_seq, kind=matchlog.MATCH_STARTED,
         payload={"first_dealer": rng.randrange(4)}, actor=actor,
-        shuffle=matchlog.repeatable_decks(rng),
+        shuffle=decks or matchlog.repeatable_decks(rng),
     )  # fmt: skip
 
 
@@ -47,16 +59,24 @@ def random_deal_result(rng: random.Random, dealer: int, rules: sc.Rules) -> dict
             return sc.score(deal)
 
 
-def play(match: Match, rng: random.Random, *, moves: int | None = None, actor: Any = SYSTEM) -> int:
-    """Play (digital) or score (score mode) ``match`` to its end, or for ``moves`` appends.
+def play(
+    match: Match,
+    rng: random.Random,
+    *,
+    moves: int | None = None,
+    actor: Any = SYSTEM,
+    decks: matchlog.Shuffle | None = None,
+) -> int:
+    """Play (digital) or score (score mode) ``match`` to its end, or for ``moves`` appends,
+    its deals dealt from ``decks`` (None: decks drawn from ``rng``).
 
     Returns how many appends were made.
     """
     match.refresh_from_db()
-    start(match, rng)
+    start(match, rng, decks=decks)
     match.refresh_from_db()
     limit = MOVE_LIMIT if moves is None else moves
-    shuffle = matchlog.repeatable_decks(rng)
+    shuffle = decks or matchlog.repeatable_decks(rng)
     made = 0
     rules = sc.Rules.from_dict(match.rules)
     while made < limit and match.status == Match.Status.IN_PROGRESS:

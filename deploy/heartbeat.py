@@ -1,9 +1,11 @@
 """Worker heartbeats in Redis: each worker says it is alive; /readyz asks whether one did lately.
 
 Each worker's main process writes ``time()`` under its node name into one sorted set per
-queue, every ``WORKER_HEARTBEAT_SECONDS``, from a timer on the consumer's own event loop (a
-Celery bootstep, like Celery's event heartbeat): a worker whose loop is stuck, or that
-cannot reach the broker, stops beating. A warm shutdown removes its entry at once.
+queue (the default queue's, or for a worker of the webhook queue only, that one's: /readyz
+counts the workers that score), every ``WORKER_HEARTBEAT_SECONDS``, from a timer on the
+consumer's own event loop (a Celery bootstep, like Celery's event heartbeat): a worker whose
+loop is stuck, or that cannot reach the broker, stops beating. A warm shutdown removes its
+entry at once.
 
 Reading is one Redis command (``ZCOUNT`` over the last three periods), cheap enough for a
 load balancer polling every few seconds, and it needs no worker to answer anything then,
@@ -57,6 +59,7 @@ class Heartbeat(bootsteps.StartStopStep):
         self.timer_entry: Any = None
         self.client: redis.Redis | None = None
         self.node = ""
+        self.key = key()
 
     def start(self, parent: Any) -> None:
         url = parent.app.conf.broker_url
@@ -64,6 +67,9 @@ class Heartbeat(bootsteps.StartStopStep):
             return  # eager or another broker: nobody reads heartbeats
         self.client = _client(url)
         self.node = parent.hostname
+        consumed = sorted(parent.app.amqp.queues.consume_from)
+        default = settings.CELERY_TASK_DEFAULT_QUEUE
+        self.key = key(default if default in consumed or not consumed else consumed[0])
         self.beat()
         self.timer_entry = parent.timer.call_repeatedly(
             settings.WORKER_HEARTBEAT_SECONDS, self.beat, priority=10
@@ -74,10 +80,10 @@ class Heartbeat(bootsteps.StartStopStep):
         now = time.time()
         try:
             with self.client.pipeline(transaction=False) as pipe:
-                pipe.zadd(key(), {self.node: now})
+                pipe.zadd(self.key, {self.node: now})
                 # Entries of workers long gone, and the key itself once every worker is.
-                pipe.zremrangebyscore(key(), "-inf", now - 10 * max_age())
-                pipe.expire(key(), int(10 * max_age()) + 1)
+                pipe.zremrangebyscore(self.key, "-inf", now - 10 * max_age())
+                pipe.expire(self.key, int(10 * max_age()) + 1)
                 pipe.execute()
         except (redis.RedisError, OSError) as exc:
             log.warning("heartbeat not written (the broker is unavailable): %s", exc)
@@ -88,7 +94,7 @@ class Heartbeat(bootsteps.StartStopStep):
             self.timer_entry = None
         if self.client is not None:
             with contextlib.suppress(redis.RedisError, OSError):  # else it lapses by itself
-                self.client.zrem(key(), self.node)
+                self.client.zrem(self.key, self.node)
             self.client.close()
             self.client = None
 
@@ -109,9 +115,10 @@ def main(argv: list[str]) -> int:
         return 1
     client = _client(url)
     try:
-        if len(argv) > 1:
-            last = client.zscore(key(), argv[1])
-            fresh = last is not None and time.time() - float(last) <= max_age()
+        if len(argv) > 1:  # a worker of either queue
+            beats = [client.zscore(key(q), argv[1]) for q in (None, settings.WEBHOOK_QUEUE)]
+            last = max((float(b) for b in beats if b is not None), default=None)
+            fresh = last is not None and time.time() - last <= max_age()
         else:
             fresh = live_workers(client) > 0
     except (redis.RedisError, OSError) as exc:

@@ -1,5 +1,6 @@
 """The project's middleware: every request gets an id, in its log lines and its response; the
-messages of the pages stay out of the API."""
+messages of the pages stay out of the API; an answer to a signed-in caller is never stored;
+every answer carries the Content-Security-Policy."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.messages.middleware import MessageMiddleware
 from django.http import HttpRequest, HttpResponse
 
@@ -62,3 +64,45 @@ class PageMessages(MessageMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         if not request.path_info.startswith("/api/"):
             super().process_request(request)
+
+
+class PrivateAnswers:
+    """``Cache-Control: private, no-store`` on every answer to a signed-in caller (a browser
+    session, or an API token: DRF puts its user on the request).
+
+    What a signed-in person is shown may be theirs alone (their matches to keep, a
+    director's desk, their tokens, the decks a director may see), so neither a shared cache
+    nor the browser's own keeps any of it, even of a public page: one rule, no list of
+    pages to keep up to date. ETags still answer 304 to a caller that sends
+    ``If-None-Match`` itself, as the pages' live parts (web/static/web/live.js) and
+    integrations do. Answers to anonymous callers keep their own headers (the public pages'
+    and reads' ``private, no-cache`` with their ETags).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)  # no session cookie: no query to find out
+        if user is not None and user.is_authenticated:
+            response["Cache-Control"] = "private, no-store"
+        return response
+
+
+class ContentSecurityPolicy:
+    """The ``Content-Security-Policy`` header on every answer (settings: scripts and styles
+    from the site's own files only), unless a view set its own. The API's interactive docs
+    take ``CONTENT_SECURITY_POLICY_DOCS`` (Swagger UI's page carries an inline style)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if "Content-Security-Policy" not in response:
+            docs = request.path_info.startswith("/api/docs/")
+            response["Content-Security-Policy"] = (
+                settings.CONTENT_SECURITY_POLICY_DOCS if docs else settings.CONTENT_SECURITY_POLICY
+            )
+        return response

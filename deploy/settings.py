@@ -266,6 +266,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "knox",
+    "axes",  # sign-in lock-outs (below, "Signing in")
     "tournaments",
     "scoring",
     "competition",
@@ -286,6 +287,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "deploy.middleware.PageMessages",  # Django's messages, for the pages only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Cache-Control for a signed-in caller, and the Content-Security-Policy (below)
+    "deploy.middleware.PrivateAnswers",
+    "deploy.middleware.ContentSecurityPolicy",
+    # Last: turns a sign-in refused by a lock-out into the page that says so (below).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "deploy.urls"
@@ -311,6 +317,30 @@ TEMPLATES = [
 
 DATABASES = {"default": _database(_secret_file("DATABASE_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Signing in -------------------------------------------------------------------------
+
+# django-axes counts failed sign-ins in the database (docs/deploy.md, "Signing in"): after
+# SIGNIN_FAILURE_LIMIT failures for one account, or from one address, within
+# SIGNIN_LOCKOUT_SECONDS, signing in there is refused, before any password is hashed, until
+# that long after the last counted failure. Every form that calls authenticate() with the
+# request is covered: /login/ and /admin/login/.
+AUTHENTICATION_BACKENDS = [
+    "web.signin.SignInBackend",  # the lock-out check: first, so a locked one costs no hash
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = _int("SIGNIN_FAILURE_LIMIT", 10, minimum=1)
+SIGNIN_LOCKOUT_SECONDS = _int("SIGNIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
+AXES_COOLOFF_TIME = "web.signin.lockout_time"  # SIGNIN_LOCKOUT_SECONDS, read at each check
+# By account, and by address, apart: a lock of one is no lock of the other.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# A failure while locked out is not counted: the lock ends SIGNIN_LOCKOUT_SECONDS after the
+# failure that set it, however long someone keeps guessing (axes' default would extend it).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "web.signin.client_address"  # as the API's rate limits count it
+AXES_LOCKOUT_CALLABLE = "web.signin.locked_out"
+AXES_DISABLE_ACCESS_LOG = True  # no row for each successful sign-in
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -368,6 +398,19 @@ SECURE_HSTS_PRELOAD = _bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 SESSION_COOKIE_SECURE = _bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = _bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 
+# Every page's Content-Security-Policy (deploy.middleware.ContentSecurityPolicy): scripts and
+# styles from the site's own files only (no inline script, no style attribute), no plugins,
+# no frames, forms posted only here. The API's interactive docs alone may use inline styles
+# (Swagger UI's page has a <style> of its own): CONTENT_SECURITY_POLICY_DOCS.
+CONTENT_SECURITY_POLICY = _raw("CONTENT_SECURITY_POLICY") or (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+CONTENT_SECURITY_POLICY_DOCS = _raw("CONTENT_SECURITY_POLICY_DOCS") or (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
 # --- The API ----------------------------------------------------------------------------
 
 #: the largest request body accepted (a move or a deal result is a few hundred bytes)
@@ -408,6 +451,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON") or "600/min",
         "token": os.environ.get("API_THROTTLE_TOKEN") or "1200/min",
         "user": os.environ.get("API_THROTTLE_USER") or "2400/min",
+        # tokens made (POST /api/v1/tokens/), counted by account and by address apart
+        "tokens_made": os.environ.get("API_THROTTLE_TOKENS_MADE") or "20/hour",
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -428,12 +473,20 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "ENUM_NAME_OVERRIDES": {"TeamIndexEnum": "scoring.models.TEAMS"},
 }
-#: webhooks: how long one attempt may take, how many attempts, the first backoff
+#: the most tokens one account holds (unexpired): one more is refused until one is revoked
+API_TOKENS_PER_ACCOUNT = _int("API_TOKENS_PER_ACCOUNT", 10, minimum=1)
+#: webhooks: the deadline of one whole attempt (resolve, connect, send, read), how many
+#: attempts, the first backoff (doubling)
 WEBHOOK_TIMEOUT_SECONDS = _int("WEBHOOK_TIMEOUT_SECONDS", 5, minimum=1)
 WEBHOOK_MAX_ATTEMPTS = _int("WEBHOOK_MAX_ATTEMPTS", 8, minimum=1)
 WEBHOOK_BACKOFF_SECONDS = _int("WEBHOOK_BACKOFF_SECONDS", 2, minimum=1)
-#: let webhooks point at private addresses (development and tests only)
-WEBHOOKS_ALLOW_PRIVATE_NETWORKS = _bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", DEBUG)
+#: the most subscriptions a tournament holds, and deliveries of one tournament sent at once
+#: (the others wait their turn, pending)
+WEBHOOK_MAX_PER_TOURNAMENT = _int("WEBHOOK_MAX_PER_TOURNAMENT", 10, minimum=1)
+WEBHOOK_MAX_IN_FLIGHT = _int("WEBHOOK_MAX_IN_FLIGHT", 4, minimum=1)
+#: let webhooks point at loopback and private addresses: an explicit switch for development
+#: and tests, off by default (DEBUG included)
+WEBHOOKS_ALLOW_PRIVATE_NETWORKS = _bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", False)
 
 # --- Celery (read by deploy/celery.py through the CELERY_ namespace) ---------------------
 
@@ -496,6 +549,13 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below, t
 # The queue tasks are sent to and workers read (unless started with -Q). Deployments, or
 # test runs, sharing one Redis server each take their own.
 CELERY_TASK_DEFAULT_QUEUE = _queue("CELERY_QUEUE", "celery")
+# Webhook deliveries wait on other people's servers: they have a queue of their own, read by
+# workers of their own (deploy/Procfile's ``webhooks``), so projections never wait behind them.
+WEBHOOK_QUEUE = _queue("WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
+CELERY_TASK_ROUTES = {
+    "api.tasks.deliver": {"queue": WEBHOOK_QUEUE},
+    "api.tasks.catch_up": {"queue": WEBHOOK_QUEUE},
+}
 # The scoring catch-up: re-sends the projection of every match that lags its log, so a lost
 # message (Redis restarted, worker killed) costs at most about this delay. Run one beat.
 SCORING_CATCH_UP_SECONDS = _int("SCORING_CATCH_UP_SECONDS", 15, minimum=1)

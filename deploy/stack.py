@@ -3,7 +3,8 @@
 Fills in what a local stack needs and the environment did not say, creates the PostgreSQL
 database if it is missing, migrates, collects the static files, and then becomes
 ``honcho start`` with one web (gunicorn, ``WEB_CONCURRENCY`` workers), ``STACK_WORKERS``
-Celery workers (default 2) and one beat. Ctrl-C (or SIGTERM to honcho) stops them all
+Celery workers (default 2) for scoring, one Celery worker for the webhook deliveries (a queue
+of its own) and one beat. Ctrl-C (or SIGTERM to honcho) stops them all
 gracefully: gunicorn finishes its requests, each worker its tasks.
 
 Defaults (each one only if the variable is unset or empty; honcho also reads ``.env``):
@@ -113,7 +114,7 @@ def main() -> None:
     if honcho is None:
         sys.exit("stack: honcho is not installed (make .venv/.installed installs it)")
     workers = env.get("STACK_WORKERS", "").strip() or "2"
-    concurrency = f"web=1,worker={workers},beat=1"
+    concurrency = f"web=1,worker={workers},webhooks=1,beat=1"
     print(f"stack: honcho start -c {concurrency} on http://127.0.0.1:{env['PORT']}/", flush=True)
     os.chdir(REPO)
     os.execve(

@@ -1,8 +1,10 @@
 """The site's URLs: the web pages, the admin, the API (v1, its schema and docs), the probes."""
 
 from django.contrib import admin
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from api import problems
 
 from . import views
 
@@ -10,9 +12,14 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # its script a file the page loads, not inline: the Content-Security-Policy allows no other
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
+    # every other path under /api/: a problem document, whatever DEBUG says
+    re_path(r"^api/", problems.unknown_path, name=problems.UNKNOWN_PATH),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
+    # a desk page the API app serves: webhooks are its own, and the pages may not import it
+    path("desk/<slug:slug>/webhooks/", include("api.desk")),
     # last: the web pages live at the root (the admin's "View site" link is "/")
     path("", include("web.urls")),
 ]

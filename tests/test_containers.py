@@ -21,7 +21,7 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 COMPOSE = REPO / "deploy" / "compose.yaml"
 DOCKERFILE = REPO / "deploy" / "Dockerfile"
-APP = ("migrate", "web", "worker", "beat")
+APP = ("migrate", "web", "worker", "webhooks", "beat")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_compose_itself_accepts_the_file() -> None:
     assert "set ALLOWED_HOSTS" in refused.stderr
 
 
-def test_the_services_are_the_databases_and_the_four_uses_of_one_image(
+def test_the_services_are_the_databases_and_the_five_uses_of_one_image(
     compose: dict[str, Any],
 ) -> None:
     services = compose["services"]
@@ -81,6 +81,13 @@ def test_exactly_one_beat_and_two_workers(compose: dict[str, Any]) -> None:
     assert not any("--beat" in part or part == "-B" for part in services["worker"]["command"])
 
 
+def test_webhook_deliveries_have_a_worker_of_their_own(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert "--queues=celery" in services["worker"]["command"]
+    assert "--queues=celery-webhooks" in services["webhooks"]["command"]
+    assert services["webhooks"]["deploy"]["replicas"] >= 1
+
+
 def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) -> None:
     services = compose["services"]
     checks = {
@@ -92,6 +99,7 @@ def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) 
     assert "redis-cli ping" in checks["redis"]
     assert "/readyz" in checks["web"]
     assert "deploy.heartbeat worker@$$HOSTNAME" in checks["worker"]
+    assert "deploy.heartbeat webhooks@$$HOSTNAME" in checks["webhooks"]
     assert "deploy.beat" in checks["beat"]
     assert services["migrate"]["healthcheck"] == {"disable": True}
 
@@ -99,7 +107,7 @@ def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) 
 def test_the_application_waits_for_healthy_databases_and_finished_migrations(
     compose: dict[str, Any],
 ) -> None:
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "webhooks", "beat"):
         depends = compose["services"][name]["depends_on"]
         assert depends["db"]["condition"] == "service_healthy"
         assert depends["redis"]["condition"] == "service_healthy"
@@ -133,8 +141,9 @@ def test_secrets_are_files_never_values(compose: dict[str, Any]) -> None:
 
 
 def test_workers_get_time_for_a_warm_shutdown(compose: dict[str, Any]) -> None:
-    grace = compose["services"]["worker"]["stop_grace_period"]
-    assert int(grace.rstrip("s")) > 90  # the tasks' hard time limit (deploy/settings.py)
+    for name in ("worker", "webhooks"):
+        grace = compose["services"][name]["stop_grace_period"]
+        assert int(grace.rstrip("s")) > 90  # the tasks' hard time limit (deploy/settings.py)
 
 
 def test_the_image_runs_as_a_user_with_static_files_collected_at_build() -> None:

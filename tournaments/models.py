@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 import zoneinfo
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +35,12 @@ INTEGER_MIN, INTEGER_MAX = -(2**31), 2**31 - 1
 
 #: paths under /desk/ that a tournament's slug would hide (its desk is /desk/<slug>/)
 RESERVED_SLUGS = frozenset({"new"})
+
+
+def slug_taken(slug: str) -> str:
+    """Return the refusal of a slug a tournament holds: the same whether that tournament is
+    public or private, naming none (a private tournament is not even said to exist)."""
+    return f"the address '{slug}' is taken: choose another"
 
 
 def refuse_control_characters(value: str) -> None:
@@ -170,6 +177,13 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def unique_error_message(
+        self, model_class: type[models.Model], unique_check: Sequence[str]
+    ) -> ValidationError:
+        if tuple(unique_check) == ("slug",):  # not "tournament with this slug already exists"
+            return ValidationError(slug_taken(self.slug), code="slug_taken")
+        return super().unique_error_message(model_class, unique_check)
 
     def clean(self) -> None:
         """Check the rules and format with the engine and store them complete (defaults filled);

@@ -15,7 +15,7 @@ from .standings import StageStandings
 from .teams import TeamCheckIn, TeamWithdraw, TournamentTeams
 from .tokens import TokenDetail, Tokens
 from .tournaments import TournamentDetail, Tournaments
-from .webhooks import WebhookDeliveries, Webhooks
+from .webhooks import WebhookDeliveries, WebhookDetail, WebhookPause, WebhookResume, Webhooks
 
 __all__ = [
     "Index",
@@ -45,5 +45,8 @@ __all__ = [
     "TournamentTeams",
     "Tournaments",
     "WebhookDeliveries",
+    "WebhookDetail",
+    "WebhookPause",
+    "WebhookResume",
     "Webhooks",
 ]

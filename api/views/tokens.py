@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from .. import serializers as s
@@ -13,6 +14,7 @@ from .. import services
 from ..access import get_or_404, signed_in, token_of
 from ..models import ApiToken
 from ..problems import Problem
+from ..throttling import TokensMadeThrottle
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 
@@ -30,6 +32,13 @@ def _session_only(request: Request) -> None:
 
 
 class Tokens(APIView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        """The caller's rate, and for making one the tokens made (by account and address)."""
+        throttles = super().get_throttles()
+        if self.request.method == "POST":
+            throttles.append(TokensMadeThrottle())
+        return throttles
+
     @extend_schema(
         responses={200: paged("Token", s.TokenSerializer), **ERRORS},
         parameters=PAGE_PARAMS,

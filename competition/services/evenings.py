@@ -12,7 +12,7 @@ from django.utils.text import slugify
 
 from tournaments.access import is_club_director, is_director
 from tournaments.clubs import club_for
-from tournaments.models import RESERVED_SLUGS, Club, Tournament
+from tournaments.models import RESERVED_SLUGS, Club, Tournament, slug_taken
 
 from ..errors import InvalidSettings, NotNow, NotPermitted
 from . import stages as stage_services
@@ -81,8 +81,8 @@ def _save(tournament: Tournament) -> None:
     try:
         with transaction.atomic():
             tournament.save()
-    except IntegrityError as exc:
-        raise NotNow("that slug is taken", code="slug_taken") from exc
+    except IntegrityError as exc:  # taken since full_clean looked: told as it would have
+        raise NotNow(slug_taken(tournament.slug), code="slug_taken") from exc
 
 
 def _checked(tournament: Tournament) -> None:

@@ -15,7 +15,15 @@ from competition import presets
 from competition.management.commands import seed_demo
 from competition.models import Fixture, Round, Stage, StandingRow
 from scoring.models import MatchResult
-from tournaments.models import Club, Match, Player, Team, Tournament, checked_match_format
+from tournaments.models import (
+    Club,
+    Match,
+    MatchEvent,
+    Player,
+    Team,
+    Tournament,
+    checked_match_format,
+)
 from tournaments.verify import verify_match
 
 pytestmark = pytest.mark.django_db
@@ -143,3 +151,16 @@ def test_the_demo_is_one_clubs_and_its_players_are_members_met_again(settings: A
         "tuesday-ladder-2",
     }
     assert authenticate(username="asha", password="asha") == asha.user
+    # the same seed, yet other decks: they come from secrets, as every match's do, so the
+    # seed tells nobody the hands of the final's deal in play
+    first, second = (
+        {
+            tuple(event.payload["deck"])
+            for event in MatchEvent.objects.filter(
+                match__tournament__slug=slug, kind="deal_started"
+            )
+        }
+        for slug in ("club-evening", "club-evening-2")
+    )
+    assert len(first) >= 7 and len(second) >= 7  # a deal in each knockout match at least
+    assert not first & second

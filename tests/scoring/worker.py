@@ -105,6 +105,7 @@ class Worker:
     redis_url: str
     log_dir: Path
     concurrency: int = 1
+    queues: str | None = None  # -Q: the queues it reads (None: the default queue)
     beat_every: int | None = None  # seconds between catch-ups; None: no beat
     env: dict[str, str] = field(default_factory=dict)  # more environment for the worker
     process: subprocess.Popen[bytes] | None = None
@@ -128,6 +129,8 @@ class Worker:
             f"--concurrency={self.concurrency}", f"--hostname={self.name}@%h", "--loglevel=INFO",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
+        if self.queues is not None:
+            command.append(f"--queues={self.queues}")
         if self.beat_every is not None:
             env["SCORING_CATCH_UP_SECONDS"] = str(self.beat_every)
             command += ["--beat", f"--schedule={self.log_dir / (self.name + '.beat')}"]

@@ -163,6 +163,8 @@ class Stack:
                 found["web"] = pid
             elif "deploy.supervise" in line:
                 kind = "beat" if " beat " in f"{line} " else "worker"
+                if "--hostname=webhooks" in line:  # the webhook deliveries' own worker
+                    kind = "webhooks"
                 (child,) = children(pid) or [0]
                 n = sum(name.startswith(kind) for name in found) + 1
                 found[f"{kind}.{n}"] = child

@@ -182,4 +182,27 @@ def test_every_page_at_two_widths_has_a_screenshot_and_no_serious_axe_violation(
     assert not problems, problems
     fresh = [p for p in SHOTS.glob("*.png") if p.stat().st_mtime >= started - 1]
     assert len(fresh) >= 2 * len(every_page(live_club))
-    assert all(re.fullmatch(r"[\w-]+-(1280|390)\.png", p.name) for p in SHOTS.glob("*.png"))
+    named = r"[\w-]+-(1280|390|1920x1080)\.png"  # the wall screen's at a projector's size
+    assert all(re.fullmatch(named, p.name) for p in SHOTS.glob("*.png"))
+
+
+def test_the_admin_and_the_apis_docs_work_under_the_content_security_policy(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    """Every page here is watched for what the policy refuses (``closing``): the admin's and
+    Swagger UI's scripts are files, so they run, and none of them is refused."""
+    base = live_server.url
+    page = signed_in(contexts, browser, base, "director", WIDE)
+    for url in (
+        "/admin/",
+        "/admin/tournaments/tournament/",
+        f"/admin/tournaments/tournament/{live_club.tournament.pk}/change/",
+    ):
+        response = page.goto(base + url)
+        assert response is not None and response.status == 200, url
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+    # the change form, its scripts (files) loaded, none refused
+    expect(page.locator("#tournament_form")).to_be_visible()
+    docs = page.goto(base + "/api/docs/")
+    assert docs is not None and docs.status == 200
+    expect(page.locator(".swagger-ui .opblock").first).to_be_visible()  # drawn by its script

@@ -13,7 +13,9 @@ the knockout is of digital matches played by bots that choose random legal moves
 left in progress so there is something live. Every pairing, publication and bracket
 advancement goes through the competition services, every result through the append service
 and the real scoring tasks (in-process on the embedded default, on the workers when
-REDIS_URL is set). Deterministic for a given ``--seed``. A second, smaller tournament
+REDIS_URL is set). ``--seed`` makes the bots' choices; the digital matches' decks come from
+``secrets``, as every match's do, so the hands of the final's deal in play are nobody's
+to know from the seed (two runs deal differently). A second, smaller tournament
 ("Tuesday ladder", four teams, a round robin in score mode) has its first round just
 published and every match waiting for its first deal, with the other team's confirmation
 asked: the web pages' phone score-keeping can be tried on it at once. Two of the club
@@ -49,7 +51,7 @@ from competition import demo, presets, services
 from competition.models import Fixture, Round, Stage
 from competition.selectors import standings_for_stage
 from competition.teamlines import TeamLine
-from tournaments import clubs
+from tournaments import clubs, matchlog
 from tournaments.models import Club, Match, Player, Tournament
 
 USERNAME = PASSWORD = "organizer"
@@ -230,7 +232,7 @@ class Command(BaseCommand):
         swiss, knockout = tournament.stages.order_by("order")
         # What the preset does not say, changed on the desk before the stages start: the
         # score-keeper enters the Swiss; the knockout is digital, one deal a match; the bots
-        # draw each match's first dealer and decks (from the seed) as they start it.
+        # draw each match's first dealer (from the seed) as they start it, dealt from secrets.
         services.stage_update(
             actor=organizer, stage=swiss, start_matches=False, scorekeepers=[scorekeeper]
         )
@@ -245,7 +247,7 @@ class Command(BaseCommand):
     def _play_round(self, round_: Round, rng: random.Random, scorekeeper: Any) -> None:
         for fixture in round_.fixtures.filter(match__isnull=False).select_related("match"):
             assert fixture.match is not None
-            demo.play(fixture.match, rng, actor=scorekeeper)
+            demo.play(fixture.match, rng, actor=scorekeeper, decks=matchlog.secure_deck)
 
     def _play_bracket(self, stage: Stage, rng: random.Random) -> None:
         """Play the bracket's matches as they become ready; leave the final in progress."""
@@ -261,7 +263,10 @@ class Command(BaseCommand):
                 return
             assert fixture.match is not None
             final = not fixture.winner_to and fixture.round.part == "main"
-            demo.play(fixture.match, rng, moves=FINAL_MOVES if final else None)
+            demo.play(
+                fixture.match, rng, moves=FINAL_MOVES if final else None,
+                decks=matchlog.secure_deck,
+            )  # fmt: skip
             if final:
                 return
 
