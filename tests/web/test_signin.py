@@ -145,3 +145,21 @@ def test_the_address_is_the_connections_unless_proxies_are_configured(
     assert guess(0, "198.51.100.1") == 200
     assert guess(1, "not an address") == 429  # counted as the connection's (10.0.0.1)
     assert guess(2, "2001:db8:1:2::1, 198.51.100.2") == 200
+
+
+def test_the_sign_in_attempts_in_the_admin_are_a_superusers_alone(
+    people: dict[str, Any], django_user_model: Any
+) -> None:
+    from django.contrib.auth.models import Permission
+
+    Client().post("/login/", {"username": "nobody", "password": "guess"})
+    staff = django_user_model.objects.create_user("staff", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(content_type__app_label="axes"))
+    root = django_user_model.objects.create_superuser("root")
+    for who, seen in ((staff, False), (root, True)):
+        client = Client()
+        client.force_login(who)
+        listed = client.get("/admin/axes/accessattempt/")
+        assert (listed.status_code == 200) is seen, who
+        assert ("nobody" in listed.content.decode()) is seen
+        assert ("/admin/axes/" in client.get("/admin/").content.decode()) is seen
