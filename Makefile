@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack bench-web clean
+.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -68,7 +68,7 @@ browser-tools:
 
 test: lint pytest
 
-bench: bench-engine bench-competition bench-store bench-scoring bench-versus bench-api bench-web
+bench: bench-engine bench-competition bench-store bench-scoring bench-versus bench-api bench-web bench-board
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -86,6 +86,11 @@ bench-competition: $(STAMP)
 # on a scratch SQLite database of its own (or DATABASE_URL's server when it is PostgreSQL).
 bench-web: $(STAMP)
 	$(BIN)/python -m bench.web
+
+# The director's live board and the wall screen for a 128-table round (bench/board.py):
+# p50/p99 render time and queries, bench/results/board.json.
+bench-board: $(STAMP)
+	$(BIN)/python -m bench.board
 
 # The store, scoring and API benchmarks need PostgreSQL (and Redis): they create scratch databases
 # of their own on the server DATABASE_URL names (default: the local one) and drop them after.

@@ -250,3 +250,16 @@ def round_unpublishable(*, round_: Round, fixtures: list[Fixture] | None = None)
     if found is None or any(found):
         return False
     return fixtures is None or not any(f.result in played for f in fixtures)
+
+
+def tournaments_over(tournament_ids: list[int]) -> set[int]:
+    """Return which of the tournaments are over: each has stages, and all are complete."""
+    rows = (
+        Stage.objects.filter(tournament_id__in=tournament_ids)
+        .values_list("tournament_id", "status")
+        .order_by()
+    )
+    seen: dict[int, bool] = {}
+    for tournament_id, status in rows:
+        seen[tournament_id] = seen.get(tournament_id, True) and status == Stage.Status.COMPLETE
+    return {tournament_id for tournament_id, over in seen.items() if over}

@@ -14,6 +14,7 @@ A club's **directors** (``Club.directors``, or a superuser) keep its roster of m
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from django.db.models import Q, QuerySet
@@ -33,6 +34,29 @@ class _System:
 
 #: the actor of appends the server makes itself; recorded as no user (actor NULL)
 SYSTEM: Final = _System()
+
+
+@dataclass(frozen=True)
+class LinkActor:
+    """A team's private link acting for its team (``tournaments.links``): not a user. Its
+    appends record no user, and ``via`` ``team-link:<side>:<link id>`` (docs/links.md); it
+    may enter and answer results in its team's score matches of its tournament, nothing else.
+    """
+
+    link_id: int
+    team_id: int
+    tournament_id: int
+    pk = None
+    is_authenticated = False  # not a signed-in user: directors' and keepers' checks say no
+    is_superuser = False
+
+    def side_in(self, match: Match) -> int | None:
+        """Return the side (0: team0, 1: team1) its team plays in ``match``, or None."""
+        if match.tournament_id != self.tournament_id:
+            return None
+        if match.team0_id == self.team_id:
+            return 0
+        return 1 if match.team1_id == self.team_id else None
 
 
 def is_system(actor: Any) -> bool:

@@ -325,6 +325,38 @@ class Team(models.Model):
         ).exists()
 
 
+class TeamLink(models.Model):
+    """A team's private link: whoever opens it acts for that team in its tournament's score
+    matches (enter a deal, answer the other team's entry), with no account (docs/links.md).
+
+    The key in the link is never stored: it is an HMAC, under the deployment's secret, of the
+    row's ``nonce`` (from ``secrets``), so a copy of the database opens no link and the desk
+    can print the same card again; the row keeps the key's SHA-256 to find it by. One link of
+    a team is live at a time; reissuing it revokes the one before.
+    """
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="links")
+    nonce = models.CharField(max_length=64, editable=False)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["team", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team"], condition=Q(revoked_at__isnull=True), name="team_link_one_live"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"link of {self.team}" + (" (revoked)" if self.revoked_at else "")
+
+
 class Match(models.Model):
     """A match between two teams: team0 sits at seats 0 and 2, team1 at seats 1 and 3."""
 

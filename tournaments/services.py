@@ -16,7 +16,7 @@ from django.utils import timezone
 import seep_core as sc
 
 from . import appendsql, matchlog, receipts, snapshots
-from .access import SYSTEM, is_director, is_scorekeeper, seat_lineup, seats_in
+from .access import SYSTEM, LinkActor, is_director, is_scorekeeper, seat_lineup, seats_in
 from .chain import GENESIS, canonical_json, event_hash, request_digest
 from .errors import (
     CommandRefused,
@@ -252,6 +252,7 @@ def _append(
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
     director = is_director(actor, locked.tournament, listed=read.listed_director)
     _authorize(locked, state, actor, kind, payload, director=director)
+    via = _via(actor, locked, via)
     if idempotency_key is not None and read.keyed_seq is not None:
         original = _original_result(locked, idempotency_key, digest, actor)
         if original is not None:
@@ -265,8 +266,8 @@ def _append(
         players, users = tuple(seated_players), tuple(seated_users)
     try:
         planned, new_state = matchlog.plan(
-            state, _setup(locked, players, users), kind, payload, actor=actor_id,
-            shuffle=shuffle,
+            state, _setup(locked, players, users), kind, payload,
+            actor=_author(actor, locked), shuffle=shuffle,
         )  # fmt: skip
     except sc.SeepError as exc:
         raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
@@ -279,7 +280,29 @@ def _append(
 
 
 def _actor_id(actor: Any) -> int | None:
+    """The user the event records (None: the server, or a team's link)."""
     return None if actor is SYSTEM else getattr(actor, "pk", None)
+
+
+def _author(actor: Any, match: Match) -> int | None:
+    """Who the planner and the fold take the author to be: the user's id, or a team link's
+    author (its side: ``matchlog.link_author``)."""
+    if isinstance(actor, LinkActor):
+        side = actor.side_in(match)
+        return None if side is None else matchlog.link_author(side)
+    return _actor_id(actor)
+
+
+def _via(actor: Any, match: Match, via: str) -> str:
+    """The way in the event records: the caller's, or, for a team's link, the link and the
+    side it acts for (what the fold reads the author from on every replay)."""
+    if isinstance(actor, LinkActor):
+        side = actor.side_in(match)
+        assert side is not None  # _authorize refused a link of neither team
+        return matchlog.link_via(side, actor.link_id)
+    if via.startswith(matchlog.LINK_VIA):  # only a link's own append may say so
+        return f"not-{via}"[:40]
+    return via
 
 
 def _setup(
@@ -346,8 +369,9 @@ def _append_held(
             gate(locked, listed)
         director = is_director(actor, locked.tournament, listed=listed)
         _authorize(locked, state, actor, kind, payload, director=director)
+        via = _via(actor, locked, via)
         planned, new_state = matchlog.plan(
-            state, _setup(locked), kind, payload, actor=actor_id, shuffle=shuffle
+            state, _setup(locked), kind, payload, actor=_author(actor, locked), shuffle=shuffle
         )
     except Exception:  # decided again, and raised, on the row as locked
         return None
@@ -463,6 +487,9 @@ def _authorize(
     """
     if actor is SYSTEM:
         return
+    if isinstance(actor, LinkActor):
+        _authorize_link(match, actor, kind)
+        return
     if actor is None or not actor.is_authenticated:
         raise NotPermitted("sign in to record anything in a match", code="not_signed_in")
     seats = seats_in(state.users, actor)
@@ -497,6 +524,22 @@ def _authorize(
     if kind in matchlog.CORRECTIONS:
         raise NotPermitted("only a director corrects a match", code="director_only")
     raise NotPermitted(f"you may not append {kind} to this match", code="forbidden")
+
+
+def _authorize_link(match: Match, link: LinkActor, kind: str) -> None:
+    """A team's link: in its team's score matches, entries and answers only (as a seated
+    player of that team may; the two-person rule is the planner's, for every way in)."""
+    if link.side_in(match) is None:
+        raise NotPermitted("this team's link does not play in this match", code="not_your_match")
+    if match.mode != matchlog.SCORE:
+        raise NotPermitted("a team's link records results of score matches only", code="forbidden")
+    player_kinds = {
+        matchlog.Kind.DEAL_ENTERED, matchlog.Kind.DEAL_CONFIRMED, matchlog.Kind.DEAL_REJECTED
+    }  # fmt: skip
+    if kind not in player_kinds:
+        raise NotPermitted(
+            f"a team's link may enter and answer results, not append {kind}", code="forbidden"
+        )
 
 
 def _original_result(match: Match, key: str, digest: str, actor: Any) -> AppendResult | None:

@@ -97,14 +97,18 @@ def replay_log(match: Match) -> matchlog.MatchState:
     the match row holds.
     """
     rows = MatchEvent.objects.filter(match=match).order_by("seq")
-    events = list(rows.values_list("seq", "hash", "kind", "payload", "actor_id"))
+    events = list(rows.values_list("seq", "hash", "kind", "payload", "actor_id", "via"))
     head = (events[-1][0], events[-1][1]) if events else (0, "")
     if head != (match.last_seq, match.last_hash or ""):
         raise matchlog.LogInconsistent(
             f"the match's head of log (seq {match.last_seq}) is not its last event (seq {head[0]})"
         )
     return matchlog.replay(
-        [(kind, payload, actor) for _, _, kind, payload, actor in events], match.mode
+        [
+            (kind, payload, matchlog.author(actor, via))
+            for _, _, kind, payload, actor, via in events
+        ],
+        match.mode,
     )
 
 
@@ -245,3 +249,29 @@ _HEAD_AND_SNAPSHOT = (
     f"FROM {Match._meta.db_table} m "
     f"LEFT JOIN {MatchSnapshot._meta.db_table} s ON s.match_id = m.id WHERE m.id = %s"
 )
+
+
+def current_states(match_ids: list[int]) -> dict[int, matchlog.MatchState]:
+    """Return where each match stands now, by id, for a page of many tables (a board).
+
+    One statement reads every head with its snapshot (one picture); each snapshot is trusted
+    exactly as ``current_state`` trusts one (``state_at_head``), and a match whose snapshot
+    does not prove is replayed from its log (its own queries, as rare as a repair). An id of
+    no match is left out.
+    """
+    rows = Match.objects.filter(pk__in=match_ids).values_list(
+        *_HEAD_FIELDS,
+        "snapshot__seq",
+        "snapshot__head_hash",
+        "snapshot__digest",
+        "snapshot__state",
+    )
+    states = {}
+    for row in rows:
+        match_id = row[0]
+        kept = recent.get(match_id)
+        fresh = Match.from_db(connection.alias, _HEAD_FIELDS, list(row[:5]))
+        snapshot = None if row[5] is None else (int(row[5]), row[6], row[7], row[8])
+        state = state_at_head(fresh, kept, snapshot)
+        states[match_id] = state if state is not None else current_state(match_id)
+    return states

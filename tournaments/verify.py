@@ -102,7 +102,8 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
         ):
             problems.append(Problem(event.seq, "a derived event not written with its command"))
         try:
-            state = matchlog.apply_event(state, event.kind, event.payload, event.actor_id)
+            author = matchlog.author(event.actor_id, event.via)
+            state = matchlog.apply_event(state, event.kind, event.payload, author)
         except matchlog.LogInconsistent as exc:
             problems.append(Problem(event.seq, f"replay failed: {exc}"))
             replaying = False

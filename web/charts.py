@@ -1,24 +1,36 @@
 """The running difference of a match as a small SVG chart, drawn on the server.
 
 Team 0's lead is above the middle line, team 1's below; a bazzi won is a marked point with
-the winning team's initial. The chart carries a title and a description in words, so a
-screen reader gets what the picture shows.
+the winning team's initial, at the lead it reached, and the line then drops straight back to
+the difference after it (zero: L2). The chart carries a title and a description in words, so
+a screen reader gets what the picture shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from typing import NamedTuple
 
 WIDTH, HEIGHT, PAD = 640, 220, 34
 LEAD = 100  # L2: a lead of 100 wins a bazzi, so the scale always shows it
 
 
-def running_difference(points: Sequence[tuple[int, int, int | None]], teams: Sequence[str]) -> str:
-    """Return an ``<svg>`` element charting (deal, running difference, bazzi team) points.
+class Point(NamedTuple):
+    """One deal on the chart: the lead it reached, the running difference after it (the
+    same, unless the deal won a bazzi and the difference went back), the bazzi's team."""
 
-    >>> svg = running_difference([(1, 40, None), (2, 110, 0)], ["Aces", "Kings"])
-    >>> svg.startswith("<svg") and "bazzi" in svg
+    deal: int
+    reached: int
+    after: int
+    bazzi: int | None = None
+
+
+def running_difference(points: Sequence[Point], teams: Sequence[str]) -> str:
+    """Return an ``<svg>`` element charting the deals' running difference.
+
+    >>> svg = running_difference([Point(1, 40, 40), Point(2, 110, 0, 0)], ["Aces", "Kings"])
+    >>> svg.startswith("<svg") and "deal 2: +110, bazzi to Aces, back to +0" in svg
     True
     """
     a, b = (escape(t) for t in teams)
@@ -26,13 +38,14 @@ def running_difference(points: Sequence[tuple[int, int, int | None]], teams: Seq
     if not points:
         desc = "No deal has been scored yet."
     else:
-        words = [
-            f"deal {deal}: {diff:+d}"
-            + (f", bazzi to {escape(teams[bazzi])}" if bazzi is not None else "")
-            for deal, diff, bazzi in points
+        said = [
+            f"deal {p.deal}: {p.reached:+d}"
+            + (f", bazzi to {escape(teams[p.bazzi])}" if p.bazzi is not None else "")
+            + (f", back to {p.after:+d}" if p.after != p.reached else "")
+            for p in points
         ]
-        desc = "; ".join(words) + "."
-    top = max([LEAD, *(abs(d) for _, d, _ in points)])
+        desc = "; ".join(said) + "."
+    top = max([LEAD, *(abs(p.reached) for p in points), *(abs(p.after) for p in points)])
     inner_w, inner_h = WIDTH - 2 * PAD, HEIGHT - 2 * PAD
     count = max(len(points), 1)
 
@@ -64,18 +77,22 @@ def running_difference(points: Sequence[tuple[int, int, int | None]], teams: Seq
         f'<text x="{PAD + 4}" y="{HEIGHT - PAD + 20}" class="chart-label">{b} ahead</text>'
     )
     if points:
-        line = [(x(0), y(0))] + [(x(i + 1), y(d)) for i, (_, d, _) in enumerate(points)]
+        line = [(x(0), y(0))]
+        for i, p in enumerate(points):  # up to the lead reached, then straight down after it
+            line.append((x(i + 1), y(p.reached)))
+            if p.after != p.reached:
+                line.append((x(i + 1), y(p.after)))
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in line)
         parts.append(f'<polyline points="{path}" class="chart-line"/>')
-        for i, (deal, diff, bazzi) in enumerate(points):
-            px, py = x(i + 1), y(diff)
-            if bazzi is None:
+        for i, p in enumerate(points):
+            px, py = x(i + 1), y(p.reached)
+            if p.bazzi is None:
                 parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" class="chart-point"/>')
                 continue
-            initial = escape(teams[bazzi][:1].upper())
-            name = escape(teams[bazzi])
+            initial = escape(teams[p.bazzi][:1].upper())
+            name = escape(teams[p.bazzi])
             parts.append(
-                f'<g class="chart-bazzi"><title>Deal {deal}: bazzi to {name}</title>'
+                f'<g class="chart-bazzi"><title>Deal {p.deal}: bazzi to {name}</title>'
                 f'<circle cx="{px:.1f}" cy="{py:.1f}" r="9"/>'
                 f'<text x="{px:.1f}" y="{py + 4:.1f}" text-anchor="middle">{initial}</text></g>'
             )

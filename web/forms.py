@@ -29,6 +29,12 @@ class Command(forms.Form):
     client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)
 
 
+def sweep_values(rules: sc.Rules, count: int, first: bool) -> list[int]:
+    """Return a team's sweeps as the store takes them: ``count`` sweeps, the first-play one
+    first."""
+    return ([rules.first_sweep] if first else []) + [rules.sweep] * count
+
+
 class DealResult(Command):
     """A deal's result: each team's card points (adding up to 100) and sweeps."""
 
@@ -68,12 +74,10 @@ class DealResult(Command):
     def payload(self) -> dict[str, Any]:
         """Return the deal result as the store takes it: points and sweep values per team."""
         data = self.cleaned_data
-        sweeps: list[list[int]] = []
-        for side in "ab":
-            values = [self.rules.sweep] * data[f"sweeps_{side}"]
-            if data.get(f"first_{side}"):
-                values.insert(0, self.rules.first_sweep)
-            sweeps.append(values)
+        sweeps = [
+            sweep_values(self.rules, data[f"sweeps_{side}"], bool(data.get(f"first_{side}")))
+            for side in "ab"
+        ]
         return {"points": [data["points_a"], data["points_b"]], "sweeps": sweeps}
 
 
@@ -84,7 +88,60 @@ class Answer(Command):
 
 
 class Reject(Answer):
+    """A rejection: the reason, and if the rejecting team gives them, its own numbers (the
+    log keeps them beside the entry, and the director's form offers both)."""
+
     reason = forms.CharField(max_length=500, label="What is wrong with it?", widget=forms.TextInput)
+    points_a = forms.IntegerField(min_value=0, max_value=100, required=False)
+    points_b = forms.IntegerField(min_value=0, max_value=100, required=False)
+    sweeps_a = forms.IntegerField(min_value=0, max_value=24, required=False)
+    sweeps_b = forms.IntegerField(min_value=0, max_value=24, required=False)
+    first_a = forms.BooleanField(required=False)
+    first_b = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, rules: dict[str, Any], teams: tuple[str, str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.rules = sc.Rules.from_dict(rules)
+        for side, name in zip("ab", teams, strict=True):
+            self.fields[f"points_{side}"].label = f"Card points of {name}"
+            self.fields[f"sweeps_{side}"].label = f"Sweeps of {name}"
+            self.fields[f"first_{side}"].label = f"{name} swept on the first play"
+        if not self.rules.first_sweep:
+            del self.fields["first_a"], self.fields["first_b"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        a, b = data.get("points_a"), data.get("points_b")
+        if a is None and b is None:
+            if any(data.get(f"{name}_{side}") for name in ("sweeps", "first") for side in "ab"):
+                raise forms.ValidationError(
+                    "Give both teams' card points with your sweeps, or neither.",
+                    code="version_without_points",
+                )
+            return data
+        if a is None or b is None or a + b != 100:
+            raise forms.ValidationError(
+                f"Your version's card points must add up to 100: {a or 0} + {b or 0} = "
+                f"{(a or 0) + (b or 0)}.",
+                code="not_100",
+            )
+        if data.get("first_a") and data.get("first_b"):
+            raise forms.ValidationError(
+                "Only one team can sweep on the first play.", code="two_first_sweeps"
+            )
+        return data
+
+    def payload(self) -> dict[str, Any]:
+        """Return the rejection as the store takes it: with the team's own version if given."""
+        data = self.cleaned_data
+        out: dict[str, Any] = {"entry": data["entry"], "reason": data["reason"]}
+        if data.get("points_a") is None:
+            return out
+        sweeps = [
+            sweep_values(self.rules, data[f"sweeps_{side}"] or 0, bool(data.get(f"first_{side}")))
+            for side in "ab"
+        ]
+        return {**out, "points": [data["points_a"], data["points_b"]], "sweeps": sweeps}
 
 
 class RegisterTeam(forms.Form):

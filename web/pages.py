@@ -7,6 +7,7 @@ whatever the size of the tournament (tests/web/test_queries.py counts them).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,14 +16,14 @@ from django.urls import reverse
 
 import seep_core as sc
 from competition import selectors as competition
-from competition.models import Fixture, Round, Stage, StandingsCheckpoint
+from competition.models import Fixture, Round, Stage, StageEntry, StandingsCheckpoint
 from scoring import selectors as scoring
 from scoring.models import DealResult, MatchResult
 from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.models import Match, MatchReceipt, Player, Tournament
 
-from . import charts
+from . import charts, words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -114,9 +115,11 @@ class StagePage:
     standings: list[dict[str, Any]]  # rank, name, points, played, won, drawn, lost...
     tiebreak_names: list[str]
     as_of_round: int | None
+    as_of_words: str  # "after round 2", "after round 2, with 1 of 2 results of round 3"
     groups: list[tuple[int | None, list[dict[str, Any]]]]
     bracket: dict[str, Any] | None
     tables: list[Table] = field(default_factory=list)
+    printed: bool = False  # on the print page: a running stage, or every stage once all ended
 
 
 def tournament_version(tournament: Tournament) -> str:
@@ -184,6 +187,31 @@ def _tables(round_: Round | None, stage: Stage, sheets: str) -> list[Table]:
     return tables
 
 
+def standings_words(stage: Stage, rounds: list[Round], as_of: int | None) -> str:
+    """Return which results the standings as of round ``as_of`` hold, in words.
+
+    The projection keeps rows as of the last published round, which may not be played yet:
+    the words name the last complete round, and how far the next one is (one query, only
+    then).
+    """
+    if as_of is None:
+        return ""
+    complete = [r for r in rounds if r.number <= as_of and r.status == Round.Status.COMPLETE]
+    last = complete[-1] if complete else None
+    if last is not None and last.number == as_of:
+        return f"after {last}"
+    playing = next((r for r in rounds if r.number == as_of), None)
+    counts = Fixture.objects.filter(stage=stage, round__number=as_of).aggregate(
+        total=Count("pk"), decided=Count("pk", filter=~Q(result=""))
+    )
+    decided, total = counts["decided"] or 0, counts["total"] or 0
+    after = "" if last is None else f"after {last}"
+    if not decided:
+        return after or "before the first result"
+    partly = f"with {decided} of {total} results of {playing or f'round {as_of}'}"
+    return f"{after}, {partly}" if after else partly
+
+
 def tournament_page(tournament: Tournament) -> list[StagePage]:
     """Return every stage of the tournament as its public page shows it."""
     pages = []
@@ -224,32 +252,70 @@ def tournament_page(tournament: Tournament) -> list[StagePage]:
                 if rows
                 else [],
                 as_of_round=as_of,
+                as_of_words="" if stage.elimination else standings_words(stage, rounds, as_of),
                 groups=sorted(groups.items(), key=lambda g: (g[0] is not None, g[0] or 0)),
-                bracket=_bracket_columns(bracket, sheets) if bracket else None,
+                bracket=_bracket_columns(bracket, sheets, stage) if bracket else None,
                 tables=_tables(current, stage, sheets)
                 if stage.status == Stage.Status.RUNNING
                 else [],
             )
         )
+    # the print page: the stages being played, or once none is, how every stage ended
+    running = [p for p in pages if p.stage.status == Stage.Status.RUNNING]
+    for p in running or [p for p in pages if p.stage.status == Stage.Status.COMPLETE]:
+        p.printed = True
     return pages
 
 
-def _slot_label(side: dict[str, Any] | None, empty: str) -> str:
+def _slot_label(side: dict[str, Any] | None, empty: str, names: dict[str, str]) -> str:
     if side is None:
         return empty
-    return str(side.get("name") or side.get("from") or empty)
+    if side.get("name"):
+        return str(side["name"])
+    return words.source(str(side["from"]), names) if side.get("from") else empty
 
 
-def _bracket_columns(bracket: dict[str, Any], sheets: str) -> dict[str, Any]:
-    """Group a bracket's rounds by part (main; winners, losers, final) for drawing."""
+def _bracket_columns(bracket: dict[str, Any], sheets: str, stage: Stage) -> dict[str, Any]:
+    """Group a bracket's rounds by part (main; winners, losers, final) for drawing, each
+    slot with its team's seed, each decided match with its score (two queries)."""
+    seeds = dict(StageEntry.objects.filter(stage=stage).values_list("team_id", "seed"))
+    played = [f["match"] for r in bracket["rounds"] for f in r["fixtures"] if f["match"]]
+    scores = {
+        m: (team0, (b0, b1), difference)
+        for m, team0, b0, b1, difference in MatchResult.objects.filter(
+            match_id__in=played, over=True
+        ).values_list("match_id", "match__team0_id", "bazzis0", "bazzis1", "difference")
+    }
+    names = words.fixture_names(
+        [(r["name"] or f"round {r['number']}", [f["key"] for f in r["fixtures"]])
+         for r in bracket["rounds"]]
+    )  # fmt: skip
     parts: dict[str, list[dict[str, Any]]] = {}
     for r in bracket["rounds"]:
         for f in r["fixtures"]:
             f["sheet"] = sheet_url(sheets, f["match"])
-            f["a_label"] = _slot_label(f["a"], "to be decided")
-            f["b_label"] = _slot_label(f["b"], "bye" if f["result"] == "bye" else "to be decided")
+            f["name"] = names.get(f["key"], f["key"])
+            f["a_label"] = _slot_label(f["a"], "to be decided", names)
+            empty = "bye" if f["result"] == "bye" else "to be decided"
+            f["b_label"] = _slot_label(f["b"], empty, names)
+            for side in "ab":
+                team = (f[side] or {}).get("team")
+                f[f"{side}_seed"] = seeds.get(team) if team else None
+                f[f"{side}_score"] = None
+            score = scores.get(f["match"]) if f["match"] else None
+            if score is not None:
+                team0, bazzis, difference = score
+                # a match's team 0 is its fixture's a; the check costs nothing and keeps
+                # each score beside its team whatever a correction moved
+                a_first = team0 == (f["a"] or {}).get("team")
+                f["a_score"], f["b_score"] = bazzis if a_first else bazzis[::-1]
+                f["difference"] = difference if a_first else -difference
+            f["forfeit"] = f["result"] in (Fixture.Result.FORFEIT_A, Fixture.Result.FORFEIT_B)
         parts.setdefault(r["part"] or "main", []).append(r)
-    return {**bracket, "parts": list(parts.items())}
+    return {
+        **bracket,
+        "parts": [(part, words.part(part), rounds) for part, rounds in parts.items()],
+    }
 
 
 # --- the match sheet ---------------------------------------------------------------------
@@ -315,15 +381,30 @@ def match_sheet(match: Match) -> MatchSheet:
         seats=seats,
         result=scoring.match_result(match=match),
         deals=deals,
-        chart=charts.running_difference(
-            [(d.row.deal, d.row.running_difference, d.row.bazzi) for d in deals], teams
-        ),
+        chart=charts.running_difference(chart_points([d.row for d in deals]), teams),
         receipt=MatchReceipt.objects.filter(match=match).order_by("-seq").first(),
         position=position,
         deal_no=deal_no,
         stage=fixture.round.stage if fixture else None,
         round=fixture.round if fixture else None,
     )
+
+
+def chart_points(rows: list[DealResult]) -> list[charts.Point]:
+    """Return the chart's points: each deal's running difference, and for a deal that won a
+    bazzi the lead it reached before the difference went back to zero (L2), or for a bazzi
+    lost under the minimum (L3) the winner's lead line."""
+    points, before = [], 0
+    for row in rows:
+        reached = row.running_difference
+        if row.bazzi is not None:
+            if row.reason == DealResult.Reason.LEAD:
+                reached = before + row.difference
+            else:
+                reached = charts.LEAD if row.bazzi == 0 else -charts.LEAD
+        points.append(charts.Point(row.deal, reached, row.running_difference, row.bazzi))
+        before = row.running_difference
+    return points
 
 
 def public_position(deal: Any, names: list[str]) -> dict[str, Any]:
@@ -364,13 +445,18 @@ class EntryLine:
     side_name: str | None
 
 
-def keeper_matches(user: Any) -> Any:
-    """Return the score matches ``user`` keeps score at or plays in, not yet finished (nor
-    called off)."""
-    plays = Q(team0__first_player__user=user) | Q(team0__second_player__user=user)
-    plays |= Q(team1__first_player__user=user) | Q(team1__second_player__user=user)
+def keeper_matches(user: Any, *, teams: Sequence[int] = ()) -> Any:
+    """Return the score matches ``user`` keeps score at or plays in, and those of ``teams``
+    (the teams whose links the browser holds), not yet finished (nor called off)."""
+    who = Q(pk__in=[])
+    if user.is_authenticated:
+        who = Q(team0__first_player__user=user) | Q(team0__second_player__user=user)
+        who |= Q(team1__first_player__user=user) | Q(team1__second_player__user=user)
+        who |= Q(scorekeepers=user)
+    if teams:
+        who |= Q(team0__in=teams) | Q(team1__in=teams)
     return (
-        Match.objects.filter(Q(scorekeepers=user) | plays, mode=Match.Mode.SCORE)
+        Match.objects.filter(who, mode=Match.Mode.SCORE)
         .exclude(status__in=(Match.Status.FINISHED, Match.Status.CALLED_OFF))
         .select_related("tournament", "team0", "team1", "result")
         .distinct()
@@ -391,6 +477,8 @@ def _author(actor: int | None, players: dict[int, str], names: dict[int, str]) -
     """Return who entered a result, by their player's name if they play, else their account."""
     if actor is None:
         return "the score-keeper"
+    if actor < 0:  # a team's private link (its team is the line's side)
+        return "their team's link"
     return players.get(actor) or names.get(actor) or "the score-keeper"
 
 
@@ -425,5 +513,71 @@ def last_answer(match: Match, state: matchlog.MatchState) -> dict[str, Any] | No
         return None
     players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
     name = players.get(event.actor_id) if event.actor_id is not None else None
+    author = matchlog.author(event.actor_id, event.via)
+    if author is not None and author < 0:  # through a team's link
+        name = f"{(match.team0.name, match.team1.name)[matchlog.link_side(author)]}'s link"
     by = name or (event.actor.get_username() if event.actor else "")
     return {"deal": event.payload["deal"], "by": by, "at": event.recorded_at}
+
+
+@dataclass
+class Version:
+    """One version of a deal's result before a director: an entry, or the numbers a team
+    gave with its rejection; ``fields``, the decide form's data for it (None if the form's
+    sweeps cannot say it)."""
+
+    label: str
+    points: list[int]
+    sweeps: list[list[int]]
+    fields: dict[str, Any] | None
+
+
+def _sweep_fields(rules: sc.Rules, values: list[int]) -> tuple[int, bool] | None:
+    """Return sweep values as the form counts them (how many, one on the first play)."""
+    first = rules.first_sweep != rules.sweep and values[:1] == [rules.first_sweep]
+    rest = values[1:] if first else values
+    if any(v != rules.sweep for v in rest):
+        return None
+    return len(rest), first
+
+
+def deal_versions(
+    match: Match, lines: list[EntryLine], dispute: dict[str, Any] | None
+) -> list[Version]:
+    """Return the versions of the next deal a director chooses from: each entry, then each
+    rejection that came with the rejecting team's own numbers."""
+    rules = sc.Rules.from_dict(match.rules)
+    teams = (match.team0.name, match.team1.name)
+    found = [
+        (
+            f"entry {line.entry.number} by {line.by}"
+            + (f" ({line.side_name})" if line.side_name else ""),
+            list(line.entry.points),
+            [list(s) for s in line.entry.sweeps],
+        )
+        for line in lines
+    ]
+    entered = {line.entry.number: line.entry.side for line in lines}
+    seated = {p.user_id: seat % 2 for seat, p, _ in seat_list(match) if p.user_id}
+    for r in (dispute or {}).get("rejections", []):
+        if "points" not in r:
+            continue
+        side = seated.get(r["by"])  # the rejecting player's team, else the entry's other one
+        entry_side = entered.get(r["entry"])
+        if side is None and entry_side is not None:
+            side = 1 - entry_side
+        who = f"{teams[side]}'s version" if side is not None else "the rejecting version"
+        found.append((f"{who} (rejecting entry {r['entry']})", r["points"], r["sweeps"]))
+    versions = []
+    for label, points, sweeps in found:
+        counted = [_sweep_fields(rules, list(s)) for s in sweeps]
+        fields: dict[str, Any] | None = None
+        if all(c is not None for c in counted):
+            fields = {"points_a": points[0], "points_b": points[1]}
+            for letter, c in zip("ab", counted, strict=True):
+                assert c is not None
+                fields[f"sweeps_{letter}"], first = c
+                if first:
+                    fields[f"first_{letter}"] = True
+        versions.append(Version(label, points, sweeps, fields))
+    return versions

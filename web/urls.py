@@ -3,8 +3,9 @@
 from django.contrib.auth import views as auth
 from django.urls import path
 
-from .views import keeper, public
-from .views.desk import clubs, home, matches, rounds, stages, teams, tournament
+from .views import keeper, links, public, wall
+from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
+from .views.desk import links as desk_links
 
 app_name = "web"
 
@@ -15,9 +16,12 @@ urlpatterns = [
     path("t/<slug:slug>/", public.tournament, name="tournament"),
     path("t/<slug:slug>/live/", public.tournament_live, name="tournament-live"),
     path("t/<slug:slug>/print/", public.tournament_print, name="tournament-print"),
+    path("t/<slug:slug>/wall/", wall.wall_page, name="tournament-wall"),
+    path("t/<slug:slug>/wall/live/", wall.wall_live, name="tournament-wall-live"),
     path("m/<int:pk>/", public.match_sheet, name="match"),
     path("m/<int:pk>/live/", public.match_live, name="match-live"),
     path("m/<int:pk>/receipt-<int:seq>.json", public.match_receipt, name="match-receipt"),
+    path("l/<str:key>/", links.open_link, name="team-link"),
     path("keep/", keeper.index, name="keep"),
     path("keep/<int:pk>/", keeper.match_page, name="keep-match"),
     path("keep/<int:pk>/status/", keeper.status, name="keep-status"),
@@ -35,10 +39,32 @@ urlpatterns = [
         tournament.notice_resolve,
         name="desk-notice-resolve",
     ),
+    path("desk/<slug:slug>/board/", board.board_page, name="desk-board"),
+    path("desk/<slug:slug>/board/live/", board.board_live, name="desk-board-live"),
+    path(
+        "desk/<slug:slug>/board/matches/<int:pk>/confirm/",
+        board.board_confirm,
+        name="desk-board-confirm",
+    ),
+    path(
+        "desk/<slug:slug>/board/matches/<int:pk>/decide/",
+        board.board_decide,
+        name="desk-board-decide",
+    ),
     path("desk/<slug:slug>/teams/", teams.register_team, name="desk-register"),
     path("desk/<slug:slug>/teams/many/", teams.register_teams, name="desk-register-many"),
     path("desk/<slug:slug>/teams/act/", teams.team_command, name="desk-team"),
     path("desk/<slug:slug>/teams/<int:pk>/", teams.team_edit, name="desk-team-edit"),
+    path("desk/<slug:slug>/teams/<int:pk>/link/", desk_links.team_link, name="desk-team-link"),
+    path(
+        "desk/<slug:slug>/teams/<int:pk>/link/reissue/",
+        desk_links.team_link_reissue,
+        name="desk-team-link-reissue",
+    ),
+    path("desk/<slug:slug>/cards/", desk_links.cards, name="desk-cards"),
+    path(
+        "desk/<slug:slug>/rounds/<int:pk>/cards/", desk_links.round_cards, name="desk-round-cards"
+    ),
     path("desk/<slug:slug>/stages/new/", stages.stage_new, name="desk-stage-new"),
     path("desk/<slug:slug>/stages/<int:pk>/edit/", stages.stage_edit, name="desk-stage-edit"),
     path("desk/<slug:slug>/stages/<int:pk>/remove/", stages.stage_remove, name="desk-stage-remove"),

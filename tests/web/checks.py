@@ -46,6 +46,8 @@ PAGES = [
     "desk-stage-new",
     "desk-stage-edit",
     "desk-team",
+    "desk-board",
+    "wall",
 ]
 
 
@@ -70,4 +72,6 @@ def every_page(club: Club) -> list[tuple[str, str, str | None]]:
         ("desk-stage-new", f"/desk/{slug}/stages/new/", "director"),
         ("desk-stage-edit", f"/desk/{slug}/stages/{club.stage.pk}/edit/", "director"),
         ("desk-team", f"/desk/{slug}/teams/{score.team0_id}/", "director"),
+        ("desk-board", f"/desk/{slug}/board/", "director"),
+        ("wall", f"/t/{slug}/wall/", None),
     ]

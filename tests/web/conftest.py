@@ -85,8 +85,11 @@ def friendly(club: Club) -> Match:
     return match
 
 
-def make_club(*, teams: list[str] = TEAMS, published: bool = True, tag: str = "") -> Club:
-    """Build the club evening; ``tag`` prefixes the slug and the user names (a second club)."""
+def make_club(
+    *, teams: list[str] = TEAMS, published: bool = True, tag: str = "", start_matches: bool = True
+) -> Club:
+    """Build the club evening; ``tag`` prefixes the slug and the user names (a second club);
+    ``start_matches=False``: the round's matches wait to be started at their tables."""
     accounts = get_user_model().objects
     users = {
         name: with_password(
@@ -127,6 +130,7 @@ def make_club(*, teams: list[str] = TEAMS, published: bool = True, tag: str = ""
         mode="score",
         match_format={"bazzis": 1, "deal_cap": 1},
         confirmation="other_team",
+        start_matches=start_matches,
     )
     stage.scorekeepers.add(users["scorekeeper"])
     competition.stage_start(actor=director, stage=stage)

@@ -122,8 +122,8 @@ def test_the_match_sheet_shows_seats_deals_chart_and_a_receipt_that_verifies(clu
     response = club.client().get(f"/m/{match.pk}/")
     doc = check_html(response.content.decode())
     text = " ".join(response.content.decode().split())
-    for seat, player in enumerate(match.seat_players()):
-        assert f"Seat {seat}: <strong>{player.name}</strong>" in text
+    for seat, player in zip(("North", "West", "South", "East"), match.seat_players(), strict=True):
+        assert f"{seat}: <strong>{player.name}</strong>" in text  # words, never "Seat 0"
     dealer = scoring.deal_results(match=match).get().dealer
     cells = [td.text for td in doc.findall(".//tbody/tr/td")]
     assert cells[:4] == ["1", match.seat_players()[dealer].name, "30", "70"]  # by name

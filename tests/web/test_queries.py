@@ -31,6 +31,8 @@ CEILING = {
     "desk-stage-new": 6,
     "desk-stage-edit": 6,
     "desk-team": 9,
+    "desk-board": 14,
+    "wall": 8,
 }
 BIG = [f"Team {n:02d}" for n in range(16)]
 

@@ -21,7 +21,16 @@ from .kinds import (
 )
 from .ledger import Counted
 from .planner import MatchSetup, plan
-from .state import Entry, LogInconsistent, MatchState
+from .state import (
+    LINK_VIA,
+    Entry,
+    LogInconsistent,
+    MatchState,
+    author,
+    link_author,
+    link_side,
+    link_via,
+)
 
 MATCH_STARTED, DEAL_STARTED, MOVE_PLAYED = Kind.MATCH_STARTED, Kind.DEAL_STARTED, Kind.MOVE_PLAYED
 DEAL_ENDED, MATCH_ENDED = Kind.DEAL_ENDED, Kind.MATCH_ENDED
@@ -38,6 +47,7 @@ __all__ = [
     "DIGITAL",
     "FINISHED",
     "IN_PROGRESS",
+    "LINK_VIA",
     "MATCH_ENDED",
     "MATCH_STARTED",
     "MOVE_PLAYED",
@@ -57,7 +67,11 @@ __all__ = [
     "Shuffle",
     "Status",
     "apply_event",
+    "author",
     "choices",
+    "link_author",
+    "link_side",
+    "link_via",
     "match_outcome",
     "plan",
     "repeatable_decks",

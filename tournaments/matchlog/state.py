@@ -46,6 +46,37 @@ def _deal_from_json(data: dict[str, Any], rules: sc.Rules | None) -> sc.Deal | s
     return sc.Deal.from_dict(data, rules)
 
 
+#: how an append made through a team's private link says so: ``via`` is
+#: ``team-link:<side>:<link id>`` (docs/links.md); the fold knows its author by its side
+LINK_VIA = "team-link:"
+
+
+def link_author(side: int) -> int:
+    """Return the author the fold knows a team's link by: -1 (team 0) or -2 (team 1), never a
+    user's id (those are positive)."""
+    return -1 - side
+
+
+def link_side(author: int) -> int:
+    """Return the team (0 or 1) a link's author (``link_author``) acts for."""
+    return -1 - author
+
+
+def link_via(side: int, link_id: int) -> str:
+    """Return the ``via`` an append through a team's link records."""
+    return f"{LINK_VIA}{side}:{link_id}"
+
+
+def author(actor_id: int | None, via: str) -> int | None:
+    """Return the author the fold takes an event to have: its user's id, a team link's author
+    (decoded from its ``via``), or None (the server, or a user's row since deleted)."""
+    if via.startswith(LINK_VIA):
+        side = via[len(LINK_VIA) :].split(":", 1)[0]
+        if side in ("0", "1"):
+            return link_author(int(side))
+    return actor_id
+
+
 @dataclass(frozen=True)
 class MatchState:
     """Where a match stands after some prefix of its log."""
@@ -92,7 +123,12 @@ class MatchState:
         return self.deal is None or (self.deal.bid is None and self.deal.plays == 0)
 
     def side_of(self, actor: int | None) -> int | None:
-        """Return the team (0 or 1) of the seat ``actor`` sits at, or None if not seated."""
+        """Return the team (0 or 1) of the seat ``actor`` sits at, or None if not seated.
+
+        A team's private link is an author of its own (``link_author``): its team's side.
+        """
+        if actor is not None and actor < 0:
+            return link_side(actor)
         if actor is None or self.users is None:
             return None
         for seat, user in enumerate(self.users):

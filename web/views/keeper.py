@@ -29,9 +29,10 @@ from tournaments.reads import consistent_read
 from tournaments.services import match_append_event
 
 from .. import forms, pages
+from .. import links as team_links
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
 from ..clubtime import use_club_time
-from .public import POLL_MS, _conditional
+from .public import POLL_MS, _conditional, etag_of
 
 K = matchlog.Kind
 #: what each refusal means to the person holding the phone
@@ -68,6 +69,15 @@ def plain_words(exc: store_errors.AppendRefused) -> str:
     return f"{message} ({exc.rule})." if exc.rule else f"{message}."
 
 
+def _actor(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Any:
+    """Who appends: the signed-in person if they have a part in the match, else the team
+    link this browser holds for one of its teams."""
+    if match_role(request.user, match, state) is not None:
+        return request.user
+    link = team_links.acting_for(request, match)
+    return request.user if link is None else link
+
+
 def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.MatchState, str]:
     # Deal results are entered in score matches; digital and table matches record moves.
     match = get_object_or_404(
@@ -75,23 +85,34 @@ def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.Matc
     )
     state = store.match_state(match)
     role = match_role(request.user, match, state)
+    if role is None and team_links.acting_for(request, match) is not None:
+        role = PLAYER  # through the team's private link
     if role is None:
+        if team_links.held(request).stopped:
+            raise team_links.LinkStopped()
         raise Http404("no such match to keep score at")
     use_club_time(match.tournament)
     return match, state, role
 
 
-@login_required
+@team_links.signed_in_or_linked
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     """Pick a match: the score matches you keep score at, play in, or direct."""
-    mine = list(pages.keeper_matches(request.user))
+    linked = team_links.held(request)
+    mine = list(pages.keeper_matches(request.user, teams=team_links.team_ids(request)))
     directed = [
         m
         for m in pages.director_score_matches(directed_tournaments(request.user))
         if m.pk not in {x.pk for x in mine}
     ]
-    return render(request, "web/keep_index.html", {"mine": mine, "directed": directed})
+    context = {
+        "mine": mine,
+        "directed": directed,
+        "links": linked.live,
+        "stopped": linked.stopped,
+    }
+    return render(request, "web/keep_index.html", context)
 
 
 def _context(
@@ -105,6 +126,11 @@ def _context(
 ) -> dict[str, Any]:
     user = request.user
     side = side_of(user, state, match)
+    me = user.pk
+    link = team_links.acting_for(request, match) if role == PLAYER and side is None else None
+    if link is not None:  # acting through the team's link: its author is its side
+        side = link.side_in(match)
+        me = None if side is None else matchlog.link_author(side)
     teams = (match.team0.name, match.team1.name)
     names = [p.name for _, p, _ in pages.seat_list(match)]
     lines = pages.entry_lines(match, state)
@@ -117,14 +143,14 @@ def _context(
         can_enter = can_enter and not state.entries
     else:
         can_enter = can_enter and not any(
-            e.actor == user.pk or (side is not None and e.side == side) for e in state.entries
+            e.actor == me or (side is not None and e.side == side) for e in state.entries
         )
     answerable = [
         line
         for line in lines
         if role in (PLAYER, DIRECTOR)
         and not state.disputed
-        and line.entry.actor != user.pk
+        and line.entry.actor != me
         and (side is None or line.entry.side != side)
         and not (confirmation == matchlog.Confirmation.BOTH_ENTER and role == PLAYER)
     ]
@@ -153,6 +179,7 @@ def _context(
         "rejected": _rejections(match) if state.disputed else [],
         "confirmed": pages.last_answer(match, state) if state.deal_no else None,
         "poll_ms": POLL_MS,
+        "etag": etag_of(request, _version(request, match)),
         "rules": entry_form.rules,
     }
 
@@ -163,7 +190,7 @@ def _rejections(match: Match) -> list[dict[str, Any]]:
     return disputed[0]["rejections"] if disputed else []
 
 
-@login_required
+@team_links.signed_in_or_linked
 @require_GET
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     with consistent_read():
@@ -172,7 +199,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/keep.html", context)
 
 
-@login_required
+@team_links.signed_in_or_linked
 @require_GET
 def status(request: HttpRequest, pk: int) -> HttpResponse:
     """The page's live part (entries, answers, deals so far), with an ETag on the log's head."""
@@ -183,21 +210,34 @@ def status(request: HttpRequest, pk: int) -> HttpResponse:
             context = _context(request, match, state, role)
             return render(request, "web/_keep_status.html", context)
 
-        return _conditional(request, f"k{match.pk}-{match.last_seq}", build)
+        return _conditional(request, _version(request, match), build)
+
+
+def _version(request: HttpRequest, match: Match) -> str:
+    """The phone page's live part's version: the log's head, and the team link it acts
+    through (two links of one match see two parts)."""
+    link = team_links.acting_for(request, match)
+    return f"k{match.pk}-{match.last_seq}" + ("" if link is None else f"-l{link.link_id}")
 
 
 def append_command(
-    request: HttpRequest, match: Match, kind: str, payload: dict[str, Any], form: forms.Command
+    request: HttpRequest,
+    match: Match,
+    kind: str,
+    payload: dict[str, Any],
+    form: forms.Command,
+    actor: Any = None,
 ) -> store_errors.AppendRefused | None:
     """Append the command through the store's service, with the head of the log and the
-    client id ``form`` (valid) carried; return its refusal, or None."""
+    client id ``form`` (valid) carried; return its refusal, or None. ``actor``: the signed-in
+    person unless said (a team's link: ``_actor``)."""
     try:
         match_append_event(
             match=match.pk,
             expected_seq=form.cleaned_data["expected_seq"],
             kind=kind,
             payload=payload,
-            actor=request.user,
+            actor=request.user if actor is None else actor,
             idempotency_key=f"web-{form.cleaned_data['client_id']}",
             via="session",
         )
@@ -269,7 +309,7 @@ def _form_errors(form: Any) -> str:
     return " ".join(errors)
 
 
-@login_required
+@team_links.signed_in_or_linked
 @require_POST
 def enter(request: HttpRequest, pk: int) -> HttpResponse:
     """Enter the next deal's result (counted at once when the match asks no confirmation)."""
@@ -287,13 +327,14 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
         done = f"Deal {deal} entered: it counts once the other team confirms it."
     else:
         done = f"Deal {deal} entered: it counts once the other side's entry agrees."
-    refused = append_command(request, match, kind, form.payload(), form)
+    actor = _actor(request, match, state)
+    refused = append_command(request, match, kind, form.payload(), form, actor)
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused, entry_form=form)
     return _done(request, match, done)
 
 
-@login_required
+@team_links.signed_in_or_linked
 @require_POST
 def answer(request: HttpRequest, pk: int) -> HttpResponse:
     """Confirm or reject an entered result (the other team's phone, or a director's)."""
@@ -302,7 +343,8 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
     if action == "confirm":
         form: forms.Answer = forms.Answer(request.POST)
     elif action == "reject":
-        form = forms.Reject(request.POST)
+        teams = (match.team0.name, match.team1.name)
+        form = forms.Reject(request.POST, rules=match.rules, teams=teams)
     else:
         return _refused(request, match, "Choose whether you confirm or reject the result.")
     if not form.is_valid():
@@ -313,10 +355,10 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
     if action == "confirm":
         kind, payload, done = K.DEAL_CONFIRMED, {"entry": data["entry"]}, f"Deal {deal} confirmed."
     else:
-        kind = K.DEAL_REJECTED
-        payload = {"entry": data["entry"], "reason": data["reason"]}
+        assert isinstance(form, forms.Reject)
+        kind, payload = K.DEAL_REJECTED, form.payload()  # with the team's own numbers, if given
         done = f"Deal {deal} rejected: the director will decide it."
-    refused = append_command(request, match, kind, payload, form)
+    refused = append_command(request, match, kind, payload, form, _actor(request, match, state))
     if refused is not None:
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, plain_words(refused), refused, reject_form=reject_form)

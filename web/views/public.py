@@ -31,10 +31,15 @@ def _etag_matches(request: HttpRequest, etag: str) -> bool:
     return etag in [t.strip() for t in held.split(",")]
 
 
+def etag_of(request: HttpRequest, version: str) -> str:
+    """Return the ETag of a fragment's ``version`` as this viewer sees it (their account)."""
+    viewer = request.user.pk if request.user.is_authenticated else 0
+    return f'"{version}-{viewer}"'
+
+
 def _conditional(request: HttpRequest, version: str, build: object) -> HttpResponse:
     """Answer 304 when the browser holds this version of the fragment, else render it."""
-    viewer = request.user.pk if request.user.is_authenticated else 0
-    etag = f'"{version}-{viewer}"'
+    etag = etag_of(request, version)
     if _etag_matches(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:

@@ -122,6 +122,11 @@
     var a = form.querySelector("[name=points_a]"), b = form.querySelector("[name=points_b]");
     var out = form.querySelector("[data-sum]");
     if (!a || !b || !out) return true;
+    if (form.getAttribute("data-check") === "optional" && a.value === "" && b.value === "") {
+      out.textContent = "";  // a version is optional: none given is fine
+      out.className = "sum";
+      return true;
+    }
     var x = parseInt(a.value, 10), y = parseInt(b.value, 10);
     var ok = !isNaN(x) && !isNaN(y) && x >= 0 && y >= 0 && x + y === 100;
     if (isNaN(x) || isNaN(y)) out.textContent = "Enter both teams' card points (they add up to 100).";
@@ -135,8 +140,8 @@
   // delegated: the live part of the page replaces its forms when the match moves on
   document.addEventListener("input", function (event) {
     var form = event.target.form;
+    if (form && form.hasAttribute("data-resend")) form.setAttribute("data-dirty", "");
     if (!form || !form.hasAttribute("data-check")) return;
-    form.setAttribute("data-dirty", "");
     var a = form.querySelector("[name=points_a]"), b = form.querySelector("[name=points_b]");
     if (event.target === b) b.setAttribute("data-touched", b.value !== "" ? "1" : "");
     if (event.target === a && !b.getAttribute("data-touched")) {

@@ -60,6 +60,11 @@ def _match_page(
     state = store.match_state(match)
     teams = (match.team0.name, match.team1.name)
     initial = {"expected_seq": match.last_seq, "client_id": uuid.uuid4().hex}
+    lines = pages.entry_lines(match, state)
+    dispute = match_dispute(match) if state.disputed else None
+    # the decide form starts from the entered version; each version is also one tap away
+    versions = pages.deal_versions(match, lines, dispute)
+    first = next((v.fields for v in versions if v.fields is not None), {})
     return render(
         request,
         "web/desk_match.html",
@@ -68,11 +73,14 @@ def _match_page(
             "match": match,
             "state": state,
             "teams": teams,
-            "entries": pages.entry_lines(match, state),
-            "dispute": match_dispute(match) if state.disputed else None,
+            "entries": lines,
+            "dispute": dispute,
+            "versions": versions if state.disputed else [],
             "deals": list(scoring.deal_results(match=match)),
             "decide": decide
-            or forms.Decide(initial=initial, rules=match.rules, teams=teams, prefix="decide"),
+            or forms.Decide(
+                initial={**initial, **first}, rules=match.rules, teams=teams, prefix="decide"
+            ),
             "correction": correction
             or forms.Correction(initial=initial, teams=teams, prefix="fix"),
             "preview": preview,

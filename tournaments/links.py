@@ -1,0 +1,124 @@
+"""Team links: a team's private link, made, printed again and reissued by a director, and
+found again from the key a phone opens (docs/links.md).
+
+The key is 256 bits: an HMAC-SHA256, under the deployment's ``SECRET_KEY``, of the link
+row's nonce (32 bytes from ``secrets``), written in URL-safe base64 (43 characters). The row
+keeps the nonce and the key's SHA-256, never the key: a copy of the database alone opens no
+link, and the desk can print a team's card again without changing its link. A new
+``SECRET_KEY`` changes every key: the cards are printed again.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+
+from .access import LinkActor, is_director
+from .errors import ClubNotPermitted
+from .models import Team, TeamLink, Tournament
+
+KEY_SALT = "seep.tournaments.team-link"
+KEY_LENGTH = 43  # the URL-safe base64 of 32 bytes, unpadded
+
+
+def link_key(link: TeamLink) -> str:
+    """Return the key of ``link`` (the secret part of its address)."""
+    digest = salted_hmac(KEY_SALT, link.nonce, algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def _key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _require_director(actor: Any, tournament: Tournament | int) -> None:
+    if not is_director(actor, tournament):
+        raise ClubNotPermitted("only a director of this tournament may hand out its team links")
+
+
+def _issue(team: Team, actor: Any) -> TeamLink:
+    link = TeamLink(team=team, nonce=secrets.token_urlsafe(32))
+    link.key_hash = _key_hash(link_key(link))
+    link.created_by = actor if getattr(actor, "pk", None) is not None else None
+    link.save()
+    return link
+
+
+def team_link(*, actor: Any, team: Team) -> tuple[TeamLink, str]:
+    """Return the team's live link and its key, making it if the team has none (a director)."""
+    _require_director(actor, team.tournament_id)
+    live = TeamLink.objects.filter(team=team, revoked_at__isnull=True).first()
+    if live is None:
+        try:
+            with transaction.atomic():
+                live = _issue(team, actor)
+        except IntegrityError:  # made at the same moment by another request: that one
+            live = TeamLink.objects.get(team=team, revoked_at__isnull=True)
+    return live, link_key(live)
+
+
+def team_links(*, actor: Any, tournament: Tournament) -> dict[int, str]:
+    """Return every team's live link key by team id, making the missing ones (a director)."""
+    _require_director(actor, tournament)
+    teams = list(Team.objects.filter(tournament=tournament))
+    live = {
+        link.team_id: link
+        for link in TeamLink.objects.filter(team__tournament=tournament, revoked_at__isnull=True)
+    }
+    with transaction.atomic():
+        for team in teams:
+            if team.pk not in live:
+                live[team.pk] = _issue(team, actor)
+    return {team_id: link_key(link) for team_id, link in live.items()}
+
+
+def team_link_reissue(*, actor: Any, team: Team) -> tuple[TeamLink, str]:
+    """Revoke the team's live link (its cards stop working at once) and make a new one."""
+    _require_director(actor, team.tournament_id)
+    with transaction.atomic():
+        Team.objects.select_for_update().filter(pk=team.pk).first()  # one reissue at a time
+        TeamLink.objects.filter(team=team, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+        link = _issue(team, actor)
+    return link, link_key(link)
+
+
+def link_for_key(key: str) -> TeamLink | None:
+    """Return the live link whose key is ``key`` (its team and tournament with it), or None."""
+    if not isinstance(key, str) or len(key) != KEY_LENGTH:
+        return None
+    return (
+        TeamLink.objects.select_related("team__tournament")
+        .filter(key_hash=_key_hash(key), revoked_at__isnull=True)
+        .first()
+    )
+
+
+def was_reissued(key: str) -> bool:
+    """Whether ``key`` is a link's that was reissued since (so its card is out of date)."""
+    if not isinstance(key, str) or len(key) != KEY_LENGTH:
+        return False
+    return TeamLink.objects.filter(key_hash=_key_hash(key), revoked_at__isnull=False).exists()
+
+
+def live_links(link_ids: list[int]) -> list[TeamLink]:
+    """Return those of ``link_ids`` still live (not revoked), with their teams."""
+    if not link_ids:
+        return []
+    return list(
+        TeamLink.objects.select_related("team__tournament").filter(
+            pk__in=link_ids, revoked_at__isnull=True
+        )
+    )
+
+
+def actor_for(link: TeamLink) -> LinkActor:
+    """Return the actor a live link appends as."""
+    return LinkActor(link.pk, link.team_id, link.team.tournament_id)

@@ -1,0 +1,360 @@
+"""What the director's live board shows: every table of the running stages' current rounds and
+where it stands (not started, being played, a deal awaiting confirmation and for how long,
+disputed, finished), with what a director may count from there.
+
+Read in a bounded number of queries whatever the size of the round (tests/web/test_queries.py
+and tests/web/test_board.py count them): the running stages, their rounds, the fixtures with
+their teams, matches and results, the matches' states in one statement
+(``tournaments.selectors.match_states``), and the entries and rejections of the deals that
+wait, in one more.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from competition.models import Fixture, Round, Stage
+from scoring.models import MatchResult
+from tournaments import matchlog
+from tournaments import selectors as store
+from tournaments.models import Match, MatchEvent, Tournament
+
+K = matchlog.Kind
+#: a table waits too long (and stands out on the board) when a deal has awaited confirmation,
+#: or the table has not started since its round was published, for this long; a disputed deal
+#: always stands out, since only a director settles it
+LATE_MINUTES = 5
+LATE_AFTER = timedelta(minutes=LATE_MINUTES)
+
+NOT_STARTED, PLAYING, AWAITING, DISPUTED, FINISHED = (
+    "not_started",
+    "playing",
+    "awaiting",
+    "disputed",
+    "finished",
+)
+BYE, CALLED_OFF = "bye", "called_off"
+#: each state in words, for the board's count and each table's line
+STATE_WORDS = {
+    NOT_STARTED: "not started",
+    PLAYING: "being played",
+    AWAITING: "awaiting confirmation",
+    DISPUTED: "disputed",
+    FINISHED: "finished",
+    BYE: "bye",
+    CALLED_OFF: "called off",
+}
+
+
+@dataclass
+class Version:
+    """A result a director may count for a disputed deal with one tap: an entry, or the
+    version a team gave when it rejected one."""
+
+    key: str  # what the decide form posts: "entry-1", "rejection-<seq>"
+    label: str  # whose it is: "North's entry"
+    words: str  # the result in words
+
+
+@dataclass
+class BoardTable:
+    fixture: Fixture
+    label: str  # "Table 4", or the bracket round's name
+    state: str  # one of STATE_WORDS
+    deal: int = 0  # the deal entered or disputed (awaiting, disputed), else the deals played
+    since: datetime | None = None  # since when it waits (awaiting, disputed, not started)
+    minutes: int = 0  # for how long, in whole minutes
+    late: bool = False
+    score: str = ""  # the bazzis and the difference so far, or the result when finished
+    entries: list[tuple[int, str, str]] = field(default_factory=list)  # number, by, words
+    versions: list[Version] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)  # why an entry was rejected
+    expected_seq: int = 0
+    client_id: str = ""
+
+    @property
+    def match_id(self) -> int | None:
+        return self.fixture.match_id
+
+    @property
+    def teams(self) -> str:
+        f = self.fixture
+        a = f.team_a.name if f.team_a else "to be decided"
+        return f"{a} v {f.team_b.name}" if f.team_b else f"{a} has a bye"
+
+    @property
+    def line(self) -> tuple[str, str, str]:
+        """Return where the table stands in words, in three parts for the page: the state
+        ("Awaiting confirmation"), what follows (": deal 2, waiting for"), and for how long
+        ("3 min"; empty when it does not wait)."""
+        words = STATE_WORDS[self.state].capitalize()
+        if self.state in (AWAITING, DISPUTED):
+            detail = f": deal {self.deal}" + (", waiting for" if self.since else "")
+        elif self.state == PLAYING:
+            detail = f": deal {self.deal}"
+        else:
+            detail = ", published for" if self.since else ""
+        waited = ""
+        if self.since is not None:
+            waited = f"{self.minutes} min" if self.minutes else "less than a minute"
+        return words, detail, waited
+
+
+@dataclass
+class BoardStage:
+    stage: Stage
+    rounds: list[Round]
+    tables: list[BoardTable]
+
+    @property
+    def counts(self) -> list[tuple[str, int]]:
+        """Return how many tables are in each state, in the board's order (none left out)."""
+        found: dict[str, int] = {}
+        for t in self.tables:
+            found[t.state] = found.get(t.state, 0) + 1
+        return [(STATE_WORDS[s], found[s]) for s in STATE_WORDS if s in found]
+
+
+@dataclass
+class Board:
+    stages: list[BoardStage]
+    now: datetime
+
+    @property
+    def attention(self) -> list[BoardTable]:
+        """Return the tables that need the director: disputed first, then the late ones."""
+        tables = [t for s in self.stages for t in s.tables if t.late]
+        return sorted(tables, key=lambda t: (t.state != DISPUTED, -t.minutes))
+
+
+def result_words(points: Any, sweeps: Any, teams: tuple[str, str]) -> str:
+    """Return a deal's result in words: ``North 64 + sweeps 50, South 36``."""
+    parts = []
+    for name, p, s in zip(teams, points, sweeps, strict=True):
+        swept = sum(s)
+        parts.append(f"{name} {p}" + (f" + sweeps {swept}" if swept else ""))
+    return ", ".join(parts)
+
+
+def _label(f: Fixture) -> str:
+    if f.table:
+        return f"Table {f.table}"
+    return f.round.name or f"Round {f.round.number}"
+
+
+def _current_rounds(stage: Stage, rounds: list[Round]) -> list[Round]:
+    """Return the rounds whose tables are being played: a bracket's published rounds (several
+    may run at once), else the first published round, else the last one."""
+    published = [r for r in rounds if r.status == Round.Status.PUBLISHED]
+    if stage.elimination and published:
+        return published
+    return published[:1] or rounds[-1:]
+
+
+def _bazzis(result: MatchResult) -> str:
+    """Return the bazzis and the running difference, as "1 to 0 bazzis, difference +40"."""
+    return (
+        f"{result.bazzis0} \N{EN DASH} {result.bazzis1} bazzis, difference {result.difference:+d}"
+    )
+
+
+def _score(result: MatchResult | None) -> str:
+    if result is None or not result.started:
+        return ""
+    return f"{_bazzis(result)} after {result.deals} deal{'' if result.deals == 1 else 's'}"
+
+
+def _match_teams(f: Fixture) -> tuple[str, str]:
+    """Return the names of the fixture's match's team0 and team1 (its teams, read already)."""
+    assert f.match is not None and f.team_a is not None and f.team_b is not None
+    names = {f.team_a_id: f.team_a.name, f.team_b_id: f.team_b.name}
+    return names.get(f.match.team0_id, ""), names.get(f.match.team1_id, "")
+
+
+def _finished(f: Fixture, result: MatchResult | None) -> str:
+    teams = (f.team_a.name if f.team_a else "", f.team_b.name if f.team_b else "")
+    if result is not None and result.over and f.match is not None:
+        score = _bazzis(result)
+        if result.winner is not None:
+            return f"{_match_teams(f)[result.winner]} won: {score}"
+        return f"Drawn: {score}"
+    words = {
+        Fixture.Result.A: f"{teams[0]} won",
+        Fixture.Result.B: f"{teams[1]} won",
+        Fixture.Result.DRAW: "Drawn",
+        Fixture.Result.FORFEIT_A: f"{teams[0]} forfeited",
+        Fixture.Result.FORFEIT_B: f"{teams[1]} forfeited",
+        Fixture.Result.VOID: "Not played",
+    }
+    return str(words.get(Fixture.Result(f.result), "Finished"))
+
+
+def _waits(
+    matches: list[Match], states: dict[int, matchlog.MatchState]
+) -> dict[int, list[MatchEvent]]:
+    """Return the entries, rejections and disputes of each waiting match's next deal (one
+    query: the match's deals before it are left out in Python, a few rows a match)."""
+    waiting = [m.pk for m in matches if states[m.pk].entries or states[m.pk].disputed]
+    out: dict[int, list[MatchEvent]] = {pk: [] for pk in waiting}
+    if not waiting:
+        return out
+    kinds = (K.DEAL_ENTERED, K.DEAL_REJECTED, K.DEAL_DISPUTED)
+    for event in (
+        MatchEvent.objects.filter(match_id__in=waiting, kind__in=kinds)
+        .only("match_id", "seq", "kind", "payload", "actor_id", "recorded_at")
+        .order_by("match_id", "seq")
+    ):
+        if event.payload.get("deal") == states[event.match_id].deal_no + 1:
+            out[event.match_id].append(event)
+    return out
+
+
+def _in_progress(
+    table: BoardTable,
+    match: Match,
+    state: matchlog.MatchState,
+    events: list[MatchEvent],
+    teams: tuple[str, str],
+    now: datetime,
+) -> None:
+    """Fill in a table whose match is being played: a deal that waits, its entries, and
+    what a director may count."""
+    table.deal = state.deal_no + 1
+    table.expected_seq = match.last_seq
+    table.client_id = uuid.uuid4().hex
+    if not (state.entries or state.disputed):
+        table.state = PLAYING
+        return
+    entered = [e for e in events if e.kind == K.DEAL_ENTERED]
+    flagged = [e for e in events if e.kind != K.DEAL_ENTERED]
+    table.state = DISPUTED if state.disputed else AWAITING
+    started = flagged[:1] if state.disputed else entered[:1]
+    table.since = started[0].recorded_at if started else None
+    table.minutes = int((now - table.since).total_seconds() // 60) if table.since else 0
+    table.late = state.disputed or (table.since is not None and now - table.since >= LATE_AFTER)
+    for e in state.entries:
+        by = "the score-keeper" if e.side is None else teams[e.side]
+        table.entries.append((e.number, by, result_words(e.points, e.sweeps, teams)))
+        if state.disputed:
+            words = result_words(e.points, e.sweeps, teams)
+            table.versions.append(Version(f"entry-{e.number}", f"{by}'s entry", words))
+    for event in flagged:
+        if event.kind != K.DEAL_REJECTED:
+            continue
+        side = state.side_of(event.actor_id)
+        by = "a director" if side is None else teams[side]
+        table.reasons.append(f"{by}: {event.payload.get('reason', '')}")
+        if "points" in event.payload:
+            words = result_words(event.payload["points"], event.payload["sweeps"], teams)
+            table.versions.append(Version(f"rejection-{event.seq}", f"{by}'s version", words))
+
+
+def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
+    """Return the board: each running stage's current round(s), table by table."""
+    now = now or timezone.now()
+    stages = list(
+        Stage.objects.filter(tournament=tournament, status=Stage.Status.RUNNING).order_by("order")
+    )
+    rounds: dict[int, list[Round]] = {s.pk: [] for s in stages}
+    for r in (
+        Round.objects.filter(stage__in=stages)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("stage_id", "number")
+    ):
+        rounds[r.stage_id].append(r)
+    current = {s.pk: _current_rounds(s, rounds[s.pk]) for s in stages}
+    fixtures = list(
+        Fixture.objects.filter(round__in=[r for rs in current.values() for r in rs])
+        # a bracket's fixture still waiting for a team is not a table yet
+        .filter(Q(result=Fixture.Result.BYE) | Q(team_a__isnull=False, team_b__isnull=False))
+        .select_related("team_a", "team_b", "match__result")
+        .order_by("round__number", "table", "key", "pk")
+    )
+    rounds_by_id = {r.pk: r for rs in current.values() for r in rs}
+    for f in fixtures:
+        f.round = rounds_by_id[f.round_id]  # the round read above: no query a table
+    playing = [
+        f.match
+        for f in fixtures
+        if f.match is not None and f.match.status == Match.Status.IN_PROGRESS
+    ]
+    states = store.match_states(playing)
+    waits = _waits([m for m in playing if m.pk in states], states)
+    by_stage: dict[int, list[BoardTable]] = {s.pk: [] for s in stages}
+    for f in fixtures:
+        by_stage[f.stage_id].append(_table(f, states, waits, now))
+    return Board(
+        [BoardStage(s, current[s.pk], by_stage[s.pk]) for s in stages],
+        now,
+    )
+
+
+def _table(
+    f: Fixture,
+    states: dict[int, matchlog.MatchState],
+    waits: dict[int, list[MatchEvent]],
+    now: datetime,
+) -> BoardTable:
+    table = BoardTable(f, _label(f), NOT_STARTED)
+    match = f.match
+    if f.result == Fixture.Result.BYE:
+        table.state = BYE
+        return table
+    result: MatchResult | None = None
+    if match is not None:
+        try:
+            result = match.result
+        except MatchResult.DoesNotExist:
+            result = None
+    if match is None or match.status == Match.Status.SCHEDULED:
+        if f.result:  # decided without a match played (a forfeit, a void)
+            table.state, table.score = FINISHED, _finished(f, result)
+            return table
+        table.since = f.round.published_at
+        if table.since is not None:
+            table.minutes = int((now - table.since).total_seconds() // 60)
+            table.late = now - table.since >= LATE_AFTER
+        return table
+    if match.status == Match.Status.CALLED_OFF:
+        table.state = CALLED_OFF
+        return table
+    if match.status == Match.Status.FINISHED or match.pk not in states:
+        table.state, table.score = FINISHED, _finished(f, result)
+        return table
+    table.score = _score(result)
+    teams = _match_teams(f)
+    _in_progress(table, match, states[match.pk], waits.get(match.pk, []), teams, now)
+    return table
+
+
+def decided_result(match: Match, version: str) -> dict[str, Any] | None:
+    """Return the ``deal_ended`` payload of a version the board offers for ``match``'s
+    disputed deal (``entry-N``, ``rejection-SEQ``), as the log holds it now; None if it holds
+    no such version (answered or decided since the board was drawn)."""
+    state = store.match_state(match)
+    if not state.disputed:
+        return None
+    kind, _, number = version.partition("-")
+    if not number.isascii() or not number.isdigit() or len(number) > 18:
+        return None
+    if kind == "entry":
+        entry = next((e for e in state.entries if e.number == int(number)), None)
+        if entry is None:
+            return None
+        return {"points": list(entry.points), "sweeps": [list(s) for s in entry.sweeps]}
+    if kind == "rejection":
+        event = MatchEvent.objects.filter(
+            match=match, seq=int(number), kind=K.DEAL_REJECTED
+        ).first()
+        if event is None or event.payload.get("deal") != state.deal_no + 1:
+            return None
+        if "points" not in event.payload:
+            return None
+        return {"points": event.payload["points"], "sweeps": event.payload["sweeps"]}
+    return None

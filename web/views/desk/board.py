@@ -1,0 +1,141 @@
+"""The director's live board: every table of the current round(s), where each stands, and a
+tap to confirm an entry or count a disputed deal's version.
+
+The board's live part is polled like the public pages' (``live.js``, an ETag and a 304 when
+nothing changed). Its version is the tournament's (``pages.tournament_version``) and the
+minute: how long a table has waited changes with the clock, not with the log. The part is
+rendered for each director (its forms carry their CSRF token), never shared through the cache.
+A tap goes through the same append service, with the same forms, as the desk's match page
+(``matches.confirm_entry``, ``matches.decide``): a ``deal_confirmed`` or a ``deal_ended``
+appended by the director, at the head of the log the board showed.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django import forms as django_forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import matchlog
+from tournaments.models import Tournament
+from tournaments.reads import consistent_read
+
+from ... import board, forms, pages
+from ..keeper import append_command, plain_words
+from ..public import POLL_MS, _conditional
+from ._common import tournament_or_404
+from .matches import _desk_match
+
+K = matchlog.Kind
+
+
+class CountVersion(forms.Command):
+    """A director's one-tap decision of a disputed deal: count one of the versions the board
+    offered (an entry, or a rejecting team's own version), read again from the log."""
+
+    version = django_forms.RegexField(
+        regex=r"^(entry|rejection)-[0-9]{1,18}$", widget=django_forms.HiddenInput
+    )
+
+
+def _version(t: Tournament) -> str:
+    return f"b{pages.tournament_version(t)}-{int(time.time() // 60)}"
+
+
+def _part(request: HttpRequest, t: Tournament) -> str:
+    with consistent_read():
+        data = board.live_board(t)
+    # each link's address from one reverse (a reverse a table costs milliseconds at 128)
+    board_matches = reverse("web:desk-board-confirm", args=[t.slug, 1]).removesuffix("1/confirm/")
+    desk_matches = reverse("web:desk-match", args=[t.slug, 1]).removesuffix("1/")
+    context = {
+        "tournament": t,
+        "board": data,
+        "board_matches": board_matches,
+        "desk_matches": desk_matches,
+    }
+    return render_to_string("web/_board.html", context, request=request)
+
+
+@login_required
+@require_GET
+def board_page(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(request, slug)
+    version = _version(t)
+    return render(
+        request,
+        "web/desk_board.html",
+        {
+            "tournament": t,
+            "live": _part(request, t),
+            "version": version,
+            "poll_ms": POLL_MS,
+            "late_minutes": board.LATE_MINUTES,
+        },
+    )
+
+
+@login_required
+@require_GET
+def board_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The board's live part, with an ETag: a 304 while nothing changed this minute."""
+    t = tournament_or_404(request, slug)
+    return _conditional(request, _version(t), lambda: HttpResponse(_part(request, t)))
+
+
+def _back(slug: str, fixture: str = "") -> HttpResponse:
+    return redirect(reverse("web:desk-board", args=[slug]) + (f"#{fixture}" if fixture else ""))
+
+
+@login_required
+@require_POST
+def board_confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Confirm an entered result from the board (as the desk's match page does)."""
+    _t, match = _desk_match(request, slug, pk)
+    form = forms.Answer(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Nothing was recorded: the board was damaged, try again.")
+        return _back(slug)
+    refused = append_command(
+        request, match, K.DEAL_CONFIRMED, {"entry": form.cleaned_data["entry"]}, form
+    )
+    if refused is not None:
+        messages.error(request, f"{match.team0.name} v {match.team1.name}: {plain_words(refused)}")
+    else:
+        messages.success(
+            request, f"{match.team0.name} v {match.team1.name}: the entry is confirmed and counted."
+        )
+    return _back(slug, f"match-{match.pk}")
+
+
+@login_required
+@require_POST
+def board_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Count one version of a disputed deal from the board (the director's ``deal_ended``)."""
+    _t, match = _desk_match(request, slug, pk)
+    form = CountVersion(request.POST)
+    teams = f"{match.team0.name} v {match.team1.name}"
+    if not form.is_valid():
+        messages.error(request, "Nothing was recorded: the board was damaged, try again.")
+        return _back(slug)
+    payload = board.decided_result(match, form.cleaned_data["version"])
+    if payload is None:
+        messages.error(
+            request,
+            f"{teams}: nothing was recorded, that version is no longer disputed. The board "
+            "now shows where the match stands.",
+        )
+        return _back(slug, f"match-{match.pk}")
+    refused = append_command(request, match, K.DEAL_ENDED, payload, form)
+    if refused is not None:
+        messages.error(request, f"{teams}: {plain_words(refused)}")
+    else:
+        messages.success(request, f"{teams}: the deal's result is decided and counted.")
+    return _back(slug, f"match-{match.pk}")

@@ -1,0 +1,115 @@
+"""The desk's team links (docs/links.md): a team's link and card, reissued when a card is
+lost (asked first), and every card of the tournament or of a round, printed on A4."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from competition.models import Round
+from tournaments import links
+from tournaments.models import Team, Tournament
+
+from ...qr import qr_svg
+from ._common import confirm_first, tournament_or_404
+
+
+def _card(request: HttpRequest, t: Tournament, team: Team, key: str) -> dict[str, Any]:
+    url = request.build_absolute_uri(reverse("web:team-link", args=[key]))
+    return {
+        "team": team,
+        "url": url,
+        "qr": qr_svg(url, label=f"The private link of {team.name}"),
+    }
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "private, no-store"  # a page of keys is kept by nobody
+    return response
+
+
+@login_required
+@require_GET
+def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A team's link and card (made on the first visit), and the button that reissues it."""
+    t = tournament_or_404(request, slug)
+    team = get_object_or_404(Team, pk=pk, tournament=t)
+    link, key = links.team_link(actor=request.user, team=team)
+    context = {"tournament": t, "card": _card(request, t, team, key), "link": link}
+    return _no_store(render(request, "web/desk_team_link.html", context))
+
+
+@login_required
+@require_POST
+def team_link_reissue(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Give a team a new link (asked first): the old one, and its printed cards, stop."""
+    t = tournament_or_404(request, slug)
+    team = get_object_or_404(Team, pk=pk, tournament=t)
+    asked = confirm_first(
+        request,
+        tournament=t,
+        title=f"Give {team.name} a new link?",
+        consequences=[
+            "The link it has now stops at once: its printed cards, and any phone that opened "
+            "it, can no longer enter or answer a result.",
+            "Print its new card from the next page and hand it to the team.",
+        ],
+        action=reverse("web:desk-team-link-reissue", args=[slug, team.pk]),
+        fields={},
+        button="Give a new link",
+        cancel=reverse("web:desk-team-link", args=[slug, team.pk]),
+    )
+    if asked is not None:
+        return asked
+    links.team_link_reissue(actor=request.user, team=team)
+    messages.success(request, f"{team.name} has a new link: the old one no longer works.")
+    return redirect(reverse("web:desk-team-link", args=[slug, team.pk]))
+
+
+@login_required
+@require_GET
+def cards(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every team's card, to print on A4 and cut (made where a team has no link yet)."""
+    t = tournament_or_404(request, slug)
+    keys = links.team_links(actor=request.user, tournament=t)
+    teams = Team.objects.filter(tournament=t).order_by("name")
+    context = {
+        "tournament": t,
+        "title": f"{t.name}: the teams' cards",
+        "tables": [
+            {"table": None, "cards": [_card(request, t, team, keys[team.pk]) for team in teams]}
+        ],
+    }
+    return _no_store(render(request, "web/desk_cards.html", context))
+
+
+@login_required
+@require_GET
+def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A round's card per table: its number, and each team's name and link, on A4."""
+    t = tournament_or_404(request, slug)
+    round_ = get_object_or_404(Round.objects.select_related("stage"), pk=pk, stage__tournament=t)
+    keys = links.team_links(actor=request.user, tournament=t)
+    tables = []
+    for fixture in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key"):
+        teams = [team for team in (fixture.team_a, fixture.team_b) if team is not None]
+        if not teams:
+            continue
+        tables.append(
+            {
+                "table": fixture.table,
+                "cards": [_card(request, t, team, keys[team.pk]) for team in teams],
+            }
+        )
+    context = {
+        "tournament": t,
+        "title": f"{t.name}: {round_.stage.name}, {round_}",
+        "tables": tables,
+    }
+    return _no_store(render(request, "web/desk_cards.html", context))

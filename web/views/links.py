@@ -1,0 +1,34 @@
+"""A team's private link opened on a phone (docs/links.md): the browser then acts for the
+team in its tournament's score matches, with no account."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from tournaments import links
+
+from .. import links as team_links
+
+
+@require_GET
+def open_link(request: HttpRequest, key: str) -> HttpResponse:
+    """Keep the link in this browser's session and show the team's matches; a link reissued
+    since, or of a tournament that is over, is refused in words."""
+    link = links.link_for_key(key)
+    if link is None:
+        if links.was_reissued(key):  # its card is out of date
+            return _private(team_links.stopped_page(request))
+        return _private(render(request, "404.html", status=404))
+    if team_links.tournament_over(link):
+        return _private(team_links.stopped_page(request))
+    team_links.hold(request, link)
+    return _private(redirect(reverse("web:keep")))
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "private, no-store"
+    response["Referrer-Policy"] = "no-referrer"  # the key is in this page's address
+    return response
