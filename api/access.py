@@ -2,9 +2,10 @@
 
 A caller is a user (a browser session or an integration token) or anonymous. What they may
 see: published tournaments, and unpublished ones they direct, play in or keep score in;
-within those, drafts only if they direct it. A token is scoped to one tournament (anything
-else does not exist for it) and is read-only unless it was made to write. Knowing an id grants
-nothing: an object outside what the caller may see is a 404, whatever its id.
+within those, drafts only if they direct it. A token is scoped to one tournament, or to one
+club (its tournaments, its members; anything else does not exist for it) and is read-only
+unless it was made to write. Knowing an id grants nothing: an object outside what the caller
+may see is a 404, whatever its id.
 """
 
 from __future__ import annotations
@@ -39,22 +40,41 @@ def signed_in(request: Request) -> bool:
 
 
 def visible_tournaments(request: Request) -> QuerySet[Tournament]:
-    """Return the tournaments the caller may see (a token: only its own, if visible)."""
+    """Return the tournaments the caller may see (a token: only its own, or its club's, if
+    visible)."""
     tournaments = competition_access.visible_tournaments(request.user)
     token = token_of(request)
-    if token is not None:
-        tournaments = tournaments.filter(pk=token.tournament_id)
+    if token is not None and token.club_id is not None:
+        tournaments = tournaments.filter(club_id=token.club_id)
+    elif token is not None:
+        tournaments = tournaments.filter(pk=token.tournament_id or 0)
     return tournaments
 
 
+def in_scope(request: Request, tournament_id: int) -> bool:
+    """Whether the request's token, if any, reaches this tournament: its own, or one of its
+    club's (one query for a club's token, remembered per request; none otherwise)."""
+    token = token_of(request)
+    if token is None:
+        return True
+    if token.club_id is None:
+        return token.tournament_id == tournament_id
+    known: dict[int, bool] = request.__dict__.setdefault("_seep_in_club", {})
+    if tournament_id not in known:
+        known[tournament_id] = Tournament.objects.filter(
+            pk=tournament_id, club_id=token.club_id
+        ).exists()
+    return known[tournament_id]
+
+
 def may_see(request: Request, tournament: Tournament) -> bool:
-    """Whether the caller may see this tournament (at most one query; remembered per request)."""
+    """Whether the caller may see this tournament (at most one query, two with a club's
+    token; remembered per request)."""
     seen: dict[int, bool] = request.__dict__.setdefault("_seep_may_see", {})
     if tournament.pk not in seen:
-        token = token_of(request)
-        seen[tournament.pk] = (
-            token is None or token.tournament_id == tournament.pk
-        ) and competition_access.may_see(request.user, tournament)
+        seen[tournament.pk] = in_scope(request, tournament.pk) and competition_access.may_see(
+            request.user, tournament
+        )
     return seen[tournament.pk]
 
 
@@ -188,9 +208,8 @@ def get_or_404(queryset: QuerySet[Any], pk: Any) -> Any:
 
 def directs(request: Request, tournament: Tournament | int) -> bool:
     """Whether the caller directs the tournament (a token: within its scope)."""
-    token = token_of(request)
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    if token is not None and token.tournament_id != tournament_id:
+    if not in_scope(request, tournament_id):
         return False
     known: dict[int, bool] = request.__dict__.setdefault("_seep_directs", {})
     if tournament_id not in known:
@@ -212,10 +231,15 @@ def require_write(request: Request, tournament: Tournament | int) -> None:
             code="not_authenticated",
             status_code=401,
         )
-    token = token_of(request)
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    if token is not None and token.tournament_id != tournament_id:
+    if not in_scope(request, tournament_id):
         raise Http404
+    require_write_token(request)
+
+
+def require_write_token(request: Request) -> None:
+    """Refuse a change made with a read-only token."""
+    token = token_of(request)
     if token is not None and not token.write:
         raise Problem("this token may only read", code="token_read_only", status_code=403)
 

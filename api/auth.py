@@ -1,4 +1,5 @@
-"""Integration tokens: knox stores them hashed; each carries its tournament scope and write bit.
+"""Integration tokens: knox stores them hashed; each carries its scope (a tournament or a club)
+and its write bit.
 
 ``Authorization: Bearer <token>``. A token that is unknown, expired or malformed is refused
 (401) rather than treated as anonymous, so an integration notices at once.
@@ -249,8 +250,8 @@ try:  # the schema names the token scheme (drf-spectacular reads this extension)
             return {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "An integration token (POST /api/v1/tokens/), scoped to one "
-                "tournament, to read or to read and write.",
+                "description": "An integration token (POST /api/v1/tokens/, or manage.py "
+                "first_run), scoped to one tournament or one club, to read or to read and write.",
             }
 
 except ImportError:  # pragma: no cover - drf-spectacular is a dependency

@@ -8,21 +8,43 @@ from django.utils import timezone
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
 
-from tournaments.models import Tournament
+from tournaments.models import Club, Tournament
 
 
 class ApiToken(AbstractAuthToken):
-    """A token for an integration: stored hashed (knox), scoped to one tournament, to read
-    only or to read and write, and expiring. It acts as its user, within its scope."""
+    """A token for an integration: stored hashed (knox), scoped to one tournament or to one
+    club (its tournaments and its members), to read only or to read and write, and expiring.
+    It acts as its user, within its scope; one made by another token (``made_by``) is never
+    broader than it, and goes with it."""
 
     id = models.BigAutoField(primary_key=True)
     digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
     name = models.CharField(max_length=200)
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tokens")
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="tokens"
+    )
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="tokens"
+    )
     write = models.BooleanField(default=False, help_text="May it change anything?")
+    made_by = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="made",
+        help_text="The token that made this one, if a token did: revoked, it takes this along.",
+    )
 
     class Meta:
         ordering = ["-created", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tournament__isnull=True) ^ models.Q(club__isnull=True),
+                name="api_token_one_scope",
+                violation_error_message="a token is scoped to a tournament or to a club",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.token_key}...)"

@@ -4,19 +4,31 @@ renderer, positions through ``seep_core.view``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from competition import formats
+from competition import selectors as competition_selectors
 from competition.models import Fixture, Round, Stage, StandingRow
 from scoring.models import DealResult, MatchResult
 from tournaments import matchlog
-from tournaments.models import INTEGER_MAX, INTEGER_MIN, Match, Team, Tournament
+from tournaments.access import directed_clubs
+from tournaments.chain import timestamp
+from tournaments.models import (
+    ID_LIMIT,
+    INTEGER_MAX,
+    INTEGER_MIN,
+    Club,
+    Match,
+    Team,
+    Tournament,
+)
 
 from .access import visible_tournaments
+from .accounts import AccountField, AccountsField
 from .models import ApiToken, Webhook, WebhookAttempt, WebhookDelivery
 
 
@@ -48,16 +60,86 @@ class TeamRef(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(read_only=True)
 
 
+class Side(serializers.Serializer):  # type: ignore[type-arg]
+    """One of a fixture's or a match's two sides, in the one vocabulary of the API (docs/api.md):
+    ``sides`` is always two of these, side 0 first; a side is named by its index elsewhere
+    (``winner_side``, an entry's ``side``, the first of every pair of numbers)."""
+
+    side = serializers.IntegerField(
+        read_only=True, min_value=0, max_value=1,
+        help_text="0: the team at seats 0 and 2 (the match's team 0, the fixture's first); 1: "
+        "the team at seats 1 and 3.",
+    )  # fmt: skip
+    id = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="The team's id: null while it is not known "
+        "(a bracket slot waiting for a result) or for the missing side of a bye.",
+    )  # fmt: skip
+    name = serializers.CharField(read_only=True, allow_null=True, help_text="The team's name.")
+    # a field named like Field.source: the serializer's metaclass takes it out of the class
+    source = serializers.CharField(  # type: ignore[assignment]
+        read_only=True, allow_null=True,
+        help_text='Where the team comes from in a bracket ("Seed 3", "winner of QF1"), or null.',
+    )  # fmt: skip
+
+
+class SidesField(serializers.ListField):
+    """The read-only ``sides`` of a fixture or a match: two ``Side``s, made by ``sides`` from
+    the whole object (None: a dict that has them already, as a webhook's body)."""
+
+    def __init__(self, what: str, sides: Callable[[Any], list[dict[str, Any]]] | None = None):
+        kwargs: dict[str, Any] = {} if sides is None else {"source": "*"}
+        super().__init__(
+            child=Side(),
+            min_length=2,
+            max_length=2,
+            read_only=True,
+            help_text=f'The {what}\'s two sides, side 0 first (docs/api.md, "One vocabulary").',
+            **kwargs,
+        )
+        self.sides = sides
+
+    def to_representation(self, data: Any) -> Any:
+        return data if self.sides is None else self.sides(data)
+
+
+def sides_field(what: str) -> SidesField:
+    """Return the ``sides`` field of a shape served as a dict (a bracket's, a webhook's)."""
+    return SidesField(what)
+
+
+def match_sides(match: Match) -> list[dict[str, Any]]:
+    """Return a match's two sides, team 0 first, with its fixture's sources."""
+    fixture = _fixture_of(match)
+    sources = ("", "") if fixture is None else (fixture.source_a, fixture.source_b)
+    return [
+        competition_selectors.side(0, match.team0, sources[0]),
+        competition_selectors.side(1, match.team1, sources[1]),
+    ]
+
+
+WINNER_SIDE = "The side that won or went through (0 or 1), or null: not decided, or drawn."
+FIXTURE_RESULT = (
+    '"a": side 0 won, "b": side 1 won ("forfeit_a": side 0 forfeited, "bye": side 0 had a bye), '
+    '"draw", "void", or empty (pending); winner_side names the side that went through.'
+)
+
+
 # --- tournaments and teams ---------------------------------------------------------------
 
 
 class TournamentSerializer(StrictModel):
     organizer = UserRef(read_only=True)
-    directors = serializers.PrimaryKeyRelatedField(
-        many=True,
-        queryset=get_user_model().objects.all(),
+    club = serializers.IntegerField(
+        source="club_id",
         required=False,
-        help_text="User ids directing with the organizer (only the organizer changes them).",
+        allow_null=True,
+        help_text="The club it belongs to: one you direct (a club's token: its club). Left "
+        "out: your oldest club (one is made for you if you direct none). Fixed once made.",
+    )
+    directors = AccountsField(
+        required=False,
+        help_text="The accounts directing with the organizer, each by id or as a member "
+        '({"member": id}), of the club\'s people (only the organizer changes them).',
     )
     rules = serializers.JSONField(required=False, help_text="Rule variants (docs/rules.md V).")
     match_format = serializers.JSONField(required=False, help_text="Default match format (M1).")
@@ -69,6 +151,7 @@ class TournamentSerializer(StrictModel):
             "name",
             "slug",
             "organizer",
+            "club",
             "directors",
             "rules",
             "match_format",
@@ -82,14 +165,33 @@ class TournamentSerializer(StrictModel):
 
 
 class PlayerSerializer(Strict):
+    """A player of a team: a member of the tournament's club (``member``), or a name (and an
+    account) for the club's member with that account, or else a new member."""
+
     id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=200)
-    user = serializers.PrimaryKeyRelatedField(
-        queryset=get_user_model().objects.all(),
+    member = serializers.IntegerField(
+        required=False,
+        write_only=True,
+        min_value=1,
+        max_value=ID_LIMIT - 1,
+        help_text="A member of the tournament's club, by id (GET /clubs/{id}/members/).",
+    )
+    name = serializers.CharField(
+        max_length=200, required=False, help_text="Without a member: who plays (a new member)."
+    )
+    user = AccountField(
         required=False,
         allow_null=True,
-        help_text="The account this player signs in with (to play digital moves).",
+        help_text="Without a member: the account this player signs in with (to play digital "
+        "moves), one of the club's people: the club's member with it plays.",
     )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("member" in data) == ("name" in data):
+            raise serializers.ValidationError("send a member (its id) or a name (one of them)")
+        if "member" in data and "user" in data:
+            raise serializers.ValidationError({"user": ["a member brings their own account"]})
+        return data
 
 
 class TeamSerializer(Strict):
@@ -137,9 +239,15 @@ class StageSerializer(StrictModel):
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=list(formats.TIEBREAKS)), required=False
     )
-    match_format = serializers.JSONField(required=False)
-    scorekeepers = serializers.PrimaryKeyRelatedField(
-        many=True, queryset=get_user_model().objects.all(), required=False
+    match_format = serializers.JSONField(
+        required=False,
+        help_text="How long each match lasts (M1). Left out: the tournament's; an elimination "
+        "stage's never draws (left out, draws is false; true is refused, bad_format).",
+    )
+    scorekeepers = AccountsField(
+        required=False,
+        help_text="Who keeps score at every match of the stage: accounts, each by id or as a "
+        'member ({"member": id}), of the club\'s people.',
     )
 
     class Meta:
@@ -172,6 +280,7 @@ class StageSerializer(StrictModel):
             "grand_final_reset",
             "withdrawal",
             "start_matches",
+            "review_draw",
             "scorekeepers",
             "status",
             "started_at",
@@ -180,9 +289,12 @@ class StageSerializer(StrictModel):
         read_only_fields = ["id", "tournament", "order", "status", "started_at", "completed_at"]
 
 
+@extend_schema_serializer(deprecate_fields=["team_a", "team_b", "source_a", "source_b"])
 class FixtureSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
-    team_a = TeamRef(read_only=True, allow_null=True)
-    team_b = TeamRef(read_only=True, allow_null=True)
+    sides = SidesField("fixture", competition_selectors.fixture_sides)
+    winner_side = serializers.SerializerMethodField()
+    team_a = TeamRef(read_only=True, allow_null=True, help_text="Deprecated: sides[0].")
+    team_b = TeamRef(read_only=True, allow_null=True, help_text="Deprecated: sides[1].")
 
     class Meta:
         model = Fixture
@@ -191,6 +303,8 @@ class FixtureSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "table",
             "key",
             "group",
+            "sides",
+            "winner_side",
             "team_a",
             "team_b",
             "source_a",
@@ -202,6 +316,15 @@ class FixtureSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "floats",
         ]
         read_only_fields = fields
+        extra_kwargs: dict[str, dict[str, Any]] = {
+            "source_a": {"help_text": "Deprecated: sides[0].source."},
+            "source_b": {"help_text": "Deprecated: sides[1].source."},
+            "result": {"help_text": FIXTURE_RESULT},
+        }
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text=WINNER_SIDE))
+    def get_winner_side(self, fixture: Fixture) -> int | None:
+        return competition_selectors.fixture_winner_side(fixture)
 
 
 class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -223,6 +346,64 @@ class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "fixtures",
         ]
         read_only_fields = fields
+
+
+# A bracket's answer is the selector's tree as it is (``competition.selectors.bracket_for_stage``):
+# these describe it for the schema.
+
+
+#: the bracket's old slot of one side (``a`` or ``b``), deprecated; made with ``type`` since
+#: one of its keys is ``from``
+BracketSlotSerializer: type[serializers.Serializer] = type(  # type: ignore[type-arg]
+    "BracketSlotSerializer",
+    (serializers.Serializer,),
+    {
+        "team": serializers.IntegerField(allow_null=True),
+        "name": serializers.CharField(required=False),
+        "from": serializers.CharField(required=False),
+    },
+)
+
+
+@extend_schema_serializer(deprecate_fields=["a", "b", "winner"])
+class BracketFixtureSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    key = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    sides = sides_field("fixture")
+    winner_side = serializers.IntegerField(allow_null=True, help_text=WINNER_SIDE)
+    a = BracketSlotSerializer(allow_null=True, help_text="Deprecated: sides[0].")
+    b = BracketSlotSerializer(allow_null=True, help_text="Deprecated: sides[1].")
+    result = serializers.CharField(allow_null=True, help_text=FIXTURE_RESULT)
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="Deprecated: the team id of sides[winner_side]."
+    )
+    status = serializers.ChoiceField(
+        choices=["waiting", "ready", "playing", "decided", "void", "bye"]
+    )
+    match = serializers.IntegerField(allow_null=True)
+    winner_to = serializers.CharField(allow_null=True)
+    loser_to = serializers.CharField(allow_null=True)
+
+
+class BracketRoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    part = serializers.CharField()
+    status = serializers.CharField()
+    fixtures = BracketFixtureSerializer(many=True)
+
+
+@extend_schema_serializer(deprecate_fields=["team"])
+class ChampionSerializer(TeamRef):
+    team = serializers.IntegerField(read_only=True, help_text="Deprecated: id.")
+
+
+class BracketSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    stage = serializers.IntegerField()
+    format = serializers.CharField()
+    status = serializers.CharField()
+    rounds = BracketRoundSerializer(many=True)
+    champion = ChampionSerializer(allow_null=True)
 
 
 class RoundEditSerializer(Strict):
@@ -269,6 +450,11 @@ class StandingRowSerializer(serializers.ModelSerializer):  # type: ignore[type-a
             "tiebreaks",
         ]
         read_only_fields = fields
+        extra_kwargs = {
+            "played": {"help_text": "Games against an opponent, forfeits included; byes not."},
+            "byes": {"help_text": "Rounds the team sat out (counted apart from played)."},
+            "rank": {"help_text": "The place; before the first round (0), the seed order."},
+        }
 
     @extend_schema_field({"type": "object", "additionalProperties": True})
     def get_tiebreaks(self, row: StandingRow) -> dict[str, Any]:
@@ -278,7 +464,12 @@ class StandingRowSerializer(serializers.ModelSerializer):  # type: ignore[type-a
 # --- matches -----------------------------------------------------------------------------
 
 
+@extend_schema_serializer(deprecate_fields=["winner"])
 class MatchResultSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    winner_side = serializers.IntegerField(
+        source="winner", read_only=True, allow_null=True, help_text=WINNER_SIDE
+    )
+
     class Meta:
         model = MatchResult
         fields = [
@@ -289,20 +480,31 @@ class MatchResultSerializer(serializers.ModelSerializer):  # type: ignore[type-a
             "bazzis1",
             "next_dealer",
             "over",
+            "winner_side",
             "winner",
             "draw",
             "completed_at",
         ]
         read_only_fields = fields
+        extra_kwargs: dict[str, dict[str, Any]] = {
+            "seq": {
+                "help_text": "The result is the log folded up to this event; it has caught up "
+                "when it equals the match's last_seq (GET ?wait_for_seq=N waits for it)."
+            },
+            "winner": {"help_text": "Deprecated: winner_side (the same side)."},
+        }
 
 
+@extend_schema_serializer(deprecate_fields=["team0", "team1"])
 class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
-    team0 = TeamRef(read_only=True)
-    team1 = TeamRef(read_only=True)
+    sides = SidesField("match", match_sides)
+    team0 = TeamRef(read_only=True, help_text="Deprecated: sides[0].")
+    team1 = TeamRef(read_only=True, help_text="Deprecated: sides[1].")
     result = serializers.SerializerMethodField()
     stage = serializers.SerializerMethodField()
     round = serializers.SerializerMethodField()
     table = serializers.SerializerMethodField()
+    first_dealer = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -312,6 +514,7 @@ class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "stage",
             "round",
             "table",
+            "sides",
             "team0",
             "team1",
             "mode",
@@ -326,6 +529,15 @@ class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "result",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, min_value=0, max_value=3))
+    def get_first_dealer(self, match: Match) -> int | None:
+        """The seat that deals first: as set before the start, else as the log drew it (null
+        until the match starts)."""
+        if match.first_dealer is not None:
+            return int(match.first_dealer)
+        drawn = getattr(match, "drawn_dealer", None)
+        return None if drawn is None else int(drawn)
 
     @extend_schema_field(MatchResultSerializer(allow_null=True))
     def get_result(self, match: Match) -> Any:
@@ -379,6 +591,27 @@ class DealSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         read_only_fields = fields
 
 
+RECORDED_AT = (
+    "When it was recorded, as the hash chain writes it: ISO 8601 in UTC with microseconds "
+    "and +00:00 (2026-05-01T19:04:05.123456+00:00)."
+)
+REQUEST_DIGEST = (
+    "A keyed command's sha256 of its request (kind, payload, expected_seq), hashed with it; "
+    '"" for an unkeyed or derived event.'
+)
+VIA = (
+    'How the command came in, hashed with it when set: "token:<id>", "session", "admin", '
+    '"team-link:<side>:<link id>", "unpublish"; "" for the server.'
+)
+HASH = "sha256 of the previous event's hash and this event's fields (docs/events.md)."
+
+
+ENTRY_NUMBER = (
+    "The entry's number within its deal (1, 2...: the deal's first entry, its second), as "
+    "GET /matches/{id}/state/ lists it under entries; not a seq."
+)
+
+
 class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """An event as ``tournaments.selectors.render_event`` shows it to the caller."""
 
@@ -386,10 +619,20 @@ class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     kind = serializers.CharField()
     payload = serializers.JSONField()
     actor = serializers.IntegerField(allow_null=True)
-    recorded_at = serializers.DateTimeField()
+    recorded_at = serializers.CharField(help_text=RECORDED_AT)
+    idempotency_key = serializers.CharField(
+        allow_null=True, help_text="The command's Idempotency-Key (null: none, or derived)."
+    )
     caused_by = serializers.IntegerField(allow_null=True)
-    hash = serializers.CharField()
-    hidden = serializers.ListField(child=serializers.CharField(), required=False)
+    request_digest = serializers.CharField(help_text=REQUEST_DIGEST)
+    via = serializers.CharField(help_text=VIA)
+    hash = serializers.CharField(help_text=HASH)
+    hidden = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Payload fields hidden from you (shown as null): this event's hash cannot "
+        "be recomputed until they show (a deck, once its deal is over).",
+    )
 
 
 class AppendedSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -422,11 +665,16 @@ class HistorySerializer(serializers.Serializer):  # type: ignore[type-arg]
     payload = serializers.JSONField()
     actor = serializers.IntegerField(source="actor_id", allow_null=True)
     actor_name = serializers.SerializerMethodField()
-    via = serializers.CharField(help_text='"token:<id>", "session", "admin", or "" (server)')
-    recorded_at = serializers.DateTimeField()
+    via = serializers.CharField(help_text=VIA)
+    recorded_at = serializers.SerializerMethodField(help_text=RECORDED_AT)
     caused_by = serializers.IntegerField(allow_null=True)
     idempotency_key = serializers.CharField(allow_null=True)
-    hash = serializers.CharField()
+    request_digest = serializers.CharField(help_text=REQUEST_DIGEST)
+    hash = serializers.CharField(help_text=HASH)
+
+    @extend_schema_field(serializers.CharField())
+    def get_recorded_at(self, event: Any) -> str:
+        return timestamp(event.recorded_at)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_actor_name(self, event: Any) -> str | None:
@@ -485,11 +733,11 @@ class DealEnteredPayload(DealEndedPayload):
 
 
 class DealConfirmedPayload(Strict):
-    entry = serializers.IntegerField(min_value=1, help_text="The entry's number (its seq).")
+    entry = serializers.IntegerField(min_value=1, help_text=ENTRY_NUMBER)
 
 
 class DealRejectedPayload(Strict):
-    entry = serializers.IntegerField(min_value=1, help_text="The entry's number (its seq).")
+    entry = serializers.IntegerField(min_value=1, help_text=ENTRY_NUMBER)
     reason = serializers.CharField(max_length=500)
     points = serializers.ListField(
         child=serializers.IntegerField(), min_length=2, max_length=2, required=False,
@@ -572,10 +820,41 @@ class VisibleTournament(serializers.PrimaryKeyRelatedField):  # type: ignore[typ
         return visible_tournaments(self.context["request"])
 
 
+class DirectedClub(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
+    """A club the caller directs, by id: any other id is the answer an id naming none gets."""
+
+    default_error_messages = {
+        "does_not_exist": "no such club among those you direct",
+        "incorrect_type": "a club id (a whole number)",
+    }
+
+    def get_queryset(self) -> Any:
+        return directed_clubs(self.context["request"].user)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not isinstance(data, int) or not 1 <= data < ID_LIMIT:
+            self.fail("does_not_exist", pk_value=data)
+        return super().to_internal_value(data)
+
+
 class TokenSerializer(StrictModel):
-    tournament = VisibleTournament(help_text="The one tournament the token may act in.")
+    tournament = VisibleTournament(
+        required=False,
+        allow_null=True,
+        help_text="A tournament token: the one tournament it may act in.",
+    )
+    club = DirectedClub(
+        required=False,
+        allow_null=True,
+        help_text="A club token: the club it may act in (its tournaments, making them, its "
+        "members); a club you direct.",
+    )
     expires_in_days = serializers.IntegerField(
-        min_value=1, max_value=366, default=30, write_only=True
+        min_value=1,
+        max_value=366,
+        default=30,
+        write_only=True,
+        help_text="Days it lasts (a token made by a token: no longer than that token).",
     )
     token = serializers.CharField(read_only=True, help_text="Shown once, when it is made.")
 
@@ -585,14 +864,21 @@ class TokenSerializer(StrictModel):
             "id",
             "name",
             "tournament",
+            "club",
             "write",
             "expires_in_days",
             "created",
             "expiry",
             "token_key",
+            "made_by",
             "token",
         ]
-        read_only_fields = ["id", "created", "expiry", "token_key", "token"]
+        read_only_fields = ["id", "created", "expiry", "token_key", "made_by", "token"]
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if (data.get("tournament") is None) == (data.get("club") is None):
+            raise serializers.ValidationError("send a tournament or a club (one of them)")
+        return data
 
 
 class WebhookSerializer(StrictModel):
@@ -641,3 +927,53 @@ class WebhookDeliverySerializer(serializers.ModelSerializer):  # type: ignore[ty
             "attempt_log",
         ]
         read_only_fields = fields
+
+
+# --- clubs and their members -------------------------------------------------------------
+
+
+class ClubSerializer(StrictModel):
+    directors = UserRef(many=True, read_only=True)
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="An IANA time zone name (Asia/Kolkata); its tournaments' pages show times in "
+        "it. Default UTC.",
+    )
+
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "time_zone", "directors", "created_at"]
+        read_only_fields = ["id", "slug", "directors", "created_at"]
+
+
+class MemberSerializer(Strict):
+    """A member of a club. ``contact`` is shown to the club's directors only (anyone else who
+    sees the member gets null)."""
+
+    id = serializers.IntegerField(read_only=True)
+    club = serializers.IntegerField(source="club_id", read_only=True)
+    name = serializers.CharField(max_length=200)
+    contact = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        help_text="A phone number or e-mail, to tell two members of one name apart (its "
+        "directors only).",
+    )
+    user = AccountField(
+        required=False,
+        allow_null=True,
+        help_text="The account they sign in with, if any (one of the club's people: its "
+        "directors, its members' accounts, yours). A member plays without one.",
+    )
+
+    def to_representation(self, member: Any) -> dict[str, Any]:
+        return {
+            "id": member.pk,
+            "club": member.club_id,
+            "name": member.name,
+            "contact": member.contact if self.context.get("directs") else None,
+            "user": member.user_id,
+        }

@@ -16,7 +16,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import Tournament
+from tournaments.access import is_club_director
+from tournaments.models import Club, Tournament
 
 from .models import ApiToken, Webhook, WebhookDelivery
 from .problems import Problem
@@ -32,17 +33,48 @@ def token_create(
     *,
     user: Any,
     name: str,
-    tournament: Tournament,
+    tournament: Tournament | None = None,
+    club: Club | None = None,
     expires_in_days: int,
     write: bool = False,
+    made_by: ApiToken | None = None,
 ) -> tuple[ApiToken, str]:
-    """Make a token for ``user`` scoped to ``tournament``; return it and its text (shown once).
+    """Make a token for ``user`` scoped to ``tournament`` or to ``club`` (one of them); return
+    it and its text (shown once).
+
+    A club's token is for a director of the club. A token made by a token (``made_by``) is
+    never broader than it: only a club's token that may write makes one, and only for a
+    tournament of its club (403 ``token_scope``); it writes only if asked, expires no later,
+    and is revoked with it.
 
     Refused (409, ``too_many_tokens``) when the user holds ``API_TOKENS_PER_ACCOUNT``
     unexpired tokens already: each token has its own rate limit, so minting tokens must not
     multiply an account's. The user's row is locked while counting, so two at once cannot
     pass the cap.
     """
+    if (tournament is None) == (club is None):
+        raise Problem("a token is scoped to a tournament or to a club", code="invalid")
+    if club is not None and not is_club_director(user, club):
+        raise Problem("only a director of the club may make its tokens", code="forbidden",
+                      status_code=403)  # fmt: skip
+    lasts = timedelta(days=expires_in_days)
+    if made_by is not None:
+        if made_by.club_id is None or not made_by.write:
+            raise Problem(
+                "only a club's token that may write makes tokens",
+                code="token_scope" if made_by.club_id is None else "token_read_only",
+                status_code=403,
+            )
+        if (
+            user.pk != made_by.user_id
+            or tournament is None
+            or (tournament.club_id != made_by.club_id)
+        ):
+            raise Problem(
+                "a club's token makes tokens for the tournaments of its club only",
+                code="token_scope",
+                status_code=403,
+            )
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         held = ApiToken.objects.filter(user=user).exclude(expiry__lt=timezone.now()).count()
@@ -56,16 +88,21 @@ def token_create(
             )
         token, text = ApiToken.objects.create(
             user=user,
-            expiry=timedelta(days=expires_in_days),
+            expiry=lasts,
             name=name,
             tournament=tournament,
+            club=club,
             write=write,
+            made_by=made_by,
         )
+        if made_by is not None and made_by.expiry is not None and token.expiry > made_by.expiry:
+            token.expiry = made_by.expiry  # the same instant, not a moment after
+            ApiToken.objects.filter(pk=token.pk).update(expiry=token.expiry)
     return token, text
 
 
 def token_revoke(*, token: ApiToken) -> None:
-    """Revoke a token: it is refused from now on."""
+    """Revoke a token, and the tokens it made: they are refused from now on."""
     token.delete()
 
 

@@ -205,7 +205,7 @@ def deliver(self: Any, delivery_id: int) -> None:
     done = attempt(delivery_id)
     if done is False:
         if self.request.is_eager:
-            return  # in-process tasks cannot wait: the catch-up sends it when it is due
+            return  # in-process tasks cannot wait: the sender thread (or a catch-up) does
         due = (
             WebhookDelivery.objects.filter(pk=delivery_id)
             .values_list("next_attempt_at", flat=True)
@@ -213,6 +213,19 @@ def deliver(self: Any, delivery_id: int) -> None:
         )
         wait = 0.0 if due is None else (due - timezone.now()).total_seconds()
         raise self.retry(countdown=max(wait, 0.0))
+
+
+def dispatch(delivery_id: int) -> None:
+    """Send a delivery's first attempt on its way (after the commit that made it): to the
+    webhook queue, or, without a broker, to this process's sender thread, which tries it
+    after the response and again when it is due (``api.background``); with
+    ``WEBHOOKS_IN_BACKGROUND`` off, in-process at once (as the test suite reads them)."""
+    if deliver.app.conf.task_always_eager and settings.WEBHOOKS_IN_BACKGROUND:
+        from . import background
+
+        background.sender.submit(delivery_id)
+        return
+    deliver.delay(delivery_id)
 
 
 def backoff(tries: int) -> float:

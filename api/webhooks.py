@@ -73,49 +73,65 @@ def check_url(url: str) -> None:
 
 
 def enqueue(tournament_id: int, kind: str, body: dict[str, Any]) -> int:
-    """Create a delivery for each active subscription to ``kind``; send them after commit."""
+    """Create a delivery for each active subscription to ``kind``, its body stored as it is
+    signed (its ``id`` and ``created_at`` included); send them after commit."""
     made = []
     for hook in Webhook.objects.filter(tournament_id=tournament_id, active=True):
         if kind in hook.kinds:
             payload = {"kind": kind, "tournament": tournament_id, **body}
-            made.append(WebhookDelivery.objects.create(webhook=hook, kind=kind, body=payload).pk)
+            delivery = WebhookDelivery.objects.create(webhook=hook, kind=kind, body=payload)
+            delivery.body = signed_body(delivery)
+            delivery.save(update_fields=["body"])
+            made.append(delivery.pk)
     if made:
-        from .tasks import deliver
+        from .tasks import dispatch
 
         def send() -> None:
             for delivery_id in made:
-                deliver.delay(delivery_id)
+                dispatch(delivery_id)
 
         transaction.on_commit(send, robust=True)
     return len(made)
 
 
+def signed_body(delivery: WebhookDelivery) -> dict[str, Any]:
+    """Return the body a delivery signs: what happened, with the delivery's id and time."""
+    return {"id": delivery.pk, "created_at": delivery.created_at.isoformat(), **delivery.body}
+
+
 def body_bytes(delivery: WebhookDelivery) -> bytes:
-    """Return the exact bytes a delivery posts (and signs)."""
-    return json.dumps(
-        {"id": delivery.pk, "created_at": delivery.created_at.isoformat(), **delivery.body},
-        sort_keys=True,
-        separators=(",", ":"),
-    ).encode()
+    """Return the exact bytes a delivery posts (and signs): its stored body as canonical JSON
+    (sorted keys, no spaces), so the stored delivery re-checks a signature any time later."""
+    body = delivery.body if "id" in delivery.body else signed_body(delivery)  # made before
+    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
 
 
 # --- what happened, from the signals below ------------------------------------------------
 
 
 def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
+    from competition import selectors as competition_selectors
     from scoring.models import MatchResult
     from tournaments.models import Match
 
-    match = Match.objects.filter(pk=match_id).select_related("team0", "team1").first()
+    match = Match.objects.filter(pk=match_id).select_related("team0", "team1", "fixture").first()
     result = MatchResult.objects.filter(match_id=match_id).first()
     if match is None or result is None or not result.over:
         return
     winner = None if result.winner is None else (match.team0_id, match.team1_id)[result.winner]
+    fixture = getattr(match, "fixture", None)
+    sources = ("", "") if fixture is None else (fixture.source_a, fixture.source_b)
     enqueue(
         match.tournament_id,
         Webhook.Kind.MATCH_COMPLETED,
         {
             "match": match.pk,
+            "sides": [
+                competition_selectors.side(0, match.team0, sources[0]),
+                competition_selectors.side(1, match.team1, sources[1]),
+            ],
+            "winner_side": result.winner,
+            # deprecated (docs/api-changelog.md): the team ids of sides and winner_side
             "teams": [match.team0_id, match.team1_id],
             "winner": winner,
             "draw": result.draw,
@@ -155,6 +171,7 @@ def _on_deals_recorded(sender: Any, match_id: int, deals: list[int], **kwargs: A
 
 
 def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
+    from competition import selectors as competition_selectors
     from competition.models import Round
 
     round_ = Round.objects.filter(pk=round_id).select_related("stage").first()
@@ -164,12 +181,15 @@ def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
         {
             "table": f.table,
             "key": f.key or None,
+            "sides": competition_selectors.fixture_sides(f),
+            "winner_side": competition_selectors.fixture_winner_side(f),
+            # deprecated (docs/api-changelog.md): sides[0].id and sides[1].id
             "a": f.team_a_id,
             "b": f.team_b_id,
             "match": f.match_id,
             "result": f.result or None,
         }
-        for f in round_.fixtures.order_by("table", "key", "id")
+        for f in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key", "id")
     ]
     enqueue(
         round_.stage.tournament_id,
@@ -184,13 +204,22 @@ def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
 
 
 def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwargs: Any) -> None:
+    from competition import selectors as competition_selectors
     from competition.models import Stage
 
+    from .serializers import StandingRowSerializer
+
     stage = Stage.objects.filter(pk=stage_id).first()
-    if stage is None:
+    if stage is None or not rounds:
         return
+    # the table as of the last round that changed, as GET /stages/{id}/standings/?round= gives it
+    as_of = max(rounds)
+    rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
+    table = json.loads(json.dumps(StandingRowSerializer(rows, many=True).data))
     enqueue(
-        stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, {"stage": stage_id, "rounds": rounds}
+        stage.tournament_id,
+        Webhook.Kind.STANDINGS_CHANGED,
+        {"stage": stage_id, "rounds": rounds, "as_of_round": as_of, "rows": table},
     )
 
 

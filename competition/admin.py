@@ -14,12 +14,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 
-from tournaments.admin_base import (
-    ReadOnlyAdmin,
-    TournamentScopedAdmin,
-    account_choices,
-    tournament_filter,
-)
+from tournaments.access import account_choices
+from tournaments.admin_base import ReadOnlyAdmin, TournamentScopedAdmin, tournament_filter
 from tournaments.models import Tournament
 
 from . import services

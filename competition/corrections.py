@@ -25,7 +25,7 @@ from tournaments.services import AppendResult, match_append_event
 
 from .errors import CompetitionRefused
 from .models import Fixture, Notice, Round, Stage, StandingRow
-from .selectors import latest_standings_round
+from .selectors import fixture_sides, fixture_winner_side, latest_standings_round
 from .services import fixture_match_completed
 from .standings import update_stage_standings
 
@@ -176,7 +176,8 @@ def _consequences(match: Match, fixture: Fixture | None) -> dict[str, Any]:
         if result is None
         else {
             "over": result.completed_at is not None,
-            "winner": result.winner,
+            "winner_side": result.winner,
+            "winner": result.winner,  # deprecated: winner_side (docs/api-changelog.md)
             "draw": result.draw,
             "forfeited_by": result.forfeited_by,
             "bazzis": [result.bazzis0, result.bazzis1],
@@ -201,10 +202,16 @@ def _consequences(match: Match, fixture: Fixture | None) -> dict[str, Any]:
                 "lost": lost,
             }  # fmt: skip
     if stage.elimination:
-        for key, a, b, res, match_id in Fixture.objects.filter(stage=stage).values_list(
-            "key", "team_a_id", "team_b_id", "result", "match_id"
-        ):
-            seen["fixtures"][key] = {"team_a": a, "team_b": b, "result": res, "match": match_id}
+        for f in Fixture.objects.filter(stage=stage).select_related("team_a", "team_b"):
+            seen["fixtures"][f.key] = {
+                "sides": fixture_sides(f),
+                "winner_side": fixture_winner_side(f),
+                # deprecated: sides[0].id, sides[1].id (docs/api-changelog.md)
+                "team_a": f.team_a_id,
+                "team_b": f.team_b_id,
+                "result": f.result,
+                "match": f.match_id,
+            }
     seen["notices"] = list(
         Notice.objects.filter(stage=stage, resolved_at__isnull=True).values_list(
             "message", flat=True

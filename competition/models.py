@@ -147,6 +147,11 @@ class Stage(models.Model):
     start_matches = models.BooleanField(
         default=True, help_text="Start each match (first dealer drawn) when its round is published."
     )
+    review_draw = models.BooleanField(
+        default=False,
+        help_text="A bracket: its first round stays a draft when the stage starts, for the "
+        "directors to review (swap seeds) and publish; off, it is published at the start.",
+    )
     scorekeepers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,

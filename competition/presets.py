@@ -72,6 +72,7 @@ def stages_for(preset: Preset) -> list[dict[str, Any]]:
         **common,
         "match_format": {**preset.match_format, "draws": False},
         "third_place": preset.third_place,
+        "review_draw": True,  # the desk opens the drawn bracket for review on the start
     }
     if preset.kind == "swiss":
         return [{**league, "name": "Swiss", "format": "swiss", "rounds": preset.rounds}]

@@ -51,11 +51,42 @@ def standings_for_stage(*, stage: Stage, as_of_round: int | None = None) -> Quer
 
 
 def _side(fixture: Fixture, side: str) -> dict[str, Any] | None:
+    # the bracket's old slot ("a", "b"), kept while API v1 keeps it (docs/api-changelog.md)
     team = getattr(fixture, f"team_{side}")
     if team is not None:
         return {"team": team.pk, "name": team.name}
     source = getattr(fixture, f"source_{side}")
     return {"team": None, "from": source} if source else None
+
+
+def side(index: int, team: Team | None, source: str = "") -> dict[str, Any]:
+    """Return one side of a fixture or a match as the API names it (docs/api.md, "One
+    vocabulary"): its index (side 0 sits at seats 0 and 2 and comes first in every pair), its
+    team's id and name (null while not known, or for a bye's missing side), and where the team
+    comes from (a bracket's "winner of QF1"; null when nothing says)."""
+    return {
+        "side": index,
+        "id": None if team is None else team.pk,
+        "name": None if team is None else team.name,
+        "source": source or None,
+    }
+
+
+def fixture_sides(fixture: Fixture) -> list[dict[str, Any]]:
+    """Return a fixture's two sides, side 0 (its team a, team 0 of its match) first."""
+    return [
+        side(0, fixture.team_a, fixture.source_a),
+        side(1, fixture.team_b, fixture.source_b),
+    ]
+
+
+def fixture_winner_side(fixture: Fixture) -> int | None:
+    """Return the side that went through (a win, a forfeit, a bye: 0 or 1), or None."""
+    if fixture.result in (Fixture.Result.A, Fixture.Result.BYE, Fixture.Result.FORFEIT_B):
+        return 0
+    if fixture.result in (Fixture.Result.B, Fixture.Result.FORFEIT_A):
+        return 1
+    return None
 
 
 def fixture_status(fixture: Fixture) -> str:
@@ -94,6 +125,8 @@ def bracket_for_stage(*, stage: Stage, include_drafts: bool = False) -> dict[str
             {
                 "key": f.key,
                 "table": f.table,
+                "sides": fixture_sides(f),
+                "winner_side": fixture_winner_side(f),
                 "a": _side(f, "a"),
                 "b": _side(f, "b"),
                 "result": f.result or None,
@@ -107,7 +140,8 @@ def bracket_for_stage(*, stage: Stage, include_drafts: bool = False) -> dict[str
     if stage.elimination and stage.status != Stage.Status.PENDING:
         team_id = bracket_state(stage).champion
         if team_id is not None:
-            champion = {"team": team_id, "name": Team.objects.get(pk=team_id).name}
+            name = Team.objects.get(pk=team_id).name
+            champion = {"id": team_id, "name": name, "team": team_id}
     return {
         "stage": stage.pk,
         "format": stage.format,

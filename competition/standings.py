@@ -1,6 +1,7 @@
 """The standings projection: each stage's table as of each round, from its fixtures' results.
 
-``update_stage_standings`` is the one writer. For each round of the stage it gathers what the
+``update_stage_standings`` is the one writer. For each round of the stage (and round 0, the
+table before the first: every team that entered, by seed, once the stage starts) it gathers what the
 table depends on (the stage's points and tie-breaks, every decided fixture up to that round,
 and each match's figures from scoring: bazzis, running difference, deals won, sweeps), and
 rewrites the round's rows only when the digest of those inputs changed since the last run
@@ -12,6 +13,7 @@ rebuild from scratch gives the same rows. The table itself is computed by the pu
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections import defaultdict
@@ -47,6 +49,7 @@ class _Inputs:
     settings: dict[str, Any]
     entrants: dict[int, int | None]  # team -> group
     matches: list[tuple[int, int | None, formats.Match]]  # (round, group, match)
+    seeds: dict[int, int]  # team -> seed (the order of round 0's table)
 
 
 def _figures(stage: Stage) -> dict[int, dict[str, Any]]:
@@ -71,7 +74,8 @@ def _figures(stage: Stage) -> dict[int, dict[str, Any]]:
 
 
 def _read_inputs(stage: Stage) -> _Inputs:
-    entrants = dict(stage.entries.values_list("team_id", "group"))
+    entries = list(stage.entries.values_list("team_id", "group", "seed"))
+    entrants = {team: group for team, group, _ in entries}
     figures = _figures(stage)
     matches = []
     for number, group, result, a, b, match_id in (
@@ -103,7 +107,7 @@ def _read_inputs(stage: Stage) -> _Inputs:
         "seed": stage.tiebreak_seed,
         "grouped": stage.format == Stage.Format.GROUPS,
     }  # fmt: skip
-    return _Inputs(settings, entrants, matches)
+    return _Inputs(settings, entrants, matches, {team: seed for team, _, seed in entries})
 
 
 def _digest(inputs: _Inputs, as_of_round: int) -> str:
@@ -115,9 +119,10 @@ def _digest(inputs: _Inputs, as_of_round: int) -> str:
         for n, g, m in inputs.matches
         if n <= as_of_round
     ]  # fmt: skip
-    body = json.dumps(
-        [inputs.settings, sorted(inputs.entrants.items()), counted], separators=(",", ":")
-    )
+    made_of = [inputs.settings, sorted(inputs.entrants.items()), counted]
+    if as_of_round == 0:  # the seeding: ranked by seed
+        made_of.append(sorted(inputs.seeds.items()))
+    body = json.dumps(made_of, separators=(",", ":"))
     return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -130,7 +135,11 @@ def _value(value: formats.Value | None) -> Any:
 
 
 def compute_rows(stage: Stage, inputs: _Inputs, as_of_round: int) -> list[StandingRow]:
-    """Return the stage's rows as of a round (unsaved), from its inputs, group by group."""
+    """Return the stage's rows as of a round (unsaved), from its inputs, group by group.
+
+    Round 0 is the table before the first round: every team with nothing played, ranked by
+    its seed (within its group), one to a place.
+    """
     points = formats.Points(*inputs.settings["points"])
     tiebreaks = inputs.settings["tiebreaks"]
     seed = inputs.settings["seed"]
@@ -145,6 +154,10 @@ def compute_rows(stage: Stage, inputs: _Inputs, as_of_round: int) -> list[Standi
             matches, points=points, tiebreaks=tiebreaks, entrants=teams,
             as_of_round=as_of_round, seed=seed,
         )  # fmt: skip
+        lines = list(table.rows)
+        if as_of_round == 0:
+            lines.sort(key=lambda r: inputs.seeds.get(r.entrant, 0))
+            lines = [dataclasses.replace(r, rank=n) for n, r in enumerate(lines, start=1)]
         rows += [
             StandingRow(
                 stage=stage,
@@ -160,7 +173,7 @@ def compute_rows(stage: Stage, inputs: _Inputs, as_of_round: int) -> list[Standi
                 byes=r.byes,
                 tiebreaks=[[name, _value(value)] for name, value in r.tiebreaks],
             )
-            for r in table.rows
+            for r in lines
         ]
     return rows
 
@@ -181,9 +194,9 @@ def update_stage_standings(*, stage_id: int, rebuild: bool = False) -> int:
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is None:
         return 0
-    numbers = _rounds(stage)
-    if not numbers:
-        return 0
+    if stage.status == Stage.Status.PENDING:
+        return 0  # no team has entered yet
+    numbers = [0, *_rounds(stage)]  # round 0: the seeding, every team that entered
     StandingsCheckpoint.objects.bulk_create(
         [StandingsCheckpoint(stage=stage, as_of_round=n, digest="") for n in numbers],
         ignore_conflicts=True,

@@ -472,9 +472,18 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "ENUM_NAME_OVERRIDES": {"TeamIndexEnum": "scoring.models.TEAMS"},
+    # what each delivery posts: the schema's webhooks section (api/webhook_bodies.py)
+    "WEBHOOKS": [
+        "api.webhook_bodies.MATCH_COMPLETED",
+        "api.webhook_bodies.DEAL_RECORDED",
+        "api.webhook_bodies.ROUND_PUBLISHED",
+        "api.webhook_bodies.STANDINGS_CHANGED",
+    ],
 }
 #: the most tokens one account holds (unexpired): one more is refused until one is revoked
 API_TOKENS_PER_ACCOUNT = _int("API_TOKENS_PER_ACCOUNT", 10, minimum=1)
+#: the longest GET /api/v1/matches/{id}/?wait_for_seq=N waits for the result to fold event N
+API_WAIT_FOR_SEQ_SECONDS = _int("API_WAIT_FOR_SEQ_SECONDS", 5, minimum=0)
 #: webhooks: the deadline of one whole attempt (resolve, connect, send, read), how many
 #: attempts, the first backoff (doubling)
 WEBHOOK_TIMEOUT_SECONDS = _int("WEBHOOK_TIMEOUT_SECONDS", 5, minimum=1)
@@ -487,6 +496,10 @@ WEBHOOK_MAX_IN_FLIGHT = _int("WEBHOOK_MAX_IN_FLIGHT", 4, minimum=1)
 #: let webhooks point at loopback and private addresses: an explicit switch for development
 #: and tests, off by default (DEBUG included)
 WEBHOOKS_ALLOW_PRIVATE_NETWORKS = _bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", False)
+#: without a broker (no REDIS_URL: tasks run in-process), deliveries are sent by a thread of
+#: the process after the response, and tried again with the same backoff (api/background.py);
+#: off, each first attempt runs in the request's on-commit and nothing retries it (the suite)
+WEBHOOKS_IN_BACKGROUND = _bool("WEBHOOKS_IN_BACKGROUND", True)
 
 # --- Celery (read by deploy/celery.py through the CELERY_ namespace) ---------------------
 

@@ -20,6 +20,8 @@ urlpatterns = [
     path("readyz", views.readyz, name="readyz"),
     # a desk page the API app serves: webhooks are its own, and the pages may not import it
     path("desk/<slug:slug>/webhooks/", include("api.desk")),
+    # the signed-in person's API tokens: the API app's too
+    path("account/tokens/", include("api.account")),
     # last: the web pages live at the root (the admin's "View site" link is "/")
     path("", include("web.urls")),
 ]

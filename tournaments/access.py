@@ -10,6 +10,9 @@ Roles are per tournament (a staff flag or a model permission grants nothing here
 - ``SYSTEM`` is the server itself (demo bots, management commands, internal jobs).
 
 A club's **directors** (``Club.directors``, or a superuser) keep its roster of members.
+
+Which accounts a director may name (a score-keeper, a director, a member's account): the
+admin offers ``account_choices``; the API takes ``nameable_accounts``, the club's people.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
-from .models import Club, Match, Tournament
+from .models import Club, Match, Player, Team, Tournament
 
 
 class _System:
@@ -157,3 +161,93 @@ def seat_lineup(match: Match) -> tuple[list[int], list[int | None]]:
         .get()
     )
     return list(row[:4]), list(row[4:])
+
+
+# --- Which people and accounts a director may name ----------------------------------------
+
+
+def in_directed_teams(user: Any) -> Q:
+    """Return a filter on players: those of the teams of the tournaments ``user`` directs."""
+    teams = Team.objects.filter(tournament__in=directed_tournaments(user).values("pk"))
+    return Q(pk__in=teams.values("first_player")) | Q(pk__in=teams.values("second_player"))
+
+
+def player_choices(user: Any) -> QuerySet[Player]:
+    """Return the players ``user`` may put in a team in the admin: the members of the clubs
+    they direct and the players of the teams of the tournaments they direct (every player, for
+    a superuser)."""
+    if user.is_superuser:
+        return Player.objects.all()
+    return Player.objects.filter(
+        Q(club__in=directed_clubs(user).values("pk")) | in_directed_teams(user)
+    )
+
+
+def account_choices(user: Any) -> QuerySet[Any]:
+    """Return the accounts ``user`` may choose in the admin (a score-keeper, a director, a
+    member's account; every account, for a superuser).
+
+    Their own club's: the user, the directors of the clubs they direct and the accounts of
+    those clubs' members. And, since a tournament need not have a club, those its
+    tournaments already name: the organizers and directors of the tournaments they direct,
+    the accounts of those tournaments' players and the score-keepers of their matches.
+    """
+    accounts = get_user_model()._default_manager.all()
+    if user.is_superuser:
+        return accounts
+    clubs = directed_clubs(user).values("pk")
+    tournaments = directed_tournaments(user).values("pk")
+    club_directors = Club.directors.through.objects.filter(club__in=clubs)
+    directors = Tournament.directors.through.objects.filter(tournament__in=tournaments)
+    keepers = Match.scorekeepers.through.objects.filter(match__tournament__in=tournaments)
+    return accounts.filter(
+        Q(pk=user.pk)
+        | Q(pk__in=club_directors.values("user"))
+        | Q(pk__in=player_choices(user).filter(user__isnull=False).values("user"))
+        | Q(pk__in=Tournament.objects.filter(pk__in=tournaments).values("organizer"))
+        | Q(pk__in=directors.values("user"))
+        | Q(pk__in=keepers.values("user"))
+    )
+
+
+def nameable_accounts(
+    actor: Any, *, club: Club | int | None = None, tournament: Tournament | None = None
+) -> QuerySet[Any]:
+    """Return the accounts ``actor`` may name in ``club`` or ``tournament`` (a score-keeper, a
+    director, a player's or a member's account): the club's people, never any account of the
+    site. Every account for a superuser (or ``SYSTEM``).
+
+    The club's people are its directors and its members' accounts (the tournament's club,
+    when a tournament is given), with the actor's own. A tournament adds what it names
+    already, so that its current choices stay choosable (and a tournament of no club names
+    only those): its organizer and directors, its players' accounts, the score-keepers of its
+    matches (a stage's, ``competition``'s, are added by who reads them).
+    """
+    accounts = get_user_model()._default_manager.all()
+    if actor is SYSTEM or (_signed_in(actor) and actor.is_superuser):
+        return accounts
+    if not _signed_in(actor):
+        return accounts.none()
+    if tournament is not None:
+        club = tournament.club_id
+    club_id = club.pk if isinstance(club, Club) else club
+    named = Q(pk=actor.pk)
+    if club_id is not None:
+        club_directors = Club.directors.through.objects.filter(club_id=club_id)
+        members = Player.objects.filter(club_id=club_id, user__isnull=False)
+        named |= Q(pk__in=club_directors.values("user")) | Q(pk__in=members.values("user"))
+    if tournament is not None:
+        directors = Tournament.directors.through.objects.filter(tournament=tournament)
+        keepers = Match.scorekeepers.through.objects.filter(match__tournament=tournament)
+        teams = Team.objects.filter(tournament=tournament)
+        players = Player.objects.filter(
+            Q(pk__in=teams.values("first_player")) | Q(pk__in=teams.values("second_player")),
+            user__isnull=False,
+        )
+        named |= (
+            Q(pk=tournament.organizer_id)
+            | Q(pk__in=directors.values("user"))
+            | Q(pk__in=keepers.values("user"))
+            | Q(pk__in=players.values("user"))
+        )
+    return accounts.filter(named)

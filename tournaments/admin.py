@@ -24,15 +24,14 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .access import directed_clubs, directed_tournaments, is_club_director
-from .admin_base import (
-    ReadOnlyAdmin,
-    StrictAdmin,
-    TournamentScopedAdmin,
+from .access import (
     account_choices,
+    directed_clubs,
+    directed_tournaments,
     in_directed_teams,
-    tournament_filter,
+    is_club_director,
 )
+from .admin_base import ReadOnlyAdmin, StrictAdmin, TournamentScopedAdmin, tournament_filter
 from .models import (
     Club,
     Match,

@@ -25,57 +25,13 @@ from django.contrib.admin.widgets import ForeignKeyRawIdWidget
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connections
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
-from .access import directed_clubs, directed_tournaments
-from .models import Club, Match, Player, Team, Tournament
+from .access import account_choices, directed_clubs, directed_tournaments, player_choices
+from .models import Club, Player, Tournament
 
 # --- What a staff member may choose -------------------------------------------------------
-
-
-def in_directed_teams(user: Any) -> Q:
-    """Return a filter on players: those of the teams of the tournaments ``user`` directs."""
-    teams = Team.objects.filter(tournament__in=directed_tournaments(user).values("pk"))
-    return Q(pk__in=teams.values("first_player")) | Q(pk__in=teams.values("second_player"))
-
-
-def player_choices(user: Any) -> QuerySet[Player]:
-    """Return the players ``user`` may put in a team in the admin: the members of the clubs
-    they direct and the players of the teams of the tournaments they direct (every player, for
-    a superuser)."""
-    if user.is_superuser:
-        return Player.objects.all()
-    return Player.objects.filter(
-        Q(club__in=directed_clubs(user).values("pk")) | in_directed_teams(user)
-    )
-
-
-def account_choices(user: Any) -> QuerySet[Any]:
-    """Return the accounts ``user`` may choose in the admin (a score-keeper, a director, a
-    member's account; every account, for a superuser).
-
-    Their own club's: the user, the directors of the clubs they direct and the accounts of
-    those clubs' members. And, since a tournament need not have a club, those its
-    tournaments already name: the organizers and directors of the tournaments they direct,
-    the accounts of those tournaments' players and the score-keepers of their matches.
-    """
-    accounts = get_user_model()._default_manager.all()
-    if user.is_superuser:
-        return accounts
-    clubs = directed_clubs(user).values("pk")
-    tournaments = directed_tournaments(user).values("pk")
-    club_directors = Club.directors.through.objects.filter(club__in=clubs)
-    directors = Tournament.directors.through.objects.filter(tournament__in=tournaments)
-    keepers = Match.scorekeepers.through.objects.filter(match__tournament__in=tournaments)
-    return accounts.filter(
-        Q(pk=user.pk)
-        | Q(pk__in=club_directors.values("user"))
-        | Q(pk__in=player_choices(user).filter(user__isnull=False).values("user"))
-        | Q(pk__in=Tournament.objects.filter(pk__in=tournaments).values("organizer"))
-        | Q(pk__in=directors.values("user"))
-        | Q(pk__in=keepers.values("user"))
-    )
 
 
 def choices_for(

@@ -97,10 +97,37 @@ def club_for(user: Any) -> Club:
     return club
 
 
+def club_update(
+    *, actor: Any, club: Club, name: str | None = None, time_zone: str | None = None
+) -> Club:
+    """Rename a club or change its time zone (``None``: unchanged); its slug stays (its
+    pages' addresses)."""
+    _require_director(actor, club)
+    changes: dict[str, str] = {}
+    if name is not None:
+        changes["name"] = _text(name, what="a club's name", code="bad_club", required=True)
+    if time_zone is not None:
+        if not isinstance(time_zone, str):
+            raise InvalidClubData(
+                "a time zone is an IANA name such as Asia/Kolkata", code="bad_club"
+            )
+        changes["time_zone"] = time_zone
+    with transaction.atomic():
+        stored = Club.objects.select_for_update().get(pk=club.pk)
+        for field, value in changes.items():
+            setattr(stored, field, value)
+        _checked(stored, code="bad_club")
+        if changes:
+            stored.save(update_fields=list(changes))
+    return stored
+
+
 def member_add(*, actor: Any, club: Club, name: str, contact: str = "", user: Any = None) -> Player:
     """Add a member called ``name`` (stripped) to ``club``; ``user`` is the account they sign
-    in with, if any."""
+    in with, if any (one member of the club an account: refused if another has it)."""
     _require_director(actor, club)
+    if user is not None:
+        _account_free(club.pk, user, member=None)
     member = Player(
         club=club,
         name=_text(name, what="a member's name", code="bad_member", required=True),
@@ -112,11 +139,24 @@ def member_add(*, actor: Any, club: Club, name: str, contact: str = "", user: An
     return member
 
 
+#: ``member_update``'s ``user`` when the account is left as it is
+UNCHANGED: Any = object()
+
+
 def member_update(
-    *, actor: Any, member: Player, name: str | None = None, contact: str | None = None
+    *,
+    actor: Any,
+    member: Player,
+    name: str | None = None,
+    contact: str | None = None,
+    user: Any = UNCHANGED,
 ) -> Player:
-    """Rename a member or change their contact (``None``: unchanged). One row: every team the
-    member plays in shows the new name, in every tournament."""
+    """Rename a member, change their contact (``None``: unchanged) or their account (``None``:
+    none; ``UNCHANGED`` by default). One row: every team the member plays in shows the new
+    name, in every tournament.
+
+    An account already playing as the member stays in the logs of the matches it played
+    (who sat where is the log's, docs/clubs.md); the next match started seats the new one."""
     if member.club_id is None:
         raise InvalidClubData(f"{member} is a member of no club", code="bad_member")
     _require_director(actor, member.club_id)
@@ -125,10 +165,14 @@ def member_update(
         changes["name"] = _text(name, what="a member's name", code="bad_member", required=True)
     if contact is not None:
         changes["contact"] = _text(contact, what="a member's contact", code="bad_member")
+    if user is not UNCHANGED:
+        changes["user"] = user
     with transaction.atomic():
         stored = Player.objects.select_for_update().get(pk=member.pk)
         if stored.club_id != member.club_id:  # moved meanwhile: check against where it is
             raise ClubNotPermitted(f"{member} is no longer a member of that club")
+        if user is not UNCHANGED and user is not None:
+            _account_free(member.club_id, user, member=stored)
         for field, value in changes.items():
             setattr(stored, field, value)
         _checked(stored, code="bad_member")
@@ -155,6 +199,20 @@ def _person(actor: Any) -> bool:
 def _require_director(actor: Any, club: Club | int) -> None:
     if not is_club_director(actor, club):
         raise ClubNotPermitted("only a director of the club may change its members")
+
+
+def _account_free(club_id: int, user: Any, *, member: Player | None) -> None:
+    """Refuse an account another member of the club has already: one person, one row."""
+    other = Player.objects.filter(club_id=club_id, user=user)
+    if member is not None:
+        other = other.exclude(pk=member.pk)
+    taken = other.order_by("pk").first()
+    if taken is not None:
+        raise InvalidClubData(
+            f"the account {user.get_username()} is already the member {taken.name} (no. "
+            f"{taken.pk}) of this club: one person is one member",
+            code="bad_member",
+        )
 
 
 def _text(value: object, *, what: str, code: str, required: bool = False) -> str:

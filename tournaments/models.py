@@ -325,6 +325,29 @@ class Team(models.Model):
         ).exists()
 
 
+class MemberInvite(models.Model):
+    """An invitation for a club's member to make their own account (docs/clubs.md): a
+    one-time link, stored as the SHA-256 of its key, that ends when used or when it expires.
+    A member never needs an account to play (a team's link does); one lets them play digital
+    matches at their own seat and keep their own API tokens."""
+
+    member = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invites")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["member", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.member}"
+
+
 class TeamLink(models.Model):
     """A team's private link: whoever opens it acts for that team in its tournament's score
     matches (enter a deal, answer the other team's entry), with no account (docs/links.md).

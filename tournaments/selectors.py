@@ -17,6 +17,7 @@ import seep_core as sc
 
 from . import matchlog
 from .access import is_director
+from .chain import timestamp
 from .models import Match, MatchEvent
 from .snapshots import current_state, current_states
 
@@ -88,13 +89,18 @@ def render_event(
                     if name in payload:
                         payload[name] = None
                         hidden.append(name)
+    # Every field the chain hashes, in the form it hashes it (docs/events.md, "The hash
+    # chain"), so anyone who may read the log can check it: all but a hidden deck's event.
     out: dict[str, Any] = {
         "seq": event.seq,
         "kind": event.kind,
         "payload": payload,
         "actor": event.actor_id,
-        "recorded_at": event.recorded_at.isoformat(),
+        "recorded_at": timestamp(event.recorded_at),
+        "idempotency_key": event.idempotency_key,
         "caused_by": event.caused_by,
+        "request_digest": event.request_digest,
+        "via": event.via,
         "hash": event.hash,
     }
     if hidden:

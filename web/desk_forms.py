@@ -244,10 +244,14 @@ class StageForm(MatchFormatFields, TiebreakFields):
     start_matches = forms.BooleanField(
         required=False, label="Start each match when its round is published"
     )
+    review_draw = forms.BooleanField(
+        required=False, label="Knockout: review the draw before it is published"
+    )
 
     SETTINGS = ("name", "format", "rounds", "groups", "entry", "entry_count", "seeding", "mode",
                 "confirmation", "points_win", "points_draw", "points_loss", "points_bye",
-                "third_place", "grand_final_reset", "late_entry", "start_matches")  # fmt: skip
+                "third_place", "grand_final_reset", "late_entry", "start_matches",
+                "review_draw")  # fmt: skip
 
     @classmethod
     def for_stage(cls, stage: Stage) -> StageForm:

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth
 from django.urls import path
 
-from .views import keeper, links, public, wall
+from .views import invites, keeper, links, public, wall
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
 from .views.desk import links as desk_links
 
@@ -33,6 +33,12 @@ urlpatterns = [
     path("clubs/<slug:slug>/members/", clubs.roster, name="club-roster"),
     path("clubs/<slug:slug>/members/new/", clubs.member_new, name="club-member-new"),
     path("clubs/<slug:slug>/members/<int:pk>/", clubs.member_edit, name="club-member"),
+    path(
+        "clubs/<slug:slug>/members/<int:pk>/invite/",
+        clubs.member_invite,
+        name="club-member-invite",
+    ),
+    path("invite/<str:key>/", invites.accept, name="member-invite"),
     path("desk/<slug:slug>/", tournament.desk, name="desk"),
     path(
         "desk/<slug:slug>/notices/<int:pk>/resolve/",

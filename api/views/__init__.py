@@ -5,6 +5,7 @@ One module a resource; ``_common`` holds what several share. The views are re-ex
 for ``api.urls``.
 """
 
+from .clubs import ClubDetail, ClubMembers, Clubs, MemberDetail, MemberInvite
 from .events import MatchEvents, MatchHistory
 from .index import Index
 from .matches import MatchDeals, MatchDetail, Matches, MatchState
@@ -18,6 +19,9 @@ from .tournaments import TournamentDetail, Tournaments
 from .webhooks import WebhookDeliveries, WebhookDetail, WebhookPause, WebhookResume, Webhooks
 
 __all__ = [
+    "ClubDetail",
+    "ClubMembers",
+    "Clubs",
     "Index",
     "MatchDeals",
     "MatchDetail",
@@ -25,6 +29,8 @@ __all__ = [
     "MatchHistory",
     "MatchState",
     "Matches",
+    "MemberDetail",
+    "MemberInvite",
     "NoticeResolve",
     "RoundDetail",
     "RoundPublish",

@@ -19,6 +19,7 @@ class Index(APIView):
         return Response(
             {
                 "tournaments": link("api:tournaments"),
+                "clubs": link("api:clubs"),
                 "matches": link("api:matches"),
                 "tokens": link("api:tokens"),
                 "webhooks": link("api:webhooks"),

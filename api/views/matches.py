@@ -2,28 +2,37 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django import forms
-from django.db.models import Q, QuerySet
+from django.conf import settings
+from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 from django.http import HttpResponse
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import seep_core as sc
-from scoring.models import DealResult
+from scoring.models import DealResult, MatchResult
 from tournaments import selectors as store
 from tournaments.access import seats_in
-from tournaments.models import ID_LIMIT, Match
+from tournaments.models import ID_LIMIT, Match, MatchEvent
 
 from .. import serializers as s
 from ..access import directs, get_or_404, get_visible, get_visible_row, signed_in, visible
-from ..pagination import Pages
+from ..pagination import Pages, int_param
 from ._common import ERRORS, conditional, viewer_key
 
 
@@ -40,7 +49,10 @@ class IdFilter(filters.NumberFilter):
 
 class MatchFilter(filters.FilterSet):
     stage = IdFilter(field_name="fixture__stage")
-    round = IdFilter(field_name="fixture__round__number")
+    round = IdFilter(
+        field_name="fixture__round__number",
+        label="The round's number in its stage (1, 2...; not its id)",
+    )
     team = IdFilter(method="by_team")
     status = filters.ChoiceFilter(choices=Match._meta.get_field("status").choices)
     tournament = IdFilter(field_name="tournament")
@@ -63,8 +75,15 @@ class MatchFilter(filters.FilterSet):
 
 
 def _matches(request: Request) -> QuerySet[Match]:
-    return visible(
+    """The matches the caller may see, each with the dealer its log drew (``drawn_dealer``:
+    ``match_started``'s, the log's first event; None before the start)."""
+    started = MatchEvent.objects.filter(match=OuterRef("pk"), seq=1, kind="match_started")
+    drawn = Cast(KeyTextTransform("first_dealer", "payload"), IntegerField())
+    matches: QuerySet[Match] = visible(
         request, Match.objects.select_related("team0", "team1", "result", "fixture__round")
+    )
+    return matches.annotate(
+        drawn_dealer=Subquery(started.annotate(dealer=drawn).values("dealer")[:1])
     )
 
 
@@ -80,9 +99,54 @@ class Matches(generics.ListAPIView):  # type: ignore[type-arg]
 
 
 class MatchDetail(APIView):
-    @extend_schema(responses={200: s.MatchSerializer, **ERRORS})
+    """A match and its result. The status and the head (``last_seq``) are the log's own, the
+    result is scoring's projection of it, which follows a moment later: ``result.seq`` says
+    up to which event it has folded the log. ``?wait_for_seq=N`` answers once it has folded
+    event N (or the head, if N is beyond it), waiting at most ``API_WAIT_FOR_SEQ_SECONDS``
+    (then the answer is what there is: compare ``result.seq``)."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "wait_for_seq",
+                int,
+                description="Answer once the result has folded the log up to this seq (or to "
+                "the head, if this is beyond it), waiting at most a few seconds "
+                "(API_WAIT_FOR_SEQ_SECONDS); compare result.seq with it",
+            )
+        ],
+        responses={200: s.MatchSerializer, **ERRORS},
+    )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(s.MatchSerializer(get_or_404(_matches(request), pk)).data)
+        wanted = int_param(request, "wait_for_seq", 0, low=0, high=2**31)
+        match = get_or_404(_matches(request), pk)
+        if wanted and _result_seq(match) < min(wanted, match.last_seq):
+            match = _waited(request, match, wanted)
+        return Response(s.MatchSerializer(match).data)
+
+
+#: how often a wait for the result reads it again
+WAIT_POLL_SECONDS = 0.05
+
+
+def _result_seq(match: Match) -> int:
+    result = getattr(match, "result", None)
+    return 0 if result is None else int(result.seq)
+
+
+def _waited(request: Request, match: Match, wanted: int) -> Match:
+    """Return the match read again once its result has folded event ``wanted`` (or its
+    head), or when the wait's bound passes. Polls one small query, outside any transaction
+    (each read sees what has committed since)."""
+    deadline = time.monotonic() + settings.API_WAIT_FOR_SEQ_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_POLL_SECONDS)
+        head = Match.objects.filter(pk=match.pk).values_list("last_seq", flat=True).first()
+        seq = MatchResult.objects.filter(match_id=match.pk).values_list("seq", flat=True).first()
+        if head is None or (seq or 0) >= min(wanted, head):
+            break
+    again: Match = get_or_404(_matches(request), match.pk)
+    return again
 
 
 class MatchState(APIView):
@@ -137,7 +201,8 @@ class MatchState(APIView):
                 "difference": progress.difference,
                 "bazzis": list(progress.bazzis),
                 "over": progress.over,
-                "winner": progress.winner,
+                "winner_side": progress.winner,
+                "winner": progress.winner,  # deprecated: winner_side (docs/api-changelog.md)
             },
         }
 

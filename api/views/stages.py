@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -19,6 +18,7 @@ from tournaments.models import Tournament
 
 from .. import serializers as s
 from ..access import directs, get_visible, require_director
+from ..accounts import people
 from ..problems import Problem
 from ._common import ERRORS, PAGE_PARAMS, conditional, paged, paginate
 
@@ -45,7 +45,7 @@ class TournamentStages(APIView):
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_visible(request, Tournament.objects.all(), pk, "")
         require_director(request, tournament)
-        data = s.StageSerializer(data=request.data)
+        data = s.StageSerializer(data=request.data, context=people(request, tournament=tournament))
         data.is_valid(raise_exception=True)
         values, scorekeepers = _stage_values(data.validated_data)
         stage = competition.stage_create(
@@ -65,7 +65,8 @@ class StageDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
         require_director(request, stage.tournament)
-        data = s.StageSerializer(stage, data=request.data, partial=True)
+        context = people(request, tournament=stage.tournament, also=stage.scorekeepers.all())
+        data = s.StageSerializer(stage, data=request.data, partial=True, context=context)
         data.is_valid(raise_exception=True)
         values, scorekeepers = _stage_values(data.validated_data)
         stage = competition.stage_update(
@@ -84,7 +85,7 @@ class StageStart(APIView):
 
 
 class StageBracket(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS})
+    @extend_schema(responses={200: s.BracketSerializer, 304: None, **ERRORS})
     def get(self, request: Request, pk: int) -> HttpResponse:
         stage = get_visible(request, Stage.objects.all(), pk)
         if not stage.elimination:

@@ -42,7 +42,12 @@ class StageStandings(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("round", int, description="As of this round (default: the latest)")
+            OpenApiParameter(
+                "round",
+                int,
+                description="As of the round with this number in the stage (its number, not its "
+                "id; 0: before the first round, every team by seed). Default: the latest",
+            )
         ],
         responses={
             200: inline_serializer(
@@ -58,7 +63,8 @@ class StageStandings(APIView):
         },
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
-        asked = int_param(request, "round", 0, low=0, high=10_000) or None
+        asked: int | None = int_param(request, "round", -1, low=0, high=10_000)
+        asked = None if asked == -1 else asked
         annotations = _checkpoint(asked, connections[DEFAULT_DB_ALIAS].vendor)
         stage = get_visible_row(request, Stage, pk, annotations=annotations)
         as_of = asked if asked is not None else stage.latest_round

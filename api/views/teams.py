@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition import services as competition
 from competition.models import Registration
-from tournaments.models import Team, Tournament
+from tournaments.models import Player, Team, Tournament
 
 from .. import serializers as s
 from ..access import get_visible, require_director
+from ..accounts import people
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 
@@ -41,20 +43,34 @@ class TournamentTeams(APIView):
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_visible(request, Tournament.objects.all(), pk, "")
         require_director(request, tournament)
-        data = s.TeamSerializer(data=request.data)
+        context = people(request, tournament=tournament)
+        data = s.TeamSerializer(data=request.data, context=context)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         team = competition.team_enter(
             actor=request.user,
             tournament=tournament,
             name=values["name"],
-            people=[(p["name"], p.get("user")) for p in values["players"]],
+            people=[_person(context["members"], i, p) for i, p in enumerate(values["players"])],
             rating=values.get("rating"),
             seed=values.get("seed"),
             checked_in=values.get("checked_in", False),
         )
         team = _teams(Team.objects.filter(pk=team.pk)).get()
         return Response(s.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
+
+
+def _person(members: QuerySet[Player], index: int, player: dict[str, Any]) -> Any:
+    """The member a team's player names (one of the tournament's club's), or their name and
+    account (``team_enter`` finds or makes the member)."""
+    if "member" not in player:
+        return (player["name"], player.get("user"))
+    member = members.filter(pk=player["member"]).first()
+    if member is None:
+        raise serializers.ValidationError(
+            {f"players.{index}.member": ["no such member of the tournament's club"]}
+        )
+    return member
 
 
 class TeamCommand(APIView):

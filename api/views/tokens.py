@@ -1,7 +1,9 @@
-"""API tokens: a signed-in user's list, making one, revoking one."""
+"""API tokens: a signed-in user's list, making one, revoking one; and a club's token's, the
+tokens it made (``api.services.token_create`` says what a token may make)."""
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -11,24 +13,35 @@ from rest_framework.views import APIView
 
 from .. import serializers as s
 from .. import services
-from ..access import get_or_404, signed_in, token_of
+from ..access import get_or_404, require_write_token, signed_in, token_of
 from ..models import ApiToken
 from ..problems import Problem
 from ..throttling import TokensMadeThrottle
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 
-def _session_only(request: Request) -> None:
+def _manager(request: Request) -> ApiToken | None:
+    """Refuse whoever may not manage tokens: the anonymous (401), a tournament's token (403
+    ``token_scope``); return the club's token the request came with, if any."""
     if not signed_in(request):
         raise Problem("sign in to manage tokens", code="not_authenticated", status_code=401)
-    if token_of(request) is not None:
+    token = token_of(request)
+    if token is not None and token.club_id is None:
         raise Problem(
-            "tokens are managed in a signed-in session, not with a token",
+            "a tournament's token manages no tokens: sign in, or use a club's token",
             code="token_scope",
             status_code=403,
         )
     # The user's expired tokens go here (api.auth refuses each one when it is presented).
     services.tokens_prune_expired(user=request.user)
+    return token
+
+
+def _managed(request: Request, token: ApiToken | None) -> QuerySet[ApiToken]:
+    """The tokens the caller manages: a session, every token of its user; a club's token,
+    those it made."""
+    tokens = ApiToken.objects.filter(user=request.user)
+    return tokens if token is None else tokens.filter(made_by=token)
 
 
 class Tokens(APIView):
@@ -45,22 +58,27 @@ class Tokens(APIView):
         operation_id="tokens_list",
     )
     def get(self, request: Request) -> Response:
-        _session_only(request)
-        tokens = ApiToken.objects.filter(user=request.user).order_by("-created", "id")
+        """Your tokens (a club's token: those it made), without their secrets."""
+        tokens = _managed(request, _manager(request)).order_by("-created", "id")
         return paginate(self, request, tokens, lambda t: s.TokenSerializer(t).data)
 
     @extend_schema(request=s.TokenSerializer, responses={201: s.TokenSerializer, **ERRORS})
     def post(self, request: Request) -> Response:
-        _session_only(request)
+        """Make a token: its secret is in this answer only."""
+        made_by = _manager(request)
+        if made_by is not None:
+            require_write_token(request)
         data = s.TokenSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
         token, text = services.token_create(
             user=request.user,
             name=values["name"],
-            tournament=values["tournament"],
+            tournament=values.get("tournament"),
+            club=values.get("club"),
             expires_in_days=values["expires_in_days"],
             write=values.get("write", False),
+            made_by=made_by,
         )
         out = dict(s.TokenSerializer(token).data)
         out["token"] = text
@@ -70,7 +88,10 @@ class Tokens(APIView):
 class TokenDetail(APIView):
     @extend_schema(responses={204: None, **ERRORS})
     def delete(self, request: Request, pk: int) -> Response:
-        _session_only(request)
-        token = get_or_404(ApiToken.objects.filter(user=request.user), pk)
+        """Revoke a token (and those it made)."""
+        made_by = _manager(request)
+        if made_by is not None:
+            require_write_token(request)
+        token = get_or_404(_managed(request, made_by), pk)
         services.token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)

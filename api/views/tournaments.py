@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -12,10 +13,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition import services as competition
-from tournaments.models import Tournament
+from tournaments.access import directed_clubs
+from tournaments.models import Club, Tournament
 
 from .. import serializers as s
-from ..access import get_visible, require_director, signed_in, token_of, visible_tournaments
+from ..access import (
+    get_or_404,
+    get_visible,
+    require_director,
+    require_write_token,
+    signed_in,
+    token_of,
+    visible_tournaments,
+)
+from ..accounts import an_id, people
 from ..problems import Problem
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
@@ -43,22 +54,46 @@ class Tournaments(APIView):
             raise Problem(
                 "sign in to create a tournament", code="not_authenticated", status_code=401
             )
-        if token_of(request) is not None:
+        token = token_of(request)
+        if token is not None and token.club_id is None:
             raise Problem(
-                "a token belongs to one tournament: sign in to create another",
+                "a tournament's token acts in its tournament: a club's token (or a session) "
+                "creates tournaments",
                 code="token_scope",
                 status_code=403,
             )
-        data = s.TournamentSerializer(data=request.data)
+        require_write_token(request)
+        club = _club_of_new(request)
+        data = s.TournamentSerializer(data=request.data, context=people(request, club=club))
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         directors = values.pop("directors", [])
+        values.pop("club_id", None)  # read by _club_of_new
         assert request.user.is_authenticated  # signed_in() above
         _clean(Tournament(organizer=request.user, **values))  # a 400 naming each field
         tournament = competition.tournament_create(
-            actor=request.user, club=None, directors=directors, **values
+            actor=request.user, club=club, directors=directors, **values
         )
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+def _club_of_new(request: Request) -> Club | None:
+    """The club a new tournament joins: the one the body names (a club the caller directs),
+    else the token's (a club's token: no other), else None (the caller's oldest club, made
+    if they direct none: ``tournament_create``)."""
+    token = token_of(request)
+    named = request.data.get("club") if isinstance(request.data, dict) else None
+    if named is None:
+        return token.club if token is not None else None
+    clubs = directed_clubs(request.user)
+    if token is not None:
+        clubs = clubs.filter(pk=token.club_id or 0)
+    try:
+        club: Club = get_or_404(clubs, an_id(named, "a club"))
+        return club
+    except (Http404, serializers.ValidationError) as exc:
+        refused = {"club": ["no such club among those you direct"]}
+        raise serializers.ValidationError(refused) from exc
 
 
 def _clean(obj: Any) -> None:
@@ -85,10 +120,15 @@ class TournamentDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         tournament = get_visible(request, Tournament.objects.all(), pk, "")
         require_director(request, tournament)
-        data = s.TournamentSerializer(tournament, data=request.data, partial=True)
+        context = people(request, tournament=tournament)
+        data = s.TournamentSerializer(tournament, data=request.data, partial=True, context=context)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         directors = values.pop("directors", None)
+        if "club_id" in values:
+            raise serializers.ValidationError(
+                {"club": ["a tournament stays in the club it was made in"]}
+            )
         checked = Tournament.objects.get(pk=tournament.pk)
         for name, value in values.items():
             setattr(checked, name, value)

@@ -77,6 +77,13 @@ def draw_bracket(stage: Stage, seeds: list[int]) -> None:
     )
 
 
+def publish_draw(*, actor: Any, stage: Stage) -> Round:
+    """Publish a drawn bracket (its first round: the whole bracket), as a director would."""
+    first = stage.round_set.order_by("number").first()
+    assert first is not None  # drawn: a bracket has at least its final
+    return rounds.round_publish(actor=actor, round=first)
+
+
 def bracket_state(stage: Stage) -> formats.BracketState:
     """Return the formats' reading of a bracket stage's results so far (its champion...)."""
     results = {}

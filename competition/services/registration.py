@@ -436,20 +436,26 @@ def team_enter(
     actor: Any,
     tournament: Tournament,
     name: str,
-    people: Sequence[tuple[str, Any]],
+    people: Sequence[tuple[str, Any] | Player],
     rating: int | None = None,
     seed: int | None = None,
     checked_in: bool = False,
 ) -> Team:
-    """Register a team of the two people named (each a name and an account or None), all or
-    nothing: a person with an account is the club's member with that account when there is
-    one; anyone else becomes a new member of the tournament's club."""
+    """Register a team of the two people named, all or nothing. Each is a member of the
+    tournament's club (a ``Player``: refused, like any line-up, if they play for another team
+    of the tournament or belong to another club), or a name and an account or None: a person
+    with an account is the club's member with that account when there is one; anyone else
+    becomes a new member of the tournament's club."""
     _common.require_director(actor, tournament)
     if len(people) != 2:
         raise InvalidSettings("a team is two players", code="bad_team")
     with transaction.atomic():
         players = []
-        for person_name, user in people:
+        for person in people:
+            if isinstance(person, Player):
+                players.append(person)
+                continue
+            person_name, user = person
             member = None
             if user is not None and tournament.club_id is not None:
                 member = (

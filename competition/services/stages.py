@@ -28,6 +28,7 @@ SETTINGS = (
     "seeding_seed", "swiss_method", "match_format", "mode", "points_win", "points_draw",
     "points_loss", "points_bye", "points_forfeit", "tiebreaks", "tiebreak_seed",
     "third_place", "grand_final_reset", "withdrawal", "start_matches", "confirmation",
+    "review_draw",
 )  # fmt: skip
 
 
@@ -70,11 +71,21 @@ def stage_update(
             raise NotNow("a stage's settings are fixed once it starts", code="stage_started")
         for name, value in settings.items():
             setattr(locked, name, value)
+        if locked.elimination and "match_format" not in settings:
+            # the stage's own format, not the caller's: made to play on, as one left out is
+            # (a stage turned into a knockout keeps its format but never draws)
+            locked.match_format = _never_drawn(locked.match_format)
         check_settings(locked)
         locked.save()
         if scorekeepers is not None:
             locked.scorekeepers.set(scorekeepers)
     return locked
+
+
+def _never_drawn(match_format: Any) -> Any:
+    """Return a stored match format with ``draws`` false (anything else as it is: the checks
+    refuse it in their own words)."""
+    return {**match_format, "draws": False} if isinstance(match_format, dict) else match_format
 
 
 #: the code of a refusal of each setting; a refusal naming several takes the code of the
@@ -249,7 +260,9 @@ def stage_terms(stage: Stage) -> dict[str, Any]:
 
 
 def stage_start(*, actor: Any, stage: Stage) -> Stage:
-    """Start a stage: take its teams, seed them, and (for a bracket) draw the bracket.
+    """Start a stage: take its teams, seed them, and (for a bracket) draw the bracket,
+    published at once unless the stage says to review it (``review_draw``: its first round
+    stays a draft, to be published as a round is).
 
     The teams: every checked-in team that has not withdrawn, or the top N of the previous
     stage (of each of its groups), which must be complete. Seeded by the stage's rule; a
@@ -285,6 +298,11 @@ def stage_start(*, actor: Any, stage: Stage) -> Stage:
         stage.save(update_fields=["status", "started_at", "seeding_seed"])
         if stage.elimination:
             brackets.draw_bracket(stage, [t.pk for t in teams])
+            if not stage.review_draw:
+                brackets.publish_draw(actor=actor, stage=stage)
+        from ..standings import update_stage_standings  # no import cycle at load
+
+        update_stage_standings(stage_id=stage.pk)  # round 0: every team that entered, by seed
     return stage
 
 

@@ -1,4 +1,5 @@
-"""A small league to call the API in: two tournaments of two organizers, their people, tokens."""
+"""A small league to call the API in: two tournaments of two organizers, their people, tokens;
+and two clubs with their members, a club's tournament and tokens of every scope."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from rest_framework.test import APIClient
 
 from api.models import ApiToken
 from competition import services as competition
+from tournaments import clubs
 from tournaments.access import SYSTEM
-from tournaments.models import Match, Player, Team, Tournament
+from tournaments.models import Club, Match, Player, Team, Tournament
 from tournaments.services import match_append_event
 
 
@@ -141,3 +143,53 @@ def fresh_cache(settings: Any) -> None:
         name: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
         for name, config in settings.CACHES.items()
     }
+
+
+@dataclass
+class Clubs:
+    """Two clubs, each with its director; club one with members (one with an account, a
+    stranger's account on the site besides) and a tournament; tokens of every kind."""
+
+    users: dict[str, Any]
+    one: Club
+    two: Club
+    members: dict[str, Player]
+    cup: Tournament
+    tokens: dict[str, str]
+
+    def client(self, who: str | None = None, *, token: str | None = None) -> CommittingClient:
+        """Return a client signed in as ``who`` (None: anonymous), or sending a token."""
+        client = CommittingClient()
+        if token is not None:
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {self.tokens[token]}")
+        elif who is not None:
+            client.force_login(self.users[who])
+        return client
+
+
+@pytest.fixture
+def scene(db: None) -> Clubs:
+    accounts = get_user_model().objects
+    users = {n: accounts.create_user(n) for n in ("asha", "dev", "ravi", "kiran", "stranger")}
+    one = clubs.club_create(actor=users["asha"], name="Friday club")
+    two = clubs.club_create(actor=users["ravi"], name="Other club")
+    members = {
+        "bina": clubs.member_add(actor=users["asha"], club=one, name="Bina", contact="bina@x"),
+        "chetan": clubs.member_add(actor=users["asha"], club=one, name="Chetan"),
+        "dev": clubs.member_add(actor=users["asha"], club=one, name="Dev", user=users["dev"]),
+        "kiran": clubs.member_add(
+            actor=users["ravi"], club=two, name="Kiran", user=users["kiran"], contact="k@y"
+        ),
+    }
+    cup = competition.tournament_create(actor=users["asha"], club=one, name="Cup")
+    tokens = {}
+    for name, owner, scope, write in (
+        ("club_write", "asha", {"club": one}, True),
+        ("club_read", "asha", {"club": one}, False),
+        ("cup_write", "asha", {"tournament": cup}, True),
+        ("two_write", "ravi", {"club": two}, True),
+    ):
+        _, tokens[name] = ApiToken.objects.create(
+            user=users[owner], expiry=timedelta(days=1), name=name, write=write, **scope
+        )
+    return Clubs(users, one, two, members, cup, tokens)

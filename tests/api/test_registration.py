@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from competition.services import evenings
+from tournaments import clubs
 from tournaments.models import Player, Team, Tournament
 
 from .conftest import League
@@ -23,6 +24,8 @@ def test_a_person_with_an_account_is_one_member_and_plays_in_one_team_of_a_tourn
     organizer = league.users["organizer_a"]
     evening = evenings.tournament_create(actor=organizer, club=None, name="Friday")
     asha = django_user_model.objects.create_user("asha-api")
+    # an account is named only once it is one of the club's people (here, a member's)
+    clubs.member_add(actor=organizer, club=evening.club, name="Asha", user=asha)
     client = league.client("organizer_a")
     url = f"/api/v1/tournaments/{evening.pk}/teams/"
     first = client.post(

@@ -241,10 +241,10 @@ def test_server_owned_fields_cannot_be_assigned(league: League) -> None:
 
 def test_only_the_organizer_names_directors(league: League) -> None:
     url = f"/api/v1/tournaments/{league.a.pk}/"
-    body = {"directors": [league.users["outsider"].pk]}
+    body = {"directors": [league.users["keeper_a"].pk]}  # one of the tournament's people
     assert league.client("director_a").patch(url, body, format="json").status_code == 403
     assert league.client("organizer_a").patch(url, body, format="json").status_code == 200
-    assert list(league.a.directors.all()) == [league.users["outsider"]]
+    assert list(league.a.directors.all()) == [league.users["keeper_a"]]
 
 
 @pytest.mark.parametrize("role", [r for r in ROLES if r not in MAY_SEE_B])

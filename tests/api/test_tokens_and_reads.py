@@ -121,6 +121,7 @@ def test_standings_and_brackets_carry_etags(league: League) -> None:
         format="single_elimination",
         mode="score",
         match_format={"bazzis": 1, "deal_cap": 1},
+        review_draw=True,
     )
     with committed():
         services.stage_start(actor=organizer, stage=stage)

@@ -24,6 +24,8 @@ class Club:
         settings.setdefault("name", f"stage {self.tournament.stages.count() + 1}")
         settings.setdefault("mode", "score")
         settings.setdefault("match_format", {"bazzis": 1, "deal_cap": 2})
+        if settings.get("format") in ("single_elimination", "double_elimination"):
+            settings.setdefault("review_draw", True)  # the desk's way: the draw is reviewed
         return services.stage_create(actor=self.organizer, tournament=self.tournament, **settings)
 
     def start(self, stage: Stage) -> Stage:

@@ -46,7 +46,15 @@ def swiss() -> Any:
 def test_standings_are_kept_as_of_every_round_while_the_stage_is_played(swiss: Any) -> None:
     assert sorted(
         set(StandingRow.objects.filter(stage=swiss).values_list("as_of_round", flat=True))
-    ) == [1, 2, 3]
+    ) == [0, 1, 2, 3]  # round 0: the table before the first round
+    seeding = list(standings_for_stage(stage=swiss, as_of_round=0))
+    assert [r.rank for r in seeding] == list(range(1, 8))
+    assert [r.team_id for r in seeding] == list(
+        swiss.entries.order_by("seed").values_list("team_id", flat=True)
+    )
+    assert {(r.points, r.played, r.won, r.drawn, r.lost, r.byes) for r in seeding} == {
+        (0, 0, 0, 0, 0, 0)
+    }
     for number in (1, 2, 3):
         table = list(standings_for_stage(stage=swiss, as_of_round=number))
         assert len(table) == 7

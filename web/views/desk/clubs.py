@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments import clubs
+from tournaments import clubs, invites
 from tournaments.access import is_club_director
 from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player, Team
@@ -113,3 +113,24 @@ def _teams_of(member: Player) -> list[Team]:
         .select_related("tournament")
         .order_by("-tournament__created_at")
     )
+
+
+@login_required
+@require_POST
+def member_invite(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Invite a member with no account to make one: the one-time link, shown once."""
+    club = _club(request, slug)
+    member = get_object_or_404(Player.objects.filter(club=club), pk=pk)
+    try:
+        invite, key = invites.member_invite(actor=request.user, member=member)
+    except ClubRefused as exc:
+        refusal(request, exc)
+        return redirect(reverse("web:club-member", args=[club.slug, member.pk]))
+    url = request.build_absolute_uri(reverse("web:member-invite", args=[key]))
+    response = render(
+        request,
+        "web/desk_invite.html",
+        {"club": club, "member": member, "url": url, "invite": invite},
+    )
+    response["Cache-Control"] = "private, no-store"  # the key is shown once, kept by nobody
+    return response

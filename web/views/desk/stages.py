@@ -63,6 +63,7 @@ def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
             "confirmation": last.confirmation if last else "other_team",
             "points_win": 2, "points_draw": 1, "points_loss": 0, "points_bye": 2,
             "start_matches": True,
+            "review_draw": True,
             **(last.match_format if last else t.match_format),
         }  # fmt: skip
         form = desk_forms.StageForm(initial=initial)
@@ -143,7 +144,7 @@ def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> Htt
             competition.stage_start(actor=request.user, stage=stage)
             messages.success(request, f"{stage.name} has started.")
             first = stage.round_set.order_by("number").first()
-            if first is not None:  # a bracket is drawn at its start: its first round to publish
+            if first is not None:  # a bracket is drawn at its start: its first round, to review
                 return redirect(reverse("web:desk-round", args=[slug, first.pk]))
         elif command == "pair":
             round_ = competition.round_pair(actor=request.user, stage=stage)

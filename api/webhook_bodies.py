@@ -1,0 +1,114 @@
+"""What each webhook delivery posts, for the schema: its ``webhooks`` section (OpenAPI 3.1).
+
+The bodies are built in ``api.webhooks``; these serializers only describe them, in the API's one
+vocabulary (a fixture's or a match's ``sides``, side 0 first; a side named by its index), with
+the old keys kept and marked deprecated (docs/api-changelog.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiWebhook, extend_schema, extend_schema_serializer
+from rest_framework import serializers
+
+from .models import Webhook
+from .serializers import FIXTURE_RESULT, WINNER_SIDE, StandingRowSerializer, sides_field
+
+
+class DeliveryBody(serializers.Serializer):  # type: ignore[type-arg]
+    """What every delivery's body holds, whatever its kind (the signature covers it all)."""
+
+    id = serializers.IntegerField(help_text="The delivery's id (also in Seep-Delivery).")
+    created_at = serializers.DateTimeField()
+    kind = serializers.ChoiceField(choices=Webhook.Kind.values)
+    tournament = serializers.IntegerField()
+
+
+class Head(serializers.Serializer):  # type: ignore[type-arg]
+    seq = serializers.IntegerField()
+    hash = serializers.CharField()
+
+
+@extend_schema_serializer(deprecate_fields=["teams", "winner"])
+class MatchCompletedBody(DeliveryBody):
+    match = serializers.IntegerField()
+    sides = sides_field("match")
+    winner_side = serializers.IntegerField(allow_null=True, help_text=WINNER_SIDE)
+    teams = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Deprecated: sides[0].id and sides[1].id."
+    )
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="Deprecated: the team id of sides[winner_side]."
+    )
+    draw = serializers.BooleanField()
+    bazzis = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    difference = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    head = Head(help_text="The match's log when it completed.")
+
+
+class DealRecordedBody(DeliveryBody):
+    match = serializers.IntegerField()
+    deal = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    points = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    sweeps = serializers.ListField(child=serializers.JSONField(), help_text="By side.")
+    total = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    running_difference = serializers.IntegerField()
+    bazzi = serializers.IntegerField(allow_null=True)
+    bazzis = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+
+
+@extend_schema_serializer(deprecate_fields=["a", "b"])
+class PublishedFixture(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    sides = sides_field("fixture")
+    winner_side = serializers.IntegerField(allow_null=True, help_text=WINNER_SIDE)
+    a = serializers.IntegerField(allow_null=True, help_text="Deprecated: sides[0].id.")
+    b = serializers.IntegerField(allow_null=True, help_text="Deprecated: sides[1].id.")
+    match = serializers.IntegerField(allow_null=True)
+    result = serializers.CharField(allow_null=True, help_text=FIXTURE_RESULT)
+
+
+class RoundPublishedBody(DeliveryBody):
+    stage = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The round's number in its stage.")
+    name = serializers.CharField()
+    fixtures = PublishedFixture(many=True)
+
+
+class StandingsChangedBody(DeliveryBody):
+    stage = serializers.IntegerField()
+    rounds = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The rounds whose tables changed (0: the seeding).",
+    )
+    as_of_round = serializers.IntegerField(
+        help_text="The last of them: the table below is as of it."
+    )
+    rows = StandingRowSerializer(
+        many=True, help_text="The table, as GET /stages/{id}/standings/?round=as_of_round gives it."
+    )
+
+
+def _webhook(kind: str, body: type[serializers.Serializer], what: str) -> OpenApiWebhook:  # type: ignore[type-arg]
+    responses: dict[int, Any] = {200: None}
+    return OpenApiWebhook(
+        name=kind,
+        decorator=extend_schema(
+            summary=what,
+            description="Signed: Seep-Signature (docs/api.md, Webhooks). Any 2xx is success.",
+            request=body,
+            responses=responses,
+        ),
+    )
+
+
+MATCH_COMPLETED = _webhook("match.completed", MatchCompletedBody, "A match is over.")
+DEAL_RECORDED = _webhook("deal.recorded", DealRecordedBody, "A deal's result counted.")
+ROUND_PUBLISHED = _webhook("round.published", RoundPublishedBody, "A round was published.")
+STANDINGS_CHANGED = _webhook(
+    "standings.changed", StandingsChangedBody, "A stage's standings changed."
+)

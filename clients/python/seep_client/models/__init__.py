@@ -1,0 +1,285 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .action_enum import ActionEnum
+from .appended import Appended
+from .blank_enum import BlankEnum
+from .bracket import Bracket
+from .bracket_fixture import BracketFixture
+from .bracket_fixture_status_enum import BracketFixtureStatusEnum
+from .bracket_round import BracketRound
+from .bracket_slot import BracketSlot
+from .champion import Champion
+from .club import Club
+from .club_request import ClubRequest
+from .confirmation_enum import ConfirmationEnum
+from .correction_preview import CorrectionPreview
+from .deal import Deal
+from .deal_confirmed_command_kind_enum import DealConfirmedCommandKindEnum
+from .deal_confirmed_command_request import DealConfirmedCommandRequest
+from .deal_confirmed_payload_request import DealConfirmedPayloadRequest
+from .deal_corrected_command_kind_enum import DealCorrectedCommandKindEnum
+from .deal_corrected_command_request import DealCorrectedCommandRequest
+from .deal_corrected_payload_request import DealCorrectedPayloadRequest
+from .deal_ended_command_kind_enum import DealEndedCommandKindEnum
+from .deal_ended_command_request import DealEndedCommandRequest
+from .deal_ended_payload_request import DealEndedPayloadRequest
+from .deal_entered_command_kind_enum import DealEnteredCommandKindEnum
+from .deal_entered_command_request import DealEnteredCommandRequest
+from .deal_entered_payload_request import DealEnteredPayloadRequest
+from .deal_recorded_body import DealRecordedBody
+from .deal_recorded_body_kind import DealRecordedBodyKind
+from .deal_rejected_command_kind_enum import DealRejectedCommandKindEnum
+from .deal_rejected_command_request import DealRejectedCommandRequest
+from .deal_rejected_payload_request import DealRejectedPayloadRequest
+from .deal_voided_command_kind_enum import DealVoidedCommandKindEnum
+from .deal_voided_command_request import DealVoidedCommandRequest
+from .deal_voided_payload_request import DealVoidedPayloadRequest
+from .deals import Deals
+from .dispute import Dispute
+from .entry_enum import EntryEnum
+from .event import Event
+from .event_page import EventPage
+from .fixture import Fixture
+from .format_enum import FormatEnum
+from .head import Head
+from .history import History
+from .history_page import HistoryPage
+from .kinds_enum import KindsEnum
+from .match import Match
+from .match_completed_body import MatchCompletedBody
+from .match_completed_body_kind import MatchCompletedBodyKind
+from .match_forfeited_command_kind_enum import MatchForfeitedCommandKindEnum
+from .match_forfeited_command_request import MatchForfeitedCommandRequest
+from .match_forfeited_payload_request import MatchForfeitedPayloadRequest
+from .match_result import MatchResult
+from .match_started_command_kind_enum import MatchStartedCommandKindEnum
+from .match_started_command_request import MatchStartedCommandRequest
+from .match_started_payload_request import MatchStartedPayloadRequest
+from .match_status_enum import MatchStatusEnum
+from .matches_list_status import MatchesListStatus
+from .matches_state_retrieve_response_200 import MatchesStateRetrieveResponse200
+from .member import Member
+from .member_invitation import MemberInvitation
+from .member_request import MemberRequest
+from .member_request_user_type_1 import MemberRequestUserType1
+from .member_user_type_1 import MemberUserType1
+from .mode_enum import ModeEnum
+from .move_played_command_kind_enum import MovePlayedCommandKindEnum
+from .move_played_command_request import MovePlayedCommandRequest
+from .move_played_payload_request import MovePlayedPayloadRequest
+from .move_request import MoveRequest
+from .new_webhook import NewWebhook
+from .notice import Notice
+from .paginated_club_list import PaginatedClubList
+from .paginated_match_list import PaginatedMatchList
+from .paginated_member_list import PaginatedMemberList
+from .paginated_round_list import PaginatedRoundList
+from .paginated_stage_list import PaginatedStageList
+from .paginated_team_list import PaginatedTeamList
+from .paginated_token_list import PaginatedTokenList
+from .paginated_tournament_list import PaginatedTournamentList
+from .paginated_webhook_delivery_list import PaginatedWebhookDeliveryList
+from .paginated_webhook_list import PaginatedWebhookList
+from .patched_club_request import PatchedClubRequest
+from .patched_member_request import PatchedMemberRequest
+from .patched_member_request_user_type_1 import PatchedMemberRequestUserType1
+from .patched_round_edit_request import PatchedRoundEditRequest
+from .patched_stage_request import PatchedStageRequest
+from .patched_stage_request_scorekeepers_item_type_1 import (
+    PatchedStageRequestScorekeepersItemType1,
+)
+from .patched_tournament_request import PatchedTournamentRequest
+from .patched_tournament_request_directors_item_type_1 import (
+    PatchedTournamentRequestDirectorsItemType1,
+)
+from .player import Player
+from .player_request import PlayerRequest
+from .player_request_user_type_1 import PlayerRequestUserType1
+from .player_user_type_1 import PlayerUserType1
+from .problem import Problem
+from .problem_errors import ProblemErrors
+from .published_fixture import PublishedFixture
+from .reason_enum import ReasonEnum
+from .result_enum import ResultEnum
+from .root_retrieve_response_200 import RootRetrieveResponse200
+from .round_ import Round
+from .round_edited import RoundEdited
+from .round_published_body import RoundPublishedBody
+from .round_published_body_kind import RoundPublishedBodyKind
+from .round_status_enum import RoundStatusEnum
+from .score_adjusted_command_kind_enum import ScoreAdjustedCommandKindEnum
+from .score_adjusted_command_request import ScoreAdjustedCommandRequest
+from .score_adjusted_payload_request import ScoreAdjustedPayloadRequest
+from .seeding_enum import SeedingEnum
+from .side import Side
+from .stage import Stage
+from .stage_request import StageRequest
+from .stage_request_scorekeepers_item_type_1 import StageRequestScorekeepersItemType1
+from .stage_scorekeepers_item_type_1 import StageScorekeepersItemType1
+from .stage_status_enum import StageStatusEnum
+from .standing_row import StandingRow
+from .standing_row_tiebreaks import StandingRowTiebreaks
+from .standings import Standings
+from .standings_changed_body import StandingsChangedBody
+from .standings_changed_body_kind import StandingsChangedBodyKind
+from .swiss_method_enum import SwissMethodEnum
+from .team import Team
+from .team_index_enum import TeamIndexEnum
+from .team_ref import TeamRef
+from .team_request import TeamRequest
+from .tiebreaks_enum import TiebreaksEnum
+from .token import Token
+from .token_request import TokenRequest
+from .tournament import Tournament
+from .tournament_directors_item_type_1 import TournamentDirectorsItemType1
+from .tournament_request import TournamentRequest
+from .tournament_request_directors_item_type_1 import (
+    TournamentRequestDirectorsItemType1,
+)
+from .user_ref import UserRef
+from .webhook import Webhook
+from .webhook_attempt import WebhookAttempt
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_status_enum import WebhookDeliveryStatusEnum
+from .webhook_request import WebhookRequest
+from .withdrawal_enum import WithdrawalEnum
+
+__all__ = (
+    "ActionEnum",
+    "Appended",
+    "BlankEnum",
+    "Bracket",
+    "BracketFixture",
+    "BracketFixtureStatusEnum",
+    "BracketRound",
+    "BracketSlot",
+    "Champion",
+    "Club",
+    "ClubRequest",
+    "ConfirmationEnum",
+    "CorrectionPreview",
+    "Deal",
+    "DealConfirmedCommandKindEnum",
+    "DealConfirmedCommandRequest",
+    "DealConfirmedPayloadRequest",
+    "DealCorrectedCommandKindEnum",
+    "DealCorrectedCommandRequest",
+    "DealCorrectedPayloadRequest",
+    "DealEndedCommandKindEnum",
+    "DealEndedCommandRequest",
+    "DealEndedPayloadRequest",
+    "DealEnteredCommandKindEnum",
+    "DealEnteredCommandRequest",
+    "DealEnteredPayloadRequest",
+    "DealRecordedBody",
+    "DealRecordedBodyKind",
+    "DealRejectedCommandKindEnum",
+    "DealRejectedCommandRequest",
+    "DealRejectedPayloadRequest",
+    "DealVoidedCommandKindEnum",
+    "DealVoidedCommandRequest",
+    "DealVoidedPayloadRequest",
+    "Deals",
+    "Dispute",
+    "EntryEnum",
+    "Event",
+    "EventPage",
+    "Fixture",
+    "FormatEnum",
+    "Head",
+    "History",
+    "HistoryPage",
+    "KindsEnum",
+    "Match",
+    "MatchCompletedBody",
+    "MatchCompletedBodyKind",
+    "MatchForfeitedCommandKindEnum",
+    "MatchForfeitedCommandRequest",
+    "MatchForfeitedPayloadRequest",
+    "MatchResult",
+    "MatchStartedCommandKindEnum",
+    "MatchStartedCommandRequest",
+    "MatchStartedPayloadRequest",
+    "MatchStatusEnum",
+    "MatchesListStatus",
+    "MatchesStateRetrieveResponse200",
+    "Member",
+    "MemberInvitation",
+    "MemberRequest",
+    "MemberRequestUserType1",
+    "MemberUserType1",
+    "ModeEnum",
+    "MovePlayedCommandKindEnum",
+    "MovePlayedCommandRequest",
+    "MovePlayedPayloadRequest",
+    "MoveRequest",
+    "NewWebhook",
+    "Notice",
+    "PaginatedClubList",
+    "PaginatedMatchList",
+    "PaginatedMemberList",
+    "PaginatedRoundList",
+    "PaginatedStageList",
+    "PaginatedTeamList",
+    "PaginatedTokenList",
+    "PaginatedTournamentList",
+    "PaginatedWebhookDeliveryList",
+    "PaginatedWebhookList",
+    "PatchedClubRequest",
+    "PatchedMemberRequest",
+    "PatchedMemberRequestUserType1",
+    "PatchedRoundEditRequest",
+    "PatchedStageRequest",
+    "PatchedStageRequestScorekeepersItemType1",
+    "PatchedTournamentRequest",
+    "PatchedTournamentRequestDirectorsItemType1",
+    "Player",
+    "PlayerRequest",
+    "PlayerRequestUserType1",
+    "PlayerUserType1",
+    "Problem",
+    "ProblemErrors",
+    "PublishedFixture",
+    "ReasonEnum",
+    "ResultEnum",
+    "RootRetrieveResponse200",
+    "Round",
+    "RoundEdited",
+    "RoundPublishedBody",
+    "RoundPublishedBodyKind",
+    "RoundStatusEnum",
+    "ScoreAdjustedCommandKindEnum",
+    "ScoreAdjustedCommandRequest",
+    "ScoreAdjustedPayloadRequest",
+    "SeedingEnum",
+    "Side",
+    "Stage",
+    "StageRequest",
+    "StageRequestScorekeepersItemType1",
+    "StageScorekeepersItemType1",
+    "StageStatusEnum",
+    "StandingRow",
+    "StandingRowTiebreaks",
+    "Standings",
+    "StandingsChangedBody",
+    "StandingsChangedBodyKind",
+    "SwissMethodEnum",
+    "Team",
+    "TeamIndexEnum",
+    "TeamRef",
+    "TeamRequest",
+    "TiebreaksEnum",
+    "Token",
+    "TokenRequest",
+    "Tournament",
+    "TournamentDirectorsItemType1",
+    "TournamentRequest",
+    "TournamentRequestDirectorsItemType1",
+    "UserRef",
+    "Webhook",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookDeliveryStatusEnum",
+    "WebhookRequest",
+    "WithdrawalEnum",
+)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class DealRecordedBodyKind(StrEnum):
+    DEAL_RECORDED = "deal.recorded"
+    MATCH_COMPLETED = "match.completed"
+    ROUND_PUBLISHED = "round.published"
+    STANDINGS_CHANGED = "standings.changed"
+
+    def __str__(self) -> str:
+        return str(self.value)

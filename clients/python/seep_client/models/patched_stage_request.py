@@ -1,0 +1,481 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.confirmation_enum import ConfirmationEnum
+from ..models.entry_enum import EntryEnum
+from ..models.format_enum import FormatEnum
+from ..models.mode_enum import ModeEnum
+from ..models.seeding_enum import SeedingEnum
+from ..models.swiss_method_enum import SwissMethodEnum
+from ..models.tiebreaks_enum import TiebreaksEnum
+from ..models.withdrawal_enum import WithdrawalEnum
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.patched_stage_request_scorekeepers_item_type_1 import (
+        PatchedStageRequestScorekeepersItemType1,
+    )
+
+
+T = TypeVar("T", bound="PatchedStageRequest")
+
+
+@_attrs_define
+class PatchedStageRequest:
+    """A serializer that refuses fields it does not know, instead of ignoring them.
+
+    Attributes:
+        name (str | Unset):
+        format_ (FormatEnum | Unset): * `round_robin` - round robin
+            * `double_round_robin` - double round robin
+            * `swiss` - Swiss
+            * `single_elimination` - single elimination
+            * `double_elimination` - double elimination
+            * `groups` - round-robin groups
+        rounds (int | None | Unset): Swiss: how many rounds (the others know their own).
+        groups (int | None | Unset): Groups: how many.
+        entry (EntryEnum | Unset): * `registered` - every checked-in team
+            * `top` - the top N of the previous stage
+            * `top_per_group` - the top N of each group of the previous stage
+        entry_count (int | None | Unset): N of the top N (per group) entering from the previous.
+        late_entry (bool | Unset): Swiss: a team registered after the start joins the next round.
+        seeding (SeedingEnum | Unset): * `manual` - manual order
+            * `rating` - by rating
+            * `random` - random (the seed is recorded)
+            * `standings` - by the previous stage's standings
+        seeding_seed (int | None | Unset): The random seed a random seeding used (recorded).
+        swiss_method (SwissMethodEnum | Unset): * `slide` - slide (1 v 5, 2 v 6...)
+            * `fold` - fold (1 v 8, 2 v 7...)
+            * `adjacent` - adjacent (1 v 2, 3 v 4...)
+        match_format (Any | Unset): How long each match lasts (M1). Left out: the tournament's; an elimination stage's
+            never draws (left out, draws is false; true is refused, bad_format).
+        mode (ModeEnum | Unset): * `digital` - digital (the server deals)
+            * `table` - table (every move recorded at a physical table)
+            * `score` - score (each deal's result entered)
+        confirmation (ConfirmationEnum | Unset): * `none` - no confirmation
+            * `other_team` - the other team confirms
+            * `both_enter` - both teams enter, matching entries count
+        points_win (int | Unset):
+        points_draw (int | Unset):
+        points_loss (int | Unset):
+        points_bye (int | Unset):
+        points_forfeit (int | Unset): What the team that forfeits gets (its opponent gets a win).
+        tiebreaks (list[TiebreaksEnum] | Unset):
+        tiebreak_seed (int | None | Unset): The seed of the random draw tie-break (recorded).
+        third_place (bool | Unset): Single elimination.
+        grand_final_reset (bool | Unset): Double elimination.
+        withdrawal (WithdrawalEnum | Unset): * `forfeit` - the withdrawn team forfeits its later fixtures
+            * `bye` - its opponents get a bye
+        start_matches (bool | Unset): Start each match (first dealer drawn) when its round is published.
+        review_draw (bool | Unset): A bracket: its first round stays a draft when the stage starts, for the directors to
+            review (swap seeds) and publish; off, it is published at the start.
+        scorekeepers (list[int | PatchedStageRequestScorekeepersItemType1] | Unset): Who keeps score at every match of
+            the stage: accounts, each by id or as a member ({"member": id}), of the club's people.
+    """
+
+    name: str | Unset = UNSET
+    format_: FormatEnum | Unset = UNSET
+    rounds: int | None | Unset = UNSET
+    groups: int | None | Unset = UNSET
+    entry: EntryEnum | Unset = UNSET
+    entry_count: int | None | Unset = UNSET
+    late_entry: bool | Unset = UNSET
+    seeding: SeedingEnum | Unset = UNSET
+    seeding_seed: int | None | Unset = UNSET
+    swiss_method: SwissMethodEnum | Unset = UNSET
+    match_format: Any | Unset = UNSET
+    mode: ModeEnum | Unset = UNSET
+    confirmation: ConfirmationEnum | Unset = UNSET
+    points_win: int | Unset = UNSET
+    points_draw: int | Unset = UNSET
+    points_loss: int | Unset = UNSET
+    points_bye: int | Unset = UNSET
+    points_forfeit: int | Unset = UNSET
+    tiebreaks: list[TiebreaksEnum] | Unset = UNSET
+    tiebreak_seed: int | None | Unset = UNSET
+    third_place: bool | Unset = UNSET
+    grand_final_reset: bool | Unset = UNSET
+    withdrawal: WithdrawalEnum | Unset = UNSET
+    start_matches: bool | Unset = UNSET
+    review_draw: bool | Unset = UNSET
+    scorekeepers: list[int | PatchedStageRequestScorekeepersItemType1] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.patched_stage_request_scorekeepers_item_type_1 import (
+            PatchedStageRequestScorekeepersItemType1,
+        )
+
+        name = self.name
+
+        format_: str | Unset = UNSET
+        if not isinstance(self.format_, Unset):
+            format_ = self.format_.value
+
+        rounds: int | None | Unset
+        if isinstance(self.rounds, Unset):
+            rounds = UNSET
+        else:
+            rounds = self.rounds
+
+        groups: int | None | Unset
+        if isinstance(self.groups, Unset):
+            groups = UNSET
+        else:
+            groups = self.groups
+
+        entry: str | Unset = UNSET
+        if not isinstance(self.entry, Unset):
+            entry = self.entry.value
+
+        entry_count: int | None | Unset
+        if isinstance(self.entry_count, Unset):
+            entry_count = UNSET
+        else:
+            entry_count = self.entry_count
+
+        late_entry = self.late_entry
+
+        seeding: str | Unset = UNSET
+        if not isinstance(self.seeding, Unset):
+            seeding = self.seeding.value
+
+        seeding_seed: int | None | Unset
+        if isinstance(self.seeding_seed, Unset):
+            seeding_seed = UNSET
+        else:
+            seeding_seed = self.seeding_seed
+
+        swiss_method: str | Unset = UNSET
+        if not isinstance(self.swiss_method, Unset):
+            swiss_method = self.swiss_method.value
+
+        match_format = self.match_format
+
+        mode: str | Unset = UNSET
+        if not isinstance(self.mode, Unset):
+            mode = self.mode.value
+
+        confirmation: str | Unset = UNSET
+        if not isinstance(self.confirmation, Unset):
+            confirmation = self.confirmation.value
+
+        points_win = self.points_win
+
+        points_draw = self.points_draw
+
+        points_loss = self.points_loss
+
+        points_bye = self.points_bye
+
+        points_forfeit = self.points_forfeit
+
+        tiebreaks: list[str] | Unset = UNSET
+        if not isinstance(self.tiebreaks, Unset):
+            tiebreaks = []
+            for tiebreaks_item_data in self.tiebreaks:
+                tiebreaks_item = tiebreaks_item_data.value
+                tiebreaks.append(tiebreaks_item)
+
+        tiebreak_seed: int | None | Unset
+        if isinstance(self.tiebreak_seed, Unset):
+            tiebreak_seed = UNSET
+        else:
+            tiebreak_seed = self.tiebreak_seed
+
+        third_place = self.third_place
+
+        grand_final_reset = self.grand_final_reset
+
+        withdrawal: str | Unset = UNSET
+        if not isinstance(self.withdrawal, Unset):
+            withdrawal = self.withdrawal.value
+
+        start_matches = self.start_matches
+
+        review_draw = self.review_draw
+
+        scorekeepers: list[dict[str, Any] | int] | Unset = UNSET
+        if not isinstance(self.scorekeepers, Unset):
+            scorekeepers = []
+            for scorekeepers_item_data in self.scorekeepers:
+                scorekeepers_item: dict[str, Any] | int
+                if isinstance(
+                    scorekeepers_item_data, PatchedStageRequestScorekeepersItemType1
+                ):
+                    scorekeepers_item = scorekeepers_item_data.to_dict()
+                else:
+                    scorekeepers_item = scorekeepers_item_data
+                scorekeepers.append(scorekeepers_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if name is not UNSET:
+            field_dict["name"] = name
+        if format_ is not UNSET:
+            field_dict["format"] = format_
+        if rounds is not UNSET:
+            field_dict["rounds"] = rounds
+        if groups is not UNSET:
+            field_dict["groups"] = groups
+        if entry is not UNSET:
+            field_dict["entry"] = entry
+        if entry_count is not UNSET:
+            field_dict["entry_count"] = entry_count
+        if late_entry is not UNSET:
+            field_dict["late_entry"] = late_entry
+        if seeding is not UNSET:
+            field_dict["seeding"] = seeding
+        if seeding_seed is not UNSET:
+            field_dict["seeding_seed"] = seeding_seed
+        if swiss_method is not UNSET:
+            field_dict["swiss_method"] = swiss_method
+        if match_format is not UNSET:
+            field_dict["match_format"] = match_format
+        if mode is not UNSET:
+            field_dict["mode"] = mode
+        if confirmation is not UNSET:
+            field_dict["confirmation"] = confirmation
+        if points_win is not UNSET:
+            field_dict["points_win"] = points_win
+        if points_draw is not UNSET:
+            field_dict["points_draw"] = points_draw
+        if points_loss is not UNSET:
+            field_dict["points_loss"] = points_loss
+        if points_bye is not UNSET:
+            field_dict["points_bye"] = points_bye
+        if points_forfeit is not UNSET:
+            field_dict["points_forfeit"] = points_forfeit
+        if tiebreaks is not UNSET:
+            field_dict["tiebreaks"] = tiebreaks
+        if tiebreak_seed is not UNSET:
+            field_dict["tiebreak_seed"] = tiebreak_seed
+        if third_place is not UNSET:
+            field_dict["third_place"] = third_place
+        if grand_final_reset is not UNSET:
+            field_dict["grand_final_reset"] = grand_final_reset
+        if withdrawal is not UNSET:
+            field_dict["withdrawal"] = withdrawal
+        if start_matches is not UNSET:
+            field_dict["start_matches"] = start_matches
+        if review_draw is not UNSET:
+            field_dict["review_draw"] = review_draw
+        if scorekeepers is not UNSET:
+            field_dict["scorekeepers"] = scorekeepers
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.patched_stage_request_scorekeepers_item_type_1 import (
+            PatchedStageRequestScorekeepersItemType1,
+        )
+
+        d = dict(src_dict)
+        name = d.pop("name", UNSET)
+
+        _format_ = d.pop("format", UNSET)
+        format_: FormatEnum | Unset
+        if isinstance(_format_, Unset):
+            format_ = UNSET
+        else:
+            format_ = FormatEnum(_format_)
+
+        def _parse_rounds(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rounds = _parse_rounds(d.pop("rounds", UNSET))
+
+        def _parse_groups(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        groups = _parse_groups(d.pop("groups", UNSET))
+
+        _entry = d.pop("entry", UNSET)
+        entry: EntryEnum | Unset
+        if isinstance(_entry, Unset):
+            entry = UNSET
+        else:
+            entry = EntryEnum(_entry)
+
+        def _parse_entry_count(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        entry_count = _parse_entry_count(d.pop("entry_count", UNSET))
+
+        late_entry = d.pop("late_entry", UNSET)
+
+        _seeding = d.pop("seeding", UNSET)
+        seeding: SeedingEnum | Unset
+        if isinstance(_seeding, Unset):
+            seeding = UNSET
+        else:
+            seeding = SeedingEnum(_seeding)
+
+        def _parse_seeding_seed(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        seeding_seed = _parse_seeding_seed(d.pop("seeding_seed", UNSET))
+
+        _swiss_method = d.pop("swiss_method", UNSET)
+        swiss_method: SwissMethodEnum | Unset
+        if isinstance(_swiss_method, Unset):
+            swiss_method = UNSET
+        else:
+            swiss_method = SwissMethodEnum(_swiss_method)
+
+        match_format = d.pop("match_format", UNSET)
+
+        _mode = d.pop("mode", UNSET)
+        mode: ModeEnum | Unset
+        if isinstance(_mode, Unset):
+            mode = UNSET
+        else:
+            mode = ModeEnum(_mode)
+
+        _confirmation = d.pop("confirmation", UNSET)
+        confirmation: ConfirmationEnum | Unset
+        if isinstance(_confirmation, Unset):
+            confirmation = UNSET
+        else:
+            confirmation = ConfirmationEnum(_confirmation)
+
+        points_win = d.pop("points_win", UNSET)
+
+        points_draw = d.pop("points_draw", UNSET)
+
+        points_loss = d.pop("points_loss", UNSET)
+
+        points_bye = d.pop("points_bye", UNSET)
+
+        points_forfeit = d.pop("points_forfeit", UNSET)
+
+        _tiebreaks = d.pop("tiebreaks", UNSET)
+        tiebreaks: list[TiebreaksEnum] | Unset = UNSET
+        if _tiebreaks is not UNSET:
+            tiebreaks = []
+            for tiebreaks_item_data in _tiebreaks:
+                tiebreaks_item = TiebreaksEnum(tiebreaks_item_data)
+
+                tiebreaks.append(tiebreaks_item)
+
+        def _parse_tiebreak_seed(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        tiebreak_seed = _parse_tiebreak_seed(d.pop("tiebreak_seed", UNSET))
+
+        third_place = d.pop("third_place", UNSET)
+
+        grand_final_reset = d.pop("grand_final_reset", UNSET)
+
+        _withdrawal = d.pop("withdrawal", UNSET)
+        withdrawal: WithdrawalEnum | Unset
+        if isinstance(_withdrawal, Unset):
+            withdrawal = UNSET
+        else:
+            withdrawal = WithdrawalEnum(_withdrawal)
+
+        start_matches = d.pop("start_matches", UNSET)
+
+        review_draw = d.pop("review_draw", UNSET)
+
+        _scorekeepers = d.pop("scorekeepers", UNSET)
+        scorekeepers: list[int | PatchedStageRequestScorekeepersItemType1] | Unset = (
+            UNSET
+        )
+        if _scorekeepers is not UNSET:
+            scorekeepers = []
+            for scorekeepers_item_data in _scorekeepers:
+
+                def _parse_scorekeepers_item(
+                    data: object,
+                ) -> int | PatchedStageRequestScorekeepersItemType1:
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        scorekeepers_item_type_1 = (
+                            PatchedStageRequestScorekeepersItemType1.from_dict(data)
+                        )
+
+                        return scorekeepers_item_type_1
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    return cast(int | PatchedStageRequestScorekeepersItemType1, data)
+
+                scorekeepers_item = _parse_scorekeepers_item(scorekeepers_item_data)
+
+                scorekeepers.append(scorekeepers_item)
+
+        patched_stage_request = cls(
+            name=name,
+            format_=format_,
+            rounds=rounds,
+            groups=groups,
+            entry=entry,
+            entry_count=entry_count,
+            late_entry=late_entry,
+            seeding=seeding,
+            seeding_seed=seeding_seed,
+            swiss_method=swiss_method,
+            match_format=match_format,
+            mode=mode,
+            confirmation=confirmation,
+            points_win=points_win,
+            points_draw=points_draw,
+            points_loss=points_loss,
+            points_bye=points_bye,
+            points_forfeit=points_forfeit,
+            tiebreaks=tiebreaks,
+            tiebreak_seed=tiebreak_seed,
+            third_place=third_place,
+            grand_final_reset=grand_final_reset,
+            withdrawal=withdrawal,
+            start_matches=start_matches,
+            review_draw=review_draw,
+            scorekeepers=scorekeepers,
+        )
+
+        patched_stage_request.additional_properties = d
+        return patched_stage_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.tournament_request_directors_item_type_1 import (
+        TournamentRequestDirectorsItemType1,
+    )
+
+
+T = TypeVar("T", bound="TournamentRequest")
+
+
+@_attrs_define
+class TournamentRequest:
+    """A serializer that refuses fields it does not know, instead of ignoring them.
+
+    Attributes:
+        name (str):
+        slug (str):
+        club (int | None | Unset): The club it belongs to: one you direct (a club's token: its club). Left out: your
+            oldest club (one is made for you if you direct none). Fixed once made.
+        directors (list[int | TournamentRequestDirectorsItemType1] | Unset): The accounts directing with the organizer,
+            each by id or as a member ({"member": id}), of the club's people (only the organizer changes them).
+        rules (Any | Unset): Rule variants (docs/rules.md V).
+        match_format (Any | Unset): Default match format (M1).
+        published (bool | Unset): Anyone may follow a published tournament; an unpublished one is seen only by its
+            directors, players and score-keepers.
+    """
+
+    name: str
+    slug: str
+    club: int | None | Unset = UNSET
+    directors: list[int | TournamentRequestDirectorsItemType1] | Unset = UNSET
+    rules: Any | Unset = UNSET
+    match_format: Any | Unset = UNSET
+    published: bool | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.tournament_request_directors_item_type_1 import (
+            TournamentRequestDirectorsItemType1,
+        )
+
+        name = self.name
+
+        slug = self.slug
+
+        club: int | None | Unset
+        if isinstance(self.club, Unset):
+            club = UNSET
+        else:
+            club = self.club
+
+        directors: list[dict[str, Any] | int] | Unset = UNSET
+        if not isinstance(self.directors, Unset):
+            directors = []
+            for directors_item_data in self.directors:
+                directors_item: dict[str, Any] | int
+                if isinstance(directors_item_data, TournamentRequestDirectorsItemType1):
+                    directors_item = directors_item_data.to_dict()
+                else:
+                    directors_item = directors_item_data
+                directors.append(directors_item)
+
+        rules = self.rules
+
+        match_format = self.match_format
+
+        published = self.published
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "name": name,
+                "slug": slug,
+            }
+        )
+        if club is not UNSET:
+            field_dict["club"] = club
+        if directors is not UNSET:
+            field_dict["directors"] = directors
+        if rules is not UNSET:
+            field_dict["rules"] = rules
+        if match_format is not UNSET:
+            field_dict["match_format"] = match_format
+        if published is not UNSET:
+            field_dict["published"] = published
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.tournament_request_directors_item_type_1 import (
+            TournamentRequestDirectorsItemType1,
+        )
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        slug = d.pop("slug")
+
+        def _parse_club(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        club = _parse_club(d.pop("club", UNSET))
+
+        _directors = d.pop("directors", UNSET)
+        directors: list[int | TournamentRequestDirectorsItemType1] | Unset = UNSET
+        if _directors is not UNSET:
+            directors = []
+            for directors_item_data in _directors:
+
+                def _parse_directors_item(
+                    data: object,
+                ) -> int | TournamentRequestDirectorsItemType1:
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        directors_item_type_1 = (
+                            TournamentRequestDirectorsItemType1.from_dict(data)
+                        )
+
+                        return directors_item_type_1
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    return cast(int | TournamentRequestDirectorsItemType1, data)
+
+                directors_item = _parse_directors_item(directors_item_data)
+
+                directors.append(directors_item)
+
+        rules = d.pop("rules", UNSET)
+
+        match_format = d.pop("match_format", UNSET)
+
+        published = d.pop("published", UNSET)
+
+        tournament_request = cls(
+            name=name,
+            slug=slug,
+            club=club,
+            directors=directors,
+            rules=rules,
+            match_format=match_format,
+            published=published,
+        )
+
+        tournament_request.additional_properties = d
+        return tournament_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class WebhookDeliveryStatusEnum(StrEnum):
+    FAILED = "failed"
+    PENDING = "pending"
+    SUCCEEDED = "succeeded"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,113 @@
+"""Inviting a club's member to make their own account (docs/clubs.md, "Accounts").
+
+A director invites a member who has no account; the invitation is a one-time link (a key of
+256 bits from ``secrets``, stored as its SHA-256, shown once) that expires after
+``INVITE_DAYS`` days. Whoever opens it chooses a user name and a password: the account is
+made and becomes the member's, and the invitation is used. A new invitation of the member
+ends the ones before. Nobody makes an account for someone else, and the member never needed
+one to play (a team's link does: docs/links.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .access import is_club_director
+from .errors import ClubNotPermitted, InvalidClubData
+from .models import MemberInvite, Player
+
+#: how long an invitation stays open
+INVITE_DAYS = 14
+KEY_LENGTH = 43  # the URL-safe base64 of 32 bytes, unpadded
+
+
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def member_invite(*, actor: Any, member: Player) -> tuple[MemberInvite, str]:
+    """Invite ``member`` (of a club ``actor`` directs, with no account yet) to make one;
+    return the invitation and its key (shown once). Earlier open invitations end."""
+    if member.club_id is None or not is_club_director(actor, member.club_id):
+        raise ClubNotPermitted("only a director of the member's club may invite them")
+    with transaction.atomic():
+        stored = Player.objects.select_for_update().get(pk=member.pk)
+        if stored.user_id is not None:
+            raise InvalidClubData(
+                f"{stored.name} has an account already: nothing to invite them to",
+                code="has_account",
+            )
+        now = timezone.now()
+        MemberInvite.objects.filter(member=stored, used_at__isnull=True, expires_at__gt=now).update(
+            expires_at=now
+        )
+        key = secrets.token_urlsafe(32)
+        invite = MemberInvite.objects.create(
+            member=stored,
+            key_hash=_hash(key),
+            created_by=actor if getattr(actor, "pk", None) is not None else None,
+            expires_at=now + timedelta(days=INVITE_DAYS),
+        )
+    return invite, key
+
+
+def open_invite(key: str) -> MemberInvite | None:
+    """Return the open invitation (not used, not expired) whose key is ``key``, or None."""
+    if not isinstance(key, str) or len(key) != KEY_LENGTH:
+        return None
+    return (
+        MemberInvite.objects.select_related("member__club")
+        .filter(key_hash=_hash(key), used_at__isnull=True, expires_at__gt=timezone.now())
+        .first()
+    )
+
+
+def invite_accept(*, key: str, username: str, password: str) -> Any:
+    """Make the account an open invitation offers and give it to its member; return it.
+
+    Refused, writing nothing: an invitation used, expired or unknown (``invite_closed``), a
+    user name taken or not allowed, a password Django's validators refuse (``bad_account``),
+    a member who has an account meanwhile (``has_account``).
+    """
+    users = get_user_model()
+    with transaction.atomic():
+        invite = (
+            MemberInvite.objects.select_for_update()
+            .filter(key_hash=_hash(key), used_at__isnull=True, expires_at__gt=timezone.now())
+            .first()
+            if isinstance(key, str) and len(key) == KEY_LENGTH
+            else None
+        )
+        if invite is None:
+            raise InvalidClubData(
+                "this invitation is used, expired or unknown: ask the club for a new one",
+                code="invite_closed",
+            )
+        member = Player.objects.select_for_update().get(pk=invite.member_id)
+        if member.user_id is not None:
+            raise InvalidClubData(f"{member.name} has an account already", code="has_account")
+        user = users(username=username)
+        try:
+            user.full_clean(exclude=["password"])
+            password_validation.validate_password(password, user)
+        except ValidationError as exc:
+            raise InvalidClubData(" ".join(exc.messages), code="bad_account") from exc
+        user.set_password(password)
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError as exc:  # the same name taken at the same moment
+            raise InvalidClubData("that user name is taken", code="bad_account") from exc
+        member.user = user
+        member.save(update_fields=["user"])
+        invite.used_at = timezone.now()
+        invite.save(update_fields=["used_at"])
+    return user
