@@ -1,8 +1,7 @@
 """The typed client (clients/python/, docs/client.md) is what the schema makes, and runs a small
 tournament against the running server, through its own calls only.
 
-The first token is made as tests/api make theirs (in the database): the API has no call that
-makes a first token without one (a first-run command is its way, issue 28).
+The first token is the one ``manage.py first_run`` prints, as on a new site.
 """
 
 from __future__ import annotations
@@ -16,20 +15,18 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 
-from api.models import ApiToken
 from competition.demo import random_deal_result
 from seep_core import Rules
-from tournaments.clubs import club_create
 
 from .conftest import CLIENT
 
@@ -94,7 +91,7 @@ def test_a_small_tournament_through_the_generated_client(
     live_server: Any, transactional_db: None, receiver: Receiver
 ) -> None:
     from seep_client import AuthenticatedClient
-    from seep_client.api.clubs import clubs_members_create
+    from seep_client.api.clubs import clubs_list, clubs_members_create
     from seep_client.api.matches import (
         matches_events_create,
         matches_list,
@@ -126,6 +123,7 @@ def test_a_small_tournament_through_the_generated_client(
         Member,
         MemberRequest,
         NewWebhook,
+        PaginatedClubList,
         PaginatedMatchList,
         Round,
         Stage,
@@ -138,11 +136,12 @@ def test_a_small_tournament_through_the_generated_client(
         WebhookRequest,
     )  # fmt: skip
 
-    organizer = get_user_model().objects.create_user("organizer")
-    club = club_create(actor=organizer, name="Riverside club")
-    _, token = ApiToken.objects.create(
-        user=organizer, expiry=timedelta(days=1), name="client", club=club, write=True
+    # the first token is the one the first-run command prints, as on a new site
+    printed = StringIO()
+    call_command(
+        "first_run", username="organizer", club="Riverside club", no_password=True, stdout=printed
     )
+    token = printed.getvalue().strip().splitlines()[-1].strip()
     api = AuthenticatedClient(
         base_url=live_server.url, token=token, raise_on_unexpected_status=True
     )
@@ -151,6 +150,8 @@ def test_a_small_tournament_through_the_generated_client(
     def done(answer: Any, kind: type) -> Any:
         assert isinstance(answer, kind), answer
         return answer
+
+    (club,) = done(clubs_list.sync(client=api), PaginatedClubList).results  # the token's club
 
     cup = done(
         tournaments_create.sync(
@@ -170,7 +171,7 @@ def test_a_small_tournament_through_the_generated_client(
     )  # fmt: skip
     for t in range(4):
         members = [
-            clubs_members_create.sync(club.pk, client=api, body=MemberRequest(name=f"P{t}{i}"))
+            clubs_members_create.sync(club.id, client=api, body=MemberRequest(name=f"P{t}{i}"))
             for i in range(2)
         ]
         assert all(isinstance(m, Member) for m in members)
