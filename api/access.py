@@ -21,7 +21,9 @@ from django.http import Http404
 from rest_framework.request import Request
 
 from competition import access as competition_access
-from tournaments.access import is_director
+from competition import selectors as competition_selectors
+from tournaments import links
+from tournaments.access import LinkActor, is_director
 from tournaments.models import ID_LIMIT, Tournament
 
 from . import sql as queries
@@ -146,6 +148,11 @@ def admit_to_append(request: Request, match: Any, listed: bool) -> None:
     service locks and reads anyway (its tournament's id, published flag and organizer, and
     ``listed``: whether the caller is among its added directors) instead of a query before.
     """
+    team = team_actor(request)
+    if team is not None:  # a team's token: its own tournament's matches, as its link
+        if match.tournament_id != team.tournament_id:
+            raise Http404
+        return
     _admit(request, match.tournament, listed=listed)
     require_write(request, match.tournament_id)
 
@@ -223,8 +230,38 @@ def via_of(request: Request) -> str:
     return f"token:{token.pk}" if token is not None else "session"
 
 
+def team_actor(request: Request) -> LinkActor | None:
+    """Return the team a team's token acts for (through its team's link), or None for any
+    other caller. Refuses (403 ``team_link_stopped``) a token whose link was reissued since,
+    or whose tournament is over: it acts for no one."""
+    token = token_of(request)
+    if token is None or token.team_link_id is None:
+        return None
+    found: dict[str, LinkActor] = request.__dict__.setdefault("_seep_team", {})
+    if "actor" not in found:
+        link = links.live_links([token.team_link_id])
+        over = competition_selectors.tournaments_over([token.tournament_id or 0])
+        if not link or token.tournament_id in over:
+            raise Problem(
+                "this team's token no longer acts: the team has a new link, or the tournament "
+                "is over",
+                code="team_link_stopped",
+                status_code=403,
+            )
+        found["actor"] = links.actor_for(link[0])
+    return found["actor"]
+
+
 def require_write(request: Request, tournament: Tournament | int) -> None:
-    """Refuse a change made with a read-only token, or signed out."""
+    """Refuse a change made with a read-only token, a team's token (it only enters and
+    answers its team's results: ``team_actor``), or signed out."""
+    token = token_of(request)
+    if token is not None and token.team_link_id is not None:
+        raise Problem(
+            "a team's token only enters and answers its team's results",
+            code="token_scope",
+            status_code=403,
+        )
     if not signed_in(request):
         raise Problem(
             "sign in, or send a token, to change anything",

@@ -35,6 +35,7 @@ import time
 from hmac import compare_digest
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -58,9 +59,14 @@ class ScopedTokenAuthentication(TokenAuthentication):
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         self._request = request  # an authenticator is made for each request (DRF's Request)
         try:
-            return super().authenticate(request)  # type: ignore[no-untyped-call,no-any-return]
+            found: tuple[Any, Any] | None = super().authenticate(request)  # type: ignore[no-untyped-call]
         except UnicodeError as exc:
             raise exceptions.AuthenticationFailed("Invalid token.") from exc
+        if found is not None and getattr(found[1], "team_link_id", None) is not None:
+            # A team's token is no one's account: it reads as the public does and acts only
+            # as its team (api.access.team_actor), never with the powers of who made it.
+            return AnonymousUser(), found[1]
+        return found
 
     def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
         if len(token) > 200:

@@ -27,6 +27,15 @@ class ApiToken(AbstractAuthToken):
         Club, null=True, blank=True, on_delete=models.CASCADE, related_name="tokens"
     )
     write = models.BooleanField(default=False, help_text="May it change anything?")
+    team_link = models.ForeignKey(
+        "tournaments.TeamLink",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tokens",
+        help_text="A team's token: it acts for the team through this link (docs/links.md), "
+        "and only that; a new link of the team, or a new token, ends it.",
+    )
     made_by = models.ForeignKey(
         "self",
         null=True,

@@ -16,8 +16,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import links
 from tournaments.access import is_club_director
-from tournaments.models import Club, Tournament
+from tournaments.models import Club, Team, Tournament
 
 from .models import ApiToken, Webhook, WebhookDelivery
 from .problems import Problem
@@ -77,7 +78,11 @@ def token_create(
             )
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        held = ApiToken.objects.filter(user=user).exclude(expiry__lt=timezone.now()).count()
+        held = (
+            ApiToken.objects.filter(user=user, team_link__isnull=True)
+            .exclude(expiry__lt=timezone.now())
+            .count()
+        )  # a team's tokens are the teams', one each (team_token_create)
         most = settings.API_TOKENS_PER_ACCOUNT
         if held >= most:
             raise Problem(
@@ -98,6 +103,25 @@ def token_create(
         if made_by is not None and made_by.expiry is not None and token.expiry > made_by.expiry:
             token.expiry = made_by.expiry  # the same instant, not a moment after
             ApiToken.objects.filter(pk=token.pk).update(expiry=token.expiry)
+    return token, text
+
+
+def team_token_create(*, actor: Any, team: Team, expires_in_days: int = 1) -> tuple[ApiToken, str]:
+    """Make a team's token (a director of its tournament): it acts for the team through the
+    team's live link (made if it has none), as a phone that opened the link would, and only
+    so (docs/links.md). A team holds one: a new one ends the one before, and so does a new
+    link of the team. Not counted in the maker's cap: a tournament has one a team at most."""
+    link, _ = links.team_link(actor=actor, team=team)  # refuses anyone but a director
+    with transaction.atomic():
+        ApiToken.objects.filter(team_link__team=team).delete()
+        token, text = ApiToken.objects.create(
+            user=actor,
+            expiry=timedelta(days=expires_in_days),
+            name=f"team {team.name}"[:200],
+            tournament_id=team.tournament_id,
+            write=True,
+            team_link=link,
+        )
     return token, text
 
 

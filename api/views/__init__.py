@@ -13,7 +13,7 @@ from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
 from .rounds import RoundDetail, RoundPublish, RoundUnpublish, StageRounds
 from .stages import StageBracket, StageDetail, StageStart, TournamentStages
 from .standings import StageStandings
-from .teams import TeamCheckIn, TeamWithdraw, TournamentTeams
+from .teams import TeamCheckIn, TeamToken, TeamWithdraw, TournamentTeams
 from .tokens import TokenDetail, Tokens
 from .tournaments import TournamentDetail, Tournaments
 from .webhooks import WebhookDeliveries, WebhookDetail, WebhookPause, WebhookResume, Webhooks
@@ -41,6 +41,7 @@ __all__ = [
     "StageStandings",
     "StageStart",
     "TeamCheckIn",
+    "TeamToken",
     "TeamWithdraw",
     "TokenDetail",
     "Tokens",

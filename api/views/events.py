@@ -34,6 +34,7 @@ from ..access import (
     get_visible_row,
     require_director,
     require_write,
+    team_actor,
     via_of,
 )
 from ..pagination import bool_param, int_param
@@ -152,7 +153,7 @@ class MatchEvents(APIView):
                 expected_seq=body["expected_seq"],
                 kind=body["kind"],
                 payload=body["payload"],
-                actor=request.user,
+                actor=team_actor(request) or request.user,
                 idempotency_key=key,
                 via=via_of(request),
                 # who may see the match, decided on the row the service locks (access's doc)

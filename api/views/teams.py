@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +17,7 @@ from competition.models import Registration
 from tournaments.models import Player, Team, Tournament
 
 from .. import serializers as s
+from .. import services as api_services
 from ..access import get_visible, require_director
 from ..accounts import people
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
@@ -90,3 +91,43 @@ class TeamCheckIn(TeamCommand):
 
 class TeamWithdraw(TeamCommand):
     command = staticmethod(competition.team_withdraw)
+
+
+class TeamToken(APIView):
+    @extend_schema(
+        request=inline_serializer(
+            "TeamTokenRequest",
+            {
+                "expires_in_days": serializers.IntegerField(
+                    min_value=1, max_value=30, default=1, help_text="How long it lasts."
+                )
+            },
+        ),
+        responses={
+            201: inline_serializer(
+                "TeamTokenMade",
+                {
+                    "token": serializers.CharField(help_text="Shown once: keep it secret."),
+                    "team": serializers.IntegerField(),
+                    "expiry": serializers.DateTimeField(),
+                },
+            ),
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """A team's token (a director): it enters and answers the team's results in the
+        tournament's score matches, through the team's link, and nothing else (docs/links.md).
+        A new token of the team, or a new link, ends the one before."""
+        team = get_visible(request, Team.objects.select_related("tournament"), pk)
+        require_director(request, team.tournament)
+        days = request.data.get("expires_in_days", 1) if isinstance(request.data, dict) else 1
+        if type(days) is not int or not 1 <= days <= 30:
+            raise serializers.ValidationError({"expires_in_days": ["a whole number, 1 to 30"]})
+        token, text = api_services.team_token_create(
+            actor=request.user, team=team, expires_in_days=days
+        )
+        return Response(
+            {"token": text, "team": team.pk, "expiry": token.expiry},
+            status=status.HTTP_201_CREATED,
+        )

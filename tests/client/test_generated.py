@@ -1,7 +1,8 @@
 """The typed client (clients/python/, docs/client.md) is what the schema makes, and runs a small
 tournament against the running server, through its own calls only.
 
-The first token is the one ``manage.py first_run`` prints, as on a new site.
+The first token is the one ``manage.py first_run`` prints, as on a new site; each team's
+token (made with it) enters the team's Swiss deals and confirms the other team's.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import filecmp
 import hashlib
 import hmac
+import itertools
 import random
 import subprocess
 import sys
@@ -106,7 +108,7 @@ def test_a_small_tournament_through_the_generated_client(
         stages_standings_retrieve,
         stages_start_create,
     )
-    from seep_client.api.teams import teams_check_in_create
+    from seep_client.api.teams import teams_check_in_create, teams_token_create
     from seep_client.api.tournaments import (
         tournaments_create,
         tournaments_stages_create,
@@ -117,8 +119,10 @@ def test_a_small_tournament_through_the_generated_client(
         Appended,
         Bracket,
         CorrectionPreview,
+        DealConfirmedCommandRequest,
         DealCorrectedCommandRequest,
         DealEndedCommandRequest,
+        DealEnteredCommandRequest,
         Match,
         Member,
         MemberRequest,
@@ -131,6 +135,7 @@ def test_a_small_tournament_through_the_generated_client(
         Standings,
         Team,
         TeamRequest,
+        TeamTokenMade,
         Tournament,
         TournamentRequest,
         WebhookRequest,
@@ -169,6 +174,7 @@ def test_a_small_tournament_through_the_generated_client(
         ),
         NewWebhook,
     )  # fmt: skip
+    team_clients: dict[int, AuthenticatedClient] = {}  # a team's token, acting for it
     for t in range(4):
         members = [
             clubs_members_create.sync(club.id, client=api, body=MemberRequest(name=f"P{t}{i}"))
@@ -186,6 +192,34 @@ def test_a_small_tournament_through_the_generated_client(
             Team,
         )
         done(teams_check_in_create.sync(team.id, client=api), Team)
+        made = done(teams_token_create.sync(team.id, client=api), TeamTokenMade)
+        team_clients[team.id] = AuthenticatedClient(
+            base_url=live_server.url, token=made.token, raise_on_unexpected_status=True
+        )
+
+    def confirm_each(match: Match) -> None:
+        """Each deal entered by one team's token and confirmed by the other's (the Swiss)."""
+        sides = [team_clients[side.id] for side in match.sides]
+        for number in itertools.count():
+            state = matches_state_retrieve.sync(match.id, client=api).to_dict()
+            if state["status"] != "in_progress":
+                return
+            deal = random_deal_result(rng, state["progress"]["dealer"], Rules())
+            entering = number % 2  # the teams take turns entering
+            body = DealEnteredCommandRequest.from_dict({
+                "expected_seq": state["last_seq"], "kind": "deal_entered",
+                "payload": {"points": deal["points"], "sweeps": deal["sweeps"]},
+            })  # fmt: skip
+            entered = matches_events_create.sync(match.id, client=sides[entering], body=body)
+            entered = done(entered, Appended)
+            answer = DealConfirmedCommandRequest.from_dict({
+                "expected_seq": entered.last_seq, "kind": "deal_confirmed",
+                "payload": {"entry": 1},
+            })  # fmt: skip
+            done(
+                matches_events_create.sync(match.id, client=sides[1 - entering], body=answer),
+                Appended,
+            )
 
     def play(match: Match) -> None:
         """Enter the match's deals as the director until it is over."""
@@ -207,6 +241,7 @@ def test_a_small_tournament_through_the_generated_client(
         return done(stages_start_create.sync(done(made, Stage).id, client=api), Stage)  # fmt: skip
 
     swiss = stage({"name": "Swiss", "format": "swiss", "rounds": 2, "mode": "score",
+                   "confirmation": "other_team",
                    "match_format": {"bazzis": 1, "deal_cap": 2}})  # fmt: skip
     for number in (1, 2):
         draft = done(stages_rounds_create.sync(swiss.id, client=api), Round)
@@ -219,7 +254,7 @@ def test_a_small_tournament_through_the_generated_client(
             assert [side.side for side in fixture.sides] == [0, 1]
             match = done(matches_retrieve.sync(fixture.match, client=api), Match)
             assert [s.to_dict() for s in match.sides] == [s.to_dict() for s in fixture.sides]
-            play(match)
+            confirm_each(match)
     table = done(stages_standings_retrieve.sync(swiss.id, client=api), Standings)
     assert len(table.rows) == 4
     assert [row.points for row in table.rows] == sorted(

@@ -127,6 +127,8 @@ from .team import Team
 from .team_index_enum import TeamIndexEnum
 from .team_ref import TeamRef
 from .team_request import TeamRequest
+from .team_token_made import TeamTokenMade
+from .team_token_request_request import TeamTokenRequestRequest
 from .tiebreaks_enum import TiebreaksEnum
 from .token import Token
 from .token_request import TokenRequest
@@ -268,6 +270,8 @@ __all__ = (
     "TeamIndexEnum",
     "TeamRef",
     "TeamRequest",
+    "TeamTokenMade",
+    "TeamTokenRequestRequest",
     "TiebreaksEnum",
     "Token",
     "TokenRequest",
