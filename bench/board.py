@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.web import GOAL_MS, measure, percentile
+from bench.web import GOAL_MS, county_open, measure, percentile
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TEAMS = 256
@@ -41,26 +41,13 @@ def tournament(rng: random.Random) -> tuple[Any, Any]:
     from competition import services
     from competition.models import Stage
     from tournaments import matchlog
-    from tournaments.models import Match, Player, Tournament
+    from tournaments.models import Match
     from tournaments.services import match_append_event
 
     users = get_user_model().objects
     director = users.create_user("director", password="director")
     keeper = users.create_user("scorekeeper", password="scorekeeper")
-    t = Tournament(name="County open", slug="county-open", organizer=director, published=True)
-    t.full_clean()
-    t.save()
-    players = Player.objects.bulk_create(Player(name=f"Player {n}") for n in range(2 * TEAMS))
-    for i in range(TEAMS):
-        services.team_register(
-            actor=director,
-            tournament=t,
-            name=f"Team {i + 1:03d}",
-            first_player=players[2 * i],
-            second_player=players[2 * i + 1],
-            seed=i + 1,
-            checked_in=True,
-        )
+    t = county_open(director, TEAMS)
     stage = services.stage_create(
         actor=director,
         tournament=t,

@@ -76,21 +76,17 @@ def measure(client: Any, url: str, repeat: int, *, cold: bool = False) -> dict[s
     }
 
 
-def big_tournament(rng: random.Random) -> Any:
-    """A published Swiss tournament of 256 teams: round 1 played, round 2 half played."""
-    from django.contrib.auth import get_user_model
-
+def county_open(organizer: Any, teams: int) -> Any:
+    """The published "County open" of ``teams`` teams of two new players, seeded and checked
+    in (what the web benchmarks measure their pages on)."""
     from competition import services
-    from competition.models import Stage
     from tournaments.models import Player, Tournament
 
-    organizer = get_user_model().objects.get(username="organizer")
-    keeper = get_user_model().objects.get(username="scorekeeper")
     t = Tournament(name="County open", slug="county-open", organizer=organizer, published=True)
     t.full_clean()
     t.save()
-    players = Player.objects.bulk_create(Player(name=f"Player {n}") for n in range(512))
-    for i in range(256):
+    players = Player.objects.bulk_create(Player(name=f"Player {n}") for n in range(2 * teams))
+    for i in range(teams):
         services.team_register(
             actor=organizer,
             tournament=t,
@@ -100,6 +96,19 @@ def big_tournament(rng: random.Random) -> Any:
             seed=i + 1,
             checked_in=True,
         )
+    return t
+
+
+def big_tournament(rng: random.Random) -> Any:
+    """A published Swiss tournament of 256 teams: round 1 played, round 2 half played."""
+    from django.contrib.auth import get_user_model
+
+    from competition import services
+    from competition.models import Stage
+
+    organizer = get_user_model().objects.get(username="organizer")
+    keeper = get_user_model().objects.get(username="scorekeeper")
+    t = county_open(organizer, 256)
     stage = services.stage_create(
         actor=organizer,
         tournament=t,
