@@ -86,12 +86,12 @@ def _brackets(page: StagePage) -> list[Panel]:
     if not bracket:
         return []
     panels = []
-    for part, rounds in bracket["parts"]:
+    for number, (part, name, rounds) in enumerate(bracket["parts"]):
         columns = [r for r in rounds if len(r["fixtures"]) <= BRACKET_COLUMN]
-        title = f"{page.stage.name}: the bracket" + ("" if part == "main" else f", {part}")
+        title = f"{page.stage.name}: the bracket" + ("" if part == "main" else f", {name}")
         note = "Earlier rounds are on the tournament's page." if len(columns) < len(rounds) else ""
         panels.append(
-            Panel(f"bracket-{page.stage.pk}-{part}", "bracket", title, stage=page,
+            Panel(f"bracket-{page.stage.pk}-{number}", "bracket", title, stage=page,
                   columns=columns, note=note)
         )  # fmt: skip
     return panels

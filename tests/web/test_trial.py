@@ -267,3 +267,20 @@ def test_the_print_page_shows_the_final_standings_once_the_tournament_ended(db: 
     assert "Standings after round 3" in captions(text)
     for team in cup.teams:
         assert f'data-team="{team.name}"' in text
+
+
+@pytest.mark.parametrize("fmt", ["single_elimination", "double_elimination"])
+def test_the_wall_shows_a_brackets_parts_in_words(db: None, fmt: str) -> None:
+    cup, stage = _cup(4, format=fmt, third_place=fmt == "single_elimination")
+    cup.publish(stage.round_set.order_by("number")[0])
+    client = CommittingClient()
+    for path in (f"/t/{cup.tournament.slug}/wall/", f"/t/{cup.tournament.slug}/wall/live/"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        text = page.content.decode()
+        if not path.endswith("/live/"):  # the live part is a fragment of the page
+            check_html(text)
+        assert not CODE.findall(text), CODE.findall(text)
+        assert f"{stage.name}: the bracket" in text
+    if fmt == "double_elimination":
+        assert "losers&#x27; bracket" in text or "losers' bracket" in text
