@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 
 from competition.access import may_see, signed_in
 from tournaments import matchlog
@@ -57,3 +57,13 @@ def side_of(user: Any, state: matchlog.MatchState, match: Match) -> int | None:
     users = state.users if state.users is not None else tuple(seat_lineup(match)[1])
     seats = seats_in(users, user)
     return seats[0] % 2 if seats else None
+
+
+def kept_by_nobody(response: HttpResponse) -> HttpResponse:
+    """Mark an answer that carries a key (a team's link, an invitation) as kept by no cache,
+    for a caller who may not be signed in (``deploy.middleware.PrivateAnswers`` covers those
+    who are). The referrer stays the site's own (``SECURE_REFERRER_POLICY``, same-origin): a
+    key never leaves for another site, and a form posted from the page keeps its Origin,
+    which the CSRF check reads."""
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -23,6 +23,8 @@ from tournaments import links
 from tournaments.access import LinkActor
 from tournaments.models import Match, TeamLink
 
+from .access import kept_by_nobody
+
 SESSION_KEY = "team_links"
 #: the most links one browser keeps (a phone at a table holds one or two)
 MAX_HELD = 8
@@ -111,8 +113,11 @@ def signed_in_or_linked(
         if not (request.user.is_authenticated or holding.live or holding.stopped):
             return redirect_to_login(request.get_full_path())
         try:
-            return view(request, *args, **kwargs)
+            response = view(request, *args, **kwargs)
         except LinkStopped:
-            return stopped_page(request)
+            response = stopped_page(request)
+        # what a team's phone is shown is the team's (its pending entries): kept by no cache,
+        # as every signed-in answer is (deploy.middleware.PrivateAnswers)
+        return response if request.user.is_authenticated else kept_by_nobody(response)
 
     return wrapped

@@ -140,3 +140,32 @@ def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
     checked(tigers, "stopped-390")
     old = tigers.goto(ours)
     assert old is not None and old.status == 403
+
+
+def test_a_member_makes_their_account_from_the_invitation_in_a_browser(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    from tournaments import clubs
+
+    base = live_server.url
+    with database():
+        director = live_club.users["director"]
+        club = clubs.club_create(actor=director, name="Riverside club")
+    desk = signed_in(contexts, browser, base, "director", WIDE)
+    desk.goto(f"{base}/clubs/{club.slug}/members/")
+    desk.get_by_label("Name").fill("Zoya")
+    desk.get_by_role("button", name="Add").click()
+    desk.get_by_role("link", name="Zoya").click()
+    desk.get_by_role("button", name="Invite Zoya to make an account").click()
+    url = desk.locator("#invite-url").input_value()
+
+    zoya = signed_in(contexts, browser, base, None, PHONE)
+    zoya.goto(url)
+    checked(zoya, "invite-390")
+    zoya.get_by_label("User name").fill("zoya")
+    zoya.get_by_label("Password", exact=True).fill("a long and quiet river")
+    zoya.get_by_label("The password again").fill("a long and quiet river")
+    zoya.get_by_role("button", name="Make my account").click()  # a real form post, CSRF included
+    zoya.wait_for_url(f"{base}/keep/")
+    expect(zoya.get_by_text("Welcome, Zoya")).to_be_visible()
+    expect(zoya.get_by_role("button", name="Sign out zoya")).to_be_visible()

@@ -255,3 +255,12 @@ def test_a_link_holders_page_polls_with_its_own_version(desk: CommittingClient) 
     assert polled.status_code == 304  # nothing new: the page's own version
     assert enter(tigers, match, 58).status_code == 302
     assert tigers.get(f"/keep/{match.pk}/status/", HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_a_link_holders_pages_are_kept_by_no_cache(desk: CommittingClient) -> None:
+    t, _ = published_evening(desk)
+    match = Match.objects.filter(tournament=t).order_by("pk").first()
+    assert match is not None
+    tigers = phone(link_of(desk, t, match.team0))
+    for path in ("/keep/", f"/keep/{match.pk}/", f"/keep/{match.pk}/status/"):
+        assert tigers.get(path)["Cache-Control"] == "private, no-store", path

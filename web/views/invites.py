@@ -14,6 +14,8 @@ from django.views.decorators.http import require_http_methods
 from tournaments import invites
 from tournaments.errors import ClubRefused
 
+from ..access import kept_by_nobody
+
 
 class AccountForm(forms.Form):
     username = forms.CharField(max_length=150, label="User name")
@@ -34,19 +36,13 @@ class AccountForm(forms.Form):
         return data
 
 
-def _private(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"  # the key is in this page's address
-    return response
-
-
 @require_http_methods(["GET", "POST"])
 def accept(request: HttpRequest, key: str) -> HttpResponse:
     """The invitation's page: the form, then the account made and signed in."""
     invite = invites.open_invite(key)
     if invite is None:
         page = render(request, "web/invite_closed.html", status=410)
-        return _private(page)
+        return kept_by_nobody(page)
     form = AccountForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -63,7 +59,7 @@ def accept(request: HttpRequest, key: str) -> HttpResponse:
                 f"Welcome, {invite.member.name}: you sign in as {user.get_username()} "
                 f"in {invite.member.club.name if invite.member.club else 'the club'}.",
             )
-            return _private(redirect(reverse("web:keep")))
+            return kept_by_nobody(redirect(reverse("web:keep")))
     status = 422 if request.method == "POST" else 200
     page = render(request, "web/invite.html", {"invite": invite, "form": form}, status=status)
-    return _private(page)
+    return kept_by_nobody(page)

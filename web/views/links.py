@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 from tournaments import links
 
 from .. import links as team_links
+from ..access import kept_by_nobody
 
 
 @require_GET
@@ -20,15 +21,9 @@ def open_link(request: HttpRequest, key: str) -> HttpResponse:
     link = links.link_for_key(key)
     if link is None:
         if links.was_reissued(key):  # its card is out of date
-            return _private(team_links.stopped_page(request))
-        return _private(render(request, "404.html", status=404))
+            return kept_by_nobody(team_links.stopped_page(request))
+        return kept_by_nobody(render(request, "404.html", status=404))
     if team_links.tournament_over(link):
-        return _private(team_links.stopped_page(request))
+        return kept_by_nobody(team_links.stopped_page(request))
     team_links.hold(request, link)
-    return _private(redirect(reverse("web:keep")))
-
-
-def _private(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"  # the key is in this page's address
-    return response
+    return kept_by_nobody(redirect(reverse("web:keep")))

@@ -127,10 +127,8 @@ def member_invite(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         refusal(request, exc)
         return redirect(reverse("web:club-member", args=[club.slug, member.pk]))
     url = request.build_absolute_uri(reverse("web:member-invite", args=[key]))
-    response = render(
+    return render(
         request,
         "web/desk_invite.html",
         {"club": club, "member": member, "url": url, "invite": invite},
-    )
-    response["Cache-Control"] = "private, no-store"  # the key is shown once, kept by nobody
-    return response
+    )  # signed in: kept by no cache (deploy.middleware.PrivateAnswers)

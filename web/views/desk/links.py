@@ -29,11 +29,6 @@ def _card(request: HttpRequest, t: Tournament, team: Team, key: str) -> dict[str
     }
 
 
-def _no_store(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "private, no-store"  # a page of keys is kept by nobody
-    return response
-
-
 @login_required
 @require_GET
 def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -42,7 +37,7 @@ def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     team = get_object_or_404(Team, pk=pk, tournament=t)
     link, key = links.team_link(actor=request.user, team=team)
     context = {"tournament": t, "card": _card(request, t, team, key), "link": link}
-    return _no_store(render(request, "web/desk_team_link.html", context))
+    return render(request, "web/desk_team_link.html", context)
 
 
 @login_required
@@ -86,7 +81,7 @@ def cards(request: HttpRequest, slug: str) -> HttpResponse:
             {"table": None, "cards": [_card(request, t, team, keys[team.pk]) for team in teams]}
         ],
     }
-    return _no_store(render(request, "web/desk_cards.html", context))
+    return render(request, "web/desk_cards.html", context)
 
 
 @login_required
@@ -112,4 +107,4 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "title": f"{t.name}: {round_.stage.name}, {round_}",
         "tables": tables,
     }
-    return _no_store(render(request, "web/desk_cards.html", context))
+    return render(request, "web/desk_cards.html", context)
