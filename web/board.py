@@ -207,7 +207,7 @@ def _waits(
     kinds = (K.DEAL_ENTERED, K.DEAL_REJECTED, K.DEAL_DISPUTED)
     for event in (
         MatchEvent.objects.filter(match_id__in=waiting, kind__in=kinds)
-        .only("match_id", "seq", "kind", "payload", "actor_id", "recorded_at")
+        .only("match_id", "seq", "kind", "payload", "actor_id", "via", "recorded_at")
         .order_by("match_id", "seq")
     ):
         if event.payload.get("deal") == states[event.match_id].deal_no + 1:
@@ -247,7 +247,7 @@ def _in_progress(
     for event in flagged:
         if event.kind != K.DEAL_REJECTED:
             continue
-        side = state.side_of(event.actor_id)
+        side = state.side_of(matchlog.author(event.actor_id, event.via))  # a link: its side
         by = "a director" if side is None else teams[side]
         table.reasons.append(f"{by}: {event.payload.get('reason', '')}")
         if "points" in event.payload:

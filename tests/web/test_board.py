@@ -348,3 +348,22 @@ def test_the_board_and_the_wall_make_as_many_queries_for_a_big_round_as_for_a_sm
         counts.append(found)
     assert counts[0] == counts[1], counts
     assert Tournament.objects.count() == 2
+
+
+def test_a_rejection_through_a_teams_link_is_that_teams_on_the_board(big: Club) -> None:
+    from tournaments import links
+
+    match = big.matches[1]
+    enter(big, match, a=60)
+    link, _ = links.team_link(actor=big.users["director"], team=match.team1)
+    match.refresh_from_db()
+    match_append_event(
+        match=match, expected_seq=match.last_seq, kind=matchlog.Kind.DEAL_REJECTED,
+        payload={"entry": 1, "reason": "We had 45", "points": [55, 45], "sweeps": [[], []]},
+        actor=links.actor_for(link),
+    )  # fmt: skip
+    director = big.client("director")
+    card = words(table(director.get(board_url(big)).content.decode(), match))
+    assert f"{match.team1.name}: We had 45" in card
+    assert f"Count {match.team1.name}'s version" in card
+    assert "a director" not in card
