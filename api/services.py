@@ -106,11 +106,15 @@ def token_create(
     return token, text
 
 
-def team_token_create(*, actor: Any, team: Team, expires_in_days: int = 1) -> tuple[ApiToken, str]:
+def team_token_create(
+    *, actor: Any, team: Team, expires_in_days: int = 1, made_by: ApiToken | None = None
+) -> tuple[ApiToken, str]:
     """Make a team's token (a director of its tournament): it acts for the team through the
     team's live link (made if it has none), as a phone that opened the link would, and only
     so (docs/links.md). A team holds one: a new one ends the one before, and so does a new
-    link of the team. Not counted in the maker's cap: a tournament has one a team at most."""
+    link of the team. Not counted in the maker's cap: a tournament has one a team at most.
+    Made by a token (``made_by``), it expires no later and is revoked with it, as every
+    token a token makes."""
     link, _ = links.team_link(actor=actor, team=team)  # refuses anyone but a director
     with transaction.atomic():
         ApiToken.objects.filter(team_link__team=team).delete()
@@ -119,9 +123,12 @@ def team_token_create(*, actor: Any, team: Team, expires_in_days: int = 1) -> tu
             expiry=timedelta(days=expires_in_days),
             name=f"team {team.name}"[:200],
             tournament_id=team.tournament_id,
-            write=True,
-            team_link=link,
+            team_link=link,  # it writes only what a team's link may (api.access.team_actor)
+            made_by=made_by,
         )
+        if made_by is not None and made_by.expiry is not None and token.expiry > made_by.expiry:
+            token.expiry = made_by.expiry
+            ApiToken.objects.filter(pk=token.pk).update(expiry=token.expiry)
     return token, text
 
 

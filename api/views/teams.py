@@ -18,7 +18,7 @@ from tournaments.models import Player, Team, Tournament
 
 from .. import serializers as s
 from .. import services as api_services
-from ..access import get_visible, require_director
+from ..access import get_visible, require_director, token_of
 from ..accounts import people
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
@@ -125,7 +125,7 @@ class TeamToken(APIView):
         if type(days) is not int or not 1 <= days <= 30:
             raise serializers.ValidationError({"expires_in_days": ["a whole number, 1 to 30"]})
         token, text = api_services.team_token_create(
-            actor=request.user, team=team, expires_in_days=days
+            actor=request.user, team=team, expires_in_days=days, made_by=token_of(request)
         )
         return Response(
             {"token": text, "team": team.pk, "expiry": token.expiry},

@@ -104,7 +104,7 @@ def test_a_new_link_or_a_new_token_ends_the_one_before(league: League, confirmed
     assert as_team(league, first).get("/api/v1/tournaments/").status_code == 401
     links.team_link_reissue(actor=league.users["organizer_a"], team=confirmed.team0)
     stopped = append(as_team(league, second), confirmed, "deal_entered", DEAL)
-    assert stopped.status_code in (401, 403)
+    assert stopped.status_code == 403 and stopped.json()["code"] == "team_link_stopped"
     assert not MatchEvent.objects.filter(match=confirmed, kind="deal_entered").exists()
 
 
@@ -122,3 +122,18 @@ def test_only_a_director_makes_a_teams_token_and_it_is_outside_their_cap(
         f"/api/v1/teams/{confirmed.team0_id}/token/", {"expires_in_days": 99}, format="json"
     )
     assert bad.status_code == 400 and bad["Content-Type"] == "application/problem+json"
+
+
+def test_a_teams_token_made_by_a_token_goes_with_it(league: League, confirmed: Match) -> None:
+    from api.models import ApiToken
+
+    maker = league.client(token="a_write")
+    made = maker.post(f"/api/v1/teams/{confirmed.team0_id}/token/", {}, format="json")
+    assert made.status_code == 201
+    team_token = ApiToken.objects.get(team_link__team=confirmed.team0)
+    maker_token = ApiToken.objects.get(name="a_write")
+    assert team_token.made_by == maker_token and team_token.expiry <= maker_token.expiry
+    maker_token.delete()  # the maker revoked: the team's token with it
+    assert not ApiToken.objects.filter(team_link__team=confirmed.team0).exists()
+    ours = as_team(league, made.json()["token"])
+    assert append(ours, confirmed, "deal_entered", DEAL).status_code == 401
