@@ -176,7 +176,7 @@ def webhook_pause(*, webhook: Webhook) -> Webhook:
 def webhook_resume(*, webhook: Webhook) -> Webhook:
     """Resume a paused subscription; its pending deliveries are sent again after the commit
     (each due at once: a pause is not the receiver's failure)."""
-    from .tasks import deliver
+    from .tasks import dispatch
 
     with transaction.atomic():
         Webhook.objects.filter(pk=webhook.pk).update(active=True)
@@ -189,7 +189,7 @@ def webhook_resume(*, webhook: Webhook) -> Webhook:
 
         def send() -> None:
             for delivery_id in ids:
-                deliver.delay(delivery_id)
+                dispatch(delivery_id)  # the queue, or without a broker the sender thread
 
         transaction.on_commit(send, robust=True)
     return webhook

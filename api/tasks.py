@@ -67,7 +67,9 @@ def _claim(delivery_id: int) -> tuple[Claim, WebhookDelivery | None, int]:
     delivery and the attempt's number."""
     with transaction.atomic():
         delivery = (
-            WebhookDelivery.objects.select_for_update()
+            # the delivery's row alone (PostgreSQL would lock the joined webhook's row too,
+            # and two claims of one tournament's hooks would wait on each other's)
+            WebhookDelivery.objects.select_for_update(of=("self",))
             .select_related("webhook")
             .filter(pk=delivery_id)
             .first()

@@ -72,6 +72,12 @@ def check_url(url: str) -> None:
         ) from exc
 
 
+def subscribed(tournament_id: int, kind: str) -> bool:
+    """Whether an active subscription of the tournament takes ``kind`` (one small query)."""
+    hooks = Webhook.objects.filter(tournament_id=tournament_id, active=True)
+    return any(kind in kinds for kinds in hooks.values_list("kinds", flat=True))
+
+
 def enqueue(tournament_id: int, kind: str, body: dict[str, Any]) -> int:
     """Create a delivery for each active subscription to ``kind``, its body stored as it is
     signed (its ``id`` and ``created_at`` included); send them after commit."""
@@ -212,6 +218,8 @@ def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwarg
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is None or not rounds:
         return
+    if not subscribed(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED):
+        return  # nobody listens: the table is not read (every recompute would pay for it)
     # the table as of the last round that changed, as GET /stages/{id}/standings/?round= gives it
     as_of = max(rounds)
     rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
