@@ -85,7 +85,8 @@ def test_standings_list_every_team_from_the_start_by_seed(league: League) -> Non
     stage = make_stage(league, format="swiss", rounds=2, match_format=FORMAT)
     url = f"/api/v1/stages/{stage['id']}/standings/"
     assert league.client().get(url).json()["rows"] == []  # pending: no team has entered yet
-    assert league.client("organizer_a").post(f"/api/v1/stages/{stage['id']}/start/").status_code
+    started = league.client("organizer_a").post(f"/api/v1/stages/{stage['id']}/start/")
+    assert started.status_code == 200, started.content
     table = league.client().get(url).json()
     assert table["as_of_round"] == 0
     seeds = list(

@@ -98,6 +98,7 @@ def test_a_published_round_says_its_sides_alike_in_answers_and_webhooks(league: 
     draft = director.post(f"/api/v1/stages/{stage['id']}/rounds/").json()
     published = director.post(f"/api/v1/rounds/{draft['id']}/publish/").json()
 
+    assert any(f["match"] for f in published["fixtures"])  # the checks below have matches
     for fixture in published["fixtures"]:
         sides = fixture["sides"]
         assert [s["side"] for s in sides] == [0, 1]

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import redis
+from django.conf import settings
 from django.db import connection
 
 from api import services
@@ -81,10 +82,8 @@ def queues(transactional_db: None) -> Iterator[tuple[str, str]]:
     conf = celery_app.conf
     saved = conf.task_default_queue, conf.task_routes
     conf.task_default_queue = name
-    conf.task_routes = {
-        "api.tasks.deliver": {"queue": hooks},
-        "api.tasks.catch_up": {"queue": hooks},
-    }
+    # the deployment's own routes (settings.CELERY_TASK_ROUTES), onto this test's queue names
+    conf.task_routes = {task: {"queue": hooks} for task in settings.CELERY_TASK_ROUTES}
     try:
         yield name, hooks
     finally:

@@ -23,7 +23,8 @@ from django.test.testcases import LiveServerThread
 
 __all__ = [  # Playwright's names too: the test modules take them from here, after the check
     "ARTIFACTS", "AXE", "PHONE", "SHOTS", "WIDE", "Browser", "Locator", "Page", "closing",
-    "database", "expect", "launched", "page_width", "serious_violations", "signed_in",
+    "database", "expect", "launched", "mark_loaded", "never_reloaded", "page_width",
+    "serious_violations", "signed_in",
 ]  # fmt: skip
 
 REPO = Path(__file__).resolve().parents[2]
@@ -156,6 +157,17 @@ def serious_violations(page: Page) -> list[dict[str, Any]]:
         " where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
     )
     return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def mark_loaded(page: Page) -> None:
+    """Leave a mark in the page's window: a reload (or any new document) loses it."""
+    page.evaluate("window.__seepKept = true")
+
+
+def never_reloaded(page: Page) -> bool:
+    """Whether the page still holds the mark ``mark_loaded`` left: it was never reloaded."""
+    kept: bool = page.evaluate("window.__seepKept === true")
+    return kept
 
 
 def page_width(page: Page) -> int:

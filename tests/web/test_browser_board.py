@@ -27,6 +27,8 @@ from .browser import (
     database,
     expect,
     launched,
+    mark_loaded,
+    never_reloaded,
     page_width,
     serious_violations,
     signed_in,
@@ -69,10 +71,12 @@ def test_an_entry_made_elsewhere_appears_on_the_board_and_the_wall_without_a_rel
     board.goto(f"{base}/desk/{slug}/")
     board.get_by_role("link", name="the live board").click()
     board.wait_for_url(f"**/desk/{slug}/board/")
+    mark_loaded(board)
     card = board.locator(f"#match-{match.pk}")
     expect(card).to_have_attribute("data-state", "playing")
     wall = signed_in(contexts, browser, base, None, PROJECTOR)
     wall.goto(f"{base}/t/{slug}/wall/?seconds=2")
+    mark_loaded(wall)
     with database():
         fixture = Match.objects.get(pk=match.pk).fixture.pk  # type: ignore[attr-defined]
     score = wall.locator(f'tr[data-fixture="{fixture}"] [data-score]')
@@ -122,7 +126,7 @@ def test_an_entry_made_elsewhere_appears_on_the_board_and_the_wall_without_a_rel
     expect(other).to_have_attribute("data-state", "disputed", timeout=15_000)
     expect(other).to_contain_text("Needs you")
     expect(other.get_by_role("button", name=re.compile(r"^Count .*'s version"))).to_be_visible()
-    assert board.evaluate("performance.getEntriesByType('navigation').length") == 1
+    assert never_reloaded(board)
     SHOTS.mkdir(parents=True, exist_ok=True)
     board.screenshot(path=str(SHOTS / "live-board-awaiting-1280.png"), full_page=True)
     fits(board, WIDE)
@@ -139,7 +143,7 @@ def test_an_entry_made_elsewhere_appears_on_the_board_and_the_wall_without_a_rel
     expect(score).to_contain_text("final", timeout=15_000)
     points = wall.locator(f'tr[data-team="{match.team0.name}"] [data-points]')
     expect(points).to_have_text("2", timeout=15_000)
-    assert wall.evaluate("performance.getEntriesByType('navigation').length") == 1
+    assert never_reloaded(wall)
 
 
 def test_the_wall_shows_one_panel_at_a_time_each_fitting_a_projector(

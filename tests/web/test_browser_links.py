@@ -23,6 +23,8 @@ from .browser import (
     database,
     expect,
     launched,
+    mark_loaded,
+    never_reloaded,
     page_width,
     serious_violations,
     signed_in,
@@ -85,14 +87,17 @@ def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
 
     wall = signed_in(contexts, browser, base, None, WIDE)
     wall.goto(f"{base}/t/{slug}/")
+    mark_loaded(wall)
     points = wall.locator(f'tr[data-team="{match.team0.name}"] [data-points]')
     expect(points).to_have_text("0")
     screen = signed_in(contexts, browser, base, None, {"width": 1920, "height": 1080})
     screen.goto(f"{base}/t/{slug}/wall/?seconds=2")
+    mark_loaded(screen)
     with database():
         fixture = match.fixture.pk  # type: ignore[attr-defined]
     score = screen.locator(f'tr[data-fixture="{fixture}"] [data-score]')
     director.goto(f"{base}/desk/{slug}/board/")
+    mark_loaded(director)
     table = director.locator(f"#match-{match.pk}")
     expect(table).to_have_attribute("data-state", "playing")
 
@@ -121,7 +126,7 @@ def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
     expect(score).to_contain_text("final", timeout=15_000)  # and the wall screen
     expect(table).to_have_attribute("data-state", "finished", timeout=15_000)
     for page in (wall, screen, director):
-        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+        assert never_reloaded(page)
     with database():
         vias = set(MatchEvent.objects.filter(match=match).values_list("via", flat=True))
     assert any(v.startswith("team-link:0:") for v in vias)
