@@ -70,8 +70,8 @@ def _standings(page: StagePage) -> list[Panel]:
     panels: list[Panel] = []
     for group, rows in page.groups:
         title = f"{page.stage.name}: standings" + ("" if group is None else f", group {group}")
-        if page.as_of_round:
-            title += f" after round {page.as_of_round}"
+        if page.as_of_words:  # in the tournament page's words: the last round played
+            title += f" {page.as_of_words}"
         chunks = _chunks(rows, LINES_PER_PANEL)
         key = f"standings-{page.stage.pk}-{group or 'all'}"
         panels.extend(

@@ -76,6 +76,8 @@ def test_the_standings_say_after_the_last_round_played_not_the_one_just_publishe
         text = club.client().get(url).content.decode()
         assert "Standings after round 1" in captions(text), url  # round 2 is unplayed
         assert "after round 2" not in text, url
+    wall = club.client().get(f"/t/{slug}/wall/").content.decode()  # the wall says the same
+    assert "standings after round 1" in wall and "after round 2" not in wall
     first = Match.objects.filter(fixture__round=second).order_by("pk").first()
     assert first is not None
     play_deal(club, first, 70, 30, "r2-0")
