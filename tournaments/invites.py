@@ -10,7 +10,6 @@ one to play (a team's link does: docs/links.md).
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -22,15 +21,21 @@ from django.utils import timezone
 
 from .access import is_club_director
 from .errors import ClubNotPermitted, InvalidClubData
+from .keys import key_hash
 from .models import MemberInvite, Player
 
 #: how long an invitation stays open
 INVITE_DAYS = 14
-KEY_LENGTH = 43  # the URL-safe base64 of 32 bytes, unpadded
 
 
-def _hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+def _open(key: str) -> Any:
+    """The open invitations (not used, not expired) whose key is ``key`` (none for no key)."""
+    hashed = key_hash(key)
+    if hashed is None:
+        return MemberInvite.objects.none()
+    return MemberInvite.objects.filter(
+        key_hash=hashed, used_at__isnull=True, expires_at__gt=timezone.now()
+    )
 
 
 def member_invite(*, actor: Any, member: Player) -> tuple[MemberInvite, str]:
@@ -50,9 +55,11 @@ def member_invite(*, actor: Any, member: Player) -> tuple[MemberInvite, str]:
             expires_at=now
         )
         key = secrets.token_urlsafe(32)
+        hashed = key_hash(key)
+        assert hashed is not None  # 32 bytes make a key of KEY_LENGTH
         invite = MemberInvite.objects.create(
             member=stored,
-            key_hash=_hash(key),
+            key_hash=hashed,
             created_by=actor if getattr(actor, "pk", None) is not None else None,
             expires_at=now + timedelta(days=INVITE_DAYS),
         )
@@ -61,13 +68,8 @@ def member_invite(*, actor: Any, member: Player) -> tuple[MemberInvite, str]:
 
 def open_invite(key: str) -> MemberInvite | None:
     """Return the open invitation (not used, not expired) whose key is ``key``, or None."""
-    if not isinstance(key, str) or len(key) != KEY_LENGTH:
-        return None
-    return (
-        MemberInvite.objects.select_related("member__club")
-        .filter(key_hash=_hash(key), used_at__isnull=True, expires_at__gt=timezone.now())
-        .first()
-    )
+    invite: MemberInvite | None = _open(key).select_related("member__club").first()
+    return invite
 
 
 def invite_accept(*, key: str, username: str, password: str) -> Any:
@@ -79,13 +81,7 @@ def invite_accept(*, key: str, username: str, password: str) -> Any:
     """
     users = get_user_model()
     with transaction.atomic():
-        invite = (
-            MemberInvite.objects.select_for_update()
-            .filter(key_hash=_hash(key), used_at__isnull=True, expires_at__gt=timezone.now())
-            .first()
-            if isinstance(key, str) and len(key) == KEY_LENGTH
-            else None
-        )
+        invite = _open(key).select_for_update().first()
         if invite is None:
             raise InvalidClubData(
                 "this invitation is used, expired or unknown: ask the club for a new one",

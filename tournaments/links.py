@@ -11,7 +11,6 @@ link, and the desk can print a team's card again without changing its link. A ne
 from __future__ import annotations
 
 import base64
-import hashlib
 import secrets
 from typing import Any
 
@@ -21,20 +20,16 @@ from django.utils.crypto import salted_hmac
 
 from .access import LinkActor, is_director
 from .errors import ClubNotPermitted
+from .keys import key_hash
 from .models import Team, TeamLink, Tournament
 
 KEY_SALT = "seep.tournaments.team-link"
-KEY_LENGTH = 43  # the URL-safe base64 of 32 bytes, unpadded
 
 
 def link_key(link: TeamLink) -> str:
     """Return the key of ``link`` (the secret part of its address)."""
     digest = salted_hmac(KEY_SALT, link.nonce, algorithm="sha256").digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
-
-
-def _key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def _require_director(actor: Any, tournament: Tournament | int) -> None:
@@ -44,7 +39,9 @@ def _require_director(actor: Any, tournament: Tournament | int) -> None:
 
 def _issue(team: Team, actor: Any) -> TeamLink:
     link = TeamLink(team=team, nonce=secrets.token_urlsafe(32))
-    link.key_hash = _key_hash(link_key(link))
+    hashed = key_hash(link_key(link))
+    assert hashed is not None  # link_key makes a key of KEY_LENGTH
+    link.key_hash = hashed
     link.created_by = actor if getattr(actor, "pk", None) is not None else None
     link.save()
     return link
@@ -92,20 +89,22 @@ def team_link_reissue(*, actor: Any, team: Team) -> tuple[TeamLink, str]:
 
 def link_for_key(key: str) -> TeamLink | None:
     """Return the live link whose key is ``key`` (its team and tournament with it), or None."""
-    if not isinstance(key, str) or len(key) != KEY_LENGTH:
+    hashed = key_hash(key)
+    if hashed is None:
         return None
     return (
         TeamLink.objects.select_related("team__tournament")
-        .filter(key_hash=_key_hash(key), revoked_at__isnull=True)
+        .filter(key_hash=hashed, revoked_at__isnull=True)
         .first()
     )
 
 
 def was_reissued(key: str) -> bool:
     """Whether ``key`` is a link's that was reissued since (so its card is out of date)."""
-    if not isinstance(key, str) or len(key) != KEY_LENGTH:
-        return False
-    return TeamLink.objects.filter(key_hash=_key_hash(key), revoked_at__isnull=False).exists()
+    hashed = key_hash(key)
+    return hashed is not None and (
+        TeamLink.objects.filter(key_hash=hashed, revoked_at__isnull=False).exists()
+    )
 
 
 def live_links(link_ids: list[int]) -> list[TeamLink]:
