@@ -179,7 +179,6 @@ def _context(
         "rejected": _rejections(match) if state.disputed else [],
         "confirmed": pages.last_answer(match, state) if state.deal_no else None,
         "poll_ms": POLL_MS,
-        "etag": etag_of(request, _version(request, match)),
         "rules": entry_form.rules,
     }
 
@@ -196,7 +195,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     with consistent_read():
         match, state, role = _match_and_role(request, pk)
         context = _context(request, match, state, role)
-    return render(request, "web/keep.html", context)
+    return _keep_page(request, match, context)
 
 
 @team_links.signed_in_or_linked
@@ -211,6 +210,15 @@ def status(request: HttpRequest, pk: int) -> HttpResponse:
             return render(request, "web/_keep_status.html", context)
 
         return _conditional(request, _version(request, match), build)
+
+
+def _keep_page(
+    request: HttpRequest, match: Match, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    """The whole phone page, with the ETag its live part polls with (only the page needs
+    it: the part's own answer has it in its header)."""
+    context["etag"] = etag_of(request, _version(request, match))
+    return render(request, "web/keep.html", context, status=status)
 
 
 def _version(request: HttpRequest, match: Match) -> str:
@@ -297,7 +305,7 @@ def _refused(
         )
         entry_form.is_valid()
     context = _context(request, match, state, role, entry_form=entry_form, reject_form=reject_form)
-    return render(request, "web/keep.html", context, status=code)
+    return _keep_page(request, match, context, status=code)
 
 
 def _form_errors(form: Any) -> str:
