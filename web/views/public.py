@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -65,14 +67,18 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
 
 
 def live_part(
-    t: Tournament, template: str = "web/_live.html", version: str | None = None
+    t: Tournament,
+    template: str = "web/_live.html",
+    version: str | None = None,
+    context: Callable[[Tournament], dict[str, Any]] | None = None,
 ) -> tuple[str, str]:
     """Return the tournament's live part (standings, brackets, tables) and its version.
 
     The same for every viewer, so it is rendered once per version and kept in the cache
     (a wall screen and a hundred phones polling cost one render per result). The version
     and the part are read in one consistent snapshot; the cache entry also expires, for
-    what the version does not follow (a team renamed in the admin).
+    what the version does not follow (a team renamed in the admin). ``context``: what the
+    template shows (the tournament page's stages unless said: the wall's panels).
     """
     with consistent_read():
         if version is None:
@@ -80,7 +86,8 @@ def live_part(
         key = f"web:{template}:{t.pk}:{version}"
         html = cache.get(key)
         if html is None:
-            html = render_to_string(template, {"tournament": t, "stages": pages.tournament_page(t)})
+            shown = {"stages": pages.tournament_page(t)} if context is None else context(t)
+            html = render_to_string(template, {"tournament": t, **shown})
             cache.set(key, html, LIVE_SECONDS)
     return html, version
 

@@ -7,42 +7,20 @@ tournament (``pages.tournament_version``) and kept in the cache, like the tourna
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
+from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournaments.models import Tournament
-from tournaments.reads import consistent_read
 
 from .. import pages, wall
-from ..access import visible_or_404
-from ..clubtime import use_club_time
-from .public import LIVE_SECONDS, POLL_MS, _conditional
-
-
-def _tournament(request: HttpRequest, slug: str) -> Tournament:
-    t = visible_or_404(
-        request.user, get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
-    )
-    use_club_time(t)
-    return t
+from .public import POLL_MS, _conditional, _tournament, live_part
 
 
 def wall_part(t: Tournament, version: str | None = None) -> tuple[str, str]:
-    """Return the wall's panels, rendered, and the version they show (read in one snapshot)."""
-    with consistent_read():
-        if version is None:
-            version = pages.tournament_version(t)
-        key = f"web:wall:{t.pk}:{version}"
-        html = cache.get(key)
-        if html is None:
-            html = render_to_string(
-                "web/_wall.html", {"tournament": t, "panels": wall.wall_panels(t)}
-            )
-            cache.set(key, html, LIVE_SECONDS)
-    return html, version
+    """Return the wall's panels, rendered once a version and cached as the tournament page's
+    live part is (``public.live_part``), and the version they show."""
+    return live_part(t, "web/_wall.html", version, lambda t: {"panels": wall.wall_panels(t)})
 
 
 def _seconds(request: HttpRequest) -> int:
