@@ -66,6 +66,7 @@ class Webhook(models.Model):
         MATCH_COMPLETED = "match.completed", "a match completed"
         DEAL_RECORDED = "deal.recorded", "a deal's result was recorded"
         ROUND_PUBLISHED = "round.published", "a round was published"
+        ROUND_UNPUBLISHED = "round.unpublished", "a round was taken back (unpublished)"
         STANDINGS_CHANGED = "standings.changed", "a stage's standings changed"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")

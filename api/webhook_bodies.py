@@ -79,6 +79,16 @@ class RoundPublishedBody(DeliveryBody):
     fixtures = PublishedFixture(many=True)
 
 
+class RoundUnpublishedBody(DeliveryBody):
+    stage = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The round's number in its stage.")
+    name = serializers.CharField()
+    called_off = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The matches called off (a bracket is taken back whole: every round's).",
+    )
+
+
 class StandingsChangedBody(DeliveryBody):
     stage = serializers.IntegerField()
     rounds = serializers.ListField(
@@ -109,6 +119,9 @@ def _webhook(kind: str, body: type[serializers.Serializer], what: str) -> OpenAp
 MATCH_COMPLETED = _webhook("match.completed", MatchCompletedBody, "A match is over.")
 DEAL_RECORDED = _webhook("deal.recorded", DealRecordedBody, "A deal's result counted.")
 ROUND_PUBLISHED = _webhook("round.published", RoundPublishedBody, "A round was published.")
+ROUND_UNPUBLISHED = _webhook(
+    "round.unpublished", RoundUnpublishedBody, "A published round was taken back."
+)
 STANDINGS_CHANGED = _webhook(
     "standings.changed", StandingsChangedBody, "A stage's standings changed."
 )

@@ -209,6 +209,24 @@ def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
     )
 
 
+def _on_round_unpublished(sender: Any, round_id: int, called_off: list[int], **kwargs: Any) -> None:
+    from competition.models import Round
+
+    round_ = Round.objects.filter(pk=round_id).select_related("stage").first()
+    if round_ is None:
+        return
+    enqueue(
+        round_.stage.tournament_id,
+        Webhook.Kind.ROUND_UNPUBLISHED,
+        {
+            "stage": round_.stage_id,
+            "round": round_.number,
+            "name": round_.name,
+            "called_off": sorted(called_off),
+        },
+    )
+
+
 def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwargs: Any) -> None:
     from competition import selectors as competition_selectors
     from competition.models import Stage
@@ -233,10 +251,11 @@ def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwarg
 
 def connect() -> None:
     """Subscribe to the signals of the layers below (called once, when the app is ready)."""
-    from competition.signals import round_published, standings_changed
+    from competition.signals import round_published, round_unpublished, standings_changed
     from scoring.signals import deals_recorded, match_completed
 
     match_completed.connect(_on_match_completed, dispatch_uid="api.webhooks.match_completed")
     deals_recorded.connect(_on_deals_recorded, dispatch_uid="api.webhooks.deals_recorded")
     round_published.connect(_on_round_published, dispatch_uid="api.webhooks.round_published")
+    round_unpublished.connect(_on_round_unpublished, dispatch_uid="api.webhooks.round_unpublished")
     standings_changed.connect(_on_standings_changed, dispatch_uid="api.webhooks.standings")

@@ -477,6 +477,7 @@ SPECTACULAR_SETTINGS = {
         "api.webhook_bodies.MATCH_COMPLETED",
         "api.webhook_bodies.DEAL_RECORDED",
         "api.webhook_bodies.ROUND_PUBLISHED",
+        "api.webhook_bodies.ROUND_UNPUBLISHED",
         "api.webhook_bodies.STANDINGS_CHANGED",
     ],
 }

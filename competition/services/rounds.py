@@ -19,7 +19,7 @@ from tournaments.services import match_append_event, match_call_off, match_creat
 from .. import formats
 from ..errors import DraftEditRefused, InvalidSettings, NotNow
 from ..models import Fixture, Registration, Round, Stage, StageEntry
-from ..signals import round_published
+from ..signals import round_published, round_unpublished
 from . import _common, brackets, registration, stages
 
 log = logging.getLogger(__name__)
@@ -387,6 +387,7 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
                     code="round_recorded",
                 )
         reason = f"{locked.name or f'round {locked.number}'} of {stage.name} unpublished"
+        called_off = [f.match_id for f in fixtures if f.match_id is not None]
         for fixture in fixtures:
             if fixture.match is not None:
                 _call_off(actor, fixture, reason)
@@ -403,6 +404,7 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
             status=Round.Status.DRAFT, published_at=None, completed_at=None, receipts=[]
         )
         transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
+        transaction.on_commit(_tell_unpublished(locked.pk, called_off), robust=True)
     locked.refresh_from_db()
     return locked
 
@@ -452,6 +454,13 @@ def _seed_sides(stage: Stage) -> dict[str, str]:
 def _tell_published(round_id: int) -> Callable[[], None]:
     def tell() -> None:
         round_published.send(sender=Round, round_id=round_id)
+
+    return tell
+
+
+def _tell_unpublished(round_id: int, called_off: list[int]) -> Callable[[], None]:
+    def tell() -> None:
+        round_unpublished.send(sender=Round, round_id=round_id, called_off=called_off)
 
     return tell
 

@@ -185,3 +185,33 @@ def test_a_private_tournament_is_no_tournament_to_subscribe_to(
         assert [a.status_code for a in answers] == [400, 400]
         assert answers[0].json()["errors"] == answers[1].json()["errors"]
         assert answers[0].json()["errors"] == {"tournament": ["no such tournament"]}
+
+
+def test_a_round_taken_back_is_delivered_with_the_matches_it_called_off(
+    receiver: Receiver,
+) -> None:
+    from tests.api.conftest import CommittingClient
+    from tests.competition.helpers import make_club
+
+    club = make_club(6)
+    stage = club.start(club.stage(format="swiss", rounds=3))
+    round_ = club.publish(club.pair(stage))
+    matches = sorted(f.match_id for f in round_.fixtures.all() if f.match_id is not None)
+    client = CommittingClient()
+    client.force_login(club.organizer)
+    made = client.post(
+        "/api/v1/webhooks/",
+        {"tournament": club.tournament.pk, "url": receiver.url, "kinds": ["round.unpublished"]},
+        format="json",
+    )
+    assert made.status_code == 201, made.content
+
+    taken_back = client.post(f"/api/v1/rounds/{round_.pk}/unpublish/")
+
+    assert taken_back.status_code == 200, taken_back.content
+    assert [h["Seep-Event"] for h, _ in receiver.received] == ["round.unpublished"]
+    headers, body = receiver.received[0]
+    assert webhooks.verify(made.json()["secret"], headers["Seep-Signature"], body)
+    told = json.loads(body)
+    assert (told["stage"], told["round"], told["called_off"]) == (stage.pk, 1, matches)
+    assert len(matches) == 3
