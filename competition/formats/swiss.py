@@ -54,17 +54,33 @@ The result is then checked against lower bounds that hold for the complete graph
   pair crosses such a boundary, and (x + y)² ≥ x² + y², so crossing two boundaries with
   one pair costs at least as much as crossing them separately.
 
-When the pruned optimum meets all three bounds (no rematch, the bye to the lowest eligible
-team, score gaps at the bound), no pairing of the complete graph is better on those
-priorities, and the pruned optimum is also optimal for ``fold`` whenever its total fold
-cost is at most 2 x ``window`` + 1: an improving exchange would need an edge outside the
-window, whose fold cost alone is at least 2 x ``window`` + 2 (both its teams are more than
-``window`` places from the other's nominal opponent). When a lower bound is not met the
-window grows fourfold (at last: the complete graph). So every result is optimal for
-priorities 1-4; fold is proven optimal when ``SwissRound.fold_proven`` (its total is at
-most 2 x ``window`` + 1), and is otherwise the best among pairs within the window: a team
-is never moved further than ``window`` places from its nominal opponent for the sake of
-the fold preference alone. Growing the window until fold is proven costs seconds at 1,024
+The third bound is loose when the history forbids what parity alone allows (the two
+leaders have met, so both float down where the bound counts no float). A second lower
+bound then comes from a relaxed problem small enough to solve exactly. Let g be the score
+gaps found. A better pairing has no rematch, the bye at the bottom and score gaps below g,
+so fewer than g pairs joining different score groups (each costs at least 1), and no pair
+with a squared gap above g. Relax: a score group of more than g + 1 teams forgets its
+history (its teams may meet anyone, so they become interchangeable), and keeps only g or
+g + 1 of its teams, the number with its own parity. That loses nothing: fewer than g of
+the group's teams play outside it, the rest pair among themselves at no cost, and an even
+number of those can be set aside. Smaller groups keep every team and every past meeting
+among themselves. The relaxed graph (about 200 teams at 1,024 entrants) is solved
+exactly for the least score gaps; any better pairing of the real field would be a
+cheaper pairing of the relaxed one, so when its optimum is g nothing beats g. It is
+solved only when its graph has at most four times the window's edges (about what the
+next window would hold).
+
+When the pruned optimum meets the bounds (no rematch, the bye to the lowest eligible
+team, score gaps at either lower bound), no pairing of the complete graph is better on
+those priorities, and the pruned optimum is also optimal for ``fold`` whenever its total
+fold cost is at most 2 x ``window`` + 1: an improving exchange would need an edge outside
+the window, whose fold cost alone is at least 2 x ``window`` + 2 (both its teams are more
+than ``window`` places from the other's nominal opponent). When no bound is met the window
+grows fourfold (at last: the complete graph). So every result is optimal for priorities
+1-4; fold is proven optimal when ``SwissRound.fold_proven`` (its total is at most
+2 x ``window`` + 1), and is otherwise the best among pairs within the window: a team is
+never moved further than ``window`` places from its nominal opponent for the sake of the
+fold preference alone. Growing the window until fold is proven costs seconds at 1,024
 teams with many score groups (the proof needs the window to reach half the total fold
 cost), so it is not done; ``window=None`` gives the complete graph when it matters.
 Closeness, a tie-break, is optimal within the graph solved.
@@ -161,9 +177,7 @@ def swiss_pairings(
         edges = problem.edges(width)
         matched = max_weight_perfect_matching(problem.n + problem.odd, edges, solver=name)
         cost = problem.cost(matched)
-        if width is None:
-            break
-        if (cost.rematches, cost.bye_rank, cost.score_gaps) == (0, 0, problem.score_gap_bound):
+        if width is None or problem.proves(cost, budget=4 * len(edges), solver=name):
             break
         width *= 4  # a lower bound is not met: maybe a wider graph meets it
     proven = width is None or cost.fold <= 2 * width + 1
@@ -310,6 +324,57 @@ class _Problem:
                 bound += (levels[above - 1] - levels[above]) ** 2
         return bound
 
+    def proves(self, cost: SwissCost, *, budget: int, solver: Solver) -> bool:
+        """Return whether no pairing of all pairs beats ``cost`` on priorities 1-4.
+
+        True when ``cost`` has no rematch, the bye at the bottom and score gaps at a lower
+        bound: the odd-boundary bound, or else the relaxed problem's optimum (see the
+        module), solved when its graph has at most ``budget`` edges.
+        """
+        if cost.rematches or cost.bye_rank:
+            return False
+        if cost.score_gaps == self.score_gap_bound:
+            return True
+        least = self._least_score_gaps(cost.score_gaps, budget, solver)
+        return least == cost.score_gaps
+
+    def _least_score_gaps(self, ceiling: int, budget: int, solver: Solver) -> int | None:
+        """Return a lower bound on score_gaps with no rematch and the nominal bye.
+
+        The relaxed problem: a score group of more than ``ceiling + 1`` teams forgets its
+        history and keeps ``ceiling`` or ``ceiling + 1`` anonymous teams (its parity).
+        None when its graph would exceed ``budget`` edges.
+        """
+        groups: dict[int, list[int]] = {}
+        for i in range(self.n):
+            if i != self.nominal_bye:
+                groups.setdefault(self.levels[i], []).append(i)
+        vertices: list[tuple[int, int]] = []  # (level, place), place -1: anonymous
+        for level, members in groups.items():
+            size = len(members)
+            if size <= ceiling + 1:
+                vertices += [(level, i) for i in members]
+            else:
+                vertices += [(level, -1)] * (ceiling + (size - ceiling) % 2)
+        vertices.sort(reverse=True)
+        meetings = self.meetings
+        edges = []
+        for a, (level_a, i) in enumerate(vertices):
+            for b in range(a + 1, len(vertices)):
+                level_b, j = vertices[b]
+                squared_gap = (level_a - level_b) ** 2
+                if squared_gap > ceiling:
+                    break  # levels only fall: every later vertex is further
+                if i >= 0 and j >= 0 and pair_key(i, j) in meetings:
+                    continue
+                edges.append((a, b, ceiling + 1 - squared_gap))
+            if len(edges) > budget:
+                return None
+        matched = max_weight_perfect_matching(len(vertices), edges, solver=solver)
+        if 2 * len(matched) != len(vertices):
+            return None
+        return sum((vertices[a][0] - vertices[b][0]) ** 2 for a, b in matched)
+
     def edge_cost(self, i: int, j: int) -> SwissCost:
         """Return the cost of pairing places i < j (j = n: the bye for i)."""
         nominal = self.nominal
@@ -321,35 +386,51 @@ class _Problem:
         return SwissCost(self.meetings.get((i, j), 0), 0, gap * gap, fold, close)
 
     def edges(self, width: int | None) -> list[tuple[int, int, int]]:
-        """Return the candidate edges with weights: all pairs, or those near in place."""
+        """Return the candidate edges with weights: all pairs, or those near in place.
+
+        Sorted by place pair, so the same input always gives the solver the same graph.
+        """
         n = self.n
-        if width is None:
-            candidates: Iterable[tuple[int, int]] = (
-                (i, j) for i in range(n) for j in range(i + 1, n)
-            )
-        else:
-            near: set[tuple[int, int]] = set()
-            for i in range(n):
-                for centre in (i, self.nominal[i]):
-                    if centre == n:
-                        continue
-                    for j in range(max(0, centre - width), min(n, centre + width + 1)):
-                        if j != i:
-                            near.add((i, j) if i < j else (j, i))
-            candidates = sorted(near)
-        levels, nominal, meetings = self.levels, self.nominal, self.meetings
+        later: Sequence[Iterable[int]] = (
+            [range(i + 1, n) for i in range(n)] if width is None else self._near(width)
+        )
+        levels, nominal = self.levels, self.nominal
         b0, b1, b2, b3, top = self.b0, self.b1, self.b2, self.b3, self.top
         rematch_unit, gap_unit = b3 * b2 * b1 * b0, b1 * b0
+        gap_cost = [d * d * gap_unit for d in range(levels[0] - levels[-1] + 1)]
+        met: list[dict[int, int]] = [{} for _ in range(n)]
+        for (i, j), times in self.meetings.items():
+            met[i][j] = times
         out = []
-        for i, j in candidates:
-            gap = levels[i] - levels[j]
-            fold = abs(j - nominal[i]) + abs(i - nominal[j])
-            cost = meetings.get((i, j), 0) * rematch_unit + gap * gap * gap_unit
-            out.append((i, j, top - cost - fold * b0 - (j - i) ** 2))
+        for i in range(n):
+            level, centre, met_i = levels[i], nominal[i], met[i]
+            for j in later[i]:
+                cost = gap_cost[level - levels[j]] + (abs(j - centre) + abs(i - nominal[j])) * b0
+                if met_i and j in met_i:
+                    cost += met_i[j] * rematch_unit
+                out.append((i, j, top - cost - (j - i) ** 2))
         for i in sorted(self.eligible):
             fold = abs(n - nominal[i]) + abs(i - nominal[n])
             out.append((i, n, top - self.below[i] * b2 * b1 * b0 - fold * b0 - (n - i) ** 2))
         return out
+
+    def _near(self, width: int) -> list[list[int]]:
+        """Return, for each place, the later places within ``width`` of it or its nominal.
+
+        A pair is near when either team is within ``width`` places of the other or of the
+        other's nominal opponent.
+        """
+        n = self.n
+        later: list[set[int]] = [set(range(i + 1, min(n, i + width + 1))) for i in range(n)]
+        for i in range(n):
+            centre = self.nominal[i]
+            if centre == n:
+                continue
+            low, high = max(0, centre - width), min(n, centre + width + 1)
+            later[i].update(range(max(low, i + 1), high))
+            for j in range(low, min(high, i)):
+                later[j].add(i)
+        return [sorted(js) for js in later]
 
     def cost(self, matched: Iterable[tuple[int, int]]) -> SwissCost:
         """Return the total cost of matched place pairs (i < j)."""

@@ -196,6 +196,73 @@ def test_pruned_search_finds_what_the_complete_graph_finds(n: int, rounds: int) 
     assert full.window is None and full.edges > pruned.edges
 
 
+def proven(cost: SwissCost) -> tuple[int, int, int]:
+    """Return the priorities every result is proven optimal for (fold only sometimes)."""
+    return cost.rematches, cost.bye_rank, cost.score_gaps
+
+
+@st.composite
+def crowded_histories(
+    draw: st.DrawFn,
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]:
+    """Return 6 to 40 teams, many of whom have met teams near them in the standings.
+
+    Every team has met its next ``band`` teams, and some neighbours met again: a late
+    Swiss round's history, where small score groups have played among themselves and must
+    float more than their parity alone asks (so the parity bound is often not met).
+    """
+    n = draw(st.integers(6, 40))
+    scores = sorted(draw(st.lists(st.integers(0, 8), min_size=n, max_size=n)), reverse=True)
+    standings = [(t + 1, s) for t, s in enumerate(scores)]
+    band = draw(st.integers(0, 3))
+    played = [(t, t + k) for t in range(1, n + 1) for k in range(1, band + 1) if t + k <= n]
+    near = st.tuples(st.integers(1, n), st.integers(1, 3)).map(lambda p: (p[0], p[0] + p[1]))
+    played += draw(st.lists(near.filter(lambda p: p[1] <= n), max_size=n))
+    byes = draw(st.lists(st.integers(1, n), max_size=4))
+    return standings, played, byes
+
+
+@examples(80)
+@given(crowded_histories(), st.integers(1, 3), st.sampled_from(["slide", "fold", "adjacent"]))
+def test_a_narrow_window_is_as_good_as_all_pairs_on_random_histories(
+    field, window: int, method
+) -> None:
+    standings, played, byes = field
+    args = {"round_number": 4, "played": played, "byes": byes, "method": method}
+    narrow = swiss_pairings(standings, window=window, **args)
+    full = swiss_pairings(standings, window=None, **args)
+    assert proven(narrow.cost) == proven(full.cost)
+    assert narrow.cost.fold >= full.cost.fold
+    if narrow.fold_proven:
+        assert narrow.cost.fold == full.cost.fold
+
+
+@examples(40)
+@given(st.integers(10, 48), st.integers(3, 12), st.integers(1, 3), st.integers(0, 10**6))
+def test_a_narrow_window_is_as_good_as_all_pairs_in_late_rounds(
+    n: int, rounds: int, window: int, seed: int
+) -> None:
+    standings, played, byes = simulate(n, rounds, seed)
+    args = {"round_number": rounds + 1, "played": played, "byes": byes}
+    narrow = swiss_pairings(standings, window=window, **args)
+    full = swiss_pairings(standings, window=None, **args)
+    assert proven(narrow.cost) == proven(full.cost)
+    assert narrow.cost.fold >= full.cost.fold
+    if narrow.fold_proven:
+        assert narrow.cost.fold == full.cost.fold
+
+
+def test_leaders_who_have_met_float_down_without_widening_the_search() -> None:
+    # parity alone lets the two leaders meet (a bound of no float); their meeting makes
+    # both float, and the relaxed problem proves that from the first window
+    standings = [(1, 4), (2, 4)] + [(t, 2) for t in range(3, 41)]
+    r = swiss_pairings(standings, round_number=3, played=[(1, 2)], window=2)
+    full = swiss_pairings(standings, round_number=3, played=[(1, 2)], window=None)
+    assert r.window == 2 and r.edges < full.edges
+    assert proven(r.cost) == proven(full.cost) == (0, 0, 2)
+    assert {f.entrant for f in r.floats if f.direction == "down"} == {1, 2}
+
+
 @pytest.mark.parametrize(("n", "rounds"), [(16, 3), (33, 5), (60, 6)])
 def test_networkx_and_rustworkx_agree_on_the_same_weights(n: int, rounds: int) -> None:
     standings, played, byes = simulate(n, rounds, 7 * n)
