@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board client clean
+.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board client clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -74,7 +74,7 @@ test: lint pytest
 client: $(STAMP)
 	$(BIN)/python clients/generate.py
 
-bench: bench-engine bench-competition bench-store bench-scoring bench-versus bench-api bench-web bench-board
+bench: bench-engine bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-web bench-board
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -87,6 +87,13 @@ bench-engine-instructions: $(STAMP)
 
 bench-competition: $(STAMP)
 	$(BIN)/python -m bench.competition
+
+# Double elimination's drop orders by the losers'-bracket rematches that happen (pure Python,
+# a few minutes): searches them at every size from 4 to 128, fails while
+# competition/formats/drop_table.py differs (DROP_ORDERS_ARGS=--write rewrites it), and writes
+# the figures to bench/results/drop-orders.json (docs/competition.md, "Drop orders").
+bench-drop-orders: $(STAMP)
+	$(BIN)/python -m bench.drop_orders $(DROP_ORDERS_ARGS)
 
 # Each web page's render time (p50/p99) with the demo data and with a 256-team tournament,
 # on a scratch SQLite database of its own (or DATABASE_URL's server when it is PostgreSQL).

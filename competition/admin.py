@@ -110,7 +110,7 @@ class StageAdmin(TournamentScopedAdmin):
     list_filter = ("format", "status", tournament_filter("tournament"))
     list_select_related = ("tournament",)
     filter_horizontal = ("scorekeepers",)
-    readonly_fields = ("status", "started_at", "completed_at", "seeding_seed")
+    readonly_fields = ("status", "started_at", "completed_at", "seeding_seed", "drop_orders")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Stage | None = None) -> Any:
         """A stage stays in its tournament."""

@@ -94,6 +94,10 @@ class Stage(models.Model):
         FOLD = "fold", "fold (1 v 8, 2 v 7...)"
         ADJACENT = "adjacent", "adjacent (1 v 2, 3 v 4...)"
 
+    class DropOrders(models.TextChoices):
+        FEWEST_POSSIBLE = "fewest_possible", "per round, the fewest possible rematches"
+        MEASURED = "measured", "the table measured by the rematches that happen"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="stages")
     order = models.PositiveSmallIntegerField(help_text="1 for the first stage, 2 next...")
     name = models.CharField(max_length=200)
@@ -141,6 +145,16 @@ class Stage(models.Model):
     )
     third_place = models.BooleanField(default=False, help_text="Single elimination.")
     grand_final_reset = models.BooleanField(default=True, help_text="Double elimination.")
+    # Not a setting: a record of how the bracket was drawn. The bracket is read again from its
+    # seeds whenever a result comes in, so it must be read with the orders it was drawn with;
+    # the stages drawn before the measured table keep "fewest_possible" (migration 0005).
+    drop_orders = models.CharField(
+        max_length=16,
+        choices=DropOrders.choices,
+        default=DropOrders.MEASURED,
+        help_text="Double elimination: the losers' bracket drop orders its bracket was drawn "
+        "with (set when drawn; docs/competition.md).",
+    )
     withdrawal = models.CharField(
         max_length=8, choices=Withdrawal.choices, default=Withdrawal.FORFEIT
     )

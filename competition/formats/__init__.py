@@ -12,6 +12,7 @@ from .common import Entrant, FormatError, Pairing, Round
 from .elimination import (
     Bracket,
     BracketState,
+    DropOrders,
     Fixture,
     FixtureState,
     LoserOf,
@@ -35,6 +36,7 @@ __all__ = [
     "TIEBREAK_LABELS",
     "Bracket",
     "BracketState",
+    "DropOrders",
     "Entrant",
     "Fixture",
     "FixtureState",

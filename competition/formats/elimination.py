@@ -14,13 +14,16 @@ losers' bracket fixture it would have played, its opponent going straight on).
 
 Double elimination: a team is out after its second loss. Losers of winners' round 1 meet in
 losers' round 1; the losers of each later winners' round drop in against the survivors of
-the losers' bracket, in an order chosen to keep apart teams that may have met already:
-for each drop round, of the standard orders (reversed, halves swapped, halves reversed,
-as is), the first with the fewest possible rematches, counted losers' round by round
-(reversed always makes the first drop round free of them). The winners' champion meets the
-losers' champion in the grand final ``GF1``; with ``reset=True`` a second final ``GF2`` is
-played only if the losers' champion wins ``GF1`` (``played_if``), since only then has the
-winners' champion lost once.
+the losers' bracket, in an order (``ORDERINGS``: reversed, halves swapped, ...) per drop
+round. ``drop_orders="measured"`` (the default) takes them from ``DROP_TABLE``: for each
+field size, the orders with the fewest rematches that actually happen in the losers'
+bracket, on average over results won 50/50 at random (``expected_losers_rematches``;
+bench/drop_orders.py searched them and regenerates the table). ``"fewest_possible"`` is the
+rule brackets were drawn with before (kept so those brackets read the same): for each drop
+round, of four standard orders, the first with the fewest pairs that *may* have met. The
+winners' champion meets the losers' champion in the grand final ``GF1``; with
+``reset=True`` a second final ``GF2`` is played only if the losers' champion wins ``GF1``
+(``played_if``), since only then has the winners' champion lost once.
 
 ``advance(bracket, results)`` places the teams from the results so far (fixture key ->
 winning entrant) and says which fixtures are decided, ready, waiting or void.
@@ -37,13 +40,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from .common import Entrant, FormatError, check_entrants
+from .drop_table import DROP_TABLE
 
 Side = Literal["a", "b"]
 Part = Literal["main", "third_place", "winners", "losers", "final"]
 Status = Literal["waiting", "ready", "decided", "void"]
+#: how a double-elimination bracket orders its drop rounds: "measured" (``DROP_TABLE``, the
+#: default) or "fewest_possible" (the per-round rule of the brackets drawn before the table).
+#: A drawn bracket is read again from its seeds, so a changed table takes a new name here.
+DropOrders = Literal["fewest_possible", "measured"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,23 +196,22 @@ def single_elimination(entrants: Sequence[Entrant], *, third_place: bool = False
     return _build("single", seeds, raw, f"R{rounds}-1")
 
 
-def double_elimination(entrants: Sequence[Entrant], *, reset: bool = True) -> Bracket:
+def double_elimination(
+    entrants: Sequence[Entrant],
+    *,
+    reset: bool = True,
+    drop_orders: DropOrders | tuple[str, ...] = "measured",
+) -> Bracket:
     """Return a double-elimination bracket; ``entrants`` in seed order (the top seed first).
 
     ``reset``: a second grand final when the losers' champion wins the first.
+    ``drop_orders``: the table measured by the rematches that happen ("measured"), the rule
+    of the brackets drawn before it ("fewest_possible"), or the orders themselves (names of
+    ``ORDERINGS``, winners' round 2 first); see ``drop_order_names``.
     """
     seeds = check_entrants(entrants)
     size, rounds = _size(len(seeds))
-    orders: list[Callable[[int], list[int]]] = []
-    for t in range(2, rounds + 1):
-        best: tuple[tuple[int, ...], int] | None = None
-        for c, candidate in enumerate(DROP_ORDERS):
-            trial = [*orders, candidate] + [DROP_ORDERS[0]] * (rounds - t)
-            score = _possible_rematches(size, rounds, trial)
-            if best is None or score < best[0]:
-                best = (score, c)
-        assert best is not None
-        orders.append(DROP_ORDERS[best[1]])
+    orders = [ORDERINGS[name] for name in drop_order_names(len(seeds), drop_orders)]
     raw = _winners_rounds(size, rounds, "W", "winners") + _losers_rounds(size, rounds, orders)
     champion: Slot = LoserOf("W1-1") if rounds == 1 else WinnerOf(f"L{2 * rounds - 2}-1")
     raw.append(_Raw("GF1", "final", 1, WinnerOf(f"W{rounds}-1"), champion))
@@ -212,6 +220,104 @@ def double_elimination(entrants: Sequence[Entrant], *, reset: bool = True) -> Br
         raw.append(_Raw("GF2", "final", 2, LoserOf("GF1"), WinnerOf("GF1"), ("GF1", "b")))
         final = "GF2"
     return _build("double", seeds, raw, final)
+
+
+def drop_order_names(
+    count: int, drop_orders: DropOrders | tuple[str, ...] = "measured"
+) -> tuple[str, ...]:
+    """Return the order (a key of ``ORDERINGS``) of each drop round of a double-elimination
+    bracket of ``count`` entrants: the losers of winners' round 2, 3, ... up to the final.
+
+    The last drop round has one loser, so its order is "natural" whatever the rule (the
+    old rule named it "reverse": the same one team); orders given as names and the table
+    leave it out, and any other round left out too is "natural". Past the table's sizes
+    (128 teams) "measured" takes the "fewest_possible" rule.
+
+    >>> drop_order_names(16)
+    ('reverse', 'reverse_half_shift', 'natural')
+    >>> drop_order_names(16, "fewest_possible")
+    ('reverse', 'reverse', 'reverse')
+    """
+    size, rounds = _size(count)
+    if drop_orders == "measured" and count > max(DROP_TABLE):
+        drop_orders = "fewest_possible"  # beyond the sizes measured: the rule of before
+    if isinstance(drop_orders, tuple) or drop_orders == "measured":
+        chosen = DROP_TABLE.get(count, ()) if drop_orders == "measured" else drop_orders
+        unknown = [name for name in chosen if name not in ORDERINGS]
+        if unknown or len(chosen) > max(rounds - 1, 0):
+            raise FormatError(
+                f"{chosen!r} are not the orders of {max(rounds - 1, 0)} drop rounds",
+                code="bad_drop_orders",
+            )
+        return chosen + ("natural",) * (rounds - 1 - len(chosen))
+    if drop_orders == "fewest_possible":
+        names: list[str] = []
+        for t in range(2, rounds + 1):
+            best: tuple[tuple[int, ...], str] | None = None
+            for candidate in _FEWEST_POSSIBLE:
+                trial = [*names, candidate] + [_FEWEST_POSSIBLE[0]] * (rounds - t)
+                score = _possible_rematches(size, rounds, [ORDERINGS[n] for n in trial])
+                if best is None or score < best[0]:
+                    best = (score, candidate)
+            assert best is not None
+            names.append(best[1])
+        return tuple(names)
+    raise FormatError(f"no drop orders called {drop_orders!r}", code="bad_drop_orders")
+
+
+def expected_losers_rematches(bracket: Bracket) -> Fraction:
+    """Return the expected number of losers' bracket matches between two teams that have
+    met already, every match won by either of its teams with probability 1/2 (exact).
+
+    Two teams in a losers' bracket match can have met only in the winners' bracket (a
+    losers' match sends its loser out), where the one that dropped first lost to the other:
+    the loser of winners' fixture x met the loser of a later fixture y exactly when x's
+    winner won every fixture on its way up to y and lost y, probability 2**-d for y d rounds
+    above x. Which drop reaches a losers' slot depends only on losers' results, each
+    reached with probability 1/2 per losers' match won, independently of the winners'.
+
+    >>> expected_losers_rematches(double_elimination([1, 2, 3, 4]))
+    Fraction(1, 2)
+    """
+    part = {f.key: f.part for f in bracket.fixtures}
+    # a winners' fixture -> the later winners' fixtures its winner may play, and how far up
+    above: dict[str, dict[str, int]] = {}
+    for f in reversed(bracket.fixtures):  # a fixture comes after the fixtures that feed it
+        if f.part != "winners":
+            continue
+        up: dict[str, int] = {}
+        if f.winner_to is not None and part[f.winner_to[0]] == "winners":
+            parent = f.winner_to[0]
+            up = {parent: 1, **{k: d + 1 for k, d in above[parent].items()}}
+        above[f.key] = up
+    # a losers' fixture -> the winners' fixtures its winner may have lost, each's probability
+    # in units of 2**-depth (a team halves its chances per losers' match, at most depth times)
+    depth = max((f.round for f in bracket.fixtures if f.part == "losers"), default=0) + 1
+    one = 1 << depth
+    reach: dict[str, dict[str, int]] = {}
+    total = 0  # in units of 2**-(3 * depth): two probabilities and 2**-d, d < depth
+    for f in bracket.fixtures:
+        if f.part != "losers":
+            continue
+        sides = []
+        for slot in (f.slot_a, f.slot_b):
+            if isinstance(slot, LoserOf) and part[slot.fixture] == "winners":
+                sides.append({slot.fixture: one})
+            elif isinstance(slot, WinnerOf) and part[slot.fixture] == "losers":
+                sides.append(reach[slot.fixture])
+            else:
+                raise FormatError(f"{f.key}: a losers' slot holds {slot!r}", code="bad_bracket")
+        a, b = sides
+        for x, px in a.items():
+            for y, py in b.items():
+                d = above[x].get(y) or above[y].get(x)
+                if d:
+                    total += (px * py) << (depth - d)
+        merged = {x: p >> 1 for x, p in a.items()}
+        for y, p in b.items():
+            merged[y] = merged.get(y, 0) + (p >> 1)
+        reach[f.key] = merged
+    return Fraction(total, 1 << (3 * depth))
 
 
 def advance(bracket: Bracket, results: Mapping[str, Entrant]) -> BracketState:
@@ -311,32 +417,67 @@ def _winners_rounds(size: int, rounds: int, prefix: str, part: Part) -> list[_Ra
     return raw
 
 
+def _natural(m: int) -> list[int]:
+    return list(range(1, m + 1))
+
+
 def _reverse(m: int) -> list[int]:
     return list(range(m, 0, -1))
 
 
-def _identity(m: int) -> list[int]:
-    return list(range(1, m + 1))
-
-
-def _swap_halves(m: int) -> list[int]:
+def _half_shift(m: int) -> list[int]:
     h = m // 2
-    return list(range(h + 1, m + 1)) + list(range(1, h + 1)) if m > 1 else [1]
+    return list(range(h + 1, m + 1)) + list(range(1, h + 1))
 
 
-def _reverse_halves(m: int) -> list[int]:
+def _reverse_half_shift(m: int) -> list[int]:
     h = m // 2
-    return list(range(h, 0, -1)) + list(range(m, h, -1)) if m > 1 else [1]
+    return list(range(h, 0, -1)) + list(range(m, h, -1))
 
 
-#: the drop orders tried, in order of preference: position i of a drop round takes the
-#: loser of winners' fixture order(m)[i - 1]
-DROP_ORDERS: tuple[Callable[[int], list[int]], ...] = (
-    _reverse,
-    _swap_halves,
-    _reverse_halves,
-    _identity,
-)
+def _pair_flip(m: int) -> list[int]:
+    if m < 2:
+        return _natural(m)
+    return [x for i in range(1, m, 2) for x in (i + 1, i)]
+
+
+def _inner_outer(m: int) -> list[int]:
+    """Return brackets-manager's inner_outer: outer pair, inner pair, ... of each quarter."""
+    if m <= 2:
+        return _natural(m)
+    q = m // 4
+    outer = [list(range(1, q + 1)), list(range(3 * q + 1, m + 1))]
+    inner = [list(range(q + 1, 2 * q + 1)), list(range(2 * q + 1, 3 * q + 1))]
+    out: list[int] = []
+
+    def take(part: list[list[int]], innermost: bool) -> None:
+        if part[0] and part[1]:
+            out.extend(
+                (part[0].pop(), part[1].pop(0)) if innermost else (part[0].pop(0), part[1].pop())
+            )
+
+    for _ in range(max(1, q // 2)):
+        take(outer, False)
+        take(inner, True)
+        take(outer, True)
+        take(inner, False)
+    return out
+
+
+#: the orders a drop round's losers can come in (brackets-manager's names and definitions):
+#: position i of the drop round takes the loser of winners' fixture ``order(m)[i - 1]``
+ORDERINGS: dict[str, Callable[[int], list[int]]] = {
+    "natural": _natural,
+    "reverse": _reverse,
+    "half_shift": _half_shift,
+    "reverse_half_shift": _reverse_half_shift,
+    "pair_flip": _pair_flip,
+    "inner_outer": _inner_outer,
+}
+
+#: the orders the "fewest_possible" rule tries, in its order of preference
+_FEWEST_POSSIBLE = ("reverse", "half_shift", "reverse_half_shift", "natural")
+DROP_ORDERS: tuple[Callable[[int], list[int]], ...] = tuple(ORDERINGS[n] for n in _FEWEST_POSSIBLE)
 
 
 def _losers_rounds(

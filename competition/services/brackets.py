@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -19,14 +19,19 @@ from . import _common, rounds
 
 log = logging.getLogger(__name__)
 
+#: the drop orders a double-elimination bracket is drawn with now (recorded on its stage)
+DRAW_DROP_ORDERS: formats.DropOrders = "measured"
+
 
 def _bracket(stage: Stage, seeds: Sequence[int] | None = None) -> formats.Bracket:
-    """Return the stage's bracket as the formats build it from its seeds (deterministic)."""
+    """Return the stage's bracket as the formats build it from its seeds (deterministic),
+    a double elimination with the drop orders it was drawn with."""
     if seeds is None:
         seeds = list(stage.entries.order_by("seed").values_list("team_id", flat=True))
     if stage.format == Stage.Format.SINGLE_ELIMINATION:
         return formats.single_elimination(seeds, third_place=stage.third_place)
-    return formats.double_elimination(seeds, reset=stage.grand_final_reset)
+    drop_orders = cast(formats.DropOrders, stage.drop_orders)  # the field's choices
+    return formats.double_elimination(seeds, reset=stage.grand_final_reset, drop_orders=drop_orders)
 
 
 def _slot_text(slot: formats.Slot) -> str:
@@ -38,7 +43,13 @@ def _slot_text(slot: formats.Slot) -> str:
 
 
 def draw_bracket(stage: Stage, seeds: list[int]) -> None:
-    """Store a bracket: a round per part and round of it, a fixture per bracket fixture."""
+    """Store a bracket: a round per part and round of it, a fixture per bracket fixture.
+
+    A double elimination records the drop orders it is drawn with, to be read with them.
+    """
+    if stage.format == Stage.Format.DOUBLE_ELIMINATION:
+        stage.drop_orders = DRAW_DROP_ORDERS
+        stage.save(update_fields=["drop_orders"])
     bracket = _bracket(stage, seeds)
     rounds: dict[tuple[str, int], Round] = {}
     names = {"main": "round", "winners": "winners' round", "losers": "losers' round"}

@@ -8,9 +8,10 @@ from collections import Counter
 
 import pytest
 
-from competition import services
-from competition.models import Fixture, Stage
+from competition import formats, services
+from competition.models import Fixture, Notice, Stage
 from competition.selectors import bracket_for_stage, standings_for_stage
+from competition.services import brackets
 from tests.scoring.helpers import committed
 from tournaments.models import Match
 
@@ -69,6 +70,55 @@ def test_a_double_elimination_sends_everybody_home_after_two_losses() -> None:
     reset = Fixture.objects.get(stage=stage, key="GF2")
     first_final = Fixture.objects.get(stage=stage, key="GF1")
     assert (reset.result == "void") == (first_final.result == "a")  # played only if needed
+
+
+def misplaced(stage: Stage) -> list[str]:
+    """Return every stored slot that holds another team than its stored source names (the
+    winner or loser of a decided fixture)."""
+    fixtures = {f.key: f for f in Fixture.objects.filter(stage=stage).select_related()}
+    wrong = []
+    for f in fixtures.values():
+        for side in "ab":
+            kind, _, key = getattr(f, f"source_{side}").partition(" of ")
+            if kind not in ("winner", "loser") or not fixtures[key].decided:
+                continue
+            source = fixtures[key]
+            team = source.winner() if kind == "winner" else source.loser()
+            if getattr(f, f"team_{side}_id") != (team.pk if team else None):
+                wrong.append(f"{f.key}:{side} is not the {kind} of {key}")
+    return wrong
+
+
+def test_a_double_elimination_is_drawn_with_the_measured_drop_orders_and_says_so() -> None:
+    club = make_club(9)
+    stage = club.start(club.stage(format="double_elimination"))
+    stage.refresh_from_db()
+    assert stage.drop_orders == "measured"
+    stored = {f.key: f.source_b for f in Fixture.objects.filter(stage=stage, round__part="losers")}
+    seeds = [t.pk for t in club.teams]
+    for rule, same in (("measured", True), ("fewest_possible", False)):
+        bracket = formats.double_elimination(seeds, drop_orders=rule)  # type: ignore[arg-type]
+        drawn = {f.key: brackets._slot_text(f.slot_b) for f in bracket.fixtures}
+        assert all(drawn[key] == text for key, text in stored.items()) is same
+
+
+def test_a_bracket_drawn_before_the_measured_table_is_played_out_by_its_own_orders(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stage that migration 0005 found drawn says "fewest_possible": its results are placed
+    by the orders it was drawn with, not the table's (9 teams: they differ in losers' round 4)."""
+    club = make_club(9)
+    monkeypatch.setattr(brackets, "DRAW_DROP_ORDERS", "fewest_possible")
+    stage = club.start(club.stage(format="double_elimination"))
+    monkeypatch.undo()
+    stage.refresh_from_db()
+    assert stage.drop_orders == "fewest_possible"
+    club.play_stage(stage, random.Random(12))
+    stage.refresh_from_db()
+    assert stage.status == "complete"
+    assert misplaced(stage) == []
+    assert not Notice.objects.filter(stage=stage).exists()
+    assert all(n <= 2 for n in losses(stage).values())
 
 
 def test_groups_then_a_knockout_keeps_group_winners_apart() -> None:

@@ -1,14 +1,18 @@
-"""Brackets: standard seeding, byes, paths, one champion, match counts, double elimination."""
+"""Brackets: standard seeding, byes, paths, one champion, match counts, double elimination,
+and the losers' bracket rematches its drop orders let happen."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bench.drop_orders import losers_rematches, peer_orders
 from competition.formats import (
     Bracket,
     BracketState,
@@ -21,7 +25,14 @@ from competition.formats import (
     single_elimination,
     standard_order,
 )
-from competition.formats.elimination import DROP_ORDERS, _possible_rematches
+from competition.formats.drop_table import DROP_TABLE
+from competition.formats.elimination import (
+    DROP_ORDERS,
+    ORDERINGS,
+    _possible_rematches,
+    drop_order_names,
+    expected_losers_rematches,
+)
 from tests.engine.helpers import examples
 
 
@@ -126,36 +137,134 @@ def test_the_reset_is_played_only_if_the_losers_champion_wins_the_first_final() 
 def test_the_first_drop_round_can_never_hold_a_rematch() -> None:
     for rounds in range(3, 8):
         size = 2**rounds
-        b = double_elimination(list(range(size)))
-        orders = [f for f in b.fixtures if f.part == "losers" and f.round == 2]
-        assert orders
         counts = _possible_rematches(size, rounds, [DROP_ORDERS[0]] * (rounds - 1))
         assert counts[2] == 0
+        measured = [ORDERINGS[name] for name in drop_order_names(size)]
+        assert _possible_rematches(size, rounds, measured)[2] == 0
 
 
 @pytest.mark.parametrize("rounds", [3, 4, 5])
-def test_drop_orders_are_no_worse_than_always_reversing(rounds: int) -> None:
+def test_the_old_rule_is_no_worse_than_always_reversing_on_possible_rematches(
+    rounds: int,
+) -> None:
+    """The rule of the brackets drawn before the measured table, which they keep."""
     size = 2**rounds
-    b = double_elimination(list(range(size)))
-    chosen = []
-    for t in range(2, rounds + 1):
-        f = b.fixture(f"L{2 * (t - 1)}-1")
-        chosen.append(f.slot_b)
-    assert all(isinstance(s, LoserOf) for s in chosen)
-    # the chosen orders, found by the builder, score at most what reversing every round does
-    from competition.formats import elimination as el
-
+    b = double_elimination(list(range(size)), drop_orders="fewest_possible")
     picked = []
     for t in range(2, rounds + 1):
         m = size // 2**t
-        drops = [
-            int(b.fixture(f"L{2 * (t - 1)}-{i}").slot_b.fixture.split("-")[1])
-            for i in range(1, m + 1)
-        ]  # type: ignore[union-attr]
-        picked.append(next(o for o in el.DROP_ORDERS if o(m) == drops))
+        drops = []
+        for i in range(1, m + 1):
+            slot = b.fixture(f"L{2 * (t - 1)}-{i}").slot_b
+            assert isinstance(slot, LoserOf)
+            drops.append(int(slot.fixture.split("-")[1]))
+        picked.append(next(o for o in DROP_ORDERS if o(m) == drops))
     assert _possible_rematches(size, rounds, picked) <= _possible_rematches(
-        size, rounds, [el.DROP_ORDERS[0]] * (rounds - 1)
+        size, rounds, [DROP_ORDERS[0]] * (rounds - 1)
     )
+
+
+# --- Rematches that happen -----------------------------------------------------------------
+
+#: brackets-manager.js's fixed table of drop orders (its ``defaultMinorOrdering``, the table
+#: of the bracket's size for a field with byes; bench/drop_orders.py's PEER) on this
+#: project's brackets: the expected number of losers' bracket matches between two teams
+#: that met already, every match won 50/50 at random, by field size (exact values rounded
+#: up to 4 places; bench/drop_orders.py)
+PEER_BASELINE = {
+    4: 0.5, 5: 0.6875, 6: 0.625, 7: 0.625, 8: 0.625, 9: 0.8516, 10: 1.0782, 11: 1.0547,
+    12: 1.0313, 13: 1.0313, 14: 1.0313, 15: 1.0313, 16: 1.0313, 17: 1.0049, 18: 0.9786,
+    19: 0.9522, 20: 0.9258, 21: 0.8985, 22: 0.8711, 23: 0.8438, 24: 0.8165, 25: 0.8165,
+    26: 0.8165, 27: 0.8165, 28: 0.8165, 29: 0.8165, 30: 0.8165, 31: 0.8165, 32: 0.8165,
+    33: 1.3034, 34: 1.2864, 35: 1.2695, 36: 1.2525, 37: 1.2355, 38: 1.2186, 39: 1.2016,
+    40: 1.1846, 41: 1.1676, 42: 1.1506, 43: 1.1335, 44: 1.1165, 45: 1.0995, 46: 1.0824,
+    47: 1.0654, 48: 1.0484, 49: 1.0484, 50: 1.0484, 51: 1.0484, 52: 1.0484, 53: 1.0484,
+    54: 1.0484, 55: 1.0484, 56: 1.0484, 57: 1.0484, 58: 1.0484, 59: 1.0484, 60: 1.0484,
+    61: 1.0484, 62: 1.0484, 63: 1.0484, 64: 1.0484, 65: 0.8056, 66: 0.8074, 67: 0.8092,
+    68: 0.811, 69: 0.8128, 70: 0.8146, 71: 0.8164, 72: 0.8182, 73: 0.82, 74: 0.8218,
+    75: 0.8237, 76: 0.8255, 77: 0.8273, 78: 0.8291, 79: 0.8309, 80: 0.8327, 81: 0.8345,
+    82: 0.8363, 83: 0.8381, 84: 0.8399, 85: 0.8417, 86: 0.8435, 87: 0.8453, 88: 0.8471,
+    89: 0.8489, 90: 0.8507, 91: 0.8525, 92: 0.8543, 93: 0.8561, 94: 0.858, 95: 0.8598,
+    **dict.fromkeys(range(96, 129), 0.8616),
+}  # fmt: skip
+#: their sum over 4..128 teams, and the measured table's (89.151, rounded up)
+PEER_TOTAL, MEASURED_TOTAL = 114.86, 89.152
+
+
+def test_the_drop_orders_let_no_more_rematches_happen_than_the_peers_fixed_table() -> None:
+    """For every field of 4 to 128 teams: exact expectations, no sample."""
+    worse, total = {}, Fraction(0)
+    for n in range(4, 129):
+        b = double_elimination(list(range(1, n + 1)))
+        expected = expected_losers_rematches(b)
+        total += expected
+        if expected > PEER_BASELINE[n]:
+            worse[n] = (float(expected), PEER_BASELINE[n])
+        # and when the higher seed wins every match, one rematch at most (the peer's too)
+        assert losers_rematches(b, min) <= 1, n
+    assert not worse, worse
+    assert total <= MEASURED_TOTAL < 0.8 * PEER_TOTAL
+
+
+def test_the_baseline_is_the_peers_table_on_these_brackets() -> None:
+    for n in range(4, 129):
+        b = double_elimination(list(range(n)), drop_orders=peer_orders(n))
+        assert 0 <= PEER_BASELINE[n] - expected_losers_rematches(b) < Fraction(1, 10**4), n
+    assert sum(PEER_BASELINE.values()) == pytest.approx(PEER_TOTAL, abs=0.01)
+
+
+def test_the_table_names_an_order_for_every_drop_round_with_two_losers_or_more() -> None:
+    assert sorted(DROP_TABLE) == list(range(5, 129))
+    for n, names in DROP_TABLE.items():
+        rounds = (n - 1).bit_length()
+        assert len(names) == rounds - 2 and set(names) <= set(ORDERINGS), n
+        assert drop_order_names(n) == (*names, "natural")
+    assert drop_order_names(4) == ("natural",) and drop_order_names(2) == ()
+    # past the sizes measured, the rule of before (never "natural" at every round)
+    before = ("reverse_half_shift", "half_shift", *["reverse"] * 5)
+    assert drop_order_names(129) == before == drop_order_names(129, "fewest_possible")
+
+
+def every_result(bracket: Bracket) -> list[int]:
+    """Return the losers' bracket rematches of every way the two brackets can be won."""
+    fixtures = [f for f in bracket.fixtures if f.part != "final"]
+    counts = []
+    for picks in itertools.product((0, 1), repeat=len(fixtures)):
+        choice = iter(picks)
+        counts.append(losers_rematches(bracket, lambda a, b, c=choice: (a, b)[next(c)]))
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("n", "rule"),
+    [
+        *itertools.product([4, 5, 6, 7], ["measured", "fewest_possible", ("natural",)]),
+        (8, "measured"),
+        (8, ("natural", "natural")),
+    ],
+)
+def test_the_expected_rematches_are_the_mean_over_every_result(n: int, rule: object) -> None:
+    if isinstance(rule, tuple):
+        rule = rule[: max((n - 1).bit_length() - 2, 0)]
+    b = double_elimination(list(range(1, n + 1)), drop_orders=rule)  # type: ignore[arg-type]
+    counts = every_result(b)
+    assert expected_losers_rematches(b) == Fraction(sum(counts), len(counts))
+
+
+@pytest.mark.parametrize("n", [24, 128])
+def test_a_seeded_sample_of_play_outs_agrees_with_the_expectation(n: int) -> None:
+    rng = random.Random(n)
+    b = double_elimination(list(range(1, n + 1)))
+    runs = 400
+    mean = sum(losers_rematches(b, lambda x, y: rng.choice((x, y))) for _ in range(runs)) / runs
+    assert mean == pytest.approx(float(expected_losers_rematches(b)), abs=0.2)
+
+
+def test_unknown_drop_orders_are_refused() -> None:
+    for bad in ("best", ("sideways",), ("reverse",) * 4):
+        with pytest.raises(FormatError) as e:
+            double_elimination(list(range(16)), drop_orders=bad)  # type: ignore[arg-type]
+        assert e.value.code == "bad_drop_orders"
 
 
 def test_results_that_do_not_fit_are_refused() -> None:
