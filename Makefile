@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board client clean
+.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons client clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,13 +19,16 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py seed_demo --if-empty
+	DEBUG=1 $(BIN)/python manage.py seed_demo_seasons --if-empty
 	@echo "Serving on http://$(HOST):$(PORT)/  - the demo (DEBUG only), user name = password:"
 	@echo "  http://$(HOST):$(PORT)/                         the tournaments, live (no sign-in)"
 	@echo "  http://$(HOST):$(PORT)/keep/                    the phone page: scorekeeper / scorekeeper"
 	@echo "      then confirm as a player of the match (Tigers v Lotus: eshan / eshan); every demo"
 	@echo "      player signs in with the name in lower case: anil ... hema, asha, bilal ..."
 	@echo "  http://$(HOST):$(PORT)/desk/                    the director's desk (New evening): organizer / organizer"
+	@echo "  http://$(HOST):$(PORT)/keep/ as anil / anil      the Online friendly's digital match: play your seat (and bina, govind, hema)"
 	@echo "  http://$(HOST):$(PORT)/admin/                   the admin: organizer / organizer"
+	@echo "  http://$(HOST):$(PORT)/c/friday-seep-club/      the club: its season's ladder, ratings, members' pages"
 	@echo "  webhooks: to public hosts only; WEBHOOKS_ALLOW_PRIVATE_NETWORKS=$${WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-0} (1: this machine's too)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
@@ -74,7 +77,7 @@ test: lint pytest
 client: $(STAMP)
 	$(BIN)/python clients/generate.py
 
-bench: bench-engine bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-web bench-board
+bench: bench-engine bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-web bench-board bench-seasons
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -87,6 +90,12 @@ bench-engine-instructions: $(STAMP)
 
 bench-competition: $(STAMP)
 	$(BIN)/python -m bench.competition
+
+# Members' ratings for a season of 50 evenings of 32 teams (4,000 matches) on a scratch SQLite
+# database: the fold, the rebuild, the incremental update per match, a correction
+# (bench/seasons.py): bench/results/seasons.json.
+bench-seasons: $(STAMP)
+	$(BIN)/python -m bench.seasons
 
 # Double elimination's drop orders by the losers'-bracket rematches that happen (pure Python,
 # a few minutes): searches them at every size from 4 to 128, fails while

@@ -721,6 +721,12 @@ class MovePlayedPayload(Strict):
     move = MoveSerializer()
 
 
+class MoveWithdrawnPayload(Strict):
+    """A table's last play taken back, before the next is recorded (docs/events.md)."""
+
+    move = MoveSerializer(help_text="The last play, as it was recorded.")
+
+
 class DealEndedPayload(Strict):
     points = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
     sweeps = serializers.ListField(
@@ -773,6 +779,7 @@ class MatchForfeitedPayload(Strict):
 PAYLOADS: dict[str, type[serializers.Serializer]] = {  # type: ignore[type-arg]
     "match_started": MatchStartedPayload,
     "move_played": MovePlayedPayload,
+    "move_withdrawn": MoveWithdrawnPayload,
     "deal_ended": DealEndedPayload,
     "deal_entered": DealEnteredPayload,
     "deal_confirmed": DealConfirmedPayload,

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import views
+from .views import seasons
 
 app_name = "api"
 
@@ -47,6 +48,21 @@ urlpatterns = [
     path("clubs/<int:pk>/members/", views.ClubMembers.as_view(), name="club-members"),
     path("members/<int:pk>/", views.MemberDetail.as_view(), name="member"),
     path("members/<int:pk>/invite/", views.MemberInvite.as_view(), name="member-invite"),
+    path("clubs/<int:pk>/ratings/", seasons.ClubRatings.as_view(), name="club-ratings"),
+    path("clubs/<int:pk>/seasons/", seasons.ClubSeasonsView.as_view(), name="club-seasons"),
+    path(
+        "clubs/<int:pk>/seasons-settings/",
+        seasons.ClubSeasonsSettings.as_view(),
+        name="club-seasons-settings",
+    ),
+    path("seasons/<int:pk>/", seasons.SeasonDetail.as_view(), name="season"),
+    path("seasons/<int:pk>/ladder/", seasons.SeasonLadder.as_view(), name="season-ladder"),
+    path("members/<int:pk>/rating/", seasons.MemberRatingView.as_view(), name="member-rating"),
+    path(
+        "tournaments/<int:pk>/seed-by-ratings/",
+        seasons.TournamentSeedByRatings.as_view(),
+        name="tournament-seed-by-ratings",
+    ),
     path("tokens/", views.Tokens.as_view(), name="tokens"),
     path("tokens/<int:pk>/", views.TokenDetail.as_view(), name="token"),
     path("webhooks/", views.Webhooks.as_view(), name="webhooks"),

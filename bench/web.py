@@ -179,6 +179,66 @@ def pages(client: Any, slug: str) -> dict[str, str]:
     return out
 
 
+def seat_pages(rng: random.Random) -> dict[str, tuple[str, str]]:
+    """Return the seat page of the demo's digital match waiting for its players, and its
+    live part, with the player who sees them: the seat to play once the bid and the opening
+    play are made (twelve cards, each with its moves offered: the most the page renders)."""
+    from competition import demo
+    from tournaments.models import Match
+    from tournaments.selectors import match_state
+
+    match = Match.objects.get(tournament__slug="online-friendly")
+    demo.play(match, rng, moves=2)
+    deal = match_state(match).deal
+    assert deal is not None and deal.to_play is not None
+    who = match.seat_players()[deal.to_play].user.username
+    return {"seat": (f"/play/{match.pk}/", who), "seat-live": (f"/play/{match.pk}/live/", who)}
+
+
+def recorder_pages(rng: random.Random) -> dict[str, tuple[str, str]]:
+    """Return the recorder's page of the demo's table match, with the score-keeper who sees
+    it: started, bid and recorded to the middle of its first deal (half its cards unseen,
+    each with its moves listed by the engine), as it is and with a card picked."""
+    import seep_core as sc
+    from tournaments.models import Match
+    from tournaments.selectors import match_state
+    from tournaments.services import match_append_event
+
+    match = Match.objects.get(tournament__slug="table-night")
+    keeper = match.scorekeepers.get()
+
+    def record(kind: str, payload: dict[str, Any]) -> None:
+        match.refresh_from_db()
+        match_append_event(
+            match=match, expected_seq=match.last_seq, kind=kind, payload=payload, actor=keeper
+        )
+
+    record("match_started", {"first_dealer": 3})
+    deck = sc.ordered_deck()
+    rng.shuffle(deck)  # what the table holds: the bid from it, then plays the engine allows
+    digital = sc.new_deal(3, deck)
+    while not (bid := [m for m in sc.legal_moves(digital) if m["action"] == "bid"]):
+        rng.shuffle(deck)
+        digital = sc.new_deal(3, deck)
+    move = rng.choice(bid)
+    record(
+        "move_played", {"move": {**move, "floor": sorted(deck[4:8], key=sc.ordered_deck().index)}}
+    )
+    digital = sc.apply(digital, move)
+    for _ in range(24):
+        move = rng.choice(sc.legal_moves(digital))
+        record("move_played", {"move": move})
+        digital = sc.apply(digital, move)
+    deal = match_state(match).deal
+    assert deal is not None and deal.to_play is not None
+    card = next(m["card"] for m in sc.legal_moves(digital))  # one the seat to play holds
+    url = f"/record/{match.pk}/"
+    return {
+        "record": (url, keeper.username),
+        "record-card": (f"{url}?card={card}", keeper.username),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=60)
@@ -213,6 +273,8 @@ def run(args: argparse.Namespace, scratch: str) -> int:
     call_command("collectstatic", interactive=False, verbosity=0)
     call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
     seeded = time.perf_counter() - began
+    seats = seat_pages(random.Random(args.seed))
+    seats.update(recorder_pages(random.Random(args.seed)))
     big_tournament(random.Random(args.seed))
     built = time.perf_counter() - began - seeded
     results: dict[str, Any] = {
@@ -237,6 +299,10 @@ def run(args: argparse.Namespace, scratch: str) -> int:
                 figures[page] = measure(client, url, args.repeat)
                 if page in ("tournament", "print"):
                     figures[f"{page}-cold"] = measure(client, url, args.repeat, cold=True)
+            for page, (url, who) in seats.items() if name == "demo" else ():
+                client = Client(HTTP_HOST="localhost")
+                client.force_login(users.get(username=who))
+                figures[page] = measure(client, url, args.repeat)
             results["sets"][name] = figures
     results["load_average_after"] = os.getloadavg()
     RESULTS.mkdir(exist_ok=True)

@@ -270,6 +270,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "competition",
+    "seasons",
     "api",
     "web",
 ]
@@ -601,6 +602,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "competition.tasks.catch_up",
         "schedule": float(SCORING_CATCH_UP_SECONDS),
         "options": {"expires": SCORING_CATCH_UP_SECONDS},
+    },
+    # Members' ratings that lag their club's results (a lost message), checked once a minute.
+    "seasons-catch-up": {
+        "task": "seasons.tasks.catch_up",
+        "schedule": 60.0,
+        "options": {"expires": 60},
     },
 }
 

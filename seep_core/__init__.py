@@ -10,6 +10,7 @@ See docs/engine.md for the interface and the JSON formats; docs/rules.md for the
 
 from .cards import CODE, Card, points
 from .errors import IllegalMove, InvalidPosition, InvalidRules, MalformedMove, SeepError
+from .legal import BID_VALUES
 from .match import InvalidFormat, MatchFormat, MatchProgress, start_match
 from .moves import apply, canonical_move, legal_moves, play, replay, view
 from .results import check_result
@@ -25,6 +26,7 @@ def ordered_deck() -> list[str]:
 
 
 __all__ = [
+    "BID_VALUES",
     "Breach",
     "Card",
     "Deal",

@@ -15,9 +15,10 @@ from .rules import Rules
 from .state import BID, OPENING, PLAY, Deal, House
 from .validation import HOUSE_NAME, Visible
 
-_BID_VALUES = (9, 10, 11, 12, 13)
+#: the values a bid may name (B1), which are the values a house may have
+BID_VALUES = (9, 10, 11, 12, 13)
 #: bit V set for every house value V (9-13)
-_HOUSE_VALUES = sum(1 << v for v in _BID_VALUES)
+_HOUSE_VALUES = sum(1 << v for v in BID_VALUES)
 
 Moves = list[dict[str, Any]]
 _NO_SUBSETS: Sequence[Sequence[int]] = ((),) * 14  # no loose cards: no subset of any sum
@@ -35,7 +36,7 @@ def legal_moves(deal: Deal) -> Moves:
     hand = deal.hands[seat]
     if phase == BID:
         bids = [
-            {"seat": seat, "action": "bid", "value": v} for v in _BID_VALUES if hand & RANK_MASK[v]
+            {"seat": seat, "action": "bid", "value": v} for v in BID_VALUES if hand & RANK_MASK[v]
         ]
         return bids or [{"seat": seat, "action": "redeal"}]
     if phase not in (PLAY, OPENING):

@@ -8,7 +8,7 @@ never played, so its deck is no secret once the next deal is dealt).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db.models import Max
@@ -40,6 +40,67 @@ def match_states(matches: Iterable[Match]) -> dict[int, matchlog.MatchState]:
 def current_deal(match: Match | int) -> sc.Deal | sc.TableDeal | None:
     """Return the deal in play (full information: render it with ``seep_core.view``), or None."""
     return match_state(match).deal
+
+
+def match_position(
+    match: Match,
+    *,
+    seats: Sequence[int] = (),
+    director: bool = False,
+    state: matchlog.MatchState | None = None,
+) -> dict[str, Any]:
+    """Return the match's position as one viewer may see it, with their legal moves.
+
+    The caller decides who the viewer is: ``seats``, the seats (0-3) they sit at in the log
+    (``access.seats_in``; none for a spectator), and ``director``, whether they direct the
+    tournament (a director sees every card). The viewer's seat is the first of ``seats``;
+    the deal is shown as ``seep_core.view`` shows it to that seat (the public view for no
+    seat), and the legal moves are listed only when one of ``seats`` is to play. The API's
+    ``state/`` and the seat page both read it. ``state``: the match's state, when the
+    caller has read it already (to find the seats in it).
+    """
+    if state is None:
+        state = match_state(match)
+    seat = seats[0] if seats else None
+    deal = state.deal
+    if deal is None:
+        position = None
+    elif director:
+        position = deal.to_dict()
+    else:
+        position = sc.view(deal, seat)
+    legal = None
+    if deal is not None and seat is not None and deal.to_play in seats:
+        legal = sc.legal_moves(deal)
+    progress = state.progress
+    return {
+        "match": match.pk,
+        "status": state.status,
+        "mode": state.mode,
+        "last_seq": match.last_seq,
+        "deal": state.deal_no,
+        "seat": seat,
+        "position": position,
+        "legal_moves": legal,
+        # Score entry with confirmation: the next deal's entries awaiting an answer
+        # (provisional: they count once confirmed), and whether the director has it.
+        "confirmation": state.confirmation,
+        "entries": [
+            {"entry": e.number, "side": e.side, "by": e.actor, **e.result()} for e in state.entries
+        ],
+        "disputed": state.disputed,
+        "progress": None
+        if progress is None
+        else {
+            "dealer": progress.dealer,
+            "deals": progress.deals,
+            "difference": progress.difference,
+            "bazzis": list(progress.bazzis),
+            "over": progress.over,
+            "winner_side": progress.winner,
+            "winner": progress.winner,  # deprecated: winner_side (docs/api-changelog.md)
+        },
+    }
 
 
 def open_deal(match: Match | int) -> int | None:

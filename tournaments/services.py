@@ -483,12 +483,13 @@ def _authorize(
     table's moves a score-keeper or the seat's player; a result counted at once a score-keeper
     (when the match asks for no confirmation); an entry a score-keeper or a seated player; an
     answer to an entry a seated player (the two-person rule itself is the planner's, for every
-    way in); starting a table or score match a score-keeper. Corrections: directors only.
+    way in); starting a table or score match a score-keeper; withdrawing a table's last play
+    its score-keeper. Corrections: directors only.
     """
     if actor is SYSTEM:
         return
     if isinstance(actor, LinkActor):
-        _authorize_link(match, actor, kind)
+        _authorize_link(match, actor, kind, payload)
         return
     if actor is None or not actor.is_authenticated:
         raise NotPermitted("sign in to record anything in a match", code="not_signed_in")
@@ -514,6 +515,8 @@ def _authorize(
         keeper_kinds.add(matchlog.DEAL_ENDED)
     if match.mode != matchlog.DIGITAL:
         keeper_kinds.add(matchlog.MATCH_STARTED)
+    if match.mode == matchlog.TABLE:  # the recorder takes back the last play
+        keeper_kinds.add(matchlog.Kind.MOVE_WITHDRAWN)
     if kind in keeper_kinds and is_scorekeeper(actor, match):
         return
     player_kinds = {
@@ -526,11 +529,20 @@ def _authorize(
     raise NotPermitted(f"you may not append {kind} to this match", code="forbidden")
 
 
-def _authorize_link(match: Match, link: LinkActor, kind: str) -> None:
+def _authorize_link(match: Match, link: LinkActor, kind: str, payload: Any) -> None:
     """A team's link: in its team's score matches, entries and answers only (as a seated
-    player of that team may; the two-person rule is the planner's, for every way in)."""
-    if link.side_in(match) is None:
+    player of that team may; the two-person rule is the planner's, for every way in); in its
+    team's digital matches, the moves of its team's two seats (partners sit opposite: the
+    seats of side s are s and s + 2)."""
+    side = link.side_in(match)
+    if side is None:
         raise NotPermitted("this team's link does not play in this match", code="not_your_match")
+    if kind == matchlog.MOVE_PLAYED and match.mode == matchlog.DIGITAL:
+        move = payload.get("move") if isinstance(payload, dict) else None
+        seat = move.get("seat") if isinstance(move, dict) else None
+        if type(seat) is int and seat in (side, side + 2):
+            return
+        raise NotPermitted("a team's link plays only its own team's seats", code="not_your_seat")
     if match.mode != matchlog.SCORE:
         raise NotPermitted("a team's link records results of score matches only", code="forbidden")
     player_kinds = {

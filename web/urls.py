@@ -3,9 +3,10 @@
 from django.contrib.auth import views as auth
 from django.urls import path
 
-from .views import invites, keeper, links, public, wall
+from .views import invites, keeper, links, public, recorder, seasons, seat, wall
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
 from .views.desk import links as desk_links
+from .views.desk import seasons as desk_seasons
 
 app_name = "web"
 
@@ -28,6 +29,15 @@ urlpatterns = [
     path("keep/<int:pk>/enter/", keeper.enter, name="keep-enter"),
     path("keep/<int:pk>/answer/", keeper.answer, name="keep-answer"),
     path("keep/<int:pk>/start/", keeper.start, name="keep-start"),
+    path("play/<int:pk>/", seat.seat_page, name="seat"),
+    path("play/<int:pk>/live/", seat.seat_live, name="seat-live"),
+    path("play/<int:pk>/seat/", seat.seat_choose, name="seat-choose"),
+    path("play/<int:pk>/move/", seat.seat_move, name="seat-move"),
+    path("record/<int:pk>/", recorder.record_page, name="record"),
+    path("record/<int:pk>/start/", recorder.start, name="record-start"),
+    path("record/<int:pk>/bid/", recorder.bid, name="record-bid"),
+    path("record/<int:pk>/play/", recorder.play, name="record-play"),
+    path("record/<int:pk>/undo/", recorder.undo, name="record-undo"),
     path("desk/", home.index, name="desk-home"),
     path("desk/new/", home.new_evening, name="desk-new"),
     path("clubs/<slug:slug>/members/", clubs.roster, name="club-roster"),
@@ -39,6 +49,25 @@ urlpatterns = [
         name="club-member-invite",
     ),
     path("invite/<str:key>/", invites.accept, name="member-invite"),
+    path("c/<slug:slug>/", seasons.club_page, name="club-page"),
+    path("c/<slug:slug>/m/<int:pk>/", seasons.member_page, name="club-member-page"),
+    path("clubs/<slug:slug>/seasons/", desk_seasons.seasons_page, name="club-seasons"),
+    path("clubs/<slug:slug>/seasons/new/", desk_seasons.season_new, name="club-season-new"),
+    path(
+        "clubs/<slug:slug>/seasons/public/",
+        desk_seasons.seasons_public,
+        name="club-seasons-public",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:pk>/remove/",
+        desk_seasons.season_remove,
+        name="club-season-remove",
+    ),
+    path(
+        "desk/<slug:slug>/seed-by-ratings/",
+        desk_seasons.seed_by_ratings,
+        name="desk-seed-by-ratings",
+    ),
     path("desk/<slug:slug>/", tournament.desk, name="desk"),
     path(
         "desk/<slug:slug>/notices/<int:pk>/resolve/",

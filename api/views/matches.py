@@ -24,7 +24,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-import seep_core as sc
 from scoring.models import DealResult, MatchResult
 from tournaments import selectors as store
 from tournaments.access import seats_in
@@ -162,49 +161,9 @@ class MatchState(APIView):
 
     def position(self, request: Request, match: Match) -> dict[str, Any]:
         state = store.match_state(match)
-        director = directs(request, match.tournament_id)
         seats = seats_in(state.users, request.user) if signed_in(request) else []
-        seat = seats[0] if seats else None
-        deal = state.deal
-        if deal is None:
-            position = None
-        elif director:
-            position = deal.to_dict()
-        else:
-            position = sc.view(deal, seat)
-        legal = None
-        if deal is not None and seat is not None and deal.to_play in seats:
-            legal = sc.legal_moves(deal)
-        progress = state.progress
-        return {
-            "match": match.pk,
-            "status": state.status,
-            "mode": state.mode,
-            "last_seq": match.last_seq,
-            "deal": state.deal_no,
-            "seat": seat,
-            "position": position,
-            "legal_moves": legal,
-            # Score entry with confirmation: the next deal's entries awaiting an answer
-            # (provisional: they count once confirmed), and whether the director has it.
-            "confirmation": state.confirmation,
-            "entries": [
-                {"entry": e.number, "side": e.side, "by": e.actor, **e.result()}
-                for e in state.entries
-            ],
-            "disputed": state.disputed,
-            "progress": None
-            if progress is None
-            else {
-                "dealer": progress.dealer,
-                "deals": progress.deals,
-                "difference": progress.difference,
-                "bazzis": list(progress.bazzis),
-                "over": progress.over,
-                "winner_side": progress.winner,
-                "winner": progress.winner,  # deprecated: winner_side (docs/api-changelog.md)
-            },
-        }
+        director = directs(request, match.tournament_id)
+        return store.match_position(match, seats=seats, director=director, state=state)
 
 
 class MatchDeals(APIView):

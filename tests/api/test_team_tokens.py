@@ -1,6 +1,6 @@
 """A team's token over the API: made by a director, it enters and answers its team's results
-through the team's link (the two-person rule as for accounts), with none of its maker's
-powers, and stops with the link."""
+through the team's link (the two-person rule as for accounts), plays its team's seats in a
+digital match, with none of its maker's powers, and stops with the link."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
+import seep_core as sc
 from tournaments import links
 from tournaments.access import SYSTEM
 from tournaments.models import Match, MatchEvent
+from tournaments.selectors import match_state
 from tournaments.services import match_append_event
 
 from .conftest import League
@@ -137,3 +139,27 @@ def test_a_teams_token_made_by_a_token_goes_with_it(league: League, confirmed: M
     assert not ApiToken.objects.filter(team_link__team=confirmed.team0).exists()
     ours = as_team(league, made.json()["token"])
     assert append(ours, confirmed, "deal_entered", DEAL).status_code == 401
+
+
+def test_a_teams_token_plays_its_own_seats_of_a_digital_match_and_no_other(
+    league: League,
+) -> None:
+    match = league.digital
+    deal = match_state(match).deal
+    assert deal is not None and deal.to_play is not None
+    side = deal.to_play % 2
+    ours = as_team(league, team_token(league, (match.team0, match.team1)[side]))
+    seen = ours.get(f"/api/v1/matches/{match.pk}/state/").json()
+    assert seen["seat"] is None and seen["legal_moves"] is None
+    assert all(hand is None for hand in seen["position"]["hands"])  # no hand, not even ours
+    after = deal
+    while after.to_play % 2 == side:  # the bid, and the bidder's opening play after it
+        played = append(ours, match, "move_played", {"move": sc.legal_moves(after)[0]})
+        assert played.status_code == 201, played.content
+        now = match_state(match).deal
+        assert now is not None and now.to_play is not None
+        after = now
+    refused = append(ours, match, "move_played", {"move": sc.legal_moves(after)[0]})
+    assert refused.status_code == 403 and refused.json()["code"] == "not_your_seat"
+    last = MatchEvent.objects.filter(match=match).order_by("-seq").first()
+    assert last is not None and last.via.startswith(f"team-link:{side}:")

@@ -71,6 +71,12 @@ def test_by_default_tasks_go_to_the_celery_queue_and_beat_catches_up_every_15_s(
             "schedule": 15.0,
             "options": {"expires": 15},
         },
+        # members' ratings (docs/seasons.md): a fold compared per club, once a minute
+        "seasons-catch-up": {
+            "task": "seasons.tasks.catch_up",
+            "schedule": 60.0,
+            "options": {"expires": 60},
+        },
     }
 
 

@@ -48,6 +48,7 @@ PAGES = [
     "desk-team",
     "desk-board",
     "wall",
+    "seat",
 ]
 
 
@@ -74,4 +75,5 @@ def every_page(club: Club) -> list[tuple[str, str, str | None]]:
         ("desk-team", f"/desk/{slug}/teams/{score.team0_id}/", "director"),
         ("desk-board", f"/desk/{slug}/board/", "director"),
         ("wall", f"/t/{slug}/wall/", None),
+        ("seat", f"/play/{club.digital.pk}/", club.player_of(club.digital, 0)),
     ]

@@ -33,6 +33,7 @@ CEILING = {
     "desk-team": 9,
     "desk-board": 14,
     "wall": 8,
+    "seat": 8,
 }
 BIG = [f"Team {n:02d}" for n in range(16)]
 

@@ -26,6 +26,7 @@ from .state import (
     IN_PROGRESS,
     SCHEDULED,
     Entry,
+    LastPlay,
     LogInconsistent,
     MatchState,
 )
@@ -101,7 +102,10 @@ def _apply(state: MatchState, kind: str, payload: dict[str, Any], actor: int | N
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise LogInconsistent(f"unknown event kind {kind!r}")
-    return handler(state, progress, payload, actor)
+    after = handler(state, progress, payload, actor)
+    if after.last_play is not None and kind != MOVE_PLAYED:  # recorded after it: it stays
+        after = replace(after, last_play=None)
+    return after
 
 
 def _match_called_off(state: MatchState, payload: dict[str, Any]) -> MatchState:
@@ -185,7 +189,11 @@ def play_move(state: MatchState, move: Any) -> tuple[dict[str, Any], MatchState]
     due = (
         DEAL_ENDED if after.phase == "over" else DEAL_STARTED if after.phase == "redealt" else None
     )
-    return {"deal": state.deal_no, "move": canonical}, replace(state, deal=after, due=due)
+    # a table's recorder may take the play back before the next (``move_withdrawn``)
+    last = LastPlay(deal, canonical) if isinstance(deal, sc.TableDeal) else None
+    return {"deal": state.deal_no, "move": canonical}, replace(
+        state, deal=after, due=due, last_play=last
+    )
 
 
 def _move_played(
@@ -197,6 +205,19 @@ def _move_played(
     if recorded != payload:
         raise LogInconsistent(f"move_played {payload['move']} is not in the form the append stores")
     return after
+
+
+def _move_withdrawn(
+    state: MatchState, progress: sc.MatchProgress, payload: dict[str, Any], actor: int | None
+) -> MatchState:
+    """A table's last play taken back, before anything else was recorded: the deal is again
+    what it was before that play (one play only: the one before it stays)."""
+    last = state.last_play
+    if last is None:
+        raise LogInconsistent("move_withdrawn, but the last event is not a table's play")
+    if payload != {"deal": state.deal_no, "move": last.move}:
+        raise LogInconsistent(f"move_withdrawn says {payload}, the last play is {last.move}")
+    return replace(state, deal=last.before, due=None, last_play=None)
 
 
 def deal_result(
@@ -453,6 +474,7 @@ _HANDLERS: dict[
 ] = {
     DEAL_STARTED: _deal_started,
     MOVE_PLAYED: _move_played,
+    K.MOVE_WITHDRAWN: _move_withdrawn,
     DEAL_ENDED: _deal_ended,
     MATCH_ENDED: _match_ended,
     K.DEAL_ENTERED: _deal_entered,

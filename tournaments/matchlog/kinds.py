@@ -16,6 +16,8 @@ class Kind(StrEnum):
     MATCH_STARTED = "match_started"
     DEAL_STARTED = "deal_started"
     MOVE_PLAYED = "move_played"
+    # a table's recorder taking back the last play before the next one (docs/events.md)
+    MOVE_WITHDRAWN = "move_withdrawn"
     DEAL_ENDED = "deal_ended"
     MATCH_ENDED = "match_ended"
     # score entry with confirmation (docs/events.md, "Score mode")
@@ -62,6 +64,7 @@ LABELS: dict[StrEnum, str] = {
     Kind.MATCH_STARTED: "match started",
     Kind.DEAL_STARTED: "deal started",
     Kind.MOVE_PLAYED: "move played",
+    Kind.MOVE_WITHDRAWN: "move withdrawn",
     Kind.DEAL_ENDED: "deal ended",
     Kind.MATCH_ENDED: "match ended",
     Kind.DEAL_ENTERED: "deal entered",
@@ -98,6 +101,7 @@ CORRECTIONS = (Kind.DEAL_CORRECTED, Kind.DEAL_VOIDED, Kind.SCORE_ADJUSTED, Kind.
 COMMANDS = (
     Kind.MATCH_STARTED,
     Kind.MOVE_PLAYED,
+    Kind.MOVE_WITHDRAWN,
     Kind.DEAL_ENDED,
     Kind.DEAL_ENTERED,
     Kind.DEAL_CONFIRMED,

@@ -140,6 +140,32 @@ def _move_played(
     return (K.MOVE_PLAYED, recorded), after
 
 
+def _move_withdrawn(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    """A table's last play taken back by its recorder, before the next one is recorded."""
+    if state.mode != TABLE:
+        raise CommandRefused(
+            f"a play is withdrawn at a physical table only; this match is in {state.mode} mode",
+            code="mode_mismatch",
+        )
+    _expect_fields(payload, {"move"}, set())
+    last = state.last_play
+    if last is None:
+        raise MatchStateConflict(
+            "only the last play can be withdrawn, before anything else is recorded: a deal's "
+            "last play, a throw-in or a play already withdrawn is the director's to correct",
+            code="nothing_to_withdraw",
+        )
+    try:
+        named = sc.canonical_move(last.before, payload["move"])
+    except sc.SeepError:
+        named = None
+    if named != last.move:
+        raise MatchStateConflict(
+            f"the last play is {last.move}, not {payload['move']}", code="not_the_last_play"
+        )
+    return K.MOVE_WITHDRAWN, {"deal": state.deal_no, "move": last.move}
+
+
 def _score_mode(state: MatchState) -> sc.MatchProgress:
     if state.mode != SCORE:
         raise CommandRefused(
@@ -332,6 +358,7 @@ def _match_forfeited(state: MatchState, payload: dict[str, Any], actor: int | No
 
 
 _COMMANDS: dict[str, Callable[[MatchState, dict[str, Any], int | None], Event]] = {
+    K.MOVE_WITHDRAWN: _move_withdrawn,
     K.DEAL_ENDED: _deal_result,
     K.DEAL_ENTERED: _deal_entered,
     K.DEAL_CONFIRMED: _deal_confirmed,

@@ -14,7 +14,7 @@ from .ledger import Counted
 SCHEDULED, IN_PROGRESS, FINISHED = Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED
 CALLED_OFF = Status.CALLED_OFF
 #: the version of ``MatchState.to_json``; a snapshot of another version is rebuilt
-STATE_VERSION = 4
+STATE_VERSION = 5
 
 
 class LogInconsistent(ValueError):
@@ -38,6 +38,21 @@ class Entry(NamedTuple):
             "sweeps": [list(self.sweeps[0]), list(self.sweeps[1])],
             "total": list(self.total),
         }
+
+
+class LastPlay(NamedTuple):
+    """A table's last play while it is the log's last event: the move recorded and the deal
+    before it, so that the recorder can withdraw it (``move_withdrawn``) before the next."""
+
+    before: sc.TableDeal
+    move: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"before": self.before.to_dict(), "move": copy.deepcopy(self.move)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], rules: sc.Rules | None) -> LastPlay:
+        return cls(sc.TableDeal.from_dict(data["before"], rules), data["move"])
 
 
 def _deal_from_json(data: dict[str, Any], rules: sc.Rules | None) -> sc.Deal | sc.TableDeal:
@@ -104,6 +119,8 @@ class MatchState:
     #: the result the last match_ended recorded, and the team that forfeited, if one did
     outcome: dict[str, Any] | None = None
     forfeit: int | None = None
+    #: table mode: the last play, while nothing has been recorded after it (it can be withdrawn)
+    last_play: LastPlay | None = None
 
     @property
     def digital_like(self) -> bool:
@@ -162,6 +179,7 @@ class MatchState:
             # a copy: the state may be shared (snapshots.RecentStates), its JSON is the caller's
             "outcome": None if self.outcome is None else copy.deepcopy(self.outcome),
             "forfeit": self.forfeit,
+            "last_play": None if self.last_play is None else self.last_play.to_json(),
         }
 
     @classmethod
@@ -177,7 +195,7 @@ class MatchState:
             if data["deal"] is not None:
                 deal = _deal_from_json(data["deal"], progress.rules if progress else None)
             players, users, due = data["players"], data["users"], data["due"]
-            accepted = data["accepted"]
+            accepted, last = data["accepted"], data["last_play"]
             return cls(
                 data["mode"],
                 Status(data["status"]),
@@ -195,6 +213,7 @@ class MatchState:
                 data["disputed"],
                 data["outcome"],
                 data["forfeit"],
+                None if last is None else LastPlay.from_json(last, deal.rules if deal else None),
             )
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"not a match state: {exc!r}") from exc

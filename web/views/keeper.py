@@ -28,10 +28,11 @@ from tournaments.models import Match
 from tournaments.reads import consistent_read
 from tournaments.services import match_append_event
 
-from .. import forms, pages
+from .. import forms, pages, seat
 from .. import links as team_links
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
 from ..clubtime import use_club_time
+from ..recorder import recorded_by, table_matches
 from .public import POLL_MS, _conditional, etag_of
 
 K = matchlog.Kind
@@ -108,6 +109,8 @@ def index(request: HttpRequest) -> HttpResponse:
     ]
     context = {
         "mine": mine,
+        "playing": list(seat.seat_matches(request.user, teams=team_links.team_ids(request))),
+        "recording": list(table_matches(request.user)),
         "directed": directed,
         "links": linked.live,
         "stopped": linked.stopped,
@@ -192,9 +195,14 @@ def _rejections(match: Match) -> list[dict[str, Any]]:
 @team_links.signed_in_or_linked
 @require_GET
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
-    with consistent_read():
-        match, state, role = _match_and_role(request, pk)
-        context = _context(request, match, state, role)
+    try:
+        with consistent_read():
+            match, state, role = _match_and_role(request, pk)
+            context = _context(request, match, state, role)
+    except Http404:
+        if recorded_by(request.user).filter(pk=pk).exists():  # a table, card by card
+            return redirect(reverse("web:record", args=[pk]))
+        raise
     return _keep_page(request, match, context)
 
 

@@ -19,7 +19,11 @@ to know from the seed (two runs deal differently). A second, smaller tournament
 ("Tuesday ladder", four teams, a round robin in score mode) has its first round just
 published and every match waiting for its first deal, with the other team's confirmation
 asked: the web pages' phone score-keeping can be tried on it at once. Two of the club
-evening's players (Asha and Dev) play the ladder too, each with a new partner.
+evening's players (Asha and Dev) play the ladder too, each with a new partner. A third
+("Online friendly", two of the ladder's teams) is one digital match, dealt and waiting for
+its players to bid and play on their seat pages (``/play/<id>/``). A fourth ("Table
+night", two of the club evening's teams) is one match played with real cards, waiting for the
+score-keeper to record it card by card (``/record/<id>/``).
 Both belong to one club, "Friday Seep Club" (time zone Asia/Kolkata), which the organizer
 directs; its players are the club's members, one member per person: a name the club has
 already (case and spacing ignored) is that member again, in any of its tournaments (and in
@@ -89,6 +93,14 @@ LADDER = presets.Preset(
     tiebreaks=(),
 )  # fmt: skip
 FINAL_MOVES = 30  # how far into the final the bots play
+#: a digital match for people, not bots: dealt, waiting for its bid on the players' seat pages
+ONLINE_TEAMS = [("Jokers", "Anil", "Bina"), ("Peacocks", "Govind", "Hema")]
+ONLINE = presets.Preset("round_robin", mode="digital", match_format={"bazzis": 1, "deal_cap": 2})
+#: a table played with real cards, waiting for its score-keeper to record it card by card
+TABLE_TEAMS = [("Spades", "Kabir", "Leela"), ("Hearts", "Mohan", "Nisha")]
+TABLE = presets.Preset(
+    "round_robin", mode="table", confirmation="none", match_format={"bazzis": 1, "deal_cap": 2}
+)
 
 
 class Command(BaseCommand):
@@ -130,10 +142,20 @@ class Command(BaseCommand):
             services.round_publish(actor=organizer, round=first)
             self._play_bracket(knockout, rng)
             ladder = self._ladder(club, organizer, scorekeeper, roster)
+            online = self._online(club, organizer, roster)
+            table = self._table(club, organizer, scorekeeper, roster)
         self._report(tournament, swiss, knockout, time.perf_counter() - began)
         self.stdout.write(
             f'  "{ladder}": round 1 is being played, its results waiting for a score-keeper '
             "and the other team's confirmation"
+        )
+        self.stdout.write(
+            f'  "{online.tournament}": {online} waits for its players at /play/{online.pk}/ '
+            "(each signed in as themselves, or through their team's link)"
+        )
+        self.stdout.write(
+            f'  "{table.tournament}": {table}, played with real cards, waits for the '
+            f"score-keeper to record it card by card at /record/{table.pk}/"
         )
 
     def _users(self) -> tuple[Any, Any]:
@@ -213,6 +235,42 @@ class Command(BaseCommand):
             actor=organizer, round=services.round_pair(actor=organizer, stage=stage)
         )
         return ladder
+
+    def _online(self, club: Club, organizer: Any, roster: dict[str, Player]) -> Match:
+        """A digital friendly of two teams, its match started (dealt from secrets) and
+        waiting for its players: each plays their seat on their own phone (``/play/<id>/``)."""
+        online = services.tournament_create(
+            actor=organizer, club=club, name="Online friendly", date=_today(club), place=PLACE,
+            published=True, stages=presets.stages_for(ONLINE),
+        )  # fmt: skip
+        self._register(club, organizer, online, ONLINE_TEAMS, roster, [None] * len(ONLINE_TEAMS))
+        stage = online.stages.get()
+        services.stage_start(actor=organizer, stage=stage)
+        services.round_publish(
+            actor=organizer, round=services.round_pair(actor=organizer, stage=stage)
+        )
+        return Match.objects.get(tournament=online)
+
+    def _table(
+        self, club: Club, organizer: Any, scorekeeper: Any, roster: dict[str, Player]
+    ) -> Match:
+        """A table played with real cards (table mode): its match published, not started,
+        for the score-keeper to record card by card (``/record/<id>/``): who deals first, the
+        bid with the floor, each play."""
+        night = services.tournament_create(
+            actor=organizer, club=club, name="Table night", date=_today(club), place=PLACE,
+            published=True, stages=presets.stages_for(TABLE),
+        )  # fmt: skip
+        stage = night.stages.get()
+        services.stage_update(
+            actor=organizer, stage=stage, scorekeepers=[scorekeeper], start_matches=False
+        )
+        self._register(club, organizer, night, TABLE_TEAMS, roster, [None] * len(TABLE_TEAMS))
+        services.stage_start(actor=organizer, stage=stage)
+        services.round_publish(
+            actor=organizer, round=services.round_pair(actor=organizer, stage=stage)
+        )
+        return Match.objects.get(tournament=night)
 
     def _club_evening(
         self,

@@ -53,7 +53,10 @@
   }
 
   function send(item) {
-    var body = new URLSearchParams(item.fields);
+    var body = new URLSearchParams();
+    Object.keys(item.fields).forEach(function (name) {
+      [].concat(item.fields[name]).forEach(function (value) { body.append(name, value); });
+    });
     return fetch(item.url, {
       method: "POST",
       body: body,
@@ -64,7 +67,9 @@
         if (answer.ok) {
           drop(item.id);
           say(answer.message, "sum ok");
-          setTimeout(refresh, 600);
+          // the page's own pause before showing where things stand (data-refresh-ms on the
+          // form: a seat's next turn comes at once), else long enough to read the message
+          setTimeout(refresh, parseInt(item.refreshMs || "600", 10));
           return;
         }
         if (answer.retry) throw new Error("retry");
@@ -97,7 +102,11 @@
 
   function fields(form) {
     var out = {};
-    new FormData(form).forEach(function (value, name) { out[name] = value; });
+    new FormData(form).forEach(function (value, name) {
+      // a field given more than once (the recorder's cards) keeps every value
+      if (!(name in out)) out[name] = value;
+      else out[name] = [].concat(out[name], [value]);
+    });
     return out;
   }
 
@@ -110,7 +119,8 @@
     var submitter = event.submitter;
     if (submitter && submitter.name) data[submitter.name] = submitter.value;
     // getAttribute: a field named "action" (the answer buttons) shadows form.action
-    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data };
+    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data,
+                 refreshMs: form.getAttribute("data-refresh-ms") };
     save(outbox().filter(function (i) { return i.id !== item.id; }).concat([item]));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     flush();

@@ -1,0 +1,388 @@
+"""What a club learns across evenings: its rating list, its seasons and their ladders, a
+member's rating and history, and seeding an evening by its members' ratings.
+
+Calls ``seasons.services`` and reads ``seasons.selectors``. Who sees what: a club whose pages
+are public (``ClubSeasons.public``), anyone; any other, the people who see the club
+(``clubs._seen_clubs``: its directors and its members with an account); anyone else finds no
+such club (404). Writes are its directors' (403 ``forbidden``), as for the roster.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from competition.models import Registration
+from seasons import rating, selectors
+from seasons import services as seasons
+from seasons.models import ClubSeasons, RatingSeeding, Season
+from tournaments.models import Club, Player, Tournament
+
+from ..access import get_or_404, get_visible, require_director
+from ..problems import Problem
+from ._common import ERRORS, PAGE_PARAMS, paged, paginate
+from .clubs import _club, _directing
+
+
+def _seasons_club(request: Request, pk: Any) -> Club:
+    """The club with this id if its pages are public or the caller sees it; else 404."""
+    club: Club | None = get_or_404(Club.objects.all(), pk)
+    assert club is not None
+    if selectors.is_public(club):
+        return club
+    return _club(request, pk)
+
+
+# --- shapes ---------------------------------------------------------------------------------
+
+
+class MemberRef(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RatingFields(serializers.Serializer[Any]):
+    mu = serializers.FloatField(help_text="The rating: the estimate of the member's skill.")
+    sigma = serializers.FloatField(help_text="Its uncertainty (shrinks with play).")
+    conservative = serializers.FloatField(help_text="mu - 3 sigma.")
+    matches = serializers.IntegerField(help_text="Rated matches.")
+    last_played = serializers.DateField(allow_null=True, help_text="The evening of the last.")
+
+
+class RatedMemberSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    member = MemberRef()
+    rating = RatingFields()
+
+
+class SeasonSerializer(serializers.ModelSerializer[Season]):
+    points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=10_000), min_length=1, max_length=64,
+        help_text="places: the points of the 1st, 2nd... place; wins: one number, per match won.",
+    )  # fmt: skip
+    best = serializers.IntegerField(
+        min_value=1, max_value=1000, allow_null=True, required=False,
+        help_text="Only each member's best N evenings count (null: all).",
+    )  # fmt: skip
+
+    class Meta:
+        model = Season
+        fields = ["id", "club", "name", "starts_on", "ends_on", "rule", "points", "best"]
+        read_only_fields = ["id", "club"]
+
+
+class LadderLineSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    member = MemberRef()
+    points = serializers.IntegerField()
+    evenings = serializers.IntegerField(help_text="Evenings played in the season so far.")
+    counted = serializers.IntegerField(help_text="Of which count (the best N).")
+    wins = serializers.IntegerField(help_text="Evenings won (first places).")
+    won = serializers.IntegerField(help_text="Matches won.")
+
+
+class RatingChangeSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    tournament = serializers.IntegerField()
+    day = serializers.DateField(help_text="The evening's date.")
+    finished_at = serializers.DateTimeField()
+    partner = MemberRef()
+    result = serializers.CharField(help_text="won, drew or lost")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class EveningSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    team = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    won = serializers.IntegerField()
+    played = serializers.IntegerField()
+
+
+MemberRatingSerializer = inline_serializer(
+    "MemberRating",
+    {
+        "member": MemberRef(),
+        "rating": RatingFields(allow_null=True),
+        "history": RatingChangeSerializer(many=True),
+        "partners": inline_serializer(
+            "Partner",
+            {
+                "member": MemberRef(),
+                "played": serializers.IntegerField(),
+                "won": serializers.IntegerField(),
+            },
+            many=True,
+        ),
+        "evenings": EveningSerializer(many=True),
+        "ladders": inline_serializer(
+            "LadderPlace",
+            {
+                "season": serializers.IntegerField(),
+                "name": serializers.CharField(),
+                "rank": serializers.IntegerField(),
+                "points": serializers.IntegerField(),
+            },
+            many=True,
+        ),
+    },
+)
+
+
+def _ref(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "name": player.name}
+
+
+def _rating(r: rating.Rating) -> dict[str, Any]:
+    return {
+        "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "matches": r.matches,
+        "last_played": r.last_played,
+    }  # fmt: skip
+
+
+# --- views ----------------------------------------------------------------------------------
+
+
+class ClubRatings(APIView):
+    @extend_schema(
+        responses={200: paged("RatedMember", RatedMemberSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="club_ratings_list",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The club's rated members, best first by the conservative estimate (with the drift
+        of time away up to now)."""
+        club = _seasons_club(request, pk)
+        rows = selectors.rating_list(club=club, on=timezone.localdate())
+        return paginate(
+            self, request, rows,
+            lambda r: {"rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating)},
+        )  # fmt: skip
+
+
+class ClubSeasonsView(APIView):
+    @extend_schema(
+        responses={200: paged("Season", SeasonSerializer), **ERRORS},
+        parameters=PAGE_PARAMS,
+        operation_id="club_seasons_list",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The club's seasons, latest first."""
+        club = _seasons_club(request, pk)
+        rows = Season.objects.filter(club=club).order_by("-starts_on", "-pk")
+        return paginate(self, request, rows, lambda x: SeasonSerializer(x).data)
+
+    @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        """Make a season (its directors)."""
+        club = _club(request, pk)
+        _directing(request, club)
+        data = SeasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = seasons.season_create(actor=request.user, club=club, **data.validated_data)
+        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+
+def _season(request: Request, pk: Any) -> Season:
+    season: Season = get_or_404(Season.objects.select_related("club"), pk)
+    _seasons_club(request, season.club_id)
+    return season
+
+
+class SeasonDetail(APIView):
+    @extend_schema(responses={200: SeasonSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(SeasonSerializer(_season(request, pk)).data)
+
+    @extend_schema(
+        request=SeasonSerializer(partial=True), responses={200: SeasonSerializer, **ERRORS}
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        """Change a season's name, dates, rule, points or best N (its club's directors)."""
+        season = _season(request, pk)
+        _club(request, season.club_id)
+        _directing(request, season.club_id)
+        data = SeasonSerializer(season, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        season = seasons.season_update(actor=request.user, season=season, **data.validated_data)
+        return Response(SeasonSerializer(season).data)
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request: Request, pk: int) -> Response:
+        """Remove a season (its ladder is computed: nothing else goes)."""
+        season = _season(request, pk)
+        _club(request, season.club_id)
+        _directing(request, season.club_id)
+        seasons.season_delete(actor=request.user, season=season)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SeasonLadder(APIView):
+    @extend_schema(
+        responses={200: paged("LadderLine", LadderLineSerializer), **ERRORS},
+        parameters=[
+            OpenApiParameter(
+                "as_of", date, description="The ladder after the evenings up to this day."
+            ),
+            *PAGE_PARAMS,
+        ],
+        operation_id="season_ladder_list",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The season's ladder, best first (as of an evening: ``as_of``)."""
+        season = _season(request, pk)
+        raw = request.query_params.get("as_of") or ""
+        try:
+            as_of = date.fromisoformat(raw) if raw else None
+        except ValueError:
+            raise Problem(
+                f"as_of: {raw[:40]!r} is not a date (YYYY-MM-DD)", code="bad_date", status_code=400
+            ) from None
+        lines = selectors.season_ladder(season=season, as_of=as_of)
+        return paginate(
+            self, request, lines,
+            lambda x: {
+                "rank": x.line.rank, "member": _ref(x.player), "points": x.line.points,
+                "evenings": x.line.evenings, "counted": x.line.counted, "wins": x.line.wins,
+                "won": x.line.won,
+            },
+        )  # fmt: skip
+
+
+class MemberRatingView(APIView):
+    @extend_schema(responses={200: MemberRatingSerializer, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        """A member's rating now, every rated match, their partners, evenings and ladder
+        places (what the member's page shows)."""
+        member: Player = get_or_404(Player.objects.filter(club__isnull=False), pk)
+        assert member.club_id is not None
+        _seasons_club(request, member.club_id)
+        now = selectors.ratings_now(players=[member.pk], on=timezone.localdate()).get(member.pk)
+        history = [
+            {
+                "match": c.match_id,
+                "tournament": c.match.tournament_id,
+                "day": c.day,
+                "finished_at": c.finished_at,
+                "partner": _ref(c.partner),
+                "result": c.result,
+                "mu": c.mu,
+                "sigma": c.sigma,
+            }
+            for c in selectors.rating_history(player=member)
+        ]
+        return Response(
+            {
+                "member": _ref(member),
+                "rating": None if now is None else _rating(now),
+                "history": history,
+                "partners": [
+                    {"member": _ref(p), "played": n, "won": w}
+                    for p, n, w in selectors.partners(player=member)
+                ],
+                "evenings": [
+                    {
+                        "tournament": e.tournament_id,
+                        "name": e.tournament.name,
+                        "date": e.date,
+                        "team": e.team.name,
+                        "place": e.place,
+                        "won": e.won,
+                        "played": e.played,
+                    }
+                    for e in selectors.evenings(player=member)
+                ],
+                "ladders": [
+                    {"season": s.pk, "name": s.name, "rank": rank, "points": points}
+                    for s, rank, points in selectors.ladder_places(player=member)
+                ],
+            }
+        )
+
+
+class ClubSeasonsSettings(APIView):
+    shape = inline_serializer("ClubSeasonsSettings", {"public": serializers.BooleanField()})
+
+    @extend_schema(responses={200: shape, **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        club = _seasons_club(request, pk)
+        return Response({"public": selectors.is_public(club)})
+
+    @extend_schema(request=shape, responses={200: shape, **ERRORS})
+    def patch(self, request: Request, pk: int) -> Response:
+        """Say whether anyone may see the club's ladders, ratings and member pages."""
+        club = _club(request, pk)
+        _directing(request, club)
+        data = self.shape.__class__(data=request.data)
+        data.is_valid(raise_exception=True)
+        saved: ClubSeasons = seasons.club_seasons_update(
+            actor=request.user, club=club, public=data.validated_data["public"]
+        )
+        return Response({"public": saved.public})
+
+
+class TournamentSeedByRatings(APIView):
+    @extend_schema(
+        request=inline_serializer(
+            "SeedByRatingsRequest",
+            {"measure": serializers.ChoiceField(choices=RatingSeeding.Measure.choices)},
+        ),
+        responses={
+            200: inline_serializer(
+                "SeededByRatings",
+                {
+                    "measure": serializers.CharField(),
+                    "teams": serializers.IntegerField(),
+                    "seeded_at": serializers.DateTimeField(),
+                    "ratings": serializers.DictField(
+                        child=serializers.IntegerField(allow_null=True),
+                        help_text="Each team's rating now (by team id), in hundredths.",
+                    ),
+                },
+            ),
+            **ERRORS,
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Set each team's rating from its members' ratings (the sum of their ratings, or of
+        their conservative estimates) and the stages not started to seed by rating."""
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
+        require_director(request, tournament)
+        measure = request.data.get("measure") if hasattr(request.data, "get") else None
+        if not isinstance(measure, str):
+            raise Problem("measure: one of sum, conservative", code="invalid", status_code=400)
+        record = seasons.seed_by_member_ratings(
+            actor=request.user, tournament=tournament, measure=measure
+        )
+        ratings = dict(
+            Registration.objects.filter(tournament=tournament).values_list("team_id", "rating")
+        )
+        return Response(
+            {
+                "measure": record.measure,
+                "teams": record.teams,
+                "seeded_at": record.seeded_at,
+                "ratings": {str(k): v for k, v in ratings.items()},
+            }
+        )
+
+
+__all__ = [
+    "ClubRatings",
+    "ClubSeasonsSettings",
+    "ClubSeasonsView",
+    "MemberRatingView",
+    "SeasonDetail",
+    "SeasonLadder",
+    "TournamentSeedByRatings",
+]

@@ -1,0 +1,83 @@
+"""A club's seasons and its choices for them: the writes its directors make."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tournaments.access import is_club_director
+from tournaments.errors import ClubNotPermitted, InvalidClubData
+from tournaments.models import Club
+
+from ..models import ClubSeasons, Season
+
+
+def _require_director(actor: Any, club: Club | int) -> None:
+    if not is_club_director(actor, club):
+        raise ClubNotPermitted("only a director of this club may do this")
+
+
+def _checked(row: Season | ClubSeasons) -> None:
+    try:
+        row.full_clean()
+    except ValidationError as exc:
+        messages = [m for field in exc.message_dict.values() for m in field]
+        raise InvalidClubData("; ".join(messages), code="bad_season") from exc
+
+
+def club_seasons_update(*, actor: Any, club: Club, public: bool) -> ClubSeasons:
+    """Say whether anyone may see the club's ladder, rating list and member pages."""
+    _require_director(actor, club)
+    with transaction.atomic():
+        settings, _ = ClubSeasons.objects.select_for_update().get_or_create(club=club)
+        settings.public = bool(public)
+        settings.save()
+    return settings
+
+
+def season_create(
+    *,
+    actor: Any,
+    club: Club,
+    name: str,
+    starts_on: date,
+    ends_on: date,
+    rule: str = Season.Rule.PLACES,
+    points: list[int] | None = None,
+    best: int | None = None,
+) -> Season:
+    """Make a season of the club (points by default: 10, 8, 6, 5, 4, 3, 2, 1 by place)."""
+    _require_director(actor, club)
+    if points is None:
+        points = [3] if rule == Season.Rule.WINS else [10, 8, 6, 5, 4, 3, 2, 1]
+    season = Season(
+        club=club, name=" ".join((name or "").split()), starts_on=starts_on, ends_on=ends_on,
+        rule=rule, points=points, best=best,
+    )  # fmt: skip
+    _checked(season)
+    season.save()
+    return season
+
+
+def season_update(*, actor: Any, season: Season, **fields: Any) -> Season:
+    """Change a season's name, dates, rule, points or best N, all or nothing."""
+    _require_director(actor, season.club_id)
+    unknown = sorted(set(fields) - {"name", "starts_on", "ends_on", "rule", "points", "best"})
+    if unknown:
+        raise InvalidClubData(f"unknown season field(s): {', '.join(unknown)}", code="bad_season")
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        for field, value in fields.items():
+            setattr(locked, field, " ".join(value.split()) if field == "name" else value)
+        _checked(locked)
+        locked.save()
+    return locked
+
+
+def season_delete(*, actor: Any, season: Season) -> None:
+    """Remove a season (its ladder is computed, so nothing else goes with it)."""
+    _require_director(actor, season.club_id)
+    season.delete()

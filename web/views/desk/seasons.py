@@ -1,0 +1,173 @@
+"""The desk's part of the seasons: a club's seasons and whether its pages are public, and
+seeding an evening by its members' ratings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from competition.errors import CompetitionRefused
+from seasons import services
+from seasons.models import ClubSeasons, RatingSeeding, Season
+from tournaments.access import is_club_director
+from tournaments.errors import ClubRefused
+from tournaments.models import Club
+
+from ._common import back, refusal, tournament_or_404
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Name")
+    starts_on = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label="Last day", widget=forms.DateInput(attrs={"type": "date"}))
+    rule = forms.ChoiceField(
+        choices=Season.Rule.choices, label="Ladder points", widget=forms.RadioSelect,
+        initial=Season.Rule.PLACES,
+    )  # fmt: skip
+    points = forms.CharField(
+        max_length=400, label="Points", initial="10, 8, 6, 5, 4, 3, 2, 1",
+        help_text="By place: the points of the 1st, 2nd, 3rd... place, with commas. "
+        "By matches won: one number, the points of a match won.",
+    )  # fmt: skip
+    best = forms.IntegerField(
+        required=False, min_value=1, max_value=1000, label="Best evenings that count",
+        help_text="Blank: every evening counts.",
+    )  # fmt: skip
+
+    def clean_points(self) -> list[int]:
+        text = self.cleaned_data["points"]
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not parts or not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
+            raise ValidationError("Whole numbers separated by commas, such as 10, 6, 4.")
+        return [int(p) for p in parts]
+
+
+class PublicForm(forms.Form):
+    public = forms.BooleanField(
+        required=False, label="Anyone may see the ladder, the ratings and the members' pages"
+    )
+
+
+class SeedForm(forms.Form):
+    measure = forms.ChoiceField(
+        choices=RatingSeeding.Measure.choices, widget=forms.RadioSelect,
+        initial=RatingSeeding.Measure.SUM, label="Each team's rating is",
+    )  # fmt: skip
+
+
+def _club(request: HttpRequest, slug: str) -> Club:
+    club = get_object_or_404(Club, slug=slug)
+    if not is_club_director(request.user, club):
+        raise Http404("no such club")
+    return club
+
+
+def _page(request: HttpRequest, club: Club, form: SeasonForm, status: int = 200) -> HttpResponse:
+    settings = ClubSeasons.objects.filter(club=club).first()
+    return render(
+        request,
+        "web/desk_seasons.html",
+        {
+            "club": club,
+            "seasons": Season.objects.filter(club=club).order_by("-starts_on", "-pk"),
+            "form": form,
+            "public_form": PublicForm(initial={"public": bool(settings and settings.public)}),
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_GET
+def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's seasons, a new one, and whether its pages are public."""
+    return _page(request, _club(request, slug), SeasonForm())
+
+
+@login_required
+@require_POST
+def season_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(request, slug)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            season = services.season_create(actor=request.user, club=club, **form.cleaned_data)
+        except ClubRefused as exc:
+            refusal(request, exc)
+        else:
+            messages.success(request, f"The season {season.name} is made.")
+            return redirect(reverse("web:club-seasons", args=[club.slug]))
+    else:
+        messages.error(request, "No season was made: see the form.")
+    return _page(request, club, form, status=422)
+
+
+@login_required
+@require_POST
+def season_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = _club(request, slug)
+    season = get_object_or_404(Season, club=club, pk=pk)
+    try:
+        services.season_delete(actor=request.user, season=season)
+    except ClubRefused as exc:
+        refusal(request, exc)
+    else:
+        messages.success(request, f"The season {season.name} is removed.")
+    return redirect(reverse("web:club-seasons", args=[club.slug]))
+
+
+@login_required
+@require_POST
+def seasons_public(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(request, slug)
+    form = PublicForm(request.POST)
+    public = form.is_valid() and form.cleaned_data["public"]
+    try:
+        services.club_seasons_update(actor=request.user, club=club, public=public)
+    except ClubRefused as exc:
+        refusal(request, exc)
+    else:
+        messages.success(
+            request, "The club's pages are public." if public else "The club's pages are private."
+        )
+    return redirect(reverse("web:club-seasons", args=[club.slug]))
+
+
+@login_required
+@require_POST
+def seed_by_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Set each team's rating from its members' ratings, and the stages to seed by it."""
+    t = tournament_or_404(request, slug)
+    form = SeedForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Nothing was changed: choose how a team's rating is made.")
+        return back(t.slug, "teams")
+    try:
+        record = services.seed_by_member_ratings(
+            actor=request.user, tournament=t, measure=form.cleaned_data["measure"]
+        )
+    except CompetitionRefused as exc:
+        refusal(request, exc)
+    else:
+        messages.success(
+            request,
+            f"{record.teams} team{'s' if record.teams != 1 else ''} rated by "
+            f"{record.get_measure_display()}; the stages not started seed by rating.",
+        )
+    return back(t.slug, "teams")
+
+
+def seeding_context(tournament_id: int) -> dict[str, Any]:
+    """What the desk shows of a seeding by members' ratings: the record, and the form."""
+    return {
+        "rating_seeding": RatingSeeding.objects.filter(tournament_id=tournament_id).first(),
+        "seed_form": SeedForm(),
+    }

@@ -1,0 +1,262 @@
+"""The recorder's page: a table played with real cards (table mode), recorded card by card.
+
+For the match's score-keepers and the tournament's directors (anyone else finds no page:
+404). Who deals first, then each deal's bid with the 4 floor cards turned up (or the
+bidder's throw-in with the hand shown), then each play: a card, then what it does, among the
+moves the engine lists (``web.recorder``). Every command goes through the one append service
+with the page's head of the log and the client's own id (the idempotency key), as the score
+page's do (``keeper.append_command``): the page's script keeps a command on the phone until
+the server has it (``keeper.js``). The last play can be withdrawn (``move_withdrawn``)
+until the next one is recorded.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms as django_forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+import seep_core as sc
+from tournaments import errors as store_errors
+from tournaments import matchlog
+from tournaments import selectors as store
+from tournaments.models import Match, MatchEvent
+from tournaments.reads import consistent_read
+
+from .. import forms, moves, pages
+from ..access import DIRECTOR, SCOREKEEPER, match_role
+from ..clubtime import use_club_time
+from ..recorder import floor_houses, recorder_page
+from .keeper import _status_code as status_code
+from .keeper import append_command, plain_words, wants_json
+
+K = matchlog.Kind
+
+STALE_PLAY = (
+    "That play is not one the table can make now (the page was out of date): the page shows "
+    "where the deal stands; choose again."
+)
+
+
+class Start(forms.Command):
+    first_dealer = django_forms.TypedChoiceField(
+        choices=[(n, n) for n in range(4)], coerce=int, label="Who deals first"
+    )
+
+
+class Bid(forms.Command):
+    """The bidder's call: a bid of a value with the 4 floor cards turned up, or a throw-in
+    with the 4 cards of the hand shown (B2)."""
+
+    call = django_forms.ChoiceField(
+        choices=[*((f"bid-{v}", f"Bid {v}") for v in sc.BID_VALUES), ("redeal", "Throw in")],
+        label="The bidder",
+    )
+    cards = django_forms.MultipleChoiceField(
+        choices=[(c, c) for c in sc.ordered_deck()], label="The 4 cards turned up"
+    )
+
+
+class PlayForm(forms.Command):
+    move = django_forms.CharField(required=False, max_length=moves.MAX_KEY)
+    throw = django_forms.ChoiceField(required=False, choices=[(c, c) for c in sc.ordered_deck()])
+
+
+def _recorder_match(request: HttpRequest, pk: int) -> tuple[Match, matchlog.MatchState]:
+    """Return the table match and its state if the caller records it (a score-keeper of the
+    match or a director of its tournament); anyone else finds nothing (404)."""
+    match = get_object_or_404(
+        pages.match_for_page(Match.objects.all()), pk=pk, mode=Match.Mode.TABLE
+    )
+    state = store.match_state(match)
+    if match_role(request.user, match, state) not in (DIRECTOR, SCOREKEEPER):
+        raise Http404("no such table to record")
+    use_club_time(match.tournament)
+    return match, state
+
+
+def _context(request: HttpRequest, match: Match, state: matchlog.MatchState) -> dict[str, Any]:
+    card = request.GET.get("card", "")[:3]
+    page = recorder_page(match, state, card)
+    return {
+        "page": page,
+        "match": match,
+        "state": state,
+        "client_id": uuid.uuid4().hex,
+        "head": match.last_seq,
+        "chosen_card": card,
+    }
+
+
+@login_required
+@require_GET
+def record_page(request: HttpRequest, pk: int) -> HttpResponse:
+    with consistent_read():
+        match, state = _recorder_match(request, pk)
+        context = _context(request, match, state)
+    return render(request, "web/record.html", context)
+
+
+def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
+    messages.success(request, message)
+    if wants_json(request):
+        return JsonResponse({"ok": True, "message": message})
+    return redirect(reverse("web:record", args=[match.pk]))
+
+
+def _refused(
+    request: HttpRequest,
+    match: Match,
+    message: str,
+    exc: store_errors.AppendRefused | None = None,
+    *,
+    status: int = 422,
+) -> HttpResponse:
+    """Say why nothing was recorded: the page again, at the log's head, with the refusal."""
+    if exc is not None:
+        status = status_code(exc)
+    if wants_json(request):
+        head = Match.objects.values_list("last_seq", flat=True).get(pk=match.pk)
+        return JsonResponse(
+            {
+                "ok": False,
+                "message": message,
+                "retry": isinstance(exc, store_errors.StoreUnavailable),
+                "code": getattr(exc, "code", ""),
+                "rule": getattr(exc, "rule", "") or "",
+                "last_seq": head,
+            },
+            status=status,
+        )
+    messages.error(request, message)
+    match, state = _recorder_match(request, match.pk)
+    return render(request, "web/record.html", _context(request, match, state), status=status)
+
+
+def _form_errors(form: django_forms.Form) -> str:
+    errors: list[str] = []
+    for name, field_errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else None
+        errors.extend(f"{label}: {e}" if label else str(e) for e in field_errors)
+    return " ".join(errors)
+
+
+def _sent_before(match: Match, form: forms.Command) -> bool:
+    """Whether this form's command was written already: a resend after a lost answer, which
+    the page's checks against the deal as it now stands would take for a stale play."""
+    key = f"web-{form.cleaned_data['client_id']}"
+    return MatchEvent.objects.filter(match=match, idempotency_key=key).exists()
+
+
+RECORDED_BEFORE = "Recorded already: it reached the server before the connection dropped."
+
+
+def _append(
+    request: HttpRequest, match: Match, kind: str, payload: dict[str, Any], form: Any, done: str
+) -> HttpResponse:
+    refused = append_command(request, match, kind, payload, form)
+    if refused is not None:
+        return _refused(request, match, plain_words(refused), refused)
+    return _done(request, match, done)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the match: who deals first (the table decides, S2)."""
+    match, _state = _recorder_match(request, pk)
+    form = Start(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    if _sent_before(match, form):
+        return _done(request, match, RECORDED_BEFORE)
+    payload = {"first_dealer": form.cleaned_data["first_dealer"]}
+    return _append(request, match, K.MATCH_STARTED, payload, form, "The match has started.")
+
+
+@login_required
+@require_POST
+def bid(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bid with the floor turned up, or the throw-in with the hand shown."""
+    match, state = _recorder_match(request, pk)
+    form = Bid(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    if _sent_before(match, form):
+        return _done(request, match, RECORDED_BEFORE)
+    deal = state.deal
+    if not isinstance(deal, sc.TableDeal) or deal.phase != "bid":
+        return _refused(
+            request,
+            match,
+            "No deal waits for its bid (it was recorded already, or the match is not in play): "
+            "the page shows where the match stands.",
+            status=409,
+        )
+    call, cards = form.cleaned_data["call"], sorted(form.cleaned_data["cards"])
+    if call == "redeal":
+        move: dict[str, Any] = {"seat": deal.bidder, "action": "redeal", "hand": cards}
+        done = "The hand was thrown in: the same dealer deals again."
+    else:
+        value = int(call.removeprefix("bid-"))
+        move = {"seat": deal.bidder, "action": "bid", "value": value, "floor": cards}
+        done = f"Bid {value} recorded, with the floor."
+    return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
+
+
+@login_required
+@require_POST
+def play(request: HttpRequest, pk: int) -> HttpResponse:
+    """A card played: one of the moves the engine listed, or a throw the recorder saw made
+    (the engine refuses it in words if the rules do not allow it)."""
+    match, state = _recorder_match(request, pk)
+    form = PlayForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    if _sent_before(match, form):
+        return _done(request, match, RECORDED_BEFORE)
+    deal = state.deal
+    if not isinstance(deal, sc.TableDeal) or deal.to_play is None or deal.phase == "bid":
+        return _refused(request, match, STALE_PLAY, status=409)
+    if form.cleaned_data["throw"]:
+        move: dict[str, Any] | None = {
+            "seat": deal.to_play, "action": "throw", "card": form.cleaned_data["throw"],
+        }  # fmt: skip
+    else:
+        found = moves.chosen(sc.legal_moves(deal), form.cleaned_data["move"])
+        move = None if found is None else dict(found)
+    if move is None:
+        return _refused(request, match, STALE_PLAY, status=409)
+    seat = pages.seat_list(match)[move["seat"]][1].name
+    done = f"Recorded: {seat}: {moves.describe(move, floor_houses(deal))}."
+    return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Withdraw the last play (``move_withdrawn``), before the next one is recorded."""
+    match, state = _recorder_match(request, pk)
+    form = PlayForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    if _sent_before(match, form):
+        return _done(request, match, RECORDED_BEFORE)
+    last = state.last_play
+    if last is None or form.cleaned_data["move"] != moves.key(last.move):
+        return _refused(
+            request,
+            match,
+            "Only the last play can be withdrawn, before the next one is recorded: the page "
+            "shows where the deal stands.",
+            status=409,
+        )
+    done = "The last play was withdrawn: record the play the table made."
+    return _append(request, match, K.MOVE_WITHDRAWN, {"move": last.move}, form, done)

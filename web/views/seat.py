@@ -1,0 +1,218 @@
+"""The seat page of a digital match: each player, on their own phone, plays their own seat.
+
+Who sits where is the log's (``match_started`` fixed the seats' accounts): a signed-in
+player is at their seat. A browser holding the team's private link (docs/links.md) acts for
+the team, not for a seat: its holder says once which of the team's two players they are
+("I am Asha"), and the browser's session keeps that seat for the match.
+
+The page shows what ``seep_core.view`` shows that seat (``web.seat``, read through the
+selector the API's ``state/`` reads) and offers the engine's legal moves; a move is posted
+back as its key, found again in the engine's list (``web.moves.chosen``) and appended
+through the one append service with the page's ``expected_seq`` and the client's id (its
+idempotency key), as the score-keeper's page does.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import matchlog
+from tournaments import selectors as store
+from tournaments.access import seat_lineup, seats_in
+from tournaments.models import Match, MatchEvent
+from tournaments.reads import consistent_read
+
+from .. import forms, moves, pages, seat
+from .. import links as team_links
+from ..clubtime import use_club_time
+from .keeper import _status_code as status_code
+from .keeper import append_command, plain_words, wants_json
+from .public import POLL_MS, _conditional, etag_of
+
+#: the session's seats chosen through a team's link: {match id: seat}
+SESSION_SEATS = "seats"
+#: what a move refused as no longer offered means to the player
+STALE_MOVE = (
+    "That move is not open any more: the deal has moved on. The page now shows where it "
+    "stands: choose again."
+)
+
+
+class Viewer:
+    """Who is looking at a seat page: the match, its state, the seat (None: a team's link
+    whose holder has not said which player they are), and who appends (an account or the
+    team's link)."""
+
+    def __init__(self, request: HttpRequest, pk: int) -> None:
+        match = get_object_or_404(
+            pages.match_for_page(Match.objects.all()), pk=pk, mode=Match.Mode.DIGITAL
+        )
+        state = store.match_state(match)
+        users = state.users if state.users is not None else tuple(seat_lineup(match)[1])
+        seats = seats_in(users, request.user)
+        self.match, self.state = match, state
+        self.link = None if seats else team_links.acting_for(request, match)
+        self.side: int | None = seats[0] % 2 if seats else None
+        self.seat: int | None = seats[0] if seats else None
+        if self.link is not None:
+            self.side = self.link.side_in(match)
+            chosen = request.session.get(SESSION_SEATS, {}).get(str(match.pk))
+            self.seat = (
+                chosen if self.side is not None and chosen in _team_seats(self.side) else None
+            )
+        elif not seats:
+            if team_links.held(request).stopped:
+                raise team_links.LinkStopped()
+            raise Http404("no seat of yours at this match")
+        use_club_time(match.tournament)
+
+    def version(self) -> str:
+        """The live part's version: the log's head, the projection's, the seat (each seat
+        sees its own part) and the team link it acts through."""
+        result = (
+            Match.objects.filter(pk=self.match.pk).values_list("result__seq", flat=True).first()
+        )
+        link = "" if self.link is None else f"-l{self.link.link_id}"
+        return f"p{self.match.pk}-{self.match.last_seq}-{result or 0}-s{self.seat}{link}"
+
+
+def _team_seats(side: int) -> tuple[int, int]:
+    """The two seats of a team (partners sit opposite: S1)."""
+    return (side, side + 2)
+
+
+def _context(request: HttpRequest, viewer: Viewer) -> dict[str, Any]:
+    assert viewer.seat is not None
+    client_id = uuid.uuid4().hex
+    return {
+        "match": viewer.match,
+        "page": seat.seat_page(viewer.match, viewer.seat, viewer.state),
+        "form": forms.Command(
+            initial={"expected_seq": viewer.match.last_seq, "client_id": client_id}
+        ),
+        "linked": viewer.link is not None,
+        "poll_ms": POLL_MS,
+    }
+
+
+def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResponse:
+    """The team link's question: which of the team's two players is holding this phone."""
+    assert viewer.side is not None
+    players = viewer.match.seat_players()
+    choices = [(s, players[s].name) for s in _team_seats(viewer.side)]
+    team = (viewer.match.team0, viewer.match.team1)[viewer.side]
+    context = {"match": viewer.match, "team": team, "choices": choices}
+    return render(request, "web/seat_choose.html", context, status=status)
+
+
+@team_links.signed_in_or_linked
+@require_GET
+def seat_page(request: HttpRequest, pk: int) -> HttpResponse:
+    with consistent_read():
+        viewer = Viewer(request, pk)
+        if viewer.seat is None:
+            return _choose(request, viewer)
+        context = _context(request, viewer)
+        context["etag"] = etag_of(request, viewer.version())
+    return render(request, "web/seat.html", context)
+
+
+@team_links.signed_in_or_linked
+@require_GET
+def seat_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The seat page's live part: rendered for this seat alone, never from a shared cache."""
+    with consistent_read():
+        viewer = Viewer(request, pk)
+        if viewer.seat is None:
+            raise Http404("say which player you are first")
+
+        def build() -> HttpResponse:
+            return render(request, "web/_seat_live.html", _context(request, viewer))
+
+        return _conditional(request, viewer.version(), build)
+
+
+@team_links.signed_in_or_linked
+@require_POST
+def seat_choose(request: HttpRequest, pk: int) -> HttpResponse:
+    """Keep the seat a team link's holder chose, for this match, in the browser's session.
+
+    Chosen once: a phone that said "I am Asha" stays Asha's for the session (a second
+    choice is refused), so it never shows the partner's hand."""
+    viewer = Viewer(request, pk)
+    if viewer.link is None or viewer.side is None:
+        return redirect(reverse("web:seat", args=[pk]))  # seated by their account
+    try:
+        wanted = int(request.POST.get("seat", ""))
+    except ValueError:
+        wanted = -1
+    if viewer.seat is not None and wanted != viewer.seat:
+        messages.error(request, "This phone plays for one player of the team; it stays theirs.")
+        return redirect(reverse("web:seat", args=[pk]))
+    if wanted not in _team_seats(viewer.side):
+        messages.error(request, "Choose one of your team's two players.")
+        return _choose(request, viewer, status=422)
+    chosen = dict(request.session.get(SESSION_SEATS, {}))
+    chosen[str(viewer.match.pk)] = wanted
+    request.session[SESSION_SEATS] = chosen
+    return redirect(reverse("web:seat", args=[pk]))
+
+
+@team_links.signed_in_or_linked
+@require_POST
+def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play one of the moves the engine offered this seat (its key, posted back)."""
+    viewer = Viewer(request, pk)
+    if viewer.seat is None:
+        raise Http404("say which player you are first")
+    form = forms.Command(request.POST)
+    if not form.is_valid():
+        return _refused(request, viewer, "This form is damaged: reload the page.", 422)
+    shown = store.match_position(viewer.match, seats=[viewer.seat], state=viewer.state)
+    posted = request.POST.get("move", "")
+    move = moves.chosen(shown["legal_moves"] or [], posted)
+    if move is None and _sent_before(viewer.match, form):
+        # a resend after a lost answer: the move is written already, and no longer open;
+        # the store answers it as it answered the first time (or refuses a changed one)
+        move = moves.parsed(posted)
+    if move is None:
+        return _refused(request, viewer, STALE_MOVE, 409)
+    payload = {"move": dict(move)}
+    refused = append_command(
+        request, viewer.match, matchlog.MOVE_PLAYED, payload, form, viewer.link
+    )
+    if refused is not None:
+        return _refused(request, viewer, plain_words(refused), status_code(refused))
+    done = f"{moves.describe(move)}: played."
+    if wants_json(request):
+        return JsonResponse({"ok": True, "message": done})
+    messages.success(request, done)
+    return redirect(reverse("web:seat", args=[pk]))
+
+
+def _sent_before(match: Match, form: forms.Command) -> bool:
+    """Whether a command with this form's client id is in the match's log already."""
+    key = f"web-{form.cleaned_data['client_id']}"
+    return MatchEvent.objects.filter(match=match, idempotency_key=key).exists()
+
+
+def _refused(request: HttpRequest, viewer: Viewer, message: str, status: int) -> HttpResponse:
+    """Tell why nothing was played; the page comes back at the match's head."""
+    if wants_json(request):
+        head = Match.objects.values_list("last_seq", flat=True).get(pk=viewer.match.pk)
+        return JsonResponse(
+            {"ok": False, "message": message, "retry": status == 503, "last_seq": head},
+            status=status,
+        )
+    messages.error(request, message)
+    viewer = Viewer(request, viewer.match.pk)  # read again: the deal may have moved on
+    context = _context(request, viewer)
+    context["etag"] = etag_of(request, viewer.version())
+    return render(request, "web/seat.html", context, status=status)
