@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons client clean
+.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -148,6 +148,18 @@ bench-api: $(STAMP)
 bench-versus: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
 	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.versus
+
+# The live parts pushed at event scale (bench/live.py): gunicorn, two Celery workers and the
+# push process on a scratch database, 500 / 2,000 / 5,000 viewers (asyncio clients on
+# loopback) and 256 tables entering and confirming deals; p50/p99 confirmation-to-screen,
+# the push process's CPU and memory per viewer: bench/results/live.json. Not part of
+# `make bench`: it starts the processes itself, needs PostgreSQL and Redis, and takes about
+# ten minutes; BENCH_LIVE_ARGS passes options (--viewers, --tables, --seconds).
+BENCH_LIVE_REDIS_URL ?= redis://127.0.0.1:6379/12
+
+bench-live: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
+	REDIS_URL=$${REDIS_URL:-$(BENCH_LIVE_REDIS_URL)} $(BIN)/python -m bench.live $(BENCH_LIVE_ARGS)
 
 # The stack test for a minute (both variants: straight and behind PgBouncer), on a test
 # database of its own; the figures go to bench/results/stack-*.json.

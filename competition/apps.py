@@ -14,6 +14,14 @@ class CompetitionConfig(AppConfig):
         match_completed.connect(_on_match_completed, dispatch_uid="competition.match_completed")
         projections_rebuilt.connect(_rebuild_standings, dispatch_uid="competition.rebuild")
         verifying.connect(_round_records, dispatch_uid="competition.round_records")
+        from django.db.models.signals import post_delete, post_save
+
+        from .models import Fixture, Round, Stage, StandingsCheckpoint
+
+        for model in (Stage, Round, Fixture, StandingsCheckpoint):
+            name = model.__name__
+            post_save.connect(_stage_changed, sender=model, dispatch_uid=f"live.{name}")
+            post_delete.connect(_stage_changed, sender=model, dispatch_uid=f"live-gone.{name}")
 
 
 def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
@@ -35,3 +43,11 @@ def _round_records(sender: Any, match_id: int, **kwargs: Any) -> list[Any]:
     from .services import round_record_anchors
 
     return round_record_anchors(match_id)
+
+
+def _stage_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A stage, a round, a fixture or the standings changed: the live parts that show them
+    follow (one message per stage and transaction: tournaments.live)."""
+    from tournaments import live
+
+    live.publish("s", instance.pk if sender.__name__ == "Stage" else instance.stage_id)

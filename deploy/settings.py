@@ -412,6 +412,16 @@ CONTENT_SECURITY_POLICY_DOCS = _raw("CONTENT_SECURITY_POLICY_DOCS") or (
     "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 
+# The live parts pushed (docs/deploy.md, "The push process"): with LIVE_PUSH on, the pages'
+# live parts listen to the push process's streams (deploy/push.py) and poll only while a
+# stream is down; off (the default, and `make run`), they poll. LIVE_PUSH_ORIGIN: where the
+# streams are, when not on this host behind the same proxy (`make stack`: the push process's
+# own port); the pages may then connect there (connect-src).
+LIVE_PUSH = _bool("LIVE_PUSH", False)
+LIVE_PUSH_ORIGIN = (_raw("LIVE_PUSH_ORIGIN") or "").rstrip("/")
+if LIVE_PUSH_ORIGIN and not _raw("CONTENT_SECURITY_POLICY"):
+    CONTENT_SECURITY_POLICY += f"; connect-src 'self' {LIVE_PUSH_ORIGIN}"
+
 # --- The API ----------------------------------------------------------------------------
 
 #: the largest request body accepted (a move or a deal result is a few hundred bytes)

@@ -4,8 +4,10 @@ Fills in what a local stack needs and the environment did not say, creates the P
 database if it is missing, migrates, collects the static files, and then becomes
 ``honcho start`` with one web (gunicorn, ``WEB_CONCURRENCY`` workers), ``STACK_WORKERS``
 Celery workers (default 2) for scoring, one Celery worker for the webhook deliveries (a queue
-of its own) and one beat. Ctrl-C (or SIGTERM to honcho) stops them all
-gracefully: gunicorn finishes its requests, each worker its tasks.
+of its own), one beat, and one push process (uvicorn, deploy/push.py: the live streams, on
+``PUSH_PORT``, default ``PORT`` + 1; the pages connect there, ``LIVE_PUSH_ORIGIN``). Ctrl-C
+(or SIGTERM to honcho) stops them all gracefully: gunicorn finishes its requests, each worker
+its tasks.
 
 Defaults (each one only if the variable is unset or empty; honcho also reads ``.env``):
 
@@ -44,6 +46,8 @@ DEFAULTS = {
     "SESSION_COOKIE_SECURE": "0",
     "CSRF_COOKIE_SECURE": "0",
     "PYTHONUNBUFFERED": "1",  # lines reach honcho as they are written
+    # the pages listen to the push process (its own port here: no proxy routes /push/)
+    "LIVE_PUSH": "1",
 }
 
 
@@ -56,6 +60,10 @@ def _environment() -> dict[str, str]:
         env["SECRET_KEY_FILE"] = str(_local_key(".stack-secret-key", _new_secret_key))
     if not any(env.get(n, "").strip() for n in ("RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_FILE")):
         env["RECEIPT_SIGNING_KEY_FILE"] = str(_local_key(".receipt-signing-key", _new_receipt_key))
+    if not env.get("PUSH_PORT", "").strip():
+        env["PUSH_PORT"] = str(int(env["PORT"]) + 1)
+    if not env.get("LIVE_PUSH_ORIGIN", "").strip():
+        env["LIVE_PUSH_ORIGIN"] = f"http://127.0.0.1:{env['PUSH_PORT']}"
     # The venv's programs (gunicorn, celery, honcho) first, as the Procfile names them.
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
@@ -114,8 +122,9 @@ def main() -> None:
     if honcho is None:
         sys.exit("stack: honcho is not installed (make .venv/.installed installs it)")
     workers = env.get("STACK_WORKERS", "").strip() or "2"
-    concurrency = f"web=1,worker={workers},webhooks=1,beat=1"
+    concurrency = f"web=1,worker={workers},webhooks=1,beat=1,push=1"
     print(f"stack: honcho start -c {concurrency} on http://127.0.0.1:{env['PORT']}/", flush=True)
+    print(f"stack: the live streams on {env['LIVE_PUSH_ORIGIN']}/push/", flush=True)
     os.chdir(REPO)
     os.execve(
         honcho,

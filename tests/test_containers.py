@@ -21,7 +21,7 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 COMPOSE = REPO / "deploy" / "compose.yaml"
 DOCKERFILE = REPO / "deploy" / "Dockerfile"
-APP = ("migrate", "web", "worker", "webhooks", "beat")
+APP = ("migrate", "web", "push", "worker", "webhooks", "beat")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_compose_itself_accepts_the_file() -> None:
     assert "set ALLOWED_HOSTS" in refused.stderr
 
 
-def test_the_services_are_the_databases_and_the_five_uses_of_one_image(
+def test_the_services_are_the_databases_and_the_six_uses_of_one_image(
     compose: dict[str, Any],
 ) -> None:
     services = compose["services"]

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 import seep_core as sc
 
-from . import appendsql, matchlog, receipts, snapshots
+from . import appendsql, live, matchlog, receipts, snapshots
 from .access import SYSTEM, LinkActor, is_director, is_scorekeeper, seat_lineup, seats_in
 from .chain import GENESIS, canonical_json, event_hash, request_digest
 from .errors import (
@@ -683,6 +683,7 @@ def _receipt(match: Match, ended: MatchEvent) -> tuple[dict[str, Any], str, str]
 def _schedule_projection(match_id: int) -> None:
     """Tell the apps above (scoring) that the match's log grew (after the commit)."""
     log_appended.send(sender=Match, match_id=match_id)
+    live.publish("m", match_id)  # the pages' and the API's streams (tournaments.live)
 
 
 __all__ = [

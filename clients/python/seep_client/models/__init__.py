@@ -11,6 +11,7 @@ from .bracket_slot import BracketSlot
 from .champion import Champion
 from .club import Club
 from .club_request import ClubRequest
+from .club_seasons_settings import ClubSeasonsSettings
 from .confirmation_enum import ConfirmationEnum
 from .correction_preview import CorrectionPreview
 from .deal import Deal
@@ -37,6 +38,7 @@ from .deal_voided_payload_request import DealVoidedPayloadRequest
 from .deals import Deals
 from .dispute import Dispute
 from .entry_enum import EntryEnum
+from .evening import Evening
 from .event import Event
 from .event_page import EventPage
 from .fixture import Fixture
@@ -45,6 +47,8 @@ from .head import Head
 from .history import History
 from .history_page import HistoryPage
 from .kinds_enum import KindsEnum
+from .ladder_line import LadderLine
+from .ladder_place import LadderPlace
 from .match import Match
 from .match_completed_body import MatchCompletedBody
 from .match_completed_body_kind import MatchCompletedBodyKind
@@ -58,8 +62,11 @@ from .match_started_payload_request import MatchStartedPayloadRequest
 from .match_status_enum import MatchStatusEnum
 from .matches_list_status import MatchesListStatus
 from .matches_state_retrieve_response_200 import MatchesStateRetrieveResponse200
+from .measure_enum import MeasureEnum
 from .member import Member
 from .member_invitation import MemberInvitation
+from .member_rating import MemberRating
+from .member_ref import MemberRef
 from .member_request import MemberRequest
 from .member_request_user_type_1 import MemberRequestUserType1
 from .member_user_type_1 import MemberUserType1
@@ -68,22 +75,31 @@ from .move_played_command_kind_enum import MovePlayedCommandKindEnum
 from .move_played_command_request import MovePlayedCommandRequest
 from .move_played_payload_request import MovePlayedPayloadRequest
 from .move_request import MoveRequest
+from .move_withdrawn_command_kind_enum import MoveWithdrawnCommandKindEnum
+from .move_withdrawn_command_request import MoveWithdrawnCommandRequest
+from .move_withdrawn_payload_request import MoveWithdrawnPayloadRequest
 from .new_webhook import NewWebhook
 from .notice import Notice
 from .paginated_club_list import PaginatedClubList
+from .paginated_ladder_line_list import PaginatedLadderLineList
 from .paginated_match_list import PaginatedMatchList
 from .paginated_member_list import PaginatedMemberList
+from .paginated_rated_member_list import PaginatedRatedMemberList
 from .paginated_round_list import PaginatedRoundList
+from .paginated_season_list import PaginatedSeasonList
 from .paginated_stage_list import PaginatedStageList
 from .paginated_team_list import PaginatedTeamList
 from .paginated_token_list import PaginatedTokenList
 from .paginated_tournament_list import PaginatedTournamentList
 from .paginated_webhook_delivery_list import PaginatedWebhookDeliveryList
 from .paginated_webhook_list import PaginatedWebhookList
+from .partner import Partner
 from .patched_club_request import PatchedClubRequest
+from .patched_club_seasons_settings_request import PatchedClubSeasonsSettingsRequest
 from .patched_member_request import PatchedMemberRequest
 from .patched_member_request_user_type_1 import PatchedMemberRequestUserType1
 from .patched_round_edit_request import PatchedRoundEditRequest
+from .patched_season_request import PatchedSeasonRequest
 from .patched_stage_request import PatchedStageRequest
 from .patched_stage_request_scorekeepers_item_type_1 import (
     PatchedStageRequestScorekeepersItemType1,
@@ -99,6 +115,9 @@ from .player_user_type_1 import PlayerUserType1
 from .problem import Problem
 from .problem_errors import ProblemErrors
 from .published_fixture import PublishedFixture
+from .rated_member import RatedMember
+from .rating_change import RatingChange
+from .rating_fields import RatingFields
 from .reason_enum import ReasonEnum
 from .result_enum import ResultEnum
 from .root_retrieve_response_200 import RootRetrieveResponse200
@@ -107,9 +126,17 @@ from .round_edited import RoundEdited
 from .round_published_body import RoundPublishedBody
 from .round_published_body_kind import RoundPublishedBodyKind
 from .round_status_enum import RoundStatusEnum
+from .round_unpublished_body import RoundUnpublishedBody
+from .round_unpublished_body_kind import RoundUnpublishedBodyKind
+from .rule_enum import RuleEnum
 from .score_adjusted_command_kind_enum import ScoreAdjustedCommandKindEnum
 from .score_adjusted_command_request import ScoreAdjustedCommandRequest
 from .score_adjusted_payload_request import ScoreAdjustedPayloadRequest
+from .season import Season
+from .season_request import SeasonRequest
+from .seed_by_ratings_request_request import SeedByRatingsRequestRequest
+from .seeded_by_ratings import SeededByRatings
+from .seeded_by_ratings_ratings import SeededByRatingsRatings
 from .seeding_enum import SeedingEnum
 from .side import Side
 from .stage import Stage
@@ -158,6 +185,7 @@ __all__ = (
     "Champion",
     "Club",
     "ClubRequest",
+    "ClubSeasonsSettings",
     "ConfirmationEnum",
     "CorrectionPreview",
     "Deal",
@@ -184,6 +212,7 @@ __all__ = (
     "Deals",
     "Dispute",
     "EntryEnum",
+    "Evening",
     "Event",
     "EventPage",
     "Fixture",
@@ -192,6 +221,8 @@ __all__ = (
     "History",
     "HistoryPage",
     "KindsEnum",
+    "LadderLine",
+    "LadderPlace",
     "Match",
     "MatchCompletedBody",
     "MatchCompletedBodyKind",
@@ -205,8 +236,11 @@ __all__ = (
     "MatchStatusEnum",
     "MatchesListStatus",
     "MatchesStateRetrieveResponse200",
+    "MeasureEnum",
     "Member",
     "MemberInvitation",
+    "MemberRating",
+    "MemberRef",
     "MemberRequest",
     "MemberRequestUserType1",
     "MemberUserType1",
@@ -215,22 +249,31 @@ __all__ = (
     "MovePlayedCommandRequest",
     "MovePlayedPayloadRequest",
     "MoveRequest",
+    "MoveWithdrawnCommandKindEnum",
+    "MoveWithdrawnCommandRequest",
+    "MoveWithdrawnPayloadRequest",
     "NewWebhook",
     "Notice",
     "PaginatedClubList",
+    "PaginatedLadderLineList",
     "PaginatedMatchList",
     "PaginatedMemberList",
+    "PaginatedRatedMemberList",
     "PaginatedRoundList",
+    "PaginatedSeasonList",
     "PaginatedStageList",
     "PaginatedTeamList",
     "PaginatedTokenList",
     "PaginatedTournamentList",
     "PaginatedWebhookDeliveryList",
     "PaginatedWebhookList",
+    "Partner",
     "PatchedClubRequest",
+    "PatchedClubSeasonsSettingsRequest",
     "PatchedMemberRequest",
     "PatchedMemberRequestUserType1",
     "PatchedRoundEditRequest",
+    "PatchedSeasonRequest",
     "PatchedStageRequest",
     "PatchedStageRequestScorekeepersItemType1",
     "PatchedTournamentRequest",
@@ -242,6 +285,9 @@ __all__ = (
     "Problem",
     "ProblemErrors",
     "PublishedFixture",
+    "RatedMember",
+    "RatingChange",
+    "RatingFields",
     "ReasonEnum",
     "ResultEnum",
     "RootRetrieveResponse200",
@@ -250,9 +296,17 @@ __all__ = (
     "RoundPublishedBody",
     "RoundPublishedBodyKind",
     "RoundStatusEnum",
+    "RoundUnpublishedBody",
+    "RoundUnpublishedBodyKind",
+    "RuleEnum",
     "ScoreAdjustedCommandKindEnum",
     "ScoreAdjustedCommandRequest",
     "ScoreAdjustedPayloadRequest",
+    "Season",
+    "SeasonRequest",
+    "SeedByRatingsRequestRequest",
+    "SeededByRatings",
+    "SeededByRatingsRatings",
     "SeedingEnum",
     "Side",
     "Stage",

@@ -22,6 +22,7 @@ class DealRecordedBody:
         kind (DealRecordedBodyKind): * `match.completed` - match.completed
             * `deal.recorded` - deal.recorded
             * `round.published` - round.published
+            * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
         match (int):

@@ -27,6 +27,7 @@ class MatchCompletedBody:
         kind (MatchCompletedBodyKind): * `match.completed` - match.completed
             * `deal.recorded` - deal.recorded
             * `round.published` - round.published
+            * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
         match (int):

@@ -26,6 +26,7 @@ class RoundPublishedBody:
         kind (RoundPublishedBodyKind): * `match.completed` - match.completed
             * `deal.recorded` - deal.recorded
             * `round.published` - round.published
+            * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
         stage (int):

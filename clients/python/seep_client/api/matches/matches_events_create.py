@@ -17,6 +17,7 @@ from ...models.deal_voided_command_request import DealVoidedCommandRequest
 from ...models.match_forfeited_command_request import MatchForfeitedCommandRequest
 from ...models.match_started_command_request import MatchStartedCommandRequest
 from ...models.move_played_command_request import MovePlayedCommandRequest
+from ...models.move_withdrawn_command_request import MoveWithdrawnCommandRequest
 from ...models.problem import Problem
 from ...models.score_adjusted_command_request import ScoreAdjustedCommandRequest
 from ...types import UNSET, Response, Unset
@@ -34,6 +35,7 @@ def _get_kwargs(
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
+    | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
     | Unset = UNSET,
     dry_run: bool | Unset = UNSET,
@@ -60,6 +62,7 @@ def _get_kwargs(
     if (
         isinstance(body, MatchStartedCommandRequest)
         or isinstance(body, MovePlayedCommandRequest)
+        or isinstance(body, MoveWithdrawnCommandRequest)
         or isinstance(body, DealEndedCommandRequest)
         or isinstance(body, DealEnteredCommandRequest)
         or isinstance(body, DealConfirmedCommandRequest)
@@ -199,6 +202,7 @@ def sync_detailed(
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
+    | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
     | Unset = UNSET,
     dry_run: bool | Unset = UNSET,
@@ -213,7 +217,7 @@ def sync_detailed(
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
             MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            ScoreAdjustedCommandRequest | Unset):
+            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -250,6 +254,7 @@ def sync(
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
+    | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
     | Unset = UNSET,
     dry_run: bool | Unset = UNSET,
@@ -264,7 +269,7 @@ def sync(
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
             MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            ScoreAdjustedCommandRequest | Unset):
+            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -296,6 +301,7 @@ async def asyncio_detailed(
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
+    | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
     | Unset = UNSET,
     dry_run: bool | Unset = UNSET,
@@ -310,7 +316,7 @@ async def asyncio_detailed(
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
             MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            ScoreAdjustedCommandRequest | Unset):
+            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -345,6 +351,7 @@ async def asyncio(
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
+    | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
     | Unset = UNSET,
     dry_run: bool | Unset = UNSET,
@@ -359,7 +366,7 @@ async def asyncio(
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
             MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            ScoreAdjustedCommandRequest | Unset):
+            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

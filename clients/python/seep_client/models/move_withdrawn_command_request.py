@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.move_withdrawn_command_kind_enum import MoveWithdrawnCommandKindEnum
+
+if TYPE_CHECKING:
+    from ..models.move_withdrawn_payload_request import MoveWithdrawnPayloadRequest
+
+
+T = TypeVar("T", bound="MoveWithdrawnCommandRequest")
+
+
+@_attrs_define
+class MoveWithdrawnCommandRequest:
+    """Append a move_withdrawn command.
+
+    Attributes:
+        expected_seq (int):
+        kind (MoveWithdrawnCommandKindEnum): * `move_withdrawn` - move_withdrawn
+        payload (MoveWithdrawnPayloadRequest): A table's last play taken back, before the next is recorded
+            (docs/events.md).
+    """
+
+    expected_seq: int
+    kind: MoveWithdrawnCommandKindEnum
+    payload: MoveWithdrawnPayloadRequest
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        expected_seq = self.expected_seq
+
+        kind = self.kind.value
+
+        payload = self.payload.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "expected_seq": expected_seq,
+                "kind": kind,
+                "payload": payload,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.move_withdrawn_payload_request import MoveWithdrawnPayloadRequest
+
+        d = dict(src_dict)
+        expected_seq = d.pop("expected_seq")
+
+        kind = MoveWithdrawnCommandKindEnum(d.pop("kind"))
+
+        payload = MoveWithdrawnPayloadRequest.from_dict(d.pop("payload"))
+
+        move_withdrawn_command_request = cls(
+            expected_seq=expected_seq,
+            kind=kind,
+            payload=payload,
+        )
+
+        move_withdrawn_command_request.additional_properties = d
+        return move_withdrawn_command_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

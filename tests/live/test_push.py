@@ -1,0 +1,173 @@
+"""The pages' live parts pushed (web/push.py, deploy/push.py): a viewer's stream carries a
+confirmed deal within a generous bound, resumes from the version it holds, and a page
+offers the stream only when the push process is there (else it polls)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from django.test import Client
+
+from tests.web.conftest import make_club
+from tournaments import matchlog
+from tournaments.access import SYSTEM
+from tournaments.models import Match, Tournament
+from tournaments.services import match_append_event
+from web import push
+from web.views import public
+
+from .server import Event, database, push_server, reading
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def end_deal(match: Match, points: tuple[int, int] = (60, 40), lock: Any = None) -> None:
+    """Enter the deal's result as the director would confirm it (the match ends: deal cap 1);
+    ``lock``: what to hold meanwhile (the push server's on SQLite, unless said)."""
+    with database() if lock is None else lock:
+        match.refresh_from_db()
+        match_append_event(
+            match=match,
+            expected_seq=match.last_seq,
+            kind=matchlog.DEAL_ENDED,
+            payload={"points": list(points), "sweeps": [[], []]},
+            actor=SYSTEM,
+        )
+
+
+class Screen:
+    """What a viewer's page shows: the last part, with the patches since applied."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+
+    def take(self, event: Event) -> bool:
+        if event.kind == "part":
+            self.text = event.data
+        elif event.kind == "patch":
+            assert self.text is not None, "a patch before any part"
+            patch = json.loads(event.data)
+            self.text = "\n".join(push.apply_patch(self.text.split("\n"), patch["edits"]))
+        return False
+
+
+def shows(screen: Screen, html: str) -> Any:
+    seen: set[int] = set()
+
+    def test(event: Event) -> bool:
+        if id(event) not in seen:
+            seen.add(id(event))
+            screen.take(event)
+        return screen.text == html
+
+    return test
+
+
+def part_now(tournament: Tournament) -> str:
+    """The tournament's live part as the pages render it now."""
+    with database():
+        t = Tournament.objects.select_related("club").get(pk=tournament.pk)
+        return public.live_part(t)[0]
+
+
+def test_a_tournament_viewer_is_sent_a_confirmed_deal_and_the_new_standings() -> None:
+    club = make_club()
+    url = f"/push/t/{club.tournament.slug}/"
+    with push_server() as server, reading(server.url + url) as viewer:
+        screen = Screen()
+        assert viewer.wait(shows(screen, part_now(club.tournament))), viewer.events
+        before = screen.text
+        end_deal(club.matches[0])
+        after = part_now(club.tournament)
+        assert after != before
+        # within a generous bound (the speed is measured by make bench-live)
+        assert viewer.wait(shows(screen, after), timeout=10), viewer.events[-3:]
+        # the change came as a patch of the part the viewer held, not the whole again
+        assert [e.kind for e in viewer.events].count("part") == 1
+        assert "patch" in [e.kind for e in viewer.events]
+
+
+def test_a_match_sheet_viewer_is_sent_the_deal() -> None:
+    club = make_club()
+    match = club.matches[0]
+    with push_server() as server, reading(f"{server.url}/push/m/{match.pk}/") as viewer:
+        first = viewer.wait(lambda e: e.kind == "part")
+        assert first is not None
+        end_deal(match)
+        changed = viewer.wait(lambda e: e.kind in {"part", "patch"} and e is not first)
+        assert changed is not None and changed.id != first.id
+
+
+def test_a_stream_resumed_from_the_version_it_holds_sends_nothing_until_a_change() -> None:
+    club = make_club()
+    url_ = f"/push/t/{club.tournament.slug}/"
+    with push_server() as server:
+        with reading(server.url + url_) as viewer:
+            first = viewer.wait(lambda e: e.kind == "part")
+            assert first is not None and first.id
+        # back with the version it holds: no part again
+        with reading(server.url + url_, {"Last-Event-ID": first.id}) as again:
+            assert again.wait(lambda e: e.kind in {"part", "patch"}, timeout=1.5) is None
+            end_deal(club.matches[0])
+            # the change, as a patch of what it holds
+            patch = again.wait(lambda e: e.kind in {"part", "patch"})
+            assert patch is not None and patch.kind == "patch", again.events
+
+
+def test_the_phone_page_is_told_its_part_changed_and_an_outsider_gets_no_stream() -> None:
+    club = make_club()
+    match = club.matches[0]
+    browser = Client()
+    browser.force_login(club.users["scorekeeper"])
+    cookies = {"Cookie": f"sessionid={browser.cookies['sessionid'].value}"}
+    with push_server() as server:
+        url_ = f"{server.url}/push/keep/{match.pk}/"
+        assert httpx.get(url_, timeout=5).status_code in {302, 404}  # no one's phone
+        with reading(url_, cookies) as phone:
+            first = phone.wait(lambda e: e.kind == "changed")
+            assert first is not None
+            end_deal(match)
+            assert phone.wait(lambda e: e.kind == "changed" and e.id != first.id) is not None
+            # only that it changed: the page fetches its own part (forms, its team's link)
+            assert all(e.data == e.id for e in phone.events if e.kind == "changed")
+
+
+def test_a_page_offers_the_stream_only_with_live_push_on(settings: Any) -> None:
+    club = make_club()
+    page = f"/t/{club.tournament.slug}/"
+    settings.LIVE_PUSH = False
+    assert b"data-push-url" not in Client().get(page).content
+    settings.LIVE_PUSH, settings.LIVE_PUSH_ORIGIN = True, ""
+    html = Client().get(page).content.decode()
+    assert f'data-push-url="/push/t/{club.tournament.slug}/"' in html
+
+
+def test_the_push_process_serves_the_streams_only() -> None:
+    club = make_club()
+    with push_server() as server:
+        assert httpx.get(f"{server.url}/t/{club.tournament.slug}/").status_code == 404
+        assert httpx.get(f"{server.url}/healthz").status_code == 200
+        assert httpx.get(f"{server.url}/push/t/no-such-tournament/").status_code == 404
+        assert httpx.post(f"{server.url}/push/t/{club.tournament.slug}/").status_code in {403, 405}
+
+
+def test_a_patch_turns_the_part_a_viewer_holds_into_the_new_one() -> None:
+    import random
+
+    rng = random.Random(11)
+    common = ["<tr>", "</tr>", '<td class="num">0</td>', ""]
+    for _ in range(200):
+        before = [
+            rng.choice([*common, f"row {rng.randrange(50)}"]) for _ in range(rng.randrange(80))
+        ]
+        after = list(before)
+        for _ in range(rng.randrange(6)):
+            at = rng.randrange(len(after) + 1)
+            if after and rng.random() < 0.5:
+                del after[min(at, len(after) - 1)]
+            else:
+                after.insert(at, rng.choice([*common, f"new {rng.randrange(9)}"]))
+        assert push.apply_patch(before, push.line_patch(before, after)) == after

@@ -1,0 +1,396 @@
+"""Live changes: one small message per change, published after the commit, and the hub a push
+process hears them with.
+
+Publishers (the append, the scoring projection, the competition's stages, rounds, fixtures
+and standings) call :func:`publish` with a kind and an id, nothing else:
+
+- ``m <match>``: the match's log grew;
+- ``r <match>``: the match's result projection was written;
+- ``s <stage>``: a stage, its rounds, its fixtures or its standings changed;
+- ``t <tournament>``: the tournament or its teams changed.
+
+With ``REDIS_URL`` the message goes to the Redis pub/sub channel ``seep:live:<db>`` (one
+``PUBLISH``, after the commit; a Redis out of reach loses the message, never the write: the
+push process also looks again every :data:`RECHECK_SECONDS`). In every process it also
+reaches the listeners registered here (:func:`listen`), which is how a push server in the
+same process hears it without Redis (the tests; ``make run`` polls instead).
+
+The push side (the pages' ``web.push`` and the API's stream) holds one :class:`Hub` per
+process: one subscription to the channel, and one :class:`Feed` per thing watched (a
+tournament's live part, a match's), which reads and renders once per change and offers the
+result to every :class:`Subscription` of it. A subscription keeps only the latest item (a
+page needs only where things stand now), so a slow viewer costs one item, never a growing
+queue. This module is the lowest layer's: the feeds' loaders come from the layers above.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import close_old_connections, connection, connections, transaction
+from django.http import HttpResponse
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+#: the Redis pub/sub channel of every change
+CHANNEL = "seep:live"
+
+
+def channel(url: str) -> str:
+    """The channel of the deployment whose Redis is ``url``: pub/sub ignores the database
+    number, so it is in the name (two deployments on one Redis do not hear each other)."""
+    db = urlsplit(url).path.strip("/") or "0"
+    return f"{CHANNEL}:{db}"
+
+
+#: the threads a push process reads the database with (each holds one connection): the
+#: feeds' loads, and each stream's admission, whatever the number of streams
+DB_THREADS = int(os.environ.get("PUSH_DB_THREADS", "") or 4)
+#: how often a hub looks again at every feed it holds, whatever it heard (a lost message,
+#: a change made around the publishers: a team renamed in the admin)
+RECHECK_SECONDS = 15.0
+KINDS = {"m", "r", "s", "t"}
+
+_listeners: list[Callable[[str], None]] = []
+_listeners_lock = threading.Lock()
+
+
+# --- publishing ------------------------------------------------------------------------------
+
+
+class _Send:
+    """The on-commit callback of one message (compared by message: one per transaction)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __call__(self) -> None:
+        send_now(self.message)
+
+
+def publish(kind: str, pk: int | None) -> None:
+    """Publish ``"<kind> <pk>"`` once the current transaction commits (at once outside one);
+    the same message twice in one transaction is sent once."""
+    if pk is None:
+        return
+    assert kind in KINDS, kind
+    message = f"{kind} {int(pk)}"
+    current = transaction.get_connection()
+    if current.in_atomic_block:
+        pending = current.run_on_commit
+        if any(getattr(entry[1], "message", None) == message for entry in pending):
+            return
+        transaction.on_commit(_Send(message), robust=True)
+    else:
+        send_now(message)
+
+
+def send_now(message: str) -> None:
+    """Send ``message`` to Redis (when configured) and to this process's listeners."""
+    url = getattr(settings, "REDIS_URL", "") or ""
+    if url:
+        try:
+            _redis(url).publish(channel(url), message)
+        except Exception:  # fail open: the write is done; hubs look again by themselves
+            log.warning("live: could not publish %r", message, exc_info=True)
+    with _listeners_lock:
+        listeners = list(_listeners)
+    for listener in listeners:
+        listener(message)
+
+
+@functools.cache
+def _redis(url: str) -> Any:
+    import redis
+
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+
+
+def listen(listener: Callable[[str], None]) -> Callable[[], None]:
+    """Call ``listener(message)`` for every message this process publishes; return the undo."""
+    with _listeners_lock:
+        _listeners.append(listener)
+
+    def undo() -> None:
+        with _listeners_lock:
+            if listener in _listeners:
+                _listeners.remove(listener)
+
+    return undo
+
+
+def parse(message: str | bytes) -> tuple[str, int] | None:
+    """Return a message's kind and id, or None for anything else on the channel."""
+    if isinstance(message, bytes):
+        message = message.decode("ascii", "replace")
+    kind, _, pk = message.partition(" ")
+    if kind not in KINDS or not pk.isdigit():
+        return None
+    return kind, int(pk)
+
+
+# --- hearing -------------------------------------------------------------------------------
+
+
+class Subscription:
+    """What one connection is waiting for: the latest item a feed offered it, or the word
+    that it was dropped. Holds at most one item (the newest replaces an unsent one)."""
+
+    def __init__(self) -> None:
+        self.item: Any = None
+        self.has_item = False
+        self.closed: str | None = None
+        self._ready = asyncio.Event()
+
+    def offer(self, item: Any) -> None:
+        self.item, self.has_item = item, True
+        self._ready.set()
+
+    def close(self, reason: str) -> None:
+        self.closed = reason
+        self._ready.set()
+
+    async def next(self, timeout: float) -> Any:
+        """Return the item offered since the last call (None after ``timeout`` without one,
+        or once closed: then ``closed`` says why)."""
+        if not self.has_item and self.closed is None:
+            try:
+                async with asyncio.timeout(timeout):  # no task made, unlike wait_for
+                    await self._ready.wait()
+            except TimeoutError:
+                return None
+        self._ready.clear()
+        if not self.has_item:
+            return None
+        item, self.item, self.has_item = self.item, None, False
+        return item
+
+
+#: a feed's loader: reads (in a worker thread) and returns (version, item), or None when the
+#: thing is gone
+Loader = Callable[[], Awaitable[tuple[str, Any] | None]]
+
+
+class Feed:
+    """One watched thing: loaded once per change whatever the number of subscribers, and
+    each change offered to every one of them."""
+
+    def __init__(self, hub: Hub, key: str, topics: Iterable[str], load: Loader) -> None:
+        self.hub, self.key, self.topics, self.load = hub, key, set(topics), load
+        self.subscribers: set[Subscription] = set()
+        self.version: str | None = None
+        self.item: Any = None
+        self.loaded = asyncio.Event()
+        self.loads = 0
+        self._running = False
+        self._again = False
+
+    def poke(self) -> None:
+        """Something this feed shows may have changed: load it again (once, whatever the
+        number of pokes while a load runs)."""
+        if self._running:
+            self._again = True
+            return
+        self._running = True
+        self.hub.spawn(self._run())
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                self._again = False
+                try:
+                    got = await self.load()
+                except Exception:
+                    log.exception("live: loading %s failed", self.key)
+                    got = None if self.version is None else (self.version, self.item)
+                self.loads += 1
+                if got is None:
+                    for sub in list(self.subscribers):
+                        sub.close("gone")
+                elif got[0] != self.version:
+                    self.version, self.item = got
+                    for sub in list(self.subscribers):
+                        sub.offer(got)
+                self.loaded.set()
+                if not self._again:
+                    return
+        finally:
+            self._running = False
+
+
+class Hub:
+    """This process's one subscription to the channel, and the feeds it keeps."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        # SQLite takes one writer at a time, and its shared in-memory test database locks
+        # whole tables: one thread there
+        threads = 1 if connection.vendor == "sqlite" else DB_THREADS
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="live-db")
+        self.feeds: dict[str, Feed] = {}
+        self.by_topic: dict[str, set[Feed]] = {}
+        self.resolvers: list[Callable[[str, int], Awaitable[list[str]]]] = []
+        self.heard = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._undo = listen(self._heard_threadsafe)
+        self.spawn(self._recheck())
+        url = getattr(settings, "REDIS_URL", "") or ""
+        if url:
+            self.spawn(self._subscribe(url))
+
+    async def db(self, work: Callable[..., Any], *args: Any) -> Any:
+        """Run ``work(*args)`` in one of the hub's database threads (a bounded number of
+        connections, kept between calls), and return what it returns."""
+        return await self.loop.run_in_executor(self.pool, functools.partial(_job, work, *args))
+
+    async def release(self) -> None:
+        """Close the database connection of every one of the hub's threads (at the end)."""
+        count = self.pool._max_workers
+        barrier = threading.Barrier(count)
+
+        def close() -> None:
+            connections.close_all()
+            barrier.wait(10)  # each job in a thread of its own
+
+        await asyncio.gather(*(self.loop.run_in_executor(self.pool, close) for _ in range(count)))
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coroutine`` on the hub's loop, outside the context of whichever request
+        caused it (its thread for database work ends with that request)."""
+        task = self.loop.create_task(coroutine, context=contextvars.Context())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def subscribe(
+        self, key: str, topics: Iterable[str], load: Loader
+    ) -> tuple[Feed, Subscription]:
+        """Return the feed ``key`` (made and loaded first if new) and a new subscription to it,
+        offered the feed's current item."""
+        feed = self.feeds.get(key)
+        if feed is None:
+            feed = self.feeds[key] = Feed(self, key, topics, load)
+            for topic in feed.topics:
+                self.by_topic.setdefault(topic, set()).add(feed)
+            feed.poke()
+        await feed.loaded.wait()
+        sub = Subscription()
+        feed.subscribers.add(sub)
+        if feed.version is not None:
+            sub.offer((feed.version, feed.item))
+        return feed, sub
+
+    def unsubscribe(self, feed: Feed, sub: Subscription) -> None:
+        feed.subscribers.discard(sub)
+        if not feed.subscribers and self.feeds.get(feed.key) is feed:
+            del self.feeds[feed.key]
+            for topic in feed.topics:
+                watchers = self.by_topic.get(topic)
+                if watchers is not None:
+                    watchers.discard(feed)
+                    if not watchers:
+                        del self.by_topic[topic]
+
+    def _heard_threadsafe(self, message: str) -> None:
+        if self.loop.is_closed():
+            return
+        self.loop.call_soon_threadsafe(self.heard_message, message)
+
+    def heard_message(self, message: str | bytes) -> None:
+        parsed = parse(message)
+        if parsed is None:
+            return
+        self.heard += 1
+        kind, pk = parsed
+        self._poke(f"{kind}{pk}")
+        if self.resolvers:
+            self.spawn(self._resolve(kind, pk))
+
+    async def _resolve(self, kind: str, pk: int) -> None:
+        for resolver in self.resolvers:
+            for topic in await resolver(kind, pk):
+                self._poke(topic)
+
+    def _poke(self, topic: str) -> None:
+        for feed in list(self.by_topic.get(topic, ())):
+            feed.poke()
+
+    def poke_all(self) -> None:
+        for feed in list(self.feeds.values()):
+            feed.poke()
+
+    async def _recheck(self) -> None:
+        while True:
+            await asyncio.sleep(RECHECK_SECONDS)
+            self.poke_all()
+
+    async def _subscribe(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        pause = 0.5
+        while True:
+            client = aioredis.Redis.from_url(url)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(channel(url))
+                    pause = 0.5
+                    self.poke_all()  # what changed while no one listened
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            self.heard_message(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("live: the channel is out of reach; again in %.1f s", pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 10.0)
+            finally:
+                await client.aclose()
+
+    def close(self) -> None:
+        self._undo()
+        for task in list(self._tasks):
+            task.cancel()
+        self.pool.shutdown(wait=False)
+
+
+def _job(work: Callable[..., Any], *args: Any) -> Any:
+    close_old_connections()  # one gone or past its age is replaced
+    timezone.deactivate()  # a thread serves every tournament: none's zone is kept
+    return work(*args)
+
+
+class StreamResponse(HttpResponse):
+    """What a stream's view answers once it admitted the caller (in a database thread, through
+    the middleware like any view): the push process then writes ``events(hub)``, an
+    asynchronous iterator of bytes, until it ends or the client goes."""
+
+    streaming = False
+
+    def __init__(self, events: Callable[[Hub], AsyncIterator[bytes]], **kwargs: Any) -> None:
+        super().__init__(content_type="text/event-stream", **kwargs)
+        self.events = events
+        self["Cache-Control"] = "no-cache, no-transform"
+        self["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+
+
+_hubs: dict[int, Hub] = {}
+
+
+def hub() -> Hub:
+    """Return this event loop's hub (made at the first call)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(id(loop))
+    if found is None or found.loop is not loop or loop.is_closed():
+        found = _hubs[id(loop)] = Hub()
+    return found

@@ -1,0 +1,321 @@
+"""The pages' live parts pushed: server-sent events from the push process (deploy/push.py).
+
+Each stream's view is an ordinary Django view (middleware, sessions, who may see what), run
+by the push process in one of its few database threads; it answers a
+``tournaments.live.StreamResponse``, whose events the push process then writes from its event
+loop, subscribed to the process's hub: a change is published once, heard once per process,
+read and rendered once per process, and the same bytes are written to every viewer of it. A
+viewer that waits costs its socket and a timer (a comment line every ``HEARTBEAT_SECONDS``):
+no thread, no database connection, no query.
+
+- ``t/<slug>/``: the tournament page's live part (``event: part``, the whole HTML; then
+  ``event: patch``, the lines that changed since the version the viewer holds);
+- ``m/<pk>/``: the match sheet's live part, the same way;
+- ``keep/<pk>/`` and ``t/<slug>/wall/``: the phone page's and the wall's parts are not the
+  same for every viewer (forms, a team's link, panels), so their streams only say that the
+  part changed (``event: changed``) and the page fetches it as it polls.
+
+Every event's ``id`` is its version (a digest of the part): a reconnecting EventSource sends
+it back (``Last-Event-ID``) and gets nothing until the part changes again. Without a push
+process (``LIVE_PUSH`` off, or the stream refused) the pages poll as before (live.js).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.http.request import split_domain_port, validate_host
+from django.template.loader import render_to_string
+from django.urls import path, reverse, set_urlconf
+from django.views.decorators.http import require_GET
+
+from competition.models import Stage
+from tournaments import live
+from tournaments.models import Match, Tournament
+from tournaments.reads import consistent_read
+
+from . import links as team_links
+from . import pages
+from .clubtime import use_club_time
+from .views import keeper, public
+
+#: a comment line this often keeps proxies and the client's own timeout from closing a quiet
+#: stream, and finds a client that went away
+HEARTBEAT_SECONDS = 20.0
+#: how long the browser waits before connecting again after the stream ended (milliseconds)
+RETRY_MS = 2000
+
+app_name = "push"
+
+
+@dataclass(frozen=True)
+class Frames:
+    """One version of a part, as the bytes every viewer of it is sent."""
+
+    full: bytes  # event: part, the whole part
+    base: str | None  # the version the patch applies to
+    patch: bytes | None  # event: patch, the lines that changed since ``base``
+    changed: bytes  # event: changed, for the parts each viewer fetches for themselves
+
+
+def _event(kind: str, version: str, data: str) -> bytes:
+    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+    return f"event: {kind}\nid: {version}\n{lines}\n".encode()
+
+
+def digest(html: str) -> str:
+    return hashlib.sha256(html.encode()).hexdigest()[:20]
+
+
+def line_patch(before: list[str], after: list[str]) -> list[list[Any]]:
+    """Return the edits turning the lines ``before`` into ``after``: [start, end, lines] each,
+    from the last to the first (applied in that order, each keeps the others' places)."""
+    # autojunk (the default): lines as common as "</tr>" are not matched on, which keeps a
+    # part of 6,000 lines at 2 ms instead of 400 (the edits are as correct, if larger)
+    matcher = difflib.SequenceMatcher(None, before, after)
+    edits = [
+        [i1, i2, after[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+    ]
+    return edits[::-1]
+
+
+def apply_patch(lines: list[str], edits: list[list[Any]]) -> list[str]:
+    """Apply :func:`line_patch`'s edits (what live.js does, for the tests and the bench)."""
+    out = list(lines)
+    for start, end, new in edits:
+        out[start:end] = new
+    return out
+
+
+class Renders:
+    """A feed's renders: each new HTML as frames, with the patch from the one before."""
+
+    def __init__(self) -> None:
+        self.version: str | None = None
+        self.lines: list[str] = []
+        self._last: Frames | None = None
+
+    def frames(self, html: str) -> tuple[str, Frames]:
+        version = digest(html)
+        if version == self.version and self._last is not None:
+            return version, self._last
+        lines = html.split("\n")
+        patch = None
+        if self.version is not None:
+            edits = line_patch(self.lines, lines)
+            patch = _event("patch", version, json.dumps({"base": self.version, "edits": edits}))
+        frames = Frames(
+            full=_event("part", version, html),
+            base=self.version,
+            patch=patch,
+            changed=_event("changed", version, version),
+        )
+        self.version, self.lines, self._last = version, lines, frames
+        return version, frames
+
+
+# --- what each feed reads -------------------------------------------------------------------
+
+
+def _read(read: Any) -> Any:
+    """Run ``read`` in one of the hub's database threads, against the site's URLs."""
+
+    def run() -> Any:
+        set_urlconf(None)  # the site's URLs (a stream's request set the push process's)
+        return read()
+
+    return live.hub().db(run)
+
+
+def _tournament_loader(pk: int) -> live.Loader:
+    renders = Renders()
+
+    def read() -> tuple[str, Frames] | None:
+        t = Tournament.objects.select_related("club").filter(pk=pk).first()
+        if t is None:
+            return None
+        use_club_time(t)
+        html, _ = public.live_part(t)
+        return renders.frames(html)
+
+    return lambda: _read(read)
+
+
+def _match_loader(pk: int) -> live.Loader:
+    renders = Renders()
+    shown: list[Any] = [None, None]  # the head the last render was of, and its frames
+
+    def read() -> tuple[str, Frames] | None:
+        head = Match.objects.filter(pk=pk).values_list("last_seq", "result__seq").first()
+        if head is None:
+            return None
+        if head == shown[0]:  # nothing new in the log or its projection: no render
+            return shown[1]  # type: ignore[no-any-return]
+        match = pages.match_for_page(Match.objects.all()).filter(pk=pk).first()
+        if match is None:
+            return None
+        use_club_time(match.tournament)
+        with consistent_read():
+            sheet = pages.match_sheet(match)
+            html = render_to_string("web/_match_live.html", {"sheet": sheet, "match": match})
+        shown[:] = [head, renders.frames(html)]
+        return shown[1]  # type: ignore[no-any-return]
+
+    return lambda: _read(read)
+
+
+def _head_loader(pk: int) -> live.Loader:
+    """A match's head and projection: the phone page's part changes with them."""
+
+    def read() -> tuple[str, Frames] | None:
+        row = Match.objects.filter(pk=pk).values_list("last_seq", "result__seq").first()
+        if row is None:
+            return None
+        version = f"k{pk}-{row[0]}-{row[1] or 0}"
+        event = _event("changed", version, version)
+        return version, Frames(full=event, base=None, patch=None, changed=event)
+
+    return lambda: _read(read)
+
+
+_match_tournaments: dict[int, int] = {}
+_stage_tournaments: dict[int, int] = {}
+
+
+async def tournament_topics(kind: str, pk: int) -> list[str]:
+    """The tournament a result (``r``) or a stage (``s``) change belongs to, as its topic
+    (remembered: a match's or a stage's tournament never changes)."""
+    model: type[Match] | type[Stage]
+    if kind == "r":
+        known, model = _match_tournaments, Match
+    elif kind == "s":
+        known, model = _stage_tournaments, Stage
+    else:
+        return []
+    if pk not in known:
+        found = await _read(
+            lambda: model.objects.filter(pk=pk).values_list("tournament_id", flat=True).first()
+        )
+        if found is None:
+            return []
+        known[pk] = found
+    return [f"t{known[pk]}"]
+
+
+# --- the streams ----------------------------------------------------------------------------
+
+
+def _allow_origin(request: HttpRequest, response: HttpResponse) -> None:
+    """Let the site's own pages on another port or host of ALLOWED_HOSTS read the stream
+    (``LIVE_PUSH_ORIGIN``: the push process on a port of its own), with their cookies."""
+    origin = request.headers.get("Origin", "")
+    if not origin or "://" not in origin:
+        return
+    host, _ = split_domain_port(origin.split("://", 1)[1])
+    if host and validate_host(host, settings.ALLOWED_HOSTS or ["localhost", "127.0.0.1"]):
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Credentials"] = "true"
+        response["Vary"] = "Origin"
+
+
+def last_event_id(request: HttpRequest) -> str:
+    """The version the viewer holds: the header a reconnecting EventSource sends, or
+    ``?v=`` (the page's first connection cannot set a header)."""
+    held = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
+    return held.strip()[:64]
+
+
+def stream(
+    request: HttpRequest, key: str, topics: list[str], loader: live.Loader, mode: str
+) -> HttpResponse:
+    """The event stream of the feed ``key``: ``mode`` "part" sends the part (and its
+    patches), "changed" only that it changed."""
+    held = last_event_id(request)
+
+    async def events(hub: live.Hub) -> AsyncIterator[bytes]:
+        nonlocal held
+        if tournament_topics not in hub.resolvers:
+            hub.resolvers.append(tournament_topics)
+        feed, sub = await hub.subscribe(key, topics, loader)
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            while True:
+                got = await sub.next(HEARTBEAT_SECONDS)
+                if sub.closed is not None:
+                    yield b"event: end\ndata: gone\n\n"
+                    return
+                if got is None:
+                    yield b": ping\n\n"
+                    continue
+                version, frames = got
+                if version == held:
+                    continue
+                if mode == "changed":
+                    yield frames.changed
+                elif frames.patch is not None and frames.base == held:
+                    yield frames.patch
+                else:
+                    yield frames.full
+                held = version
+        finally:
+            hub.unsubscribe(feed, sub)
+
+    response = live.StreamResponse(events)
+    _allow_origin(request, response)
+    return response
+
+
+@require_GET
+def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament page's live part, as it changes."""
+    t = public._tournament(request, slug)
+    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], _tournament_loader(t.pk), "part")
+
+
+@require_GET
+def wall_stream(request: HttpRequest, slug: str) -> HttpResponse:
+    """The wall screen's part changed (it fetches its panels as it polls)."""
+    t = public._tournament(request, slug)
+    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], _tournament_loader(t.pk), "changed")
+
+
+@require_GET
+def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match sheet's live part, as it changes."""
+    match = public._match(request, pk)
+    topics = [f"m{match.pk}", f"r{match.pk}"]
+    return stream(request, f"m:{match.pk}", topics, _match_loader(match.pk), "part")
+
+
+@require_GET
+def keep_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    """The phone page's part changed (each phone fetches its own: forms, its team's link)."""
+    try:
+        match, _, _ = keeper._match_and_role(request, pk)  # 404 unless one of its people
+    except team_links.LinkStopped:  # 204: an EventSource stops asking; the page's poll says why
+        return HttpResponse(status=204)
+    topics = [f"m{match.pk}", f"r{match.pk}"]
+    return stream(request, f"k:{match.pk}", topics, _head_loader(match.pk), "changed")
+
+
+urlpatterns = [
+    path("t/<slug:slug>/", tournament_stream, name="tournament"),
+    path("t/<slug:slug>/wall/", wall_stream, name="wall"),
+    path("m/<int:pk>/", match_stream, name="match"),
+    path("keep/<int:pk>/", keep_stream, name="keep"),
+]
+
+
+def push_url(name: str, *args: Any) -> str:
+    """The URL of a page's stream, or "" when the pages do not offer one (they poll)."""
+    if not getattr(settings, "LIVE_PUSH", False):
+        return ""
+    origin = getattr(settings, "LIVE_PUSH_ORIGIN", "") or ""
+    return origin + "/push" + reverse(name, urlconf="web.push", args=args)
