@@ -26,30 +26,34 @@ DOC_MENTION = re.compile(r"([\w./-]*?)\b(rules|engine)\.md\b", re.IGNORECASE)
 DOCS = {"docs/rules.md", "docs/engine.md"}
 
 
-def tracked_text_files() -> dict[str, str]:
-    """Return every tracked file that is UTF-8 text, by its path in the repository.
+def tracked_files() -> list[str]:
+    """Return every tracked file present in the working tree, text or not (a screenshot).
 
     Empty when this is not a git checkout (an unpacked source archive, say).
     """
     if shutil.which("git") is None or not (ROOT / ".git").exists():
-        return {}
+        return []
     listed = subprocess.run(
         ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
     ).stdout.decode()
+    # a file deleted in the working tree, not yet committed, is not there to link to
+    return [name for name in filter(None, listed.split("\0")) if (ROOT / name).is_file()]
+
+
+def tracked_text_files() -> dict[str, str]:
+    """Return every tracked file that is UTF-8 text, by its path in the repository."""
     out = {}
-    for name in filter(None, listed.split("\0")):
-        path = ROOT / name
-        if not path.is_file():
-            continue  # deleted in the working tree, not yet committed
+    for name in tracked_files():
         try:
-            out[name] = path.read_text(encoding="utf-8")
+            out[name] = (ROOT / name).read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue  # binary
     return out
 
 
 FILES = tracked_text_files()
-TRACKED = set(FILES)
+#: every tracked file: a link may point at a picture
+TRACKED = set(tracked_files())
 
 
 def resolve(source: str, target: str) -> str | None:
