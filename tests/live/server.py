@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import threading
 import time
 import unittest.mock
@@ -184,5 +185,12 @@ def reading(url: str, headers: dict[str, str] | None = None) -> Iterator[Reader]
         try:
             yield reader
         finally:
+            # a socket closed from this thread does not wake the reader's blocking read; a
+            # shut-down one does, at once
+            stream = response.extensions.get("network_stream")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
             response.close()
             thread.join(5)
