@@ -255,7 +255,14 @@ class Hub:
         return await self.loop.run_in_executor(self.pool, functools.partial(_job, work, *args))
 
     async def release(self) -> None:
-        """Close the database connection of every one of the hub's threads (at the end)."""
+        """Stop hearing changes and close the database connection of every one of the hub's
+        threads (at the end): its tasks are cancelled and awaited first, so that no feed's
+        reload opens a connection again after its thread's was closed."""
+        self._undo()
+        tasks = [t for t in self._tasks if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         count = self.pool._max_workers
         barrier = threading.Barrier(count)
 
