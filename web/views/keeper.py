@@ -24,7 +24,7 @@ from tournaments import errors as store_errors
 from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.access import directed_tournaments
-from tournaments.models import Match
+from tournaments.models import Match, MatchEvent
 from tournaments.reads import consistent_read
 from tournaments.services import match_append_event
 
@@ -236,6 +236,18 @@ def _version(request: HttpRequest, match: Match) -> str:
     return f"k{match.pk}-{match.last_seq}" + ("" if link is None else f"-l{link.link_id}")
 
 
+def _key(form: forms.Command) -> str:
+    """The idempotency key of a page's command: its client id (kept while it is resent)."""
+    return f"web-{form.cleaned_data['client_id']}"
+
+
+def sent_before(match: Match, form: forms.Command) -> bool:
+    """Whether this form's command (``form`` valid) is in the match's log already: a resend
+    after a lost answer, which a page's checks against the position as it now stands would
+    take for a stale command."""
+    return MatchEvent.objects.filter(match=match, idempotency_key=_key(form)).exists()
+
+
 def append_command(
     request: HttpRequest,
     match: Match,
@@ -254,7 +266,7 @@ def append_command(
             kind=kind,
             payload=payload,
             actor=request.user if actor is None else actor,
-            idempotency_key=f"web-{form.cleaned_data['client_id']}",
+            idempotency_key=_key(form),
             via="session",
         )
     except store_errors.AppendRefused as exc:
@@ -269,7 +281,7 @@ def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
     return redirect(reverse("web:keep-match", args=[match.pk]))
 
 
-def _status_code(exc: store_errors.AppendRefused | None) -> int:
+def status_code(exc: store_errors.AppendRefused | None) -> int:
     if isinstance(exc, store_errors.NotPermitted):
         return 403
     if isinstance(exc, store_errors.StaleSequence | store_errors.MatchStateConflict):
@@ -289,7 +301,7 @@ def _refused(
     reject_form: forms.Reject | None = None,
 ) -> HttpResponse:
     """Tell why nothing was recorded; the page comes back with what was typed still in it."""
-    code = _status_code(exc)
+    code = status_code(exc)
     if wants_json(request):
         retry = isinstance(exc, store_errors.StoreUnavailable)
         head = Match.objects.values_list("last_seq", flat=True).get(pk=match.pk)

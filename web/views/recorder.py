@@ -27,15 +27,14 @@ import seep_core as sc
 from tournaments import errors as store_errors
 from tournaments import matchlog
 from tournaments import selectors as store
-from tournaments.models import Match, MatchEvent
+from tournaments.models import Match
 from tournaments.reads import consistent_read
 
 from .. import forms, moves, pages
 from ..access import DIRECTOR, SCOREKEEPER, match_role
 from ..clubtime import use_club_time
 from ..recorder import floor_houses, recorder_page
-from .keeper import _status_code as status_code
-from .keeper import append_command, plain_words, wants_json
+from .keeper import append_command, plain_words, sent_before, status_code, wants_json
 
 K = matchlog.Kind
 
@@ -148,13 +147,6 @@ def _form_errors(form: django_forms.Form) -> str:
     return " ".join(errors)
 
 
-def _sent_before(match: Match, form: forms.Command) -> bool:
-    """Whether this form's command was written already: a resend after a lost answer, which
-    the page's checks against the deal as it now stands would take for a stale play."""
-    key = f"web-{form.cleaned_data['client_id']}"
-    return MatchEvent.objects.filter(match=match, idempotency_key=key).exists()
-
-
 RECORDED_BEFORE = "Recorded already: it reached the server before the connection dropped."
 
 
@@ -175,7 +167,7 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     form = Start(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
-    if _sent_before(match, form):
+    if sent_before(match, form):
         return _done(request, match, RECORDED_BEFORE)
     payload = {"first_dealer": form.cleaned_data["first_dealer"]}
     return _append(request, match, K.MATCH_STARTED, payload, form, "The match has started.")
@@ -189,7 +181,7 @@ def bid(request: HttpRequest, pk: int) -> HttpResponse:
     form = Bid(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
-    if _sent_before(match, form):
+    if sent_before(match, form):
         return _done(request, match, RECORDED_BEFORE)
     deal = state.deal
     if not isinstance(deal, sc.TableDeal) or deal.phase != "bid":
@@ -220,7 +212,7 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
     form = PlayForm(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
-    if _sent_before(match, form):
+    if sent_before(match, form):
         return _done(request, match, RECORDED_BEFORE)
     deal = state.deal
     if not isinstance(deal, sc.TableDeal) or deal.to_play is None or deal.phase == "bid":
@@ -247,7 +239,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     form = PlayForm(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
-    if _sent_before(match, form):
+    if sent_before(match, form):
         return _done(request, match, RECORDED_BEFORE)
     last = state.last_play
     if last is None or form.cleaned_data["move"] != moves.key(last.move):

@@ -26,14 +26,13 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.access import seat_lineup, seats_in
-from tournaments.models import Match, MatchEvent
+from tournaments.models import Match
 from tournaments.reads import consistent_read
 
 from .. import forms, moves, pages, seat
 from .. import links as team_links
 from ..clubtime import use_club_time
-from .keeper import _status_code as status_code
-from .keeper import append_command, plain_words, wants_json
+from .keeper import append_command, plain_words, sent_before, status_code, wants_json
 from .public import POLL_MS, _conditional, etag_of
 
 #: the session's seats chosen through a team's link: {match id: seat}
@@ -178,7 +177,7 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     shown = store.match_position(viewer.match, seats=[viewer.seat], state=viewer.state)
     posted = request.POST.get("move", "")
     move = moves.chosen(shown["legal_moves"] or [], posted)
-    if move is None and _sent_before(viewer.match, form):
+    if move is None and sent_before(viewer.match, form):
         # a resend after a lost answer: the move is written already, and no longer open;
         # the store answers it as it answered the first time (or refuses a changed one)
         move = moves.parsed(posted)
@@ -195,12 +194,6 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
         return JsonResponse({"ok": True, "message": done})
     messages.success(request, done)
     return redirect(reverse("web:seat", args=[pk]))
-
-
-def _sent_before(match: Match, form: forms.Command) -> bool:
-    """Whether a command with this form's client id is in the match's log already."""
-    key = f"web-{form.cleaned_data['client_id']}"
-    return MatchEvent.objects.filter(match=match, idempotency_key=key).exists()
 
 
 def _refused(request: HttpRequest, viewer: Viewer, message: str, status: int) -> HttpResponse:
