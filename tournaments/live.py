@@ -271,6 +271,7 @@ class Hub:
             barrier.wait(10)  # each job in a thread of its own
 
         await asyncio.gather(*(self.loop.run_in_executor(self.pool, close) for _ in range(count)))
+        self.pool.shutdown(wait=False)  # its threads end: nothing is sent to them again
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         """Run ``coroutine`` on the hub's loop, outside the context of whichever request

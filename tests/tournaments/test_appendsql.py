@@ -80,7 +80,10 @@ class RoundTrips:
     """A TCP proxy to PostgreSQL that counts round trips: the client sends, the server answers.
 
     However many statements or packets a request holds, the client waiting for the server's
-    answer is one turn of the conversation, and that is what is counted.
+    answer is one turn of the conversation, and that is what is counted: on the first
+    session through it (the test's own connection, made at once by ``through_proxy``). A
+    session another thread of the process opens meanwhile (any, since they all read the same
+    settings) is proxied too, but its turns are its own and are not counted.
     """
 
     def __init__(self, host: str, port: int) -> None:
@@ -88,7 +91,8 @@ class RoundTrips:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.count = 0
-        self._last = ""
+        self._last: dict[int, str] = {}
+        self._sessions = 0
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = [self.listener]
         self._threads = [threading.Thread(target=self._accept, daemon=True)]
@@ -101,21 +105,23 @@ class RoundTrips:
                 server = socket.create_connection(self.upstream)
                 with self._lock:
                     self._sockets += [client, server]
+                    session = self._sessions
+                    self._sessions += 1
                 for source, sink, side in ((client, server, "client"), (server, client, "server")):
                     pump = threading.Thread(
-                        target=self._pump, args=(source, sink, side), daemon=True
+                        target=self._pump, args=(source, sink, side, session), daemon=True
                     )
                     with self._lock:
                         self._threads.append(pump)
                     pump.start()
 
-    def _pump(self, source: socket.socket, sink: socket.socket, side: str) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket, side: str, session: int) -> None:
         with contextlib.suppress(OSError):
             while data := source.recv(65536):
                 with self._lock:
-                    if side == "server" and self._last == "client":
+                    if side == "server" and self._last.get(session) == "client" and session == 0:
                         self.count += 1
-                    self._last = side
+                    self._last[session] = side
                 sink.sendall(data)
 
     def close(self) -> None:
