@@ -48,9 +48,7 @@ lint: $(STAMP)
 	DEBUG=1 $(BIN)/mypy
 	DEBUG=1 $(BIN)/mypy --strict seep_core competition/formats
 
-# worksteal: a worker that runs dry takes queued tests from the other, so the long browser and
-# stack tests do not leave one worker idle at the end
-PYTEST_ARGS ?= -n 2 --dist worksteal
+PYTEST_ARGS ?= -n 2
 
 pytest: $(STAMP) browser-tools
 	$(BIN)/pytest $(PYTEST_ARGS)
