@@ -16,7 +16,7 @@ from typing import Any
 from django.core.signals import request_started
 from django.utils import timezone
 
-from tournaments.models import Tournament
+from tournaments.models import Club, Tournament
 
 
 def use_club_time(tournament: Tournament) -> None:
@@ -25,8 +25,12 @@ def use_club_time(tournament: Tournament) -> None:
     ``tournament.club`` should come with the tournament (``select_related``): no query here.
     """
     club = tournament.club if tournament.club_id is not None else None
-    if club is None:
-        return
+    if club is not None:
+        use_club_zone(club)
+
+
+def use_club_zone(club: Club) -> None:
+    """Show this request's times in ``club``'s zone (a page about the club itself)."""
     try:
         timezone.activate(zoneinfo.ZoneInfo(club.time_zone))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # validated on save; kept safe here

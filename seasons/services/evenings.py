@@ -13,10 +13,9 @@ from __future__ import annotations
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Max
 
 from competition.models import Stage, StandingRow
-from competition.selectors import tournaments_over
+from competition.selectors import latest_standings_round, tournaments_over
 from scoring.models import MatchResult
 from tournaments.models import Team, Tournament
 
@@ -78,7 +77,7 @@ def _rows(club_id: int, tournament_id: int, day: date) -> list[EveningResult]:
     if tournament_id in tournaments_over([tournament_id]):
         rankings = []
         for stage in Stage.objects.filter(tournament_id=tournament_id).order_by("-order"):
-            last = StandingRow.objects.filter(stage=stage).aggregate(n=Max("as_of_round"))["n"]
+            last = latest_standings_round(stage=stage)
             if last is None:
                 continue
             rows = StandingRow.objects.filter(stage=stage, as_of_round=last)

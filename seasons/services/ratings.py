@@ -16,7 +16,7 @@ it fold again from the first game it affects, as ``rebuild`` folds everything: t
 from there are deleted, the ratings just before are read back from the changes before, and
 the games from there are rated again. Without a ``match_id`` it compares every game with what
 was rated and folds again from the first difference (the catch-up). The result is the same
-rows whatever the order the messages came in (tests/seasons/test_ratings_property.py).
+rows whatever the order the messages came in (tests/seasons/test_ratings_projection.py).
 """
 
 from __future__ import annotations

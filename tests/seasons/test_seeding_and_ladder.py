@@ -111,6 +111,7 @@ def test_the_ladder_adds_each_evenings_places_up_to_the_evening_asked(
     # the places are the final standings' ranks of each evening
     last = Stage.objects.filter(tournament=club_world.evenings[-1]).get()
     final = StandingRow.objects.filter(stage=last, as_of_round=3)
+    assert final.count() == 4  # a line each: the loop below checks every team
     for row in final:
         line = EveningResult.objects.get(tournament=last.tournament, player=row.team.first_player)
         assert line.place == row.rank  # one stage: its ranks, ties shared

@@ -7,7 +7,6 @@ and its members who sign in; anyone else gets 404, as for a club that does not e
 
 from __future__ import annotations
 
-import zoneinfo
 from datetime import date
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,6 +18,7 @@ from seasons import selectors
 from seasons.models import Season
 from tournaments.models import Club, Player
 
+from ..clubtime import use_club_zone
 from ..rating_chart import Point, rating_over_time
 from .desk._common import ascii_id
 
@@ -27,10 +27,7 @@ def _club_or_404(request: HttpRequest, slug: str) -> Club:
     club = get_object_or_404(Club, slug=slug)
     if not selectors.may_see_club(request.user, club):
         raise Http404("no such club")
-    try:
-        timezone.activate(zoneinfo.ZoneInfo(club.time_zone))
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # validated on save; kept safe here
-        timezone.deactivate()
+    use_club_zone(club)
     return club
 
 

@@ -3,8 +3,6 @@ seeding an evening by its members' ratings."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,6 +19,7 @@ from tournaments.access import is_club_director
 from tournaments.errors import ClubRefused
 from tournaments.models import Club
 
+from ...clubtime import use_club_zone
 from ._common import back, refusal, tournament_or_404
 
 
@@ -67,6 +66,7 @@ def _club(request: HttpRequest, slug: str) -> Club:
     club = get_object_or_404(Club, slug=slug)
     if not is_club_director(request.user, club):
         raise Http404("no such club")
+    use_club_zone(club)
     return club
 
 
@@ -163,11 +163,3 @@ def seed_by_ratings(request: HttpRequest, slug: str) -> HttpResponse:
             f"{record.get_measure_display()}; the stages not started seed by rating.",
         )
     return back(t.slug, "teams")
-
-
-def seeding_context(tournament_id: int) -> dict[str, Any]:
-    """What the desk shows of a seeding by members' ratings: the record, and the form."""
-    return {
-        "rating_seeding": RatingSeeding.objects.filter(tournament_id=tournament_id).first(),
-        "seed_form": SeedForm(),
-    }
