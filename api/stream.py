@@ -41,10 +41,9 @@ from .problems import Problem
 
 #: events read and sent at a time
 PAGE = 100
-#: how often the caller's access is checked again (seconds)
+#: how often the caller's access is checked again (seconds); a comment line is sent as often
+#: when nothing happens
 RECHECK_SECONDS = 10.0
-#: a comment line this often when nothing happens (seconds)
-HEARTBEAT_SECONDS = 20.0
 #: a write the client's socket took longer than this to accept ends the stream (seconds)
 SLOW_SECONDS = 5.0
 
@@ -160,7 +159,7 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
                         return
                 if len(shown) == PAGE:
                     continue
-                got = await sub.next(min(HEARTBEAT_SECONDS, RECHECK_SECONDS))
+                got = await sub.next(RECHECK_SECONDS)
                 if sub.closed is not None:
                     yield _end("gone", "The match is gone.")
                     return

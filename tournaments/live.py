@@ -192,7 +192,6 @@ class Feed:
         self.version: str | None = None
         self.item: Any = None
         self.loaded = asyncio.Event()
-        self.loads = 0
         self._running = False
         self._again = False
 
@@ -214,7 +213,6 @@ class Feed:
                 except Exception:
                     log.exception("live: loading %s failed", self.key)
                     got = None if self.version is None else (self.version, self.item)
-                self.loads += 1
                 if got is None:
                     for sub in list(self.subscribers):
                         sub.close("gone")
@@ -241,7 +239,6 @@ class Hub:
         self.feeds: dict[str, Feed] = {}
         self.by_topic: dict[str, set[Feed]] = {}
         self.resolvers: list[Callable[[str, int], Awaitable[list[str]]]] = []
-        self.heard = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._undo = listen(self._heard_threadsafe)
         self.spawn(self._recheck())
@@ -318,7 +315,6 @@ class Hub:
         parsed = parse(message)
         if parsed is None:
             return
-        self.heard += 1
         kind, pk = parsed
         self._poke(f"{kind}{pk}")
         if self.resolvers:
@@ -364,12 +360,6 @@ class Hub:
                 pause = min(pause * 2, 10.0)
             finally:
                 await client.aclose()
-
-    def close(self) -> None:
-        self._undo()
-        for task in list(self._tasks):
-            task.cancel()
-        self.pool.shutdown(wait=False)
 
 
 def _job(work: Callable[..., Any], *args: Any) -> Any:

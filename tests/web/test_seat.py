@@ -272,7 +272,6 @@ def test_the_pick_list_leads_each_player_to_their_seat_page(club: Club) -> None:
     match = club.digital
     text = club.client(seat_user(club, 1)).get("/keep/").content.decode()
     assert f"/play/{match.pk}/" in text
-    assert match.team0.name == "North" and match.team1.name == "South"
     assert f"/play/{match.pk}/" not in club.client("east1").get("/keep/").content.decode()
     assert f"/play/{match.pk}/" in _link_phone(club, 0).get("/keep/").content.decode()
 
