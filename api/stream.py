@@ -21,6 +21,7 @@ ends the stream with ``event: end`` saying why, and no event after it.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import AsyncIterator
@@ -66,9 +67,16 @@ def _refusal(view: _Gate, request: Request, exc: Exception) -> HttpResponse:
     return response
 
 
-def admit(request: HttpRequest, pk: int, after: int | None) -> Caller | HttpResponse:
-    """Authenticate the caller and find the match they may see (in a database thread)."""
+def admit(
+    request: HttpRequest, pk: int, after: int | None, *, again: bool = False
+) -> Caller | HttpResponse:
+    """Authenticate the caller and find the match they may see (in a database thread).
+
+    ``again``: the stream's periodic check of a caller already admitted, which is not a
+    request of theirs, so it spends nothing of their rate limit (no throttles)."""
     view = _Gate()
+    if again:
+        view.throttle_classes = []
     view.args, view.kwargs = (), {"pk": pk}
     drf = view.initialize_request(request)
     view.request, view.headers = drf, dict(view.default_response_headers)
@@ -137,7 +145,7 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
             yield b"retry: 2000\n\n"
             while True:
                 if time.monotonic() - checked > RECHECK_SECONDS:
-                    again = await hub.db(admit, request, pk, sent)
+                    again = await hub.db(functools.partial(admit, again=True), request, pk, sent)
                     if isinstance(again, HttpResponse):
                         problem = json.loads(again.content or b"{}")
                         yield _end(

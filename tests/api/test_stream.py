@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 import httpx
@@ -166,3 +167,27 @@ def test_a_client_that_reads_too_slowly_is_dropped_with_the_reason(
             assert end is not None and json.loads(end.data)["code"] == "slow_consumer"
             assert seqs(reader) == [1]  # it resumes from there
             assert reader.wait_ended()
+
+
+def test_a_streams_checks_of_its_caller_spend_nothing_of_their_rate_limit(
+    league: Any, monkeypatch: Any
+) -> None:
+    from api.throttling import RateThrottle
+
+    monkeypatch.setattr(stream, "RECHECK_SECONDS", 0.1)
+    asked = []
+    allow = RateThrottle.allow_request
+
+    def counted(self: Any, request: Any, view: Any) -> bool:
+        asked.append(type(view).__name__)
+        return bool(allow(self, request, view))
+
+    monkeypatch.setattr(RateThrottle, "allow_request", counted)
+    match = league.digital
+    with push_server() as server:
+        url = f"{server.url}/api/v1/matches/{match.pk}/stream/"
+        with reading(url, bearer(league, "a_read")) as reader:
+            assert reader.wait(until_seq(match.last_seq)) is not None
+            time.sleep(1.0)  # about ten checks of the caller, with nothing to send
+            assert not reader.ended
+    assert asked == ["_Gate"]  # the connection's only: the checks are not requests of theirs
