@@ -445,18 +445,20 @@ class EntryLine:
     side_name: str | None
 
 
-def keeper_matches(user: Any, *, teams: Sequence[int] = ()) -> Any:
-    """Return the score matches ``user`` keeps score at or plays in, and those of ``teams``
-    (the teams whose links the browser holds), not yet finished (nor called off)."""
+def keeper_matches(user: Any, *, teams: Sequence[int] = (), mode: str = Match.Mode.SCORE) -> Any:
+    """Return the matches of ``mode`` ``user`` plays in (or, score matches, keeps score at),
+    and those of ``teams`` (the teams whose links the browser holds), not yet finished (nor
+    called off): score matches for the phone page, digital ones for the seat pages."""
     who = Q(pk__in=[])
     if user.is_authenticated:
         who = Q(team0__first_player__user=user) | Q(team0__second_player__user=user)
         who |= Q(team1__first_player__user=user) | Q(team1__second_player__user=user)
-        who |= Q(scorekeepers=user)
+        if mode == Match.Mode.SCORE:
+            who |= Q(scorekeepers=user)
     if teams:
         who |= Q(team0__in=teams) | Q(team1__in=teams)
     return (
-        Match.objects.filter(who, mode=Match.Mode.SCORE)
+        Match.objects.filter(who, mode=mode)
         .exclude(status__in=(Match.Status.FINISHED, Match.Status.CALLED_OFF))
         .select_related("tournament", "team0", "team1", "result")
         .distinct()

@@ -9,11 +9,8 @@ decides what is legal: a page can only post back a move the engine listed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from django.db.models import Q
 
 import seep_core as sc
 from scoring import selectors as scoring
@@ -134,23 +131,4 @@ def seat_page(match: Match, seat: int, state: matchlog.MatchState | None = None)
         deals=list(scoring.deal_results(match=match)),
         over=progress is not None and progress.over,
         winner=winner,
-    )
-
-
-def seat_matches(user: Any, *, teams: Sequence[int] = ()) -> Any:
-    """Return the digital matches ``user`` plays in, and those of ``teams`` (the teams whose
-    links the browser holds), not yet finished (nor called off): where their seat pages are.
-    """
-    who = Q(pk__in=[])
-    if user.is_authenticated:
-        who = Q(team0__first_player__user=user) | Q(team0__second_player__user=user)
-        who |= Q(team1__first_player__user=user) | Q(team1__second_player__user=user)
-    if teams:
-        who |= Q(team0__in=teams) | Q(team1__in=teams)
-    return (
-        Match.objects.filter(who, mode=Match.Mode.DIGITAL)
-        .exclude(status__in=(Match.Status.FINISHED, Match.Status.CALLED_OFF))
-        .select_related("tournament", "team0", "team1")
-        .distinct()
-        .order_by("tournament__name", "pk")
     )

@@ -28,7 +28,7 @@ from tournaments.models import Match, MatchEvent
 from tournaments.reads import consistent_read
 from tournaments.services import match_append_event
 
-from .. import forms, pages, seat
+from .. import forms, pages
 from .. import links as team_links
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
 from ..clubtime import use_club_time
@@ -109,7 +109,11 @@ def index(request: HttpRequest) -> HttpResponse:
     ]
     context = {
         "mine": mine,
-        "playing": list(seat.seat_matches(request.user, teams=team_links.team_ids(request))),
+        "playing": list(
+            pages.keeper_matches(
+                request.user, teams=team_links.team_ids(request), mode=Match.Mode.DIGITAL
+            )
+        ),
         "recording": list(table_matches(request.user)),
         "directed": directed,
         "links": linked.live,
