@@ -119,12 +119,27 @@ class PushApplication:
     async def _stream(
         self, response: live.StreamResponse, hub: live.Hub, receive: Any, send: Any, scope: Any
     ) -> None:
+        stuck = False
+
         async def pump() -> None:
+            task = asyncio.current_task()
+            assert task is not None
+
+            def drop() -> None:  # a write still waiting for the client after the limit
+                nonlocal stuck
+                stuck = True
+                task.cancel()
+
             async with contextlib.aclosing(response.events(hub)) as events:  # type: ignore[type-var]
                 async for chunk in events:
                     message = {"type": "http.response.body", "body": chunk, "more_body": True}
-                    async with asyncio.timeout(self.timeout):  # no task made, unlike wait_for
+                    # a hub timer, not asyncio.timeout: that sets and cancels an event loop
+                    # timer for every message to every viewer
+                    limit = hub.timers.call_later(self.timeout, drop)
+                    try:
                         await send(message)
+                    finally:
+                        limit.cancel()
             await send({"type": "http.response.body", "body": b""})
 
         async def gone() -> None:
@@ -138,16 +153,16 @@ class PushApplication:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        if stuck:
+            log.info(
+                "push: dropped a client that read nothing for %.0f s: %s",
+                self.timeout,
+                scope.get("path"),
+            )
+            return
         for task in done:
             if task is tasks[0] and not task.cancelled() and task.exception() is not None:
-                if isinstance(task.exception(), TimeoutError):
-                    log.info(
-                        "push: dropped a client that read nothing for %.0f s: %s",
-                        self.timeout,
-                        scope.get("path"),
-                    )
-                else:
-                    log.error("push: a stream failed", exc_info=task.exception())
+                log.error("push: a stream failed", exc_info=task.exception())
 
 
 def _headers(response: HttpResponse) -> list[tuple[bytes, bytes]]:

@@ -29,8 +29,10 @@ import asyncio
 import contextvars
 import functools
 import logging
+import math
 import os
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -60,6 +62,10 @@ DB_THREADS = int(os.environ.get("PUSH_DB_THREADS", "") or 4)
 #: how often a hub looks again at every feed it holds, whatever it heard (a lost message,
 #: a change made around the publishers: a team renamed in the admin)
 RECHECK_SECONDS = 15.0
+#: the resolution of the hub's timers (a stream's heartbeat, an API stream's recheck, a
+#: stuck write's limit): one wake-up a tick for the whole process, instead of an event-loop
+#: timer set and cancelled for every message to every connection
+TICK_SECONDS = 0.25
 KINDS = {"m", "r", "s", "t"}
 
 _listeners: list[Callable[[str], None]] = []
@@ -143,34 +149,93 @@ def parse(message: str | bytes) -> tuple[str, int] | None:
 # --- hearing -------------------------------------------------------------------------------
 
 
+class Timer:
+    """One of a :class:`Timers`' callbacks, until it is cancelled or called."""
+
+    __slots__ = ("callback", "slot", "slots")
+
+    def __init__(
+        self, slots: dict[int, set[Timer]], slot: int, callback: Callable[[], None]
+    ) -> None:
+        self.slots, self.slot, self.callback = slots, slot, callback
+
+    def cancel(self) -> None:
+        due = self.slots.get(self.slot)
+        if due is not None:
+            due.discard(self)
+
+
+class Timers:
+    """Coarse timers for thousands of connections: each waits in a slot of ``TICK_SECONDS``,
+    and one task a process calls the slots that came due. Setting or cancelling one is a set's
+    add or discard (an event loop's own timer is a heap entry made and removed each time)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.slots: dict[int, set[Timer]] = {}
+        self.done = math.floor(loop.time() / TICK_SECONDS)  # every slot up to it was called
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback()`` ``delay`` seconds from now (up to a tick later)."""
+        slot = max(math.ceil((self.loop.time() + delay) / TICK_SECONDS), self.done + 1)
+        timer = Timer(self.slots, slot, callback)
+        self.slots.setdefault(slot, set()).add(timer)
+        return timer
+
+    def fire(self) -> None:
+        """Call every timer that came due."""
+        now = math.floor(self.loop.time() / TICK_SECONDS)
+        for slot in range(self.done + 1, now + 1):
+            for timer in self.slots.pop(slot, ()):
+                try:
+                    timer.callback()
+                except Exception:
+                    log.exception("live: a timer's callback failed")
+        self.done = max(self.done, now)
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            self.fire()
+
+
 class Subscription:
     """What one connection is waiting for: the latest item a feed offered it, or the word
     that it was dropped. Holds at most one item (the newest replaces an unsent one)."""
 
-    def __init__(self) -> None:
+    __slots__ = ("_timers", "_waiter", "closed", "has_item", "item")
+
+    def __init__(self, timers: Timers) -> None:
         self.item: Any = None
         self.has_item = False
         self.closed: str | None = None
-        self._ready = asyncio.Event()
+        self._timers = timers
+        self._waiter: asyncio.Future[None] | None = None
 
     def offer(self, item: Any) -> None:
         self.item, self.has_item = item, True
-        self._ready.set()
+        self._wake()
 
     def close(self, reason: str) -> None:
         self.closed = reason
-        self._ready.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def next(self, timeout: float) -> Any:
         """Return the item offered since the last call (None after ``timeout`` without one,
         or once closed: then ``closed`` says why)."""
         if not self.has_item and self.closed is None:
+            waiter = self._waiter = self._timers.loop.create_future()
+            timer = self._timers.call_later(timeout, self._wake)
             try:
-                async with asyncio.timeout(timeout):  # no task made, unlike wait_for
-                    await self._ready.wait()
-            except TimeoutError:
-                return None
-        self._ready.clear()
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
         if not self.has_item:
             return None
         item, self.item, self.has_item = self.item, None, False
@@ -240,7 +305,9 @@ class Hub:
         self.by_topic: dict[str, set[Feed]] = {}
         self.resolvers: list[Callable[[str, int], Awaitable[list[str]]]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.timers = Timers(self.loop)
         self._undo = listen(self._heard_threadsafe)
+        self.spawn(self.timers.run())
         self.spawn(self._recheck())
         url = getattr(settings, "REDIS_URL", "") or ""
         if url:
@@ -289,7 +356,7 @@ class Hub:
                 self.by_topic.setdefault(topic, set()).add(feed)
             feed.poke()
         await feed.loaded.wait()
-        sub = Subscription()
+        sub = Subscription(self.timers)
         feed.subscribers.add(sub)
         if feed.version is not None:
             sub.offer((feed.version, feed.item))
@@ -362,10 +429,23 @@ class Hub:
                 await client.aclose()
 
 
+#: a database thread that did a job this recently skips the connection's health check (a
+#: ``SELECT 1`` round trip, otherwise paid by every feed's reload): its last job just used it
+FRESH_SECONDS = 1.0
+_last_job = threading.local()
+
+
 def _job(work: Callable[..., Any], *args: Any) -> Any:
-    close_old_connections()  # one gone or past its age is replaced
+    if time.monotonic() - getattr(_last_job, "ended", -FRESH_SECONDS) >= FRESH_SECONDS:
+        close_old_connections()  # one gone or past its age is replaced
     timezone.deactivate()  # a thread serves every tournament: none's zone is kept
-    return work(*args)
+    try:
+        result = work(*args)
+    except BaseException:
+        _last_job.ended = -FRESH_SECONDS  # checked again before the next job
+        raise
+    _last_job.ended = time.monotonic()
+    return result
 
 
 class StreamResponse(HttpResponse):

@@ -171,3 +171,90 @@ def test_a_patch_turns_the_part_a_viewer_holds_into_the_new_one() -> None:
             else:
                 after.insert(at, rng.choice([*common, f"new {rng.randrange(9)}"]))
         assert push.apply_patch(before, push.line_patch(before, after)) == after
+
+
+def test_a_viewer_whose_socket_takes_nothing_is_dropped_after_the_send_limit(
+    caplog: Any,
+) -> None:
+    """Back-pressure: a write that waits past the limit ends the connection (nothing is
+    buffered for it), and the log says why. Driven through the ASGI interface, with a
+    ``send`` that never completes (a client whose socket is full)."""
+    import asyncio
+    import logging
+
+    from deploy.push import PushApplication
+    from tournaments import live
+
+    club = make_club()
+    app = PushApplication(timeout=0.3)
+    messages: list[dict[str, Any]] = []
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": f"/push/t/{club.tournament.slug}/",
+        "raw_path": f"/push/t/{club.tournament.slug}/".encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8001),
+    }
+
+    async def run() -> float:
+        requests = [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            if requests:
+                return requests.pop()
+            await asyncio.Event().wait()  # the client never leaves by itself
+            raise AssertionError
+
+        async def send(message: dict[str, Any]) -> None:
+            messages.append(message)
+            if message.get("body"):
+                await asyncio.Event().wait()  # the socket never takes it
+
+        began = asyncio.get_running_loop().time()
+        try:
+            async with asyncio.timeout(10):
+                await app(scope, receive, send)
+        finally:
+            await live.hub().release()
+        return asyncio.get_running_loop().time() - began
+
+    with caplog.at_level(logging.INFO, logger="deploy.push"):
+        took = asyncio.run(run())
+    assert messages[0]["type"] == "http.response.start" and messages[0]["status"] == 200
+    # one write tried, and none after it: nothing queued for a client that does not read
+    assert [m.get("body") for m in messages[1:]] == [b"retry: 2000\n\n"]
+    assert 0.3 <= took < 0.3 + 2 * live.TICK_SECONDS + 1
+    assert "dropped a client that read nothing" in caplog.text
+
+
+def test_the_hubs_timers_call_each_callback_once_when_due_and_never_once_cancelled() -> None:
+    import asyncio
+
+    from tournaments import live
+
+    async def run() -> tuple[list[str], list[str]]:
+        loop = asyncio.get_running_loop()
+        timers = live.Timers(loop)
+        called: list[str] = []
+        early: list[str] = []
+        timers.call_later(0.0, lambda: called.append("now"))
+        timers.call_later(0.4, lambda: called.append("later"))
+        timers.call_later(0.1, lambda: called.append("cancelled")).cancel()
+        timers.fire()  # nothing is due before its slot
+        early.extend(called)
+        runner = loop.create_task(timers.run())
+        await asyncio.sleep(0.4 + 2 * live.TICK_SECONDS)
+        runner.cancel()
+        timers.fire()
+        return early, called
+
+    early, called = asyncio.run(run())
+    assert early == []
+    assert called == ["now", "later"]
