@@ -91,15 +91,27 @@ def fixture_winner_side(fixture: Fixture) -> int | None:
 
 def fixture_status(fixture: Fixture) -> str:
     """Return where a fixture stands: waiting, ready, playing, decided, void or bye."""
-    if fixture.result == Fixture.Result.VOID:
+    return status_of_fixture(
+        fixture.result,
+        fixture.team_a_id,
+        fixture.team_b_id,
+        None if fixture.match is None else fixture.match.status,
+    )
+
+
+def status_of_fixture(
+    result: str, team_a_id: int | None, team_b_id: int | None, match_status: str | None
+) -> str:
+    """:func:`fixture_status` from a fixture's values (a page that reads rows, not models)."""
+    if result == Fixture.Result.VOID:
         return "void"
-    if fixture.result == Fixture.Result.BYE:
+    if result == Fixture.Result.BYE:
         return "bye"
-    if fixture.result:
+    if result:
         return "decided"
-    if fixture.team_a_id is None or fixture.team_b_id is None:
+    if team_a_id is None or team_b_id is None:
         return "waiting"
-    if fixture.match is not None and fixture.match.status != "scheduled":
+    if match_status is not None and match_status != "scheduled":
         return "playing"
     return "ready"
 
