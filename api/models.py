@@ -135,3 +135,38 @@ class WebhookAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"attempt {self.number} of delivery {self.delivery_id}"
+
+
+class ResultEntry(models.Model):
+    """One happening of a tournament's results log: what its webhooks tell (the same kinds and
+    bodies), kept for its results stream, numbered by ``seq`` in the order it was committed
+    (api/results.py): a client reading from a seq misses nothing and sees nothing twice."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="results")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32, choices=Webhook.Kind.choices)
+    body = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        verbose_name_plural = "result entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="result_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.seq} of tournament {self.tournament_id}"
+
+
+class ResultsHead(models.Model):
+    """A tournament's results log's last seq: the row an entry's writer locks, so that entries
+    commit in the order of their seqs."""
+
+    tournament = models.OneToOneField(
+        Tournament, primary_key=True, on_delete=models.CASCADE, related_name="results_head"
+    )
+    last_seq = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"results of tournament {self.tournament_id}: {self.last_seq}"

@@ -1,6 +1,9 @@
-"""A match's log as a stream of server-sent events, for integrators (docs/api.md, "The stream").
+"""Logs as streams of server-sent events, for integrators (docs/api.md, "The stream").
 
-``GET /api/v1/matches/<id>/stream/``, served by the push process (deploy/push.py). A client
+``GET /api/v1/matches/<id>/stream/`` (a match's log) and ``GET
+/api/v1/tournaments/<id>/results/stream/`` (a tournament's results log, api/results.py: each
+entry with its ``seq``, the same for everyone who may see the tournament), served by the push
+process (deploy/push.py). A client
 subscribes from a position: ``Last-Event-ID`` (what an EventSource sends when it connects
 again) or ``?after=`` (default 0), and is sent every event after it, in order, each once:
 first what the log already holds, then each event as it is appended. Each SSE event is
@@ -24,7 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,9 +38,10 @@ from rest_framework.views import APIView
 
 from tournaments import live
 from tournaments import selectors as store
-from tournaments.models import Match
+from tournaments.models import Match, Tournament
 
-from .access import directs, get_visible_row
+from . import results
+from .access import directs, get_visible, get_visible_row
 from .problems import Problem
 
 #: events read and sent at a time
@@ -57,7 +61,7 @@ class _Gate(APIView):
 @dataclass
 class Caller:
     request: Request
-    match: Match
+    match: Match | None  # the match streamed (None: a tournament's results)
     director: bool
 
 
@@ -74,6 +78,34 @@ def admit(
 
     ``again``: the stream's periodic check of a caller already admitted, which is not a
     request of theirs, so it spends nothing of their rate limit (no throttles)."""
+
+    def find(drf: Request) -> Caller:
+        match = get_visible_row(drf, Match, pk, fields=("last_seq",))
+        return Caller(drf, match, directs(drf, match.tournament_id))
+
+    return _admit(request, pk, after, find, again=again)
+
+
+def admit_to_results(
+    request: HttpRequest, pk: int, after: int | None, *, again: bool = False
+) -> Caller | HttpResponse:
+    """Authenticate the caller and find the tournament they may see (in a database thread)."""
+
+    def find(drf: Request) -> Caller:
+        get_visible(drf, Tournament.objects.all(), pk, "")
+        return Caller(drf, None, False)
+
+    return _admit(request, pk, after, find, again=again)
+
+
+def _admit(
+    request: HttpRequest,
+    pk: int,
+    after: int | None,
+    find: Callable[[Request], Caller],
+    *,
+    again: bool,
+) -> Caller | HttpResponse:
     view = _Gate()
     if again:
         view.throttle_classes = []
@@ -88,24 +120,23 @@ def admit(
                 code="bad_position",
                 status_code=400,
             )
-        match = get_visible_row(drf, Match, pk, fields=("last_seq",))
-        director = directs(drf, match.tournament_id)
+        return find(drf)
     except Exception as exc:
         return _refusal(view, drf, exc)
-    return Caller(drf, match, director)
 
 
-def _page(caller: Caller, after: int) -> list[dict[str, Any]]:
+def _events_after(caller: Caller, after: int) -> list[dict[str, Any]]:
+    assert caller.match is not None
     rows = list(store.match_events(caller.match, after_seq=after)[:PAGE])
     return store.render_events(caller.match, rows, caller.request.user, director=caller.director)
 
 
-def _head_loader(pk: int) -> live.Loader:
-    def read() -> tuple[str, int] | None:
-        head = Match.objects.filter(pk=pk).values_list("last_seq", flat=True).first()
+def _head_loader(read: Callable[[], int | None]) -> live.Loader:
+    def load() -> tuple[str, int] | None:
+        head = read()
         return None if head is None else (str(head), head)
 
-    return lambda: live.hub().db(read)
+    return lambda: live.hub().db(load)
 
 
 def position(request: HttpRequest) -> int | None:
@@ -127,8 +158,23 @@ def _end(code: str, detail: str) -> bytes:
     return f"event: end\ndata: {data}\n\n".encode()
 
 
-def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
-    """The match's events after a seq, then each new one as it is appended."""
+Admit = Callable[..., "Caller | HttpResponse"]
+
+
+def _stream(
+    request: HttpRequest,
+    pk: int,
+    admit: Admit,
+    topic: str,
+    head: Callable[[], int | None],
+    read: Callable[[Caller, int], list[dict[str, Any]]],
+    gone: str,
+) -> HttpResponse:
+    """The stream of a log that grows: its entries after the client's seq, then each new one.
+
+    ``admit`` decides who may read it (and again every ``RECHECK_SECONDS``), ``topic`` is the
+    live message of its growth, ``head`` reads its last seq (None: it is gone), ``read`` a page
+    of it as the caller sees it; ``gone`` what the client is told when the thing is deleted."""
     if request.method != "GET":
         return HttpResponse(status=405, headers={"Allow": "GET"})
     after = position(request)
@@ -138,8 +184,8 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
 
     async def events(hub: live.Hub) -> AsyncIterator[bytes]:
         caller, sent = admitted, after or 0
-        # subscribed before the first read: an append after it wakes the loop below
-        feed, sub = await hub.subscribe(f"api:m:{pk}", [f"m{pk}"], _head_loader(pk))
+        # subscribed before the first read: an entry after it wakes the loop below
+        feed, sub = await hub.subscribe(f"api:{topic}", [topic], _head_loader(head))
         checked = time.monotonic()
         try:
             yield b"retry: 2000\n\n"
@@ -154,7 +200,7 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
                         )
                         return
                     caller, checked = again, time.monotonic()
-                shown = await hub.db(_page, caller, sent)
+                shown = await hub.db(read, caller, sent)
                 for event in shown:
                     began = time.monotonic()
                     yield _frame(event)  # resumes once the socket took it
@@ -169,7 +215,7 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
                     continue
                 got = await sub.next(RECHECK_SECONDS)
                 if sub.closed is not None:
-                    yield _end("gone", "The match is gone.")
+                    yield _end("gone", gone)
                     return
                 if got is None:
                     yield b": ping\n\n"
@@ -177,3 +223,26 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
             hub.unsubscribe(feed, sub)
 
     return live.StreamResponse(events)
+
+
+def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match's events after a seq, then each new one as it is appended."""
+
+    def head() -> int | None:
+        return Match.objects.filter(pk=pk).values_list("last_seq", flat=True).first()
+
+    return _stream(request, pk, admit, f"m{pk}", head, _events_after, "The match is gone.")
+
+
+def results_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    """The tournament's results log after a seq, then each new entry as it is written."""
+
+    def head() -> int | None:
+        if not Tournament.objects.filter(pk=pk).exists():
+            return None
+        return results.head(pk)
+
+    def read(caller: Caller, after: int) -> list[dict[str, Any]]:
+        return results.entries(pk, after, PAGE)
+
+    return _stream(request, pk, admit_to_results, f"x{pk}", head, read, "The tournament is gone.")

@@ -15,6 +15,11 @@ urlpatterns = [
     path(
         "tournaments/<int:pk>/stages/", views.TournamentStages.as_view(), name="tournament-stages"
     ),
+    path(
+        "tournaments/<int:pk>/results/",
+        views.TournamentResults.as_view(),
+        name="tournament-results",
+    ),
     path("teams/<int:pk>/check-in/", views.TeamCheckIn.as_view(), name="team-check-in"),
     path("teams/<int:pk>/withdraw/", views.TeamWithdraw.as_view(), name="team-withdraw"),
     path("teams/<int:pk>/token/", views.TeamToken.as_view(), name="team-token"),

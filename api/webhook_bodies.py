@@ -7,6 +7,7 @@ the old keys kept and marked deprecated (docs/api-changelog.md).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from drf_spectacular.utils import OpenApiWebhook, extend_schema, extend_schema_serializer
@@ -125,3 +126,30 @@ ROUND_UNPUBLISHED = _webhook(
 STANDINGS_CHANGED = _webhook(
     "standings.changed", StandingsChangedBody, "A stage's standings changed."
 )
+
+
+# --- the results log's entries: the same bodies, numbered -----------------------------------
+
+
+def _entry(name: str, body: type[serializers.Serializer], leave_out: tuple[str, ...] = ()) -> Any:  # type: ignore[type-arg]
+    """A results log entry of a kind: its ``seq``, then the kind's delivery body (without the
+    delivery's ``id``, and without ``leave_out``)."""
+    fields: dict[str, Any] = {
+        "seq": serializers.IntegerField(help_text="Its place in the tournament's results log."),
+    }
+    for field_name, field in body._declared_fields.items():  # unbound: copied as DRF does
+        if field_name != "id" and field_name not in leave_out:
+            fields[field_name] = copy.deepcopy(field)
+    # the discriminator (the webhooks' kinds are an enum of their own)
+    fields["kind"] = serializers.CharField(help_text="What happened: the webhook's kind.")
+    return type(name, (serializers.Serializer,), fields)
+
+
+RESULT_ENTRIES = {
+    "match.completed": _entry("MatchCompletedEntry", MatchCompletedBody),
+    "deal.recorded": _entry("DealRecordedEntry", DealRecordedBody),
+    "round.published": _entry("RoundPublishedEntry", RoundPublishedBody),
+    "round.unpublished": _entry("RoundUnpublishedEntry", RoundUnpublishedBody),
+    # the table is one GET away (GET /stages/{id}/standings/?round=as_of_round)
+    "standings.changed": _entry("StandingsChangedEntry", StandingsChangedBody, ("rows",)),
+}

@@ -25,7 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from . import outbound
+from . import outbound, results
 from .models import Webhook, WebhookDelivery
 from .problems import Problem
 
@@ -70,6 +70,13 @@ def check_url(url: str) -> None:
         raise Problem(
             f"the webhook's host does not resolve: {exc}", code="bad_webhook_url", status_code=422
         ) from exc
+
+
+def happened(tournament_id: int, kind: str, body: dict[str, Any]) -> int:
+    """A happening: appended to the tournament's results log (api/results.py), and a delivery
+    made for each subscription to its kind; returns the number of deliveries."""
+    results.record(tournament_id, kind, body)
+    return enqueue(tournament_id, kind, body)
 
 
 def subscribed(tournament_id: int, kind: str) -> bool:
@@ -127,7 +134,7 @@ def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
     winner = None if result.winner is None else (match.team0_id, match.team1_id)[result.winner]
     fixture = getattr(match, "fixture", None)
     sources = ("", "") if fixture is None else (fixture.source_a, fixture.source_b)
-    enqueue(
+    happened(
         match.tournament_id,
         Webhook.Kind.MATCH_COMPLETED,
         {
@@ -159,7 +166,7 @@ def _on_deals_recorded(sender: Any, match_id: int, deals: list[int], **kwargs: A
     if tournament_id is None:
         return
     for row in DealResult.objects.filter(match_id=match_id, deal__in=deals).order_by("deal"):
-        enqueue(
+        happened(
             tournament_id,
             Webhook.Kind.DEAL_RECORDED,
             {
@@ -197,7 +204,7 @@ def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
         }
         for f in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key", "id")
     ]
-    enqueue(
+    happened(
         round_.stage.tournament_id,
         Webhook.Kind.ROUND_PUBLISHED,
         {
@@ -215,7 +222,7 @@ def _on_round_unpublished(sender: Any, round_id: int, called_off: list[int], **k
     round_ = Round.objects.filter(pk=round_id).select_related("stage").first()
     if round_ is None:
         return
-    enqueue(
+    happened(
         round_.stage.tournament_id,
         Webhook.Kind.ROUND_UNPUBLISHED,
         {
@@ -236,17 +243,16 @@ def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwarg
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is None or not rounds:
         return
+    as_of = max(rounds)
+    # the log says which rounds changed (the table is one GET away, at every round)
+    change = {"stage": stage_id, "rounds": rounds, "as_of_round": as_of}
+    results.record(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, change)
     if not subscribed(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED):
         return  # nobody listens: the table is not read (every recompute would pay for it)
     # the table as of the last round that changed, as GET /stages/{id}/standings/?round= gives it
-    as_of = max(rounds)
     rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
     table = json.loads(json.dumps(StandingRowSerializer(rows, many=True).data))
-    enqueue(
-        stage.tournament_id,
-        Webhook.Kind.STANDINGS_CHANGED,
-        {"stage": stage_id, "rounds": rounds, "as_of_round": as_of, "rows": table},
-    )
+    enqueue(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, {**change, "rows": table})
 
 
 def connect() -> None:

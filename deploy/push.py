@@ -2,7 +2,8 @@
 thousands of open connections).
 
 ``uvicorn deploy.push:application`` (deploy/Procfile's ``push``). It serves the pages' streams
-under ``/push/``, the API's ``/api/v1/matches/<id>/stream/`` and ``/healthz``, resolved against
+under ``/push/``, the API's streams (``/api/v1/matches/<id>/stream/``,
+``/api/v1/tournaments/<id>/results/stream/``) and ``/healthz``, resolved against
 ``deploy.push_urls`` (the same settings serve both processes); any other path is a plain 404
 here. A proxy in front routes those paths here and the rest to gunicorn (docs/deploy.md).
 
@@ -44,7 +45,9 @@ from tournaments import live  # noqa: E402
 log = logging.getLogger(__name__)
 
 URLCONF = "deploy.push_urls"
-SERVED = re.compile(r"^/push/|^/healthz$|^/api/v1/matches/\d+/stream/$")
+SERVED = re.compile(
+    r"^/push/|^/healthz$|^/api/v1/matches/\d+/stream/$|^/api/v1/tournaments/\d+/results/stream/$"
+)
 #: how long one write may wait for a client that does not read (seconds)
 SEND_TIMEOUT = float(os.environ.get("PUSH_SEND_TIMEOUT", "") or 30)
 #: the largest request body read (the streams are GETs)

@@ -10,6 +10,11 @@ from .urls import handler400, handler403, handler404, handler500
 urlpatterns = [
     path("push/", include("web.push")),
     path("api/v1/matches/<int:pk>/stream/", stream.match_stream, name="match-stream"),
+    path(
+        "api/v1/tournaments/<int:pk>/results/stream/",
+        stream.results_stream,
+        name="results-stream",
+    ),
     path("", include("deploy.urls")),
 ]
 

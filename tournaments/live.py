@@ -7,7 +7,8 @@ and standings) call :func:`publish` with a kind and an id, nothing else:
 - ``m <match>``: the match's log grew;
 - ``r <match>``: the match's result projection was written;
 - ``s <stage>``: a stage, its rounds, its fixtures or its standings changed;
-- ``t <tournament>``: the tournament or its teams changed.
+- ``t <tournament>``: the tournament or its teams changed;
+- ``x <tournament>``: the tournament's results log grew (api/results.py).
 
 With ``REDIS_URL`` the message goes to the Redis pub/sub channel ``seep:live:<db>`` (one
 ``PUBLISH``, after the commit; a Redis out of reach loses the message, never the write: the
@@ -66,7 +67,7 @@ RECHECK_SECONDS = 15.0
 #: stuck write's limit): one wake-up a tick for the whole process, instead of an event-loop
 #: timer set and cancelled for every message to every connection
 TICK_SECONDS = 0.25
-KINDS = {"m", "r", "s", "t"}
+KINDS = {"m", "r", "s", "t", "x"}
 
 _listeners: list[Callable[[str], None]] = []
 _listeners_lock = threading.Lock()

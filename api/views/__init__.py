@@ -10,6 +10,7 @@ from .events import MatchEvents, MatchHistory
 from .index import Index
 from .matches import MatchDeals, MatchDetail, Matches, MatchState
 from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
+from .results import TournamentResults
 from .rounds import RoundDetail, RoundPublish, RoundUnpublish, StageRounds
 from .stages import StageBracket, StageDetail, StageStart, TournamentStages
 from .standings import StageStandings
@@ -48,6 +49,7 @@ __all__ = [
     "TournamentDetail",
     "TournamentDisputes",
     "TournamentNotices",
+    "TournamentResults",
     "TournamentStages",
     "TournamentTeams",
     "Tournaments",

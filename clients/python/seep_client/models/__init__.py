@@ -29,6 +29,7 @@ from .deal_entered_command_request import DealEnteredCommandRequest
 from .deal_entered_payload_request import DealEnteredPayloadRequest
 from .deal_recorded_body import DealRecordedBody
 from .deal_recorded_body_kind import DealRecordedBodyKind
+from .deal_recorded_entry import DealRecordedEntry
 from .deal_rejected_command_kind_enum import DealRejectedCommandKindEnum
 from .deal_rejected_command_request import DealRejectedCommandRequest
 from .deal_rejected_payload_request import DealRejectedPayloadRequest
@@ -52,6 +53,7 @@ from .ladder_place import LadderPlace
 from .match import Match
 from .match_completed_body import MatchCompletedBody
 from .match_completed_body_kind import MatchCompletedBodyKind
+from .match_completed_entry import MatchCompletedEntry
 from .match_forfeited_command_kind_enum import MatchForfeitedCommandKindEnum
 from .match_forfeited_command_request import MatchForfeitedCommandRequest
 from .match_forfeited_payload_request import MatchForfeitedPayloadRequest
@@ -120,14 +122,17 @@ from .rating_change import RatingChange
 from .rating_fields import RatingFields
 from .reason_enum import ReasonEnum
 from .result_enum import ResultEnum
+from .result_page import ResultPage
 from .root_retrieve_response_200 import RootRetrieveResponse200
 from .round_ import Round
 from .round_edited import RoundEdited
 from .round_published_body import RoundPublishedBody
 from .round_published_body_kind import RoundPublishedBodyKind
+from .round_published_entry import RoundPublishedEntry
 from .round_status_enum import RoundStatusEnum
 from .round_unpublished_body import RoundUnpublishedBody
 from .round_unpublished_body_kind import RoundUnpublishedBodyKind
+from .round_unpublished_entry import RoundUnpublishedEntry
 from .rule_enum import RuleEnum
 from .score_adjusted_command_kind_enum import ScoreAdjustedCommandKindEnum
 from .score_adjusted_command_request import ScoreAdjustedCommandRequest
@@ -149,6 +154,7 @@ from .standing_row_tiebreaks import StandingRowTiebreaks
 from .standings import Standings
 from .standings_changed_body import StandingsChangedBody
 from .standings_changed_body_kind import StandingsChangedBodyKind
+from .standings_changed_entry import StandingsChangedEntry
 from .swiss_method_enum import SwissMethodEnum
 from .team import Team
 from .team_index_enum import TeamIndexEnum
@@ -203,6 +209,7 @@ __all__ = (
     "DealEnteredPayloadRequest",
     "DealRecordedBody",
     "DealRecordedBodyKind",
+    "DealRecordedEntry",
     "DealRejectedCommandKindEnum",
     "DealRejectedCommandRequest",
     "DealRejectedPayloadRequest",
@@ -226,6 +233,7 @@ __all__ = (
     "Match",
     "MatchCompletedBody",
     "MatchCompletedBodyKind",
+    "MatchCompletedEntry",
     "MatchForfeitedCommandKindEnum",
     "MatchForfeitedCommandRequest",
     "MatchForfeitedPayloadRequest",
@@ -290,14 +298,17 @@ __all__ = (
     "RatingFields",
     "ReasonEnum",
     "ResultEnum",
+    "ResultPage",
     "RootRetrieveResponse200",
     "Round",
     "RoundEdited",
     "RoundPublishedBody",
     "RoundPublishedBodyKind",
+    "RoundPublishedEntry",
     "RoundStatusEnum",
     "RoundUnpublishedBody",
     "RoundUnpublishedBodyKind",
+    "RoundUnpublishedEntry",
     "RuleEnum",
     "ScoreAdjustedCommandKindEnum",
     "ScoreAdjustedCommandRequest",
@@ -319,6 +330,7 @@ __all__ = (
     "Standings",
     "StandingsChangedBody",
     "StandingsChangedBodyKind",
+    "StandingsChangedEntry",
     "SwissMethodEnum",
     "Team",
     "TeamIndexEnum",
