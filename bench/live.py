@@ -277,12 +277,35 @@ def _proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _family(pids: list[int]) -> list[int]:
+    """The push processes and their children (the render processes they spawn)."""
+    found = list(pids)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid in pids:
+                found.append(int(entry.name))
+    return found
+
+
 def _push_cpu(pids: list[int]) -> float:
-    return sum(_proc_cpu(pid) for pid in pids)
+    """The CPU seconds of the push processes, their render processes included."""
+    total = 0.0
+    for pid in _family(pids):
+        with contextlib.suppress(OSError):  # a child that ended meanwhile
+            total += _proc_cpu(pid)
+    return total
 
 
 def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0.0
+    for line in lines:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
@@ -343,6 +366,8 @@ def _run(
     time.sleep(5)  # the last whole parts written
     # idle: nobody plays
     rss_connected = sum(_rss_mb(pid) for pid in push_pids)
+    # the render processes (and the spawn's resource tracker): a fixed cost, not a viewer's
+    rss_children = sum(_rss_mb(pid) for pid in _family(push_pids) if pid not in push_pids)
     cpu0, tx0, t0 = _push_cpu(push_pids), _transactions(), time.monotonic()
     time.sleep(args.idle)
     cpu1, tx1, t1 = _push_cpu(push_pids), _transactions(), time.monotonic()
@@ -364,7 +389,11 @@ def _run(
         "viewers": viewers,
         "connected": connected,
         "on_match_sheets": sum(1 for p in paths if p != page),
-        "push_rss_mb": {"before": round(rss_before, 1), "connected": round(rss_connected, 1)},
+        "push_rss_mb": {
+            "before": round(rss_before, 1),
+            "connected": round(rss_connected, 1),
+            "render_processes": round(rss_children, 1),
+        },
         "memory_kb_per_connection": round((rss_connected - rss_before) * 1024 / viewers, 1),
         "idle": {
             "push_cpu_ms_per_s": round(idle_cpu_s * 1000, 2),

@@ -9,7 +9,8 @@ here. A proxy in front routes those paths here and the rest to gunicorn (docs/de
 
 Each request goes through Django as a WSGI request would: the whole middleware chain and the
 view, synchronously, in one of the hub's few database threads (``tournaments.live``,
-``PUSH_DB_THREADS``). Django's own ASGI handler would keep a thread (and its database
+``PUSH_DB_THREADS``; the live parts are rendered in ``PUSH_RENDER_PROCESSES`` processes of
+its own). Django's own ASGI handler would keep a thread (and its database
 connection) for every open stream instead. A view that admits the caller answers a
 ``tournaments.live.StreamResponse``; this module then writes its events from the event loop,
 and nothing else runs for that connection until an event or its heartbeat is due.

@@ -419,6 +419,10 @@ CONTENT_SECURITY_POLICY_DOCS = _raw("CONTENT_SECURITY_POLICY_DOCS") or (
 # own port); the pages may then connect there (connect-src).
 LIVE_PUSH = _bool("LIVE_PUSH", False)
 LIVE_PUSH_ORIGIN = (_raw("LIVE_PUSH_ORIGIN") or "").rstrip("/")
+#: a push process's database threads, and the processes it renders the live parts in (0: in
+#: those threads; always so on SQLite)
+PUSH_DB_THREADS = _int("PUSH_DB_THREADS", 4, minimum=1)
+PUSH_RENDER_PROCESSES = _int("PUSH_RENDER_PROCESSES", 2, minimum=0)
 if LIVE_PUSH_ORIGIN and not _raw("CONTENT_SECURITY_POLICY"):
     CONTENT_SECURITY_POLICY += f"; connect-src 'self' {LIVE_PUSH_ORIGIN}"
 

@@ -341,6 +341,8 @@ class TestBadValuesStopStartUp:
             ({"BEAT_LOCK_SECONDS": "1"}, "BEAT_LOCK_SECONDS must be a whole number >= 3"),
             ({"WORKER_HEARTBEAT_SECONDS": "0"}, "WORKER_HEARTBEAT_SECONDS must be a whole"),
             ({"TIME_ZONE": "Mars/Olympus"}, "TIME_ZONE must be an IANA time zone"),
+            ({"PUSH_DB_THREADS": "0"}, "PUSH_DB_THREADS must be a whole number >= 1"),
+            ({"PUSH_RENDER_PROCESSES": "two"}, "PUSH_RENDER_PROCESSES must be a whole number"),
         ],
     )
     def test_a_malformed_value_is_refused_by_name(self, env: dict[str, str], words: str) -> None:

@@ -35,7 +35,8 @@ import os
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -57,9 +58,15 @@ def channel(url: str) -> str:
     return f"{CHANNEL}:{db}"
 
 
-#: the threads a push process reads the database with (each holds one connection): the
-#: feeds' loads, and each stream's admission, whatever the number of streams
-DB_THREADS = int(os.environ.get("PUSH_DB_THREADS", "") or 4)
+# A push process reads the database in ``PUSH_DB_THREADS`` threads (4; each holds one
+# connection): each stream's admission, a match's head, an integrator's page, whatever the
+# number of streams. It renders the live parts in ``PUSH_RENDER_PROCESSES`` processes of its
+# own (2; each holds one connection). A render is Python: in a thread it would hold the
+# interpreter's lock against the event loop that writes every change to every viewer (and a
+# tournament of 512 teams takes 70 ms); in a process of its own it runs on another core. 0
+# renders in the database threads (always so on SQLite, whose test database a process of
+# its own cannot see).
+
 #: how often a hub looks again at every feed it holds, whatever it heard (a lost message,
 #: a change made around the publishers: a team renamed in the admin)
 RECHECK_SECONDS = 15.0
@@ -300,8 +307,9 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         # SQLite takes one writer at a time, and its shared in-memory test database locks
         # whole tables: one thread there
-        threads = 1 if connection.vendor == "sqlite" else DB_THREADS
+        threads = 1 if connection.vendor == "sqlite" else settings.PUSH_DB_THREADS
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="live-db")
+        self.renderer = _renderer(connection.vendor)
         self.feeds: dict[str, Feed] = {}
         self.by_topic: dict[str, set[Feed]] = {}
         self.resolvers: list[Callable[[str, int], Awaitable[list[str]]]] = []
@@ -318,6 +326,22 @@ class Hub:
         """Run ``work(*args)`` in one of the hub's database threads (a bounded number of
         connections, kept between calls), and return what it returns."""
         return await self.loop.run_in_executor(self.pool, functools.partial(_job, work, *args))
+
+    async def render(self, work: Callable[..., Any], *args: Any) -> Any:
+        """Run ``work(*args)`` in one of the hub's render processes (``work`` and its
+        arguments are sent there by name: a function of a module's top level, plain values),
+        or in a database thread when it has none; return what it returns."""
+        renderer = self.renderer
+        if renderer is None:
+            return await self.db(work, *args)
+        try:
+            return await self.loop.run_in_executor(renderer, functools.partial(_job, work, *args))
+        except BrokenProcessPool:  # one died (killed, out of memory): a new pool, this time here
+            log.warning("live: a render process died; starting new ones")
+            if self.renderer is renderer:
+                renderer.shutdown(wait=False, cancel_futures=True)
+                self.renderer = _renderer(connection.vendor)
+            return await self.db(work, *args)
 
     async def release(self) -> None:
         """Stop hearing changes and close the database connection of every one of the hub's
@@ -337,6 +361,10 @@ class Hub:
 
         await asyncio.gather(*(self.loop.run_in_executor(self.pool, close) for _ in range(count)))
         self.pool.shutdown(wait=False)  # its threads end: nothing is sent to them again
+        renderer, self.renderer = self.renderer, None
+        if renderer is not None:  # its processes end (and their connections with them)
+            stop = functools.partial(renderer.shutdown, wait=True, cancel_futures=True)
+            await self.loop.run_in_executor(None, stop)
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         """Run ``coroutine`` on the hub's loop, outside the context of whichever request
@@ -428,6 +456,37 @@ class Hub:
                 pause = min(pause * 2, 10.0)
             finally:
                 await client.aclose()
+
+
+def _renderer(vendor: str) -> ProcessPoolExecutor | None:
+    if settings.PUSH_RENDER_PROCESSES <= 0 or vendor == "sqlite":
+        return None
+    import multiprocessing
+
+    # spawned, not forked: the push process has threads (and a forked child keeps their locks)
+    return ProcessPoolExecutor(
+        settings.PUSH_RENDER_PROCESSES,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_renderer,
+        initargs=(connections["default"].settings_dict["NAME"],),
+    )
+
+
+def _start_renderer(database: str) -> None:
+    """A render process's start: its parent's settings (DJANGO_SETTINGS_MODULE), on the
+    database its parent uses (the test suite's own, under pytest)."""
+    import django
+
+    django.setup(set_prefix=False)
+    connections["default"].settings_dict["NAME"] = database  # before it first connects
+    parent = os.getppid()
+
+    def orphaned() -> None:  # a parent killed outright never tells its pool to stop
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="render-parent", daemon=True).start()
 
 
 #: a database thread that did a job this recently skips the connection's health check (a

@@ -4,9 +4,10 @@ Each stream's view is an ordinary Django view (middleware, sessions, who may see
 by the push process in one of its few database threads; it answers a
 ``tournaments.live.StreamResponse``, whose events the push process then writes from its event
 loop, subscribed to the process's hub: a change is published once, heard once per process,
-read and rendered once per process, and the same bytes are written to every viewer of it. A
-viewer that waits costs its socket and a timer (a comment line every ``HEARTBEAT_SECONDS``):
-no thread, no database connection, no query.
+read and rendered once per process (in one of its render processes, which also make the
+patch from the version before), and the same bytes are written to every viewer of it. A
+viewer that waits costs its socket and a place in the hub's timer wheel (a comment line every
+``HEARTBEAT_SECONDS``): no thread, no database connection, no query.
 
 - ``t/<slug>/``: the tournament page's live part (``event: part``, the whole HTML; then
   ``event: patch``, the lines that changed since the version the viewer holds);
@@ -25,7 +26,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,30 +95,55 @@ def apply_patch(lines: list[str], edits: list[list[Any]]) -> list[str]:
     return out
 
 
+def part_frames(version: str, html: str, base: tuple[str, str] | None) -> Frames:
+    """The part ``html`` (of ``version``) as the frames every viewer is sent: the whole part,
+    that it changed, and the patch from ``base`` (the version and HTML a viewer may hold)."""
+    patch = None
+    if base is not None:
+        edits = line_patch(base[1].split("\n"), html.split("\n"))
+        patch = _event("patch", version, json.dumps({"base": base[0], "edits": edits}))
+    return Frames(
+        full=_event("part", version, html),
+        base=None if base is None else base[0],
+        patch=patch,
+        changed=_event("changed", version, version),
+    )
+
+
+Rendered = tuple[str, str, Frames | None]  # version, HTML, frames (None: the base's version)
+
+
+def _rendered(html: str | None, base: tuple[str, str] | None) -> Rendered | None:
+    if html is None:
+        return None
+    version = digest(html)
+    if base is not None and base[0] == version:
+        return version, "", None  # as the viewers hold it: nothing to make again
+    return version, html, part_frames(version, html, base)
+
+
 class Renders:
-    """A feed's renders: each new HTML as frames, with the patch from the one before."""
+    """A feed's last render (its version, HTML and frames): the next one is patched from it.
+    The render, the digest and the patch are made where the hub renders (a process of its
+    own), sent the last HTML as the base."""
 
     def __init__(self) -> None:
         self.version: str | None = None
-        self.lines: list[str] = []
-        self._last: Frames | None = None
+        self.html = ""
+        self.last: Frames | None = None
 
-    def frames(self, html: str) -> tuple[str, Frames]:
-        version = digest(html)
-        if version == self.version and self._last is not None:
-            return version, self._last
-        lines = html.split("\n")
-        patch = None
-        if self.version is not None:
-            edits = line_patch(self.lines, lines)
-            patch = _event("patch", version, json.dumps({"base": self.version, "edits": edits}))
-        frames = Frames(
-            full=_event("part", version, html),
-            base=self.version,
-            patch=patch,
-            changed=_event("changed", version, version),
-        )
-        self.version, self.lines, self._last = version, lines, frames
+    async def next(
+        self, render: Callable[[int, tuple[str, str] | None], Rendered | None], pk: int
+    ) -> tuple[str, Frames] | None:
+        base = None if self.version is None else (self.version, self.html)
+        got = await live.hub().render(render, pk, base)
+        if got is None:
+            return None
+        version, html, frames = got
+        if frames is None and self.last is not None:
+            return version, self.last
+        assert frames is not None
+        self.version, self.html, self.last = version, html, frames
         return version, frames
 
 
@@ -134,48 +160,75 @@ def _read(read: Any) -> Any:
     return live.hub().db(run)
 
 
+def tournament_part(pk: int) -> str | None:
+    """The tournament page's live part now (None: the tournament is gone); run by the hub's
+    render processes."""
+    set_urlconf(None)  # the site's URLs (a stream's request set the push process's)
+    t = Tournament.objects.select_related("club").filter(pk=pk).first()
+    if t is None:
+        return None
+    use_club_time(t)
+    html, _ = public.live_part(t)
+    return html
+
+
+def match_part(pk: int) -> str | None:
+    """The match sheet's live part now (None: the match is gone); run by the hub's render
+    processes."""
+    set_urlconf(None)
+    match = pages.match_for_page(Match.objects.all()).filter(pk=pk).first()
+    if match is None:
+        return None
+    use_club_time(match.tournament)
+    with consistent_read():
+        sheet = pages.match_sheet(match)
+        return render_to_string("web/_match_live.html", {"sheet": sheet, "match": match})
+
+
+def _match_head(pk: int) -> tuple[int, int | None] | None:
+    """A match's last seq and its result's: its sheet changes with them (None: it is gone)."""
+    return Match.objects.filter(pk=pk).values_list("last_seq", "result__seq").first()
+
+
+def tournament_render(pk: int, base: tuple[str, str] | None) -> Rendered | None:
+    """The tournament page's live part now, as frames patched from ``base``."""
+    return _rendered(tournament_part(pk), base)
+
+
+def match_render(pk: int, base: tuple[str, str] | None) -> Rendered | None:
+    """The match sheet's live part now, as frames patched from ``base``."""
+    return _rendered(match_part(pk), base)
+
+
 def _tournament_loader(pk: int) -> live.Loader:
     renders = Renders()
-
-    def read() -> tuple[str, Frames] | None:
-        t = Tournament.objects.select_related("club").filter(pk=pk).first()
-        if t is None:
-            return None
-        use_club_time(t)
-        html, _ = public.live_part(t)
-        return renders.frames(html)
-
-    return lambda: _read(read)
+    return lambda: renders.next(tournament_render, pk)
 
 
 def _match_loader(pk: int) -> live.Loader:
     renders = Renders()
     shown: list[Any] = [None, None]  # the head the last render was of, and its frames
 
-    def read() -> tuple[str, Frames] | None:
-        head = Match.objects.filter(pk=pk).values_list("last_seq", "result__seq").first()
+    async def load() -> tuple[str, Frames] | None:
+        head = await live.hub().db(_match_head, pk)
         if head is None:
             return None
         if head == shown[0]:  # nothing new in the log or its projection: no render
             return shown[1]  # type: ignore[no-any-return]
-        match = pages.match_for_page(Match.objects.all()).filter(pk=pk).first()
-        if match is None:
+        got = await renders.next(match_render, pk)
+        if got is None:
             return None
-        use_club_time(match.tournament)
-        with consistent_read():
-            sheet = pages.match_sheet(match)
-            html = render_to_string("web/_match_live.html", {"sheet": sheet, "match": match})
-        shown[:] = [head, renders.frames(html)]
-        return shown[1]  # type: ignore[no-any-return]
+        shown[:] = [head, got]
+        return got
 
-    return lambda: _read(read)
+    return load
 
 
 def _head_loader(pk: int) -> live.Loader:
     """A match's head and projection: the phone page's part changes with them."""
 
     def read() -> tuple[str, Frames] | None:
-        row = Match.objects.filter(pk=pk).values_list("last_seq", "result__seq").first()
+        row = _match_head(pk)
         if row is None:
             return None
         version = f"k{pk}-{row[0]}-{row[1] or 0}"

@@ -1,0 +1,44 @@
+"""The push process renders the live parts in processes of its own (``tournaments.live``,
+``PUSH_RENDER_PROCESSES``), off the event loop's interpreter lock: what they render is what
+the pages render, and a render process that dies is replaced without losing a render."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from tests.web.conftest import make_club
+from tournaments import live
+from web import push
+
+from .test_push import part_now
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died() -> None:
+    club = make_club()
+    pk = club.tournament.pk
+
+    async def run() -> tuple[int, list[str | None]]:
+        hub = live.hub()
+        try:
+            assert hub.renderer is not None
+            where = await hub.render(os.getpid)
+            parts = [await hub.render(push.tournament_part, pk)]
+            processes = hub.renderer._processes  # type: ignore[attr-defined]
+            for pid in list(processes):
+                os.kill(pid, signal.SIGKILL)
+            parts.append(await hub.render(push.tournament_part, pk))  # in a thread this once
+            parts.append(await hub.render(push.tournament_part, pk))  # new processes
+            assert await hub.render(os.getpid) not in {where, os.getpid()}
+        finally:
+            await hub.release()
+        return where, parts
+
+    where, parts = asyncio.run(run())
+    assert where != os.getpid()
+    assert parts == [part_now(club.tournament)] * 3
