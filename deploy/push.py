@@ -113,12 +113,45 @@ class PushApplication:
                     "headers": _headers(response),
                 }
             )
-            if isinstance(response, live.StreamResponse):
+            if isinstance(response, live.FeedResponse):
+                await self._feed(response, hub, receive, send, scope)
+            elif isinstance(response, live.StreamResponse):
                 await self._stream(response, hub, receive, send, scope)
             else:
                 await send({"type": "http.response.body", "body": response.content})
         finally:
             await hub.db(response.close)  # request_finished: the thread's connection kept tidy
+
+    async def _feed(
+        self, response: live.FeedResponse, hub: live.Hub, receive: Any, send: Any, scope: Any
+    ) -> None:
+        """A feed's viewer: written to from the feed's offers (:class:`Writer`); this task
+        only waits for the client to go or the stream to end."""
+        if response.resolver is not None and response.resolver not in hub.resolvers:
+            hub.resolvers.append(response.resolver)
+        writer = Writer(send, response, hub, self.timeout)
+        writer.write(response.first)
+        feed = None
+        gone = asyncio.ensure_future(_disconnect(receive))
+        try:
+            feed = await hub.attach(response.key, response.topics, response.load, writer)
+            waits: list[asyncio.Future[Any]] = [gone, writer.ended]
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if feed is not None:
+                hub.unsubscribe(feed, writer)
+            gone.cancel()
+            await writer.stop()
+        if writer.ended.done() and writer.ended.result() == "stuck":
+            log.info(
+                "push: dropped a client that read nothing for %.0f s: %s",
+                self.timeout,
+                scope.get("path"),
+            )
+        elif not gone.done():  # the stream ended (the thing is gone): the response too
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(self.timeout):
+                    await send({"type": "http.response.body", "body": b""})
 
     async def _stream(
         self, response: live.StreamResponse, hub: live.Hub, receive: Any, send: Any, scope: Any
@@ -134,6 +167,7 @@ class PushApplication:
                 stuck = True
                 task.cancel()
 
+            assert response.events is not None
             async with contextlib.aclosing(response.events(hub)) as events:  # type: ignore[type-var]
                 async for chunk in events:
                     message = {"type": "http.response.body", "body": chunk, "more_body": True}
@@ -146,11 +180,7 @@ class PushApplication:
                         limit.cancel()
             await send({"type": "http.response.body", "body": b""})
 
-        async def gone() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
-
-        tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(gone())]
+        tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(_disconnect(receive))]
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -167,6 +197,142 @@ class PushApplication:
         for task in done:
             if task is tasks[0] and not task.cancelled() and task.exception() is not None:
                 log.error("push: a stream failed", exc_info=task.exception())
+
+
+async def _disconnect(receive: Any) -> None:
+    """Return once the client has gone."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+class Writer:
+    """One viewer of a feed (a page's live part), written to straight from the feed's offer to
+    all its viewers: a change costs each viewer the choice of its bytes and one write to its
+    socket, and wakes no task of its own. ASGI's ``send`` is a coroutine; it is stepped here
+    once, which writes and returns unless the client's socket is full (the server waits for it
+    to drain): then a task finishes that write, within ``timeout`` seconds or the viewer is
+    dropped, and the newest item offered meanwhile is written after it (a slow viewer is sent
+    where things stand, never a queue)."""
+
+    def __init__(
+        self, send: Any, response: live.FeedResponse, hub: live.Hub, timeout: float
+    ) -> None:
+        self.send, self.response, self.hub, self.timeout = send, response, hub, timeout
+        self.ended: asyncio.Future[str] = hub.loop.create_future()
+        self.pending: Any = None
+        self.has_pending = False
+        self.finishing: asyncio.Task[None] | None = None
+        self.written = hub.loop.time()
+        self.beat = hub.timers.call_later(response.heartbeat, self._heartbeat)
+
+    def offer(self, item: Any) -> None:
+        if self.ended.done():
+            return
+        if self.finishing is not None:  # a write is waiting for the socket: this one after it
+            self.pending, self.has_pending = item, True
+            return
+        try:
+            chunk = self.response.pick(item)
+        except Exception:
+            log.exception("push: choosing what to send failed")
+            self._end("failed")
+            return
+        if chunk:
+            self.write(chunk)
+
+    def close(self, reason: str) -> None:
+        """The feed's thing is gone: say so, then end."""
+        if self.finishing is None:
+            self.write(self.response.end)
+        self._end(reason)
+
+    def write(self, chunk: bytes) -> None:
+        if self.ended.done():
+            return
+        self.written = self.hub.loop.time()
+        step = self.send({"type": "http.response.body", "body": chunk, "more_body": True})
+        try:
+            waiting = step.send(None)
+        except StopIteration:
+            return  # written
+        except Exception:  # the connection failed
+            log.info("push: a write failed", exc_info=True)
+            self._end("failed")
+            return
+        self.finishing = self.hub.loop.create_task(self._finish(step, waiting))
+
+    async def _finish(self, step: Any, waiting: Any) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+
+        def stuck() -> None:
+            self._end("stuck")
+            task.cancel()
+
+        limit = self.hub.timers.call_later(self.timeout, stuck)
+        try:
+            await _Rest(step, waiting)
+        except asyncio.CancelledError:
+            return
+        except Exception:
+            log.info("push: a write failed", exc_info=True)
+            self._end("failed")
+            return
+        finally:
+            limit.cancel()
+        self.finishing = None
+        if self.has_pending:
+            item, self.pending, self.has_pending = self.pending, None, False
+            self.offer(item)
+
+    def _heartbeat(self) -> None:
+        if self.ended.done():
+            return
+        quiet = self.hub.loop.time() - self.written
+        if quiet >= self.response.heartbeat and self.finishing is None:
+            self.write(b": ping\n\n")
+            quiet = 0.0
+        self.beat = self.hub.timers.call_later(
+            max(self.response.heartbeat - quiet, live.TICK_SECONDS), self._heartbeat
+        )
+
+    def _end(self, reason: str) -> None:
+        if not self.ended.done():
+            self.ended.set_result(reason)
+
+    async def stop(self) -> None:
+        """The connection is over: no write after this one."""
+        self._end("stopped")
+        self.beat.cancel()
+        if self.finishing is not None:
+            self.finishing.cancel()
+            await asyncio.gather(self.finishing, return_exceptions=True)
+
+
+class _Rest:
+    """The rest of a coroutine that was stepped by hand and suspended, on ``waiting``: awaited
+    (in a task), it goes on from there, exactly as if the task had stepped it from the start."""
+
+    __slots__ = ("step", "waiting")
+
+    def __init__(self, step: Any, waiting: Any) -> None:
+        self.step, self.waiting = step, waiting
+
+    def __await__(self) -> Any:
+        waiting = self.waiting
+        while True:
+            try:
+                sent = yield waiting
+            except BaseException as exc:
+                try:
+                    waiting = self.step.throw(exc)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    waiting = self.step.send(sent)
+                except StopIteration as done:
+                    return done.value
 
 
 def _headers(response: HttpResponse) -> list[tuple[bytes, bytes]]:

@@ -261,7 +261,7 @@ class Feed:
 
     def __init__(self, hub: Hub, key: str, topics: Iterable[str], load: Loader) -> None:
         self.hub, self.key, self.topics, self.load = hub, key, set(topics), load
-        self.subscribers: set[Subscription] = set()
+        self.subscribers: set[Any] = set()  # Subscriptions, or the push process's writers
         self.version: str | None = None
         self.item: Any = None
         self.loaded = asyncio.Event()
@@ -378,6 +378,12 @@ class Hub:
     ) -> tuple[Feed, Subscription]:
         """Return the feed ``key`` (made and loaded first if new) and a new subscription to it,
         offered the feed's current item."""
+        sub = Subscription(self.timers)
+        return await self.attach(key, topics, load, sub), sub
+
+    async def attach(self, key: str, topics: Iterable[str], load: Loader, subscriber: Any) -> Feed:
+        """Add ``subscriber`` (anything with ``offer(item)`` and ``close(reason)``) to the feed
+        ``key`` (made and loaded first if new), and offer it the feed's current item."""
         feed = self.feeds.get(key)
         if feed is None:
             feed = self.feeds[key] = Feed(self, key, topics, load)
@@ -385,13 +391,12 @@ class Hub:
                 self.by_topic.setdefault(topic, set()).add(feed)
             feed.poke()
         await feed.loaded.wait()
-        sub = Subscription(self.timers)
-        feed.subscribers.add(sub)
+        feed.subscribers.add(subscriber)
         if feed.version is not None:
-            sub.offer((feed.version, feed.item))
-        return feed, sub
+            subscriber.offer((feed.version, feed.item))
+        return feed
 
-    def unsubscribe(self, feed: Feed, sub: Subscription) -> None:
+    def unsubscribe(self, feed: Feed, sub: Any) -> None:
         feed.subscribers.discard(sub)
         if not feed.subscribers and self.feeds.get(feed.key) is feed:
             del self.feeds[feed.key]
@@ -515,11 +520,36 @@ class StreamResponse(HttpResponse):
 
     streaming = False
 
-    def __init__(self, events: Callable[[Hub], AsyncIterator[bytes]], **kwargs: Any) -> None:
+    def __init__(self, events: Callable[[Hub], AsyncIterator[bytes]] | None, **kwargs: Any) -> None:
         super().__init__(content_type="text/event-stream", **kwargs)
         self.events = events
         self["Cache-Control"] = "no-cache, no-transform"
         self["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+
+
+class FeedResponse(StreamResponse):
+    """A stream that sends one feed's items and nothing else (a page's live part): the push
+    process writes each item, as ``pick(item)`` makes it bytes for this viewer (None: nothing
+    to send), straight from the feed's offer to every viewer, without waking a task of the
+    connection's own; ``first`` is written at the start, ``heartbeat`` seconds without a write
+    send a comment line, and ``end`` is the last thing sent when the feed's thing is gone."""
+
+    def __init__(
+        self,
+        key: str,
+        topics: list[str],
+        load: Loader,
+        pick: Callable[[Any], bytes | None],
+        *,
+        first: bytes,
+        end: bytes,
+        heartbeat: float,
+        resolver: Callable[[str, int], Awaitable[list[str]]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(None, **kwargs)
+        self.key, self.topics, self.load, self.pick = key, topics, load, pick
+        self.first, self.end, self.heartbeat, self.resolver = first, end, heartbeat, resolver
 
 
 _hubs: dict[int, Hub] = {}

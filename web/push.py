@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -285,42 +285,43 @@ def last_event_id(request: HttpRequest) -> str:
     return held.strip()[:64]
 
 
+def picker(mode: str, held: str) -> Any:
+    """What one viewer is sent of each version (None: nothing, it holds it): ``mode`` "part"
+    the patch from the version it holds when there is one, else the whole part; "changed"
+    only that it changed."""
+
+    def pick(item: tuple[str, Frames]) -> bytes | None:
+        nonlocal held
+        version, frames = item
+        if version == held:
+            return None
+        if mode == "changed":
+            chunk = frames.changed
+        elif frames.patch is not None and frames.base == held:
+            chunk = frames.patch
+        else:
+            chunk = frames.full
+        held = version
+        return chunk
+
+    return pick
+
+
 def stream(
     request: HttpRequest, key: str, topics: list[str], loader: live.Loader, mode: str
 ) -> HttpResponse:
     """The event stream of the feed ``key``: ``mode`` "part" sends the part (and its
     patches), "changed" only that it changed."""
-    held = last_event_id(request)
-
-    async def events(hub: live.Hub) -> AsyncIterator[bytes]:
-        nonlocal held
-        if tournament_topics not in hub.resolvers:
-            hub.resolvers.append(tournament_topics)
-        feed, sub = await hub.subscribe(key, topics, loader)
-        try:
-            yield f"retry: {RETRY_MS}\n\n".encode()
-            while True:
-                got = await sub.next(HEARTBEAT_SECONDS)
-                if sub.closed is not None:
-                    yield b"event: end\ndata: gone\n\n"
-                    return
-                if got is None:
-                    yield b": ping\n\n"
-                    continue
-                version, frames = got
-                if version == held:
-                    continue
-                if mode == "changed":
-                    yield frames.changed
-                elif frames.patch is not None and frames.base == held:
-                    yield frames.patch
-                else:
-                    yield frames.full
-                held = version
-        finally:
-            hub.unsubscribe(feed, sub)
-
-    response = live.StreamResponse(events)
+    response = live.FeedResponse(
+        key,
+        topics,
+        loader,
+        picker(mode, last_event_id(request)),
+        first=f"retry: {RETRY_MS}\n\n".encode(),
+        end=b"event: end\ndata: gone\n\n",
+        heartbeat=HEARTBEAT_SECONDS,
+        resolver=tournament_topics,
+    )
     _allow_origin(request, response)
     return response
 

@@ -261,3 +261,58 @@ def test_the_hubs_timers_call_each_callback_once_when_due_and_never_once_cancell
     early, called = asyncio.run(run())
     assert early == []
     assert called == ["now", "later"]
+
+
+def test_a_viewer_is_written_to_from_the_feed_and_a_slow_one_is_sent_the_newest_after() -> None:
+    """The push process's writer (deploy.push.Writer): each item written at once, with no task
+    of the viewer's own; while a write waits for a full socket, what is offered meanwhile is
+    not queued: the newest is written after it, and a quiet viewer gets a heartbeat."""
+    import asyncio
+
+    from deploy.push import Writer
+    from tournaments import live
+
+    async def run() -> tuple[list[bytes], list[str], int]:
+        hub = live.hub()
+        written: list[bytes] = []
+        picked: list[str] = []
+        socket_free = asyncio.Event()
+        socket_free.set()
+
+        async def send(message: dict[str, Any]) -> None:
+            if not socket_free.is_set():
+                await socket_free.wait()
+            written.append(message["body"])
+
+        def pick(item: str) -> bytes:
+            picked.append(item)
+            return item.encode()
+
+        response = live.FeedResponse(
+            "k", [], lambda: None, pick, first=b"hello", end=b"bye", heartbeat=0.5
+        )  # type: ignore[arg-type]
+        writer = Writer(send, response, hub, timeout=5)
+        try:
+            tasks_before = len(asyncio.all_tasks())
+            writer.write(response.first)
+            writer.offer("v1")
+            assert written == [b"hello", b"v1"]  # at once, in the offer
+            assert len(asyncio.all_tasks()) == tasks_before  # and no task for it
+            socket_free.clear()  # the client's socket is full
+            writer.offer("v2")  # waits for the socket
+            writer.offer("v3")  # offered meanwhile: replaced by the next
+            writer.offer("v4")
+            await asyncio.sleep(0.05)
+            assert written == [b"hello", b"v1"]
+            socket_free.set()
+            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.8)  # quiet: a heartbeat
+            return written, picked, len(written)
+        finally:
+            await writer.stop()
+            await hub.release()
+
+    written, picked, _ = asyncio.run(run())
+    assert picked == ["v1", "v2", "v4"]  # v3 never chosen: the newest went after v2
+    assert written[:4] == [b"hello", b"v1", b"v2", b"v4"]
+    assert b": ping\n\n" in written[4:]
