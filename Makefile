@@ -48,7 +48,7 @@ lint: $(STAMP)
 	DEBUG=1 $(BIN)/mypy
 	DEBUG=1 $(BIN)/mypy --strict seep_core competition/formats
 
-PYTEST_ARGS ?= -n 2
+PYTEST_ARGS ?= -n 2 --dist worksteal
 
 pytest: $(STAMP) browser-tools
 	$(BIN)/pytest $(PYTEST_ARGS)
