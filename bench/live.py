@@ -33,8 +33,10 @@ the tables) and the rest on the tournament page, ramped up, each reading every e
   figure is an upper bound) to the arrival of the first version that shows it; for a viewer
   of that table's match sheet, to the first event after it was sent. Reported: p50, p99 and
   max over every (confirmation, viewer) pair, the versions pushed, the push process's CPU per
-  update and per message sent, the errors (a stream refused or ended, an append refused) and
-  the viewers left behind (a confirmation a viewer never saw).
+  update and per message sent (its render processes included), the errors (a stream
+  refused or ended, an append refused) and the viewers left behind (a confirmation a viewer
+  never saw). Memory per connection is the push process's own growth; its render processes'
+  memory (a fixed cost) is reported beside it.
 
 The machine is shared: the load average before and after is recorded. Written to
 bench/results/live.json and printed.
