@@ -48,10 +48,12 @@ lint: $(STAMP)
 	DEBUG=1 $(BIN)/mypy
 	DEBUG=1 $(BIN)/mypy --strict seep_core competition/formats
 
-PYTEST_ARGS ?= -n 2 --dist worksteal
+# Two xdist workers, each on a Redis database of its own (tests/worker_redis.py: a plugin,
+# loaded before the settings read REDIS_URL; python -m puts the checkout on the path for it)
+PYTEST_ARGS ?= -n 2 --dist worksteal -p tests.worker_redis
 
 pytest: $(STAMP) browser-tools
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The web pages' browser tests (tests/web/test_browser.py) need Debian's Chromium (never a
 # browser a tool downloads itself) and axe-core from npm, at the version package-lock.json

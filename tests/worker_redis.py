@@ -1,5 +1,5 @@
-"""Each pytest-xdist worker on a Redis database of its own (``-p tests.worker_redis``, in
-pyproject's addopts): loaded before the settings read REDIS_URL, it moves worker ``gwN`` from
+"""Each pytest-xdist worker on a Redis database of its own (``-p tests.worker_redis``, as
+``make test`` runs the suite): loaded before the settings read REDIS_URL, it moves worker ``gwN`` from
 the database REDIS_URL names to the next ones (N + 1 after it), so that one test's
 ``cache.clear()`` (a FLUSHDB) or a broker flush never reaches a test of another worker.
 Processes the tests start inherit it through the environment."""
