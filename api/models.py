@@ -146,6 +146,9 @@ class ResultEntry(models.Model):
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=32, choices=Webhook.Kind.choices)
     body = models.JSONField()
+    #: what makes the happening itself (a deal's row, a completion at a head...): told twice
+    #: (a task run again), it is written once
+    key = models.CharField(max_length=120, blank=True)  # "": none (standings.changed)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -153,6 +156,11 @@ class ResultEntry(models.Model):
         verbose_name_plural = "result entries"
         constraints = [
             models.UniqueConstraint(fields=["tournament", "seq"], name="result_seq_unique"),
+            models.UniqueConstraint(
+                fields=["tournament", "key"],
+                condition=~models.Q(key=""),
+                name="result_key_unique",
+            ),
         ]
 
     def __str__(self) -> str:

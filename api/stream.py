@@ -143,7 +143,7 @@ def position(request: HttpRequest) -> int | None:
     """The seq the client holds: Last-Event-ID, else ?after=, else 0 (None: not a seq)."""
     text = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
     text = text.strip()
-    if not text.isdigit() or len(text) > 10:
+    if not (text.isascii() and text.isdigit()) or len(text) > 10:
         return None
     return int(text)
 

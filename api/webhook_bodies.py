@@ -131,9 +131,14 @@ STANDINGS_CHANGED = _webhook(
 # --- the results log's entries: the same bodies, numbered -----------------------------------
 
 
-def _entry(name: str, body: type[serializers.Serializer], leave_out: tuple[str, ...] = ()) -> Any:  # type: ignore[type-arg]
+def _entry(
+    name: str,
+    body: type[serializers.Serializer],  # type: ignore[type-arg]
+    leave_out: tuple[str, ...] = (),
+    deprecated: tuple[str, ...] = (),
+) -> Any:
     """A results log entry of a kind: its ``seq``, then the kind's delivery body (without the
-    delivery's ``id``, and without ``leave_out``)."""
+    delivery's ``id``, and without ``leave_out``; ``deprecated`` marked so, as in the body)."""
     fields: dict[str, Any] = {
         "seq": serializers.IntegerField(help_text="Its place in the tournament's results log."),
     }
@@ -142,11 +147,16 @@ def _entry(name: str, body: type[serializers.Serializer], leave_out: tuple[str, 
             fields[field_name] = copy.deepcopy(field)
     # the discriminator (the webhooks' kinds are an enum of their own)
     fields["kind"] = serializers.CharField(help_text="What happened: the webhook's kind.")
-    return type(name, (serializers.Serializer,), fields)
+    entry = type(name, (serializers.Serializer,), fields)
+    return (
+        extend_schema_serializer(deprecate_fields=list(deprecated))(entry) if deprecated else entry
+    )
 
 
 RESULT_ENTRIES = {
-    "match.completed": _entry("MatchCompletedEntry", MatchCompletedBody),
+    "match.completed": _entry(
+        "MatchCompletedEntry", MatchCompletedBody, deprecated=("teams", "winner")
+    ),
     "deal.recorded": _entry("DealRecordedEntry", DealRecordedBody),
     "round.published": _entry("RoundPublishedEntry", RoundPublishedBody),
     "round.unpublished": _entry("RoundUnpublishedEntry", RoundUnpublishedBody),

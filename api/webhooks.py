@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import time
 from typing import Any
 
@@ -28,6 +29,8 @@ from django.db import transaction
 from . import outbound, results
 from .models import Webhook, WebhookDelivery
 from .problems import Problem
+
+log = logging.getLogger(__name__)
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -72,10 +75,14 @@ def check_url(url: str) -> None:
         ) from exc
 
 
-def happened(tournament_id: int, kind: str, body: dict[str, Any]) -> int:
-    """A happening: appended to the tournament's results log (api/results.py), and a delivery
-    made for each subscription to its kind; returns the number of deliveries."""
-    results.record(tournament_id, kind, body)
+def happened(tournament_id: int, kind: str, body: dict[str, Any], key: str) -> int:
+    """A happening: appended to the tournament's results log (api/results.py; ``key`` what
+    makes it itself, see there), and a delivery made for each subscription to its kind;
+    returns the number of deliveries. A log that cannot be written loses no delivery."""
+    try:
+        results.record(tournament_id, kind, body, key)
+    except Exception:
+        log.exception("webhooks: the results log of tournament %s refused %s", tournament_id, kind)
     return enqueue(tournament_id, kind, body)
 
 
@@ -153,6 +160,7 @@ def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
             "deals": result.deals,
             "head": {"seq": match.last_seq, "hash": match.last_hash},
         },
+        f"match:{match.pk}:{match.last_seq}",  # completed at this head (again after a correction)
     )
 
 
@@ -180,6 +188,7 @@ def _on_deals_recorded(sender: Any, match_id: int, deals: list[int], **kwargs: A
                 "bazzi": row.bazzi,
                 "bazzis": [row.bazzis0, row.bazzis1],
             },
+            f"deal:{row.pk}",  # this row (a deal voided and scored again is a new one)
         )
 
 
@@ -213,6 +222,7 @@ def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
             "name": round_.name,
             "fixtures": fixtures,
         },
+        f"published:{round_.pk}:{round_.published_at.isoformat() if round_.published_at else ''}",
     )
 
 
@@ -231,6 +241,7 @@ def _on_round_unpublished(sender: Any, round_id: int, called_off: list[int], **k
             "name": round_.name,
             "called_off": sorted(called_off),
         },
+        f"unpublished:{round_.pk}:{','.join(map(str, sorted(called_off)))}"[:120],
     )
 
 
@@ -246,7 +257,10 @@ def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwarg
     as_of = max(rounds)
     # the log says which rounds changed (the table is one GET away, at every round)
     change = {"stage": stage_id, "rounds": rounds, "as_of_round": as_of}
-    results.record(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, change)
+    try:  # no key: it only says to look again, which is never wrong twice
+        results.record(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, change)
+    except Exception:
+        log.exception("webhooks: the results log of tournament %s refused standings", stage_id)
     if not subscribed(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED):
         return  # nobody listens: the table is not read (every recompute would pay for it)
     # the table as of the last round that changed, as GET /stages/{id}/standings/?round= gives it

@@ -138,6 +138,7 @@ class PushApplication:
             waits: list[asyncio.Future[Any]] = [gone, writer.ended]
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            client_gone = gone.done()
             if feed is not None:
                 hub.unsubscribe(feed, writer)
             gone.cancel()
@@ -148,7 +149,7 @@ class PushApplication:
                 self.timeout,
                 scope.get("path"),
             )
-        elif not gone.done():  # the stream ended (the thing is gone): the response too
+        elif not client_gone:  # the stream ended (the thing is gone): the response too
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(self.timeout):
                     await send({"type": "http.response.body", "body": b""})
@@ -222,6 +223,8 @@ class Writer:
         self.pending: Any = None
         self.has_pending = False
         self.finishing: asyncio.Task[None] | None = None
+        self.closing: str | None = None  # the feed ended while a write was under way
+        self.end_sent = False
         self.written = hub.loop.time()
         self.beat = hub.timers.call_later(response.heartbeat, self._heartbeat)
 
@@ -241,16 +244,24 @@ class Writer:
             self.write(chunk)
 
     def close(self, reason: str) -> None:
-        """The feed's thing is gone: say so, then end."""
-        if self.finishing is None:
+        """The feed's thing is gone: say so, then end (after the write under way, if any)."""
+        if self.finishing is not None:
+            self.closing = reason
+            return
+        if not self.end_sent:
+            self.end_sent = True
             self.write(self.response.end)
+            if self.finishing is not None:  # ends once the socket took it
+                self.closing = reason
+                return
         self._end(reason)
 
     def write(self, chunk: bytes) -> None:
         if self.ended.done():
             return
         self.written = self.hub.loop.time()
-        step = self.send({"type": "http.response.body", "body": chunk, "more_body": True})
+        message = {"type": "http.response.body", "body": chunk, "more_body": True}
+        step = self.send(message).__await__()  # a coroutine's, or any awaitable's
         try:
             waiting = step.send(None)
         except StopIteration:
@@ -281,7 +292,10 @@ class Writer:
         finally:
             limit.cancel()
         self.finishing = None
-        if self.has_pending:
+        if self.closing is not None:
+            reason, self.closing = self.closing, None
+            self.close(reason)
+        elif self.has_pending:
             item, self.pending, self.has_pending = self.pending, None, False
             self.offer(item)
 

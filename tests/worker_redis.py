@@ -1,6 +1,6 @@
 """Each pytest-xdist worker on a Redis database of its own (``-p tests.worker_redis``, as
-``make test`` runs the suite): loaded before the settings read REDIS_URL, it moves worker ``gwN`` from
-the database REDIS_URL names to the next ones (N + 1 after it), so that one test's
+``make test`` runs the suite): loaded before the settings read REDIS_URL, it moves worker
+``gwN`` from the database REDIS_URL names to the next ones (N + 1 after it), so that one test's
 ``cache.clear()`` (a FLUSHDB) or a broker flush never reaches a test of another worker.
 Processes the tests start inherit it through the environment."""
 

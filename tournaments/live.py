@@ -67,6 +67,11 @@ def channel(url: str) -> str:
 # renders in the database threads (always so on SQLite, whose test database a process of
 # its own cannot see).
 
+#: render processes that died this many times within BREAKS_SECONDS are given up for
+#: RENDER_PAUSE_SECONDS (the parts are rendered in the database threads meanwhile): a render
+#: that kills its process must not respawn interpreters for every change
+BREAKS, BREAKS_SECONDS, RENDER_PAUSE_SECONDS = 3, 60.0, 300.0
+
 #: how often a hub looks again at every feed it holds, whatever it heard (a lost message,
 #: a change made around the publishers: a team renamed in the admin)
 RECHECK_SECONDS = 15.0
@@ -194,12 +199,12 @@ class Timers:
         """Call every timer that came due."""
         now = math.floor(self.loop.time() / TICK_SECONDS)
         for slot in range(self.done + 1, now + 1):
+            self.done = slot  # first: a timer set by a callback goes to a slot still to come
             for timer in self.slots.pop(slot, ()):
                 try:
                     timer.callback()
                 except Exception:
                     log.exception("live: a timer's callback failed")
-        self.done = max(self.done, now)
 
     async def run(self) -> None:
         while True:
@@ -310,6 +315,7 @@ class Hub:
         threads = 1 if connection.vendor == "sqlite" else settings.PUSH_DB_THREADS
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="live-db")
         self.renderer = _renderer(connection.vendor)
+        self._breaks: list[float] = []  # when render pools broke, lately
         self.feeds: dict[str, Feed] = {}
         self.by_topic: dict[str, set[Feed]] = {}
         self.resolvers: list[Callable[[str, int], Awaitable[list[str]]]] = []
@@ -337,11 +343,30 @@ class Hub:
         try:
             return await self.loop.run_in_executor(renderer, functools.partial(_job, work, *args))
         except BrokenProcessPool:  # one died (killed, out of memory): a new pool, this time here
-            log.warning("live: a render process died; starting new ones")
             if self.renderer is renderer:
                 renderer.shutdown(wait=False, cancel_futures=True)
-                self.renderer = _renderer(connection.vendor)
+                now = self.loop.time()
+                self._breaks = [t for t in self._breaks if now - t < BREAKS_SECONDS] + [now]
+                if len(self._breaks) >= BREAKS:  # they keep dying: render here for a while
+                    log.error(
+                        "live: render processes died %d times in %.0f s; rendering in the "
+                        "database threads for %.0f s",
+                        len(self._breaks),
+                        BREAKS_SECONDS,
+                        RENDER_PAUSE_SECONDS,
+                    )
+                    self.renderer = None
+                    self._breaks = []
+                    self.spawn(self._render_again_later())
+                else:
+                    log.warning("live: a render process died; starting new ones")
+                    self.renderer = _renderer(connection.vendor)
             return await self.db(work, *args)
+
+    async def _render_again_later(self) -> None:
+        await asyncio.sleep(RENDER_PAUSE_SECONDS)
+        if self.renderer is None:
+            self.renderer = _renderer(connection.vendor)
 
     async def release(self) -> None:
         """Stop hearing changes and close the database connection of every one of the hub's
@@ -500,8 +525,25 @@ FRESH_SECONDS = 1.0
 _last_job = threading.local()
 
 
+def _fresh() -> bool:
+    """Whether this thread's connections need no look before the next job: its last job
+    ended within ``FRESH_SECONDS``, and none had an error, is past its age, or was left out
+    of autocommit (what ``close_old_connections`` looks at, but its health check)."""
+    now = time.monotonic()
+    if now - getattr(_last_job, "ended", -FRESH_SECONDS) >= FRESH_SECONDS:
+        return False
+    for conn in connections.all(initialized_only=True):
+        if conn.errors_occurred or (conn.close_at is not None and now >= conn.close_at):
+            return False
+        if conn.connection is not None and (
+            conn.get_autocommit() != conn.settings_dict["AUTOCOMMIT"]
+        ):
+            return False
+    return True
+
+
 def _job(work: Callable[..., Any], *args: Any) -> Any:
-    if time.monotonic() - getattr(_last_job, "ended", -FRESH_SECONDS) >= FRESH_SECONDS:
+    if not _fresh():
         close_old_connections()  # one gone or past its age is replaced
     timezone.deactivate()  # a thread serves every tournament: none's zone is kept
     try:

@@ -40,8 +40,9 @@ class TournamentResults(APIView):
         tournament = get_visible(request, Tournament.objects.all(), pk, "")
         after = int_param(request, "after", 0, low=0, high=2**31)
         limit = int_param(request, "limit", 100, low=1, high=500)
-        last = results.head(tournament.pk)
         rows = results.entries(tournament.pk, after, limit)
+        # read after the rows: an entry committed in between is then within the head
+        last = max(results.head(tournament.pk), rows[-1]["seq"] if rows else 0)
         following = None
         if len(rows) == limit and rows[-1]["seq"] < last:
             following = request.build_absolute_uri(

@@ -168,3 +168,37 @@ def test_entries_commit_in_the_order_of_their_seqs(league: Any) -> None:
     assert done["quick"] >= done["slow"]
     rows = list(ResultEntry.objects.filter(tournament=league.a).values_list("seq", "body"))
     assert rows == [(1, {"round": 1}), (2, {"round": 2})]
+
+
+def test_a_happening_told_twice_is_written_once(league: Any) -> None:
+    """A task run again (its worker lost) tells the same happening again: its key makes it one
+    entry; another happening, or one with no key (standings changed), is a new one."""
+    first = results.record(league.a.pk, "match.completed", {"match": 1}, "match:1:9")
+    again = results.record(league.a.pk, "match.completed", {"match": 1}, "match:1:9")
+    later = results.record(league.a.pk, "match.completed", {"match": 1}, "match:1:12")
+    looks = [results.record(league.a.pk, "standings.changed", {"stage": 1}) for _ in range(2)]
+    assert again.pk == first.pk
+    assert [first.seq, later.seq, *(e.seq for e in looks)] == [1, 2, 3, 4]
+    assert results.head(league.a.pk) == 4
+    # the same key in another tournament is its own
+    assert results.record(league.b.pk, "match.completed", {}, "match:1:9").seq == 1
+
+
+def test_a_deal_told_again_by_the_scoring_signal_is_in_the_log_once(league: Any) -> None:
+    from scoring.signals import deals_recorded
+
+    director = league.client("organizer_a")
+    match = league.score
+    match.refresh_from_db()
+    director.post(
+        f"/api/v1/matches/{match.pk}/events/",
+        {
+            "kind": "deal_ended",
+            "payload": {"points": [60, 40], "sweeps": [[], []]},
+            "expected_seq": match.last_seq,
+        },
+        format="json",
+    )
+    deals_recorded.send(sender=None, match_id=match.pk, deals=[1])  # told again
+    kinds = list(ResultEntry.objects.filter(tournament=league.a).values_list("kind", flat=True))
+    assert kinds.count("deal.recorded") == 1, kinds

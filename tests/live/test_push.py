@@ -316,3 +316,42 @@ def test_a_viewer_is_written_to_from_the_feed_and_a_slow_one_is_sent_the_newest_
     assert picked == ["v1", "v2", "v4"]  # v3 never chosen: the newest went after v2
     assert written[:4] == [b"hello", b"v1", b"v2", b"v4"]
     assert b": ping\n\n" in written[4:]
+
+
+def test_a_timer_set_by_a_timers_callback_fires_and_a_feed_ending_mid_write_says_so_after() -> None:
+    import asyncio
+
+    from deploy.push import Writer
+    from tournaments import live
+
+    async def run() -> tuple[list[str], list[bytes], str]:
+        hub = live.hub()
+        fired: list[str] = []
+        hub.timers.call_later(0.0, lambda: hub.timers.call_later(0.0, lambda: fired.append("x")))
+        await asyncio.sleep(4 * live.TICK_SECONDS)
+        written: list[bytes] = []
+        socket_free = asyncio.Event()
+
+        async def send(message: dict[str, Any]) -> None:
+            if not socket_free.is_set():
+                await socket_free.wait()
+            written.append(message["body"])
+
+        response = live.FeedResponse(
+            "k", [], lambda: None, lambda item: item, first=b"", end=b"bye", heartbeat=60
+        )  # type: ignore[arg-type]
+        writer = Writer(send, response, hub, timeout=5)
+        try:
+            writer.offer(b"v1")  # the socket is full: under way
+            writer.close("gone")  # the thing is gone meanwhile
+            assert not writer.ended.done()
+            socket_free.set()
+            reason = await asyncio.wait_for(writer.ended, 2)
+            return fired, written, reason
+        finally:
+            await writer.stop()
+            await hub.release()
+
+    fired, written, reason = asyncio.run(run())
+    assert fired == ["x"]
+    assert written == [b"v1", b"bye"] and reason == "gone"
