@@ -306,7 +306,10 @@ def test_a_viewer_is_written_to_from_the_feed_and_a_slow_one_is_sent_the_newest_
             assert written == [b"hello", b"v1"]
             socket_free.set()
             await asyncio.sleep(0.05)
-            await asyncio.sleep(0.8)  # quiet: a heartbeat
+            for _ in range(40):  # quiet: a heartbeat, after half a second and a tick or so
+                if b": ping\n\n" in written[4:]:
+                    break
+                await asyncio.sleep(0.1)
             return written, picked, len(written)
         finally:
             await writer.stop()

@@ -55,6 +55,7 @@ def push_process(port: int) -> Iterator[subprocess.Popen[bytes]]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
+        "PUSH_RENDER_PROCESSES": "2",  # as deployed: the parts rendered in processes of its own
     }
     command = [sys.executable, "-m", "uvicorn", "deploy.push:application", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--lifespan", "off", "--no-access-log"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,8 @@ from .test_push import part_now
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died() -> None:
+def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died(settings: Any) -> None:
+    settings.PUSH_RENDER_PROCESSES = 2
     club = make_club()
     pk = club.tournament.pk
 
