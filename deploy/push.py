@@ -122,6 +122,13 @@ class PushApplication:
         finally:
             await hub.db(response.close)  # request_finished: the thread's connection kept tidy
 
+    def _dropped(self, scope: Any) -> None:
+        log.info(
+            "push: dropped a client that read nothing for %.0f s: %s",
+            self.timeout,
+            scope.get("path"),
+        )
+
     async def _feed(
         self, response: live.FeedResponse, hub: live.Hub, receive: Any, send: Any, scope: Any
     ) -> None:
@@ -144,11 +151,7 @@ class PushApplication:
             gone.cancel()
             await writer.stop()
         if writer.ended.done() and writer.ended.result() == "stuck":
-            log.info(
-                "push: dropped a client that read nothing for %.0f s: %s",
-                self.timeout,
-                scope.get("path"),
-            )
+            self._dropped(scope)
         elif not client_gone:  # the stream ended (the thing is gone): the response too
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(self.timeout):
@@ -189,11 +192,7 @@ class PushApplication:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         if stuck:
-            log.info(
-                "push: dropped a client that read nothing for %.0f s: %s",
-                self.timeout,
-                scope.get("path"),
-            )
+            self._dropped(scope)
             return
         for task in done:
             if task is tasks[0] and not task.cancelled() and task.exception() is not None:

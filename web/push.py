@@ -33,14 +33,12 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.http.request import split_domain_port, validate_host
-from django.template.loader import render_to_string
 from django.urls import path, reverse, set_urlconf
 from django.views.decorators.http import require_GET
 
 from competition.models import Stage
 from tournaments import live
 from tournaments.models import Match, Tournament
-from tournaments.reads import consistent_read
 
 from . import links as team_links
 from . import pages
@@ -180,9 +178,7 @@ def match_part(pk: int) -> str | None:
     if match is None:
         return None
     use_club_time(match.tournament)
-    with consistent_read():
-        sheet = pages.match_sheet(match)
-        return render_to_string("web/_match_live.html", {"sheet": sheet, "match": match})
+    return public.match_live_part(match)
 
 
 def _match_head(pk: int) -> tuple[int, int | None] | None:
@@ -285,7 +281,7 @@ def last_event_id(request: HttpRequest) -> str:
     return held.strip()[:64]
 
 
-def picker(mode: str, held: str) -> Any:
+def picker(mode: str, held: str) -> Callable[[tuple[str, Frames]], bytes | None]:
     """What one viewer is sent of each version (None: nothing, it holds it): ``mode`` "part"
     the patch from the version it holds when there is one, else the whole part; "changed"
     only that it changed."""

@@ -153,11 +153,17 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
     def build() -> HttpResponse:
-        with consistent_read():
-            sheet = pages.match_sheet(match)
-        return render(request, "web/_match_live.html", {"sheet": sheet, "match": match})
+        return HttpResponse(match_live_part(match))
 
     return _conditional(request, f"m{match.pk}-{match.last_seq}-{result_seq}", build)
+
+
+def match_live_part(match: Match) -> str:
+    """The match sheet's live part (the same for every viewer: the polling view's and the
+    push process's), read in one consistent snapshot."""
+    with consistent_read():
+        sheet = pages.match_sheet(match)
+        return render_to_string("web/_match_live.html", {"sheet": sheet, "match": match})
 
 
 @require_GET
