@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine (Python 3.11+ and make):
 #   make run   - set up .venv, migrate the embedded SQLite database, seed a demo, serve
 #   make test  - set up .venv and run lint, types and the whole test suite
+#   make club  - serve a club night of your own to the players' phones (no demo)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean
+.PHONY: run club test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +32,13 @@ run: $(STAMP)
 	@echo "  http://$(HOST):$(PORT)/c/friday-seep-club/      the club: its season's ladder, ratings, members' pages"
 	@echo "  webhooks: to public hosts only; WEBHOOKS_ALLOW_PRIVATE_NETWORKS=$${WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-0} (1: this machine's too)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# A club night served to the players' phones from this laptop (deploy/club.py): its own
+# database (club.sqlite3), the first organizer asked for on the spot, the laptop's network
+# address in every link and card (SITE_URL), gunicorn on every address of the laptop. CLUB_HOST
+# and PORT override what it finds. Ctrl-C stops it; run it again to go on with the evening.
+club: $(STAMP)
+	$(BIN)/python -m deploy.club
 
 # The production processes on this machine (deploy/Procfile through honcho): gunicorn, two
 # Celery workers, one beat, against the local PostgreSQL and Redis (see deploy/stack.py for

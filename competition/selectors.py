@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, QuerySet, Value
+from django.db.models import Exists, Q, QuerySet, Value
 
 from tournaments.matchlog import Kind
-from tournaments.models import MatchEvent, Team
+from tournaments.models import Match, MatchEvent, Team
 
 from . import formats
 from .models import Fixture, Notice, Round, Stage, StandingRow
@@ -309,3 +309,39 @@ def tournaments_over(tournament_ids: list[int]) -> set[int]:
     for tournament_id, status in rows:
         seen[tournament_id] = seen.get(tournament_id, True) and status == Stage.Status.COMPLETE
     return {tournament_id for tournament_id, over in seen.items() if over}
+
+
+def tournament_champion(*, tournament_id: int) -> Team | None:
+    """Return the winner of a tournament that is over, or None: its last stage's champion
+    (a bracket), or the one team first in its last stage's final standings (None when
+    groups leave several firsts)."""
+    stage = Stage.objects.filter(tournament_id=tournament_id).order_by("-order").first()
+    if stage is None or stage.status != Stage.Status.COMPLETE:
+        return None
+    if stage.elimination:
+        team_id = bracket_state(stage).champion
+        return None if team_id is None else Team.objects.filter(pk=team_id).first()
+    firsts = [row.team for row in standings_for_stage(stage=stage) if row.rank == 1]
+    return firsts[0] if len(firsts) == 1 else None
+
+
+def team_now(*, team_id: int) -> dict[str, Any]:
+    """Return what a team has to play now: ``{"match": Match}`` (its match not finished, in
+    a published round), ``{"bye": Round}`` (a bye in a round still being played), or
+    ``{}`` (nothing yet: its next round is not published, or it is out)."""
+    mine = Q(team_a_id=team_id) | Q(team_b_id=team_id)
+    fixtures = (
+        Fixture.objects.filter(mine, round__status=Round.Status.PUBLISHED)
+        .select_related("round", "match__team0", "match__team1", "match__tournament")
+        .order_by("-stage__order", "-round__number", "-pk")
+    )
+    for fixture in fixtures[:8]:
+        match = fixture.match
+        if match is not None and match.status not in (
+            Match.Status.FINISHED,
+            Match.Status.CALLED_OFF,
+        ):
+            return {"match": match}
+        if fixture.result == Fixture.Result.BYE and fixture.team_a_id == team_id:
+            return {"bye": fixture.round}
+    return {}

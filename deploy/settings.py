@@ -248,6 +248,38 @@ else:
     ALLOWED_HOSTS = _hosts
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS") or []
 
+
+def _site_url() -> str:
+    """``SITE_URL``: the address the players' phones reach this server by (``make club``
+    sets the laptop's network address): the team links, their QR codes and invitations are
+    built from it, never from the request of the person printing them. Empty: from the
+    request (a deployment behind its own host name)."""
+    raw = _raw("SITE_URL")
+    if raw is None:
+        return ""
+    parts = urlsplit(raw)
+    try:
+        port_ok = parts.port is None or 0 < parts.port < 65536
+    except ValueError:
+        port_ok = False
+    if (
+        parts.scheme not in {"http", "https"}
+        or not parts.hostname
+        or not port_ok
+        or parts.path not in {"", "/"}
+        or parts.query
+        or parts.fragment
+        or parts.username
+    ):
+        raise ImproperlyConfigured(
+            "SITE_URL must be the address phones reach this server by, scheme, host and "
+            f"port only (http://192.168.1.20:8000), not {raw!r}"
+        )
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+SITE_URL = _site_url()
+
 # Signed receipts of finished matches (tournaments.receipts): the key lives outside the
 # database, so a receipt proves what a log said even to someone who can rewrite the tables.
 RECEIPT_SIGNING_KEY = _receipt_key()

@@ -32,10 +32,13 @@ MAX_HELD = 8
 
 @dataclass(frozen=True)
 class Held:
-    """What a browser's team links allow now: the live ones, and whether any stopped."""
+    """What a browser's team links allow now: the live ones (they act), those whose
+    tournament is over (they show how it ended, and act no more), and whether any was
+    reissued since (it stopped)."""
 
     live: list[TeamLink]
-    stopped: bool  # a link it opened was reissued, or its tournament is over
+    ended: list[TeamLink]
+    stopped: bool  # a link it opened was reissued: its card is out of date
 
 
 def hold(request: HttpRequest, link: TeamLink) -> None:
@@ -62,19 +65,26 @@ def held(request: HttpRequest) -> Held:
     found = links.live_links(ids)
     over = competition_reads.tournaments_over([link.team.tournament_id for link in found])
     live = [link for link in found if link.team.tournament_id not in over]
-    result = Held(live, stopped=len(live) < len(ids))
+    ended = [link for link in found if link.team.tournament_id in over]
+    result = Held(live, ended, stopped=len(found) < len(ids))
     request._team_links = result  # type: ignore[attr-defined]
     return result
-
-
-def tournament_over(link: TeamLink) -> bool:
-    """Whether the link's tournament has ended (its links act no more)."""
-    return link.team.tournament_id in competition_reads.tournaments_over([link.team.tournament_id])
 
 
 def acting_for(request: HttpRequest, match: Match) -> LinkActor | None:
     """Return the link through which this browser acts for one of ``match``'s teams, or None."""
     for link in held(request).live:
+        actor = links.actor_for(link)
+        if actor.side_in(match) is not None:
+            return actor
+    return None
+
+
+def viewing_for(request: HttpRequest, match: Match) -> LinkActor | None:
+    """Return the link through which this browser sees ``match`` as one of its teams: a live
+    one, or one whose tournament is over (it shows the end, and acts no more)."""
+    holding = held(request)
+    for link in [*holding.live, *holding.ended]:
         actor = links.actor_for(link)
         if actor.side_in(match) is not None:
             return actor
@@ -87,12 +97,12 @@ def team_ids(request: HttpRequest) -> list[int]:
 
 
 class LinkStopped(Exception):
-    """The team link this browser opened acts no more (reissued, or its tournament over)."""
+    """The team link this browser opened acts no more: the director reissued it."""
 
 
 STOPPED = (
-    "The team link this phone opened no longer works: the director gave the team a new one, "
-    "or the tournament is over. Nothing was recorded. Ask the director for the team's new card."
+    "The team link this phone opened no longer works: the director gave the team a new "
+    "one. Ask the director for the team's new card."
 )
 
 
@@ -110,7 +120,7 @@ def signed_in_or_linked(
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         holding = held(request)
-        if not (request.user.is_authenticated or holding.live or holding.stopped):
+        if not (request.user.is_authenticated or holding.live or holding.ended or holding.stopped):
             return redirect_to_login(request.get_full_path())
         try:
             response = view(request, *args, **kwargs)

@@ -519,7 +519,7 @@ def _author(actor: int | None, players: dict[int, str], names: dict[int, str]) -
     if actor is None:
         return "the score-keeper"
     if actor < 0:  # a team's private link (its team is the line's side)
-        return "their team's link"
+        return "the team's link"
     return players.get(actor) or names.get(actor) or "the score-keeper"
 
 
@@ -554,11 +554,23 @@ def last_answer(match: Match, state: matchlog.MatchState) -> dict[str, Any] | No
         return None
     players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
     name = players.get(event.actor_id) if event.actor_id is not None else None
+    side = seated_side(match, event.actor_id)
     author = matchlog.author(event.actor_id, event.via)
-    if author is not None and author < 0:  # through a team's link
-        name = f"{(match.team0.name, match.team1.name)[matchlog.link_side(author)]}'s link"
+    if author is not None and author < 0:  # through a team's link: the team said it
+        side = matchlog.link_side(author)
+        name = (match.team0.name, match.team1.name)[side]
     by = name or (event.actor.get_username() if event.actor else "")
-    return {"deal": event.payload["deal"], "by": by, "at": event.recorded_at}
+    return {"deal": event.payload["deal"], "by": by, "side": side, "at": event.recorded_at}
+
+
+def seated_side(match: Match, user_id: int | None) -> int | None:
+    """Return the team (0, 1) whose player ``user_id`` is, or None."""
+    if user_id is None:
+        return None
+    for seat, player, _ in seat_list(match):
+        if player.user_id == user_id:
+            return seat % 2
+    return None
 
 
 @dataclass

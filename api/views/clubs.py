@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from tournaments import clubs, invites
 from tournaments.access import directed_clubs, is_club_director, nameable_accounts
 from tournaments.models import Club, Player
+from tournaments.site import absolute_url
 
 from .. import serializers as s
 from ..access import get_or_404, require_write_token, signed_in, token_of
@@ -226,7 +227,7 @@ class MemberInvite(APIView):
         member, club_id = _member(request, pk)
         _directing(request, club_id)
         invite, key = invites.member_invite(actor=request.user, member=member)
-        url = request.build_absolute_uri(reverse("web:member-invite", args=[key]))
+        url = absolute_url(request, reverse("web:member-invite", args=[key]))
         return Response(
             {"url": url, "expires_at": invite.expires_at}, status=status.HTTP_201_CREATED
         )

@@ -85,6 +85,7 @@ def test_the_team_that_entered_a_result_cannot_confirm_it(club: Club) -> None:
     assert response.json() == {
         "ok": False,
         "retry": False,
+        "moved": False,
         "code": "own_team_entry",
         "message": "Your team entered this result: the other team confirms it.",
         "last_seq": match.last_seq,  # where the page's form starts again

@@ -113,8 +113,12 @@ def test_two_teams_links_enter_and_confirm_a_deal_with_no_account(desk: Committi
     assert ended.payload["points"] == [60, 40]
     match.refresh_from_db()
     assert verify_match(match) == []  # a replay knows each author by its link's side
+    # each phone reads who confirmed from its own side
     status = html.unescape(lotus.get(f"/keep/{match.pk}/status/").content.decode())
-    assert f"confirmed by {match.team1.name}'s link" in status
+    assert f"confirmed by your team ({match.team1.name})" in status
+    status = html.unescape(tigers.get(f"/keep/{match.pk}/status/").content.decode())
+    assert f"confirmed by {match.team1.name} at" in status
+    assert "'s link" not in status
 
 
 def test_a_link_acts_in_its_teams_matches_only(
@@ -167,15 +171,24 @@ def test_a_reissued_link_is_refused_in_words_and_records_nothing(desk: Committin
     phone(new)  # the new card works
 
 
-def test_links_stop_when_the_tournament_ends(desk: CommittingClient) -> None:
+def test_links_of_a_tournament_that_is_over_show_it_and_enter_nothing(
+    desk: CommittingClient,
+) -> None:
     t, _ = published_evening(desk)
     match = Match.objects.filter(tournament=t).order_by("pk").first()
     assert match is not None
     path = link_of(desk, t, match.team0)
     tigers = phone(path)
     Stage.objects.filter(tournament=t).update(status=Stage.Status.COMPLETE)
-    assert enter(tigers, match, 65).status_code == 403
-    assert CommittingClient().get(path).status_code == 403
+    refused = enter(tigers, match, 65)
+    assert refused.status_code == 409
+    assert "The tournament is over: nothing more can be entered." in refused.content.decode()
+    assert "Nothing was recorded" not in refused.content.decode()
+    # the card still opens: the team's page says how it ended, never that the link is dead
+    late = CommittingClient()
+    assert late.get(path).status_code == 302
+    page = late.get(f"/keep/{match.pk}/")
+    assert page.status_code == 200 and "no longer works" not in page.content.decode()
     assert not MatchEvent.objects.filter(match=match, kind="deal_entered").exists()
 
 

@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from competition import selectors as competition_reads
 from scoring import selectors as scoring
 from tournaments import errors as store_errors
 from tournaments import matchlog
@@ -86,8 +87,8 @@ def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.Matc
     )
     state = store.match_state(match)
     role = match_role(request.user, match, state)
-    if role is None and team_links.acting_for(request, match) is not None:
-        role = PLAYER  # through the team's private link
+    if role is None and team_links.viewing_for(request, match) is not None:
+        role = PLAYER  # through the team's private link (of a tournament over: to see the end)
     if role is None:
         if team_links.held(request).stopped:
             raise team_links.LinkStopped()
@@ -122,6 +123,38 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "web/keep_index.html", context)
 
 
+def _columns(
+    form: forms.DealResult | forms.Reject | None, teams: tuple[str, str], mine: int | None
+) -> list[dict[str, Any]]:
+    """The two teams as a form shows them: the reader's own team first, marked, so "our
+    points" typed in the first box are always the reader's team's (the fields keep their
+    names: ``_a`` is the match's first team, ``_b`` its second)."""
+    order = (1, 0) if mine == 1 else (0, 1)
+    columns = []
+    for index in order:
+        letter = "ab"[index]
+        column: dict[str, Any] = {"letter": letter, "name": teams[index], "mine": index == mine}
+        if form is not None:
+            for field in ("points", "sweeps", "first"):
+                name = f"{field}_{letter}"
+                column[field] = form[name] if name in form.fields else None
+        columns.append(column)
+    return columns
+
+
+def _in_order(values: Any, teams: tuple[str, str], mine: int | None) -> list[dict[str, Any]]:
+    """A pair of per-team values (points, sweeps...) as the reader's columns order them."""
+    order = (1, 0) if mine == 1 else (0, 1)
+    return [{"name": teams[i], "mine": i == mine, "value": values[i]} for i in order]
+
+
+def _team_words(side: int | None, mine: int | None, teams: tuple[str, str]) -> str:
+    """A team named from the reader's side: "your team" for their own."""
+    if side is None:
+        return ""
+    return "your team" if side == mine else teams[side]
+
+
 def _context(
     request: HttpRequest,
     match: Match,
@@ -134,14 +167,16 @@ def _context(
     user = request.user
     side = side_of(user, state, match)
     me = user.pk
-    link = team_links.acting_for(request, match) if role == PLAYER and side is None else None
+    link = team_links.viewing_for(request, match) if role == PLAYER and side is None else None
+    # a link of a tournament that is over shows the end, and acts no more
+    ended = link is not None and team_links.acting_for(request, match) is None
     if link is not None:  # acting through the team's link: its author is its side
         side = link.side_in(match)
         me = None if side is None else matchlog.link_author(side)
     teams = (match.team0.name, match.team1.name)
     names = [p.name for _, p, _ in pages.seat_list(match)]
     lines = pages.entry_lines(match, state)
-    in_play = state.status == matchlog.IN_PROGRESS
+    in_play = state.status == matchlog.IN_PROGRESS and not ended
     confirmation = state.confirmation if state.users is not None else match.confirmation
     can_enter = in_play and not state.disputed
     if confirmation == matchlog.Confirmation.NONE:
@@ -156,6 +191,7 @@ def _context(
         line
         for line in lines
         if role in (PLAYER, DIRECTOR)
+        and not ended
         and not state.disputed
         and line.entry.actor != me
         and (side is None or line.entry.side != side)
@@ -165,29 +201,100 @@ def _context(
     initial = {"expected_seq": match.last_seq, "client_id": client_id}
     if entry_form is None:
         entry_form = forms.DealResult(initial=initial, rules=match.rules, teams=teams)
+    if reject_form is None:
+        reject_form = forms.Reject(rules=match.rules, teams=teams)
     progress = state.progress
+    confirmed = pages.last_answer(match, state) if state.deal_no else None
+    if confirmed is not None and confirmed["side"] is not None and confirmed["side"] == side:
+        confirmed["by"] = f"your team ({confirmed['by']})"
+    shown_entries = [
+        {
+            "line": line,
+            "by": _team_words(line.entry.side, side, teams) or line.by,
+            "yours": side is not None and line.entry.side == side,
+            "teams": [
+                {
+                    "name": teams[i],
+                    "mine": i == side,
+                    "points": line.entry.points[i],
+                    "sweeps": line.entry.sweeps[i],
+                    "total": line.entry.total[i],
+                }
+                for i in ((1, 0) if side == 1 else (0, 1))
+            ],
+            "answerable": line in answerable,
+        }
+        for line in lines
+    ]
+    finished = state.status == matchlog.FINISHED
     return {
         "match": match,
         "state": state,
         "role": role,
         "side": None if side is None else teams[side],
+        "mine": side,
+        "ended": ended,
         "teams": teams,
         "entries": lines,
+        "shown_entries": shown_entries,
         "answerable": answerable,
         "can_enter": can_enter,
         "confirmation": confirmation,
         "deal_no": state.deal_no + 1,
         "dealer": None if progress is None or progress.over else names[progress.dealer],
         "progress": progress,
+        "standing": _standing(progress, teams, side),
         "deals": list(scoring.deal_results(match=match)),
         "entry_form": entry_form,
+        "columns": _columns(entry_form, teams, side),
         "reject_form": reject_form,
+        "reject_columns": _columns(reject_form, teams, side),
         "client_id": client_id,
         "rejected": _rejections(match) if state.disputed else [],
-        "confirmed": pages.last_answer(match, state) if state.deal_no else None,
+        "confirmed": confirmed,
+        "after": _after(match, progress, teams, side) if finished else None,
         "poll_ms": POLL_MS,
         "rules": entry_form.rules,
     }
+
+
+def _standing(progress: Any, teams: tuple[str, str], mine: int | None) -> dict[str, Any] | None:
+    """Where the match stands, from the reader's side: each team's bazzis (theirs first)
+    and who leads on the running difference (team 0's minus team 1's)."""
+    if progress is None:
+        return None
+    difference = progress.difference
+    leader = None if difference == 0 else (0 if difference > 0 else 1)
+    return {
+        "bazzis": _in_order(progress.bazzis, teams, mine),
+        "leader": _team_words(leader, mine, teams),
+        "lead": abs(difference),
+    }
+
+
+def _after(match: Match, progress: Any, teams: tuple[str, str], mine: int | None) -> dict[str, Any]:
+    """What a finished match's phone says next: who won, and what the reader's team plays
+    now (its next match, a bye, or the tournament's end and its champion)."""
+    bazzis = progress.bazzis if progress is not None else (0, 0)
+    winner = None if bazzis[0] == bazzis[1] else (0 if bazzis[0] > bazzis[1] else 1)
+    out: dict[str, Any] = {
+        "winner": _team_words(winner, mine, teams),
+        "won": winner is not None and winner == mine,
+        "bazzis": _in_order(bazzis, teams, mine),
+    }
+    if competition_reads.tournaments_over([match.tournament_id]):
+        champion = competition_reads.tournament_champion(tournament_id=match.tournament_id)
+        out["over"] = True
+        out["champion"] = None if champion is None else champion.name
+        team_ids = (match.team0_id, match.team1_id)
+        out["champion_is_mine"] = (
+            champion is not None and mine is not None and champion.pk == team_ids[mine]
+        )
+    elif mine is not None:
+        now = competition_reads.team_now(team_id=(match.team0_id, match.team1_id)[mine])
+        out["next"] = now.get("match")
+        out["bye"] = now.get("bye")
+    return out
 
 
 def _rejections(match: Match) -> list[dict[str, Any]]:
@@ -236,8 +343,19 @@ def _keep_page(
 def _version(request: HttpRequest, match: Match) -> str:
     """The phone page's live part's version: the log's head, and the team link it acts
     through (two links of one match see two parts)."""
-    link = team_links.acting_for(request, match)
-    return f"k{match.pk}-{match.last_seq}" + ("" if link is None else f"-l{link.link_id}")
+    link = team_links.viewing_for(request, match)
+    over = "" if link is None or team_links.acting_for(request, match) else "-over"
+    version = f"k{match.pk}-{match.last_seq}" + ("" if link is None else f"-l{link.link_id}{over}")
+    if match.status == Match.Status.FINISHED:  # it leads on: to each team's next match, a bye
+        nexts = []
+        for team_id in (match.team0_id, match.team1_id):
+            now = competition_reads.team_now(team_id=team_id)
+            nexts.append(
+                f"{getattr(now.get('match'), 'pk', '')}.{getattr(now.get('bye'), 'pk', '')}"
+            )
+        ended = bool(competition_reads.tournaments_over([match.tournament_id]))
+        version += f"-n{'.'.join(nexts)}-o{int(ended)}"
+    return version
 
 
 def _key(form: forms.Command) -> str:
@@ -303,17 +421,22 @@ def _refused(
     *,
     entry_form: forms.DealResult | None = None,
     reject_form: forms.Reject | None = None,
+    moved: bool = False,
 ) -> HttpResponse:
-    """Tell why nothing was recorded; the page comes back with what was typed still in it."""
+    """Tell why nothing was recorded; the page comes back with what was typed still in it
+    (``moved``: the match moved on, and the page shows where it stands instead)."""
     code = status_code(exc)
     if wants_json(request):
         retry = isinstance(exc, store_errors.StoreUnavailable)
         head = Match.objects.values_list("last_seq", flat=True).get(pk=match.pk)
+        if moved:  # the page reloads to show it: the words go with it
+            messages.info(request, message)
         return JsonResponse(
             {
                 "ok": False,
                 "message": message,
                 "retry": retry,
+                "moved": moved,
                 "code": getattr(exc, "code", ""),
                 "last_seq": head,
             },
@@ -359,11 +482,65 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
         done = f"Deal {deal} entered: it counts once the other team confirms it."
     else:
         done = f"Deal {deal} entered: it counts once the other side's entry agrees."
+    if _ended_for(request, match, state):
+        return _refused(request, match, OVER, _over())
     actor = _actor(request, match, state)
     refused = append_command(request, match, kind, form.payload(), form, actor)
     if refused is not None:
+        crossed = _crossed(request, match, refused, form)
+        if crossed is not None:  # the other team's entry is on the page now, to answer
+            return _refused(request, match, crossed, refused, moved=True)
         return _refused(request, match, plain_words(refused), refused, entry_form=form)
     return _done(request, match, done)
+
+
+#: what a phone of a tournament that is over is told when it sends something
+OVER = "The tournament is over: nothing more can be entered. Its results are on this page."
+#: refusals that mean the match moved on while the phone's numbers were on their way
+MOVED = {"stale_expected_seq", "entry_pending", "already_entered"}
+
+
+def _over() -> store_errors.AppendRefused:
+    return store_errors.MatchStateConflict(OVER, code="tournament_over")
+
+
+def _ended_for(request: HttpRequest, match: Match, state: matchlog.MatchState) -> bool:
+    """Whether this browser sees ``match`` only through a link of a tournament that is over."""
+    if match_role(request.user, match, state) is not None:
+        return False
+    return (
+        team_links.acting_for(request, match) is None
+        and team_links.viewing_for(request, match) is not None
+    )
+
+
+def _crossed(
+    request: HttpRequest, match: Match, refused: store_errors.AppendRefused, form: Any
+) -> str | None:
+    """If an entry was refused because the other team's entry of the same deal got there
+    first (both teams sent at once), say so, and what to do; else None."""
+    if refused.code not in MOVED:
+        return None
+    fresh = Match.objects.select_related("team0", "team1").get(pk=match.pk)
+    state = store.match_state(fresh)
+    link = team_links.acting_for(request, fresh)
+    side = link.side_in(fresh) if link is not None else side_of(request.user, state, fresh)
+    theirs = [e for e in state.entries if side is None or e.side != side]
+    if not theirs or state.disputed:
+        return None
+    entry = theirs[-1]
+    teams = (fresh.team0.name, fresh.team1.name)
+    who = "The other team" if entry.side is None else teams[entry.side]
+    same = (
+        list(entry.points) == form.payload()["points"]
+        and [list(x) for x in entry.sweeps] == form.payload()["sweeps"]
+    )
+    then = (
+        "They entered the same numbers as you: confirm them below."
+        if same
+        else "Their numbers are below: confirm them if they are right, or reject them."
+    )
+    return f"{who} entered deal {state.deal_no + 1} at the same moment as you. {then}"
 
 
 @team_links.signed_in_or_linked
@@ -382,6 +559,8 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, _form_errors(form), reject_form=reject_form)
+    if _ended_for(request, match, state):
+        return _refused(request, match, OVER, _over())
     data = form.cleaned_data
     deal = state.deal_no + 1
     if action == "confirm":

@@ -16,14 +16,12 @@ from ..access import kept_by_nobody
 
 @require_GET
 def open_link(request: HttpRequest, key: str) -> HttpResponse:
-    """Keep the link in this browser's session and show the team's matches; a link reissued
-    since, or of a tournament that is over, is refused in words."""
+    """Keep the link in this browser's session and show the team's matches (of a tournament
+    that is over: how it ended); a link reissued since is refused in words."""
     link = links.link_for_key(key)
     if link is None:
         if links.was_reissued(key):  # its card is out of date
             return kept_by_nobody(team_links.stopped_page(request))
         return kept_by_nobody(render(request, "404.html", status=404))
-    if team_links.tournament_over(link):
-        return kept_by_nobody(team_links.stopped_page(request))
     team_links.hold(request, link)
     return kept_by_nobody(redirect(reverse("web:keep")))

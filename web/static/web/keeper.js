@@ -73,6 +73,17 @@
           return;
         }
         if (answer.retry) throw new Error("retry");
+        if (answer.moved) {
+          // the other team's entry got there first: show it (with Confirm) at once; the
+          // server keeps the words for the page it sends back
+          drop(item.id);
+          say(answer.message, "sum bad");
+          document.querySelectorAll("form[data-dirty]").forEach(function (f) {
+            f.removeAttribute("data-dirty");
+          });
+          refresh();
+          return;
+        }
         drop(item.id); // refused: nothing was written; the numbers stay in the form
         say(answer.message, "sum bad");
         ready(item, answer.last_seq);
@@ -152,11 +163,18 @@
     var form = event.target.form;
     if (form && form.hasAttribute("data-resend")) form.setAttribute("data-dirty", "");
     if (!form || !form.hasAttribute("data-check")) return;
+    // the first box typed in (the reader's own team's, whichever side it is) fills the
+    // other with 100 - x until the other is typed in itself
     var a = form.querySelector("[name=points_a]"), b = form.querySelector("[name=points_b]");
-    if (event.target === b) b.setAttribute("data-touched", b.value !== "" ? "1" : "");
-    if (event.target === a && !b.getAttribute("data-touched")) {
-      var x = parseInt(a.value, 10);
-      if (!isNaN(x) && x >= 0 && x <= 100) b.value = String(100 - x);
+    if (a && b && (event.target === a || event.target === b)) {
+      var typed = event.target, other = typed === a ? b : a;
+      if (!form.getAttribute("data-lead")) form.setAttribute("data-lead", typed.name);
+      if (typed.name !== form.getAttribute("data-lead")) {
+        typed.setAttribute("data-touched", typed.value !== "" ? "1" : "");
+      } else if (!other.getAttribute("data-touched")) {
+        var x = parseInt(typed.value, 10);
+        if (!isNaN(x) && x >= 0 && x <= 100) other.value = String(100 - x);
+      }
     }
     checkSum(form);
   });

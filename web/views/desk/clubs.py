@@ -17,6 +17,7 @@ from tournaments import clubs, invites
 from tournaments.access import is_club_director
 from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player, Team
+from tournaments.site import absolute_url
 
 from ._common import refusal
 
@@ -126,7 +127,7 @@ def member_invite(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except ClubRefused as exc:
         refusal(request, exc)
         return redirect(reverse("web:club-member", args=[club.slug, member.pk]))
-    url = request.build_absolute_uri(reverse("web:member-invite", args=[key]))
+    url = absolute_url(request, reverse("web:member-invite", args=[key]))
     return render(
         request,
         "web/desk_invite.html",

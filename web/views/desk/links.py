@@ -15,18 +15,31 @@ from django.views.decorators.http import require_GET, require_POST
 from competition.models import Round
 from tournaments import links
 from tournaments.models import Team, Tournament
+from tournaments.site import absolute_url, unreachable_host
 
 from ...qr import qr_svg
 from ._common import confirm_first, tournament_or_404
 
 
 def _card(request: HttpRequest, t: Tournament, team: Team, key: str) -> dict[str, Any]:
-    url = request.build_absolute_uri(reverse("web:team-link", args=[key]))
+    url = absolute_url(request, reverse("web:team-link", args=[key]))
     return {
         "team": team,
         "url": url,
         "qr": qr_svg(url, label=f"The private link of {team.name}"),
     }
+
+
+def _unreachable(request: HttpRequest) -> str | None:
+    """What to tell the director when the links would hold an address no phone can reach."""
+    host = unreachable_host(absolute_url(request, "/"))
+    if host is None:
+        return None
+    return (
+        f"These links hold {host}, this computer's name for itself: no phone can open them. "
+        "Serve the evening with “make club” (it prints the address the phones reach), or set "
+        "SITE_URL to this computer's address on the club's network, then print the cards again."
+    )
 
 
 @login_required
@@ -36,7 +49,12 @@ def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = tournament_or_404(request, slug)
     team = get_object_or_404(Team, pk=pk, tournament=t)
     link, key = links.team_link(actor=request.user, team=team)
-    context = {"tournament": t, "card": _card(request, t, team, key), "link": link}
+    context = {
+        "tournament": t,
+        "card": _card(request, t, team, key),
+        "link": link,
+        "unreachable": _unreachable(request),
+    }
     return render(request, "web/desk_team_link.html", context)
 
 
@@ -80,6 +98,7 @@ def cards(request: HttpRequest, slug: str) -> HttpResponse:
         "tables": [
             {"table": None, "cards": [_card(request, t, team, keys[team.pk]) for team in teams]}
         ],
+        "unreachable": _unreachable(request),
     }
     return render(request, "web/desk_cards.html", context)
 
@@ -106,5 +125,6 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "tournament": t,
         "title": f"{t.name}: {round_.stage.name}, {round_}",
         "tables": tables,
+        "unreachable": _unreachable(request),
     }
     return render(request, "web/desk_cards.html", context)
