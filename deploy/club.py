@@ -221,9 +221,7 @@ def main() -> None:
     env = environment(os.environ, network_addresses)
     manage = [sys.executable, str(REPO / "manage.py")]
     for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "--verbosity", "0"]):
-        subprocess.run(
-            [*manage, *step], cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL
-        )
+        subprocess.run([*manage, *step], cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL)
     if not _has_organizer(manage, env):
         first_organizer(manage, env)
     print(banner(env), flush=True)

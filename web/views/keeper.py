@@ -276,7 +276,7 @@ def _after(match: Match, progress: Any, teams: tuple[str, str], mine: int | None
     """What a finished match's phone says next: who won, and what the reader's team plays
     now (its next match, a bye, or the tournament's end and its champion)."""
     bazzis = progress.bazzis if progress is not None else (0, 0)
-    winner = None if bazzis[0] == bazzis[1] else (0 if bazzis[0] > bazzis[1] else 1)
+    winner = None if progress is None else progress.winner  # by bazzis, else the difference
     out: dict[str, Any] = {
         "winner": _team_words(winner, mine, teams),
         "won": winner is not None and winner == mine,
@@ -469,6 +469,8 @@ def _form_errors(form: Any) -> str:
 def enter(request: HttpRequest, pk: int) -> HttpResponse:
     """Enter the next deal's result (counted at once when the match asks no confirmation)."""
     match, state, _role = _match_and_role(request, pk)
+    if _ended_for(request, match, state):
+        return _refused(request, match, OVER, _over())
     teams = (match.team0.name, match.team1.name)
     form = forms.DealResult(request.POST, rules=match.rules, teams=teams)
     if not form.is_valid():
@@ -482,8 +484,6 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
         done = f"Deal {deal} entered: it counts once the other team confirms it."
     else:
         done = f"Deal {deal} entered: it counts once the other side's entry agrees."
-    if _ended_for(request, match, state):
-        return _refused(request, match, OVER, _over())
     actor = _actor(request, match, state)
     refused = append_command(request, match, kind, form.payload(), form, actor)
     if refused is not None:
@@ -548,6 +548,8 @@ def _crossed(
 def answer(request: HttpRequest, pk: int) -> HttpResponse:
     """Confirm or reject an entered result (the other team's phone, or a director's)."""
     match, state, _role = _match_and_role(request, pk)
+    if _ended_for(request, match, state):
+        return _refused(request, match, OVER, _over())
     action = request.POST.get("action")
     if action == "confirm":
         form: forms.Answer = forms.Answer(request.POST)
@@ -559,8 +561,6 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, _form_errors(form), reject_form=reject_form)
-    if _ended_for(request, match, state):
-        return _refused(request, match, OVER, _over())
     data = form.cleaned_data
     deal = state.deal_no + 1
     if action == "confirm":
