@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 IP_SHOWN = """\
 1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever
 2: wlan0    inet 169.254.3.4/16 brd 169.254.255.255 scope global wlan0\\       valid_lft forever
-3: wlan0    inet 192.168.1.20/24 brd 192.168.1.255 scope global dynamic wlan0\\       valid_lft 86000sec
+3: wlan0    inet 192.168.1.20/24 brd 192.168.1.255 scope global dynamic wlan0\\   valid_lft 8h
 4: docker0    inet 172.17.0.1/16 brd 172.17.255.255 scope global docker0\\       valid_lft forever
 """
 

@@ -252,3 +252,84 @@ def test_our_points_typed_in_the_first_box_are_our_teams(
     assert sent.json()["ok"], sent.json()
     entered = MatchEvent.objects.get(match=match, kind="deal_entered")
     assert entered.payload["points"][side] == ours  # "our points" went to our team
+
+
+# --- a match reopened by a correction -------------------------------------------------------
+
+
+def test_a_match_reopened_by_a_correction_tells_its_players_why(desk: CommittingClient) -> None:
+    t, match = final_of_two(desk)
+    first = phone(link_of(desk, t, match.team0))
+    second = phone(link_of(desk, t, match.team1))
+    first.post(
+        f"/keep/{match.pk}/enter/",
+        command(match, points_a=70, points_b=30, sweeps_a=0, sweeps_b=0),
+        **JSON,
+    )
+    second.post(f"/keep/{match.pk}/answer/", command(match, action="confirm", entry=1), **JSON)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    fix = {
+        "fix-kind": "deal_corrected",
+        "fix-deal": 1,
+        "fix-points_a": 50,
+        "fix-points_b": 50,
+        "fix-sweeps_a": "",
+        "fix-sweeps_b": "",
+        "fix-reason": "both teams counted 50 on the score sheet",
+        "fix-confirm": "on",
+        "step": "apply",
+    }
+    fix.update(
+        {f"fix-{k}": v for k, v in command(match).items()}  # expected_seq, client_id
+    )
+    applied = desk.post(f"/desk/{t.slug}/matches/{match.pk}/correct/", fix)
+    assert applied.status_code in (200, 302), applied.content.decode()[:3000]
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS, "the correction did not reopen the match"
+    for client in (first, second):
+        text = html.unescape(client.get(f"/keep/{match.pk}/").content.decode())
+        assert "The director reopened this match" in text
+        assert "both teams counted 50 on the score sheet" in text
+
+
+# --- a bye, and what a finished match leads to --------------------------------------------------
+
+
+def test_a_bye_teams_phone_says_it_has_a_bye(desk: CommittingClient) -> None:
+    from competition.models import Fixture
+
+    from .test_desk_evening import TEN
+
+    t = make_evening(desk, confirmation="other_team")
+    register(desk, t, "\n".join(TEN.splitlines()[:9]))
+    swiss = Stage.objects.filter(tournament=t).order_by("order").first()
+    assert swiss is not None
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/start/")
+    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/pair/")
+    round_ = Round.objects.get(stage=swiss)
+    desk.post(f"/desk/{t.slug}/rounds/{round_.pk}/publish/")
+    bye = Fixture.objects.get(round=round_, result=Fixture.Result.BYE)
+    assert bye.team_a is not None
+    index = html.unescape(phone(link_of(desk, t, bye.team_a)).get("/keep/").content.decode())
+    assert f"{bye.team_a.name} has a bye in round 1: no match to play" in index
+    assert "no match in progress" not in index
+
+
+def test_a_finished_match_leads_to_the_teams_next_match(desk: CommittingClient) -> None:
+    t, _ = published_evening(desk)
+    match = first_match(t)
+    first = phone(link_of(desk, t, match.team0))
+    second = phone(link_of(desk, t, match.team1))
+    # a deal with a lead of 100 or more wins the one bazzi the evening's matches last
+    first.post(
+        f"/keep/{match.pk}/enter/",
+        command(match, points_a=90, points_b=10, sweeps_a=2, sweeps_b=0),
+        **JSON,
+    )
+    second.post(f"/keep/{match.pk}/answer/", command(match, action="confirm", entry=1), **JSON)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    text = html.unescape(first.get(f"/keep/{match.pk}/").content.decode())
+    assert "The match is over." in text and "your team won" in text
+    assert "Your next match shows here once the director publishes the next round" in text

@@ -118,9 +118,24 @@ def index(request: HttpRequest) -> HttpResponse:
         "recording": list(table_matches(request.user)),
         "directed": directed,
         "links": linked.live,
+        "teams_now": [_team_now(link) for link in [*linked.live, *linked.ended]],
         "stopped": linked.stopped,
     }
     return render(request, "web/keep_index.html", context)
+
+
+def _team_now(link: Any) -> dict[str, Any]:
+    """What a held link's team has now: its match, a bye, a wait, or the tournament's end."""
+    tournament_id = link.team.tournament_id
+    out: dict[str, Any] = {"team": link.team, "tournament": link.team.tournament}
+    if competition_reads.tournaments_over([tournament_id]):
+        champion = competition_reads.tournament_champion(tournament_id=tournament_id)
+        out["over"] = True
+        out["champion"] = champion
+        out["champion_is_mine"] = champion is not None and champion.pk == link.team_id
+        return out
+    out.update(competition_reads.team_now(team_id=link.team_id))
+    return out
 
 
 def _columns(
@@ -253,9 +268,33 @@ def _context(
         "rejected": _rejections(match) if state.disputed else [],
         "confirmed": confirmed,
         "after": _after(match, progress, teams, side) if finished else None,
+        "reopened": _reopened(match) if state.status == matchlog.IN_PROGRESS else None,
         "poll_ms": POLL_MS,
         "rules": entry_form.rules,
     }
+
+
+def _reopened(match: Match) -> dict[str, Any] | None:
+    """Why the match is being played again, while nothing was counted since a director's
+    correction reopened it: the correction's reason (one query)."""
+    last = list(
+        store.match_events(match)
+        .filter(
+            kind__in=(
+                K.DEAL_ENDED,
+                K.MATCH_REOPENED,
+                K.DEAL_CORRECTED,
+                K.DEAL_VOIDED,
+                K.SCORE_ADJUSTED,
+            )
+        )
+        .order_by("-seq")
+        .values_list("kind", "payload")[:2]
+    )
+    if not last or last[0][0] != K.MATCH_REOPENED:
+        return None
+    reason = last[1][1].get("reason") if len(last) > 1 else None
+    return {"reason": reason if isinstance(reason, str) else ""}
 
 
 def _standing(progress: Any, teams: tuple[str, str], mine: int | None) -> dict[str, Any] | None:
