@@ -15,7 +15,17 @@
   "use strict";
   var AFTER = 2; // failed polls in a row before the page says so (one can be a blip)
 
+  // the time as the page's other times are shown: in the club's zone (data-time-zone on
+  // <html>), not the phone's own
   function clock(date) {
+    var zone = document.documentElement.getAttribute("data-time-zone");
+    if (zone && window.Intl) {
+      try {
+        return new Intl.DateTimeFormat("en-GB", {
+          hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone
+        }).format(date);
+      } catch (e) { /* an unknown zone: the phone's own clock below */ }
+    }
     var pad = function (n) { return (n < 10 ? "0" : "") + n; };
     return pad(date.getHours()) + ":" + pad(date.getMinutes());
   }
