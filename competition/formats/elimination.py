@@ -18,12 +18,15 @@ the losers' bracket, in an order (``ORDERINGS``: reversed, halves swapped, ...) 
 round. ``drop_orders="measured"`` (the default) takes them from ``DROP_TABLE``: for each
 field size, the orders with the fewest rematches that actually happen in the losers'
 bracket, on average over results won 50/50 at random (``expected_losers_rematches``;
-bench/drop_orders.py searched them and regenerates the table). ``"fewest_possible"`` is the
-rule brackets were drawn with before (kept so those brackets read the same): for each drop
-round, of four standard orders, the first with the fewest pairs that *may* have met. The
-winners' champion meets the losers' champion in the grand final ``GF1``; with
-``reset=True`` a second final ``GF2`` is played only if the losers' champion wins ``GF1``
-(``played_if``), since only then has the winners' champion lost once.
+bench/drop_orders.py searched them and regenerates the table). The table is per field,
+not per bracket size: with byes, which drops meet a survivor and which go straight on
+depends on the winners' round 1 matches played, so 10, 17-22 and 34-46 teams have orders
+of their own (docs/competition.md, "Comparing with brackets-manager.js").
+``"fewest_possible"`` is the rule brackets were drawn with before (kept so those brackets
+read the same): for each drop round, of four standard orders, the first with the fewest
+pairs that *may* have met. The winners' champion meets the losers' champion in the grand
+final ``GF1``; with ``reset=True`` a second final ``GF2`` is played only if the losers'
+champion wins ``GF1`` (``played_if``), since only then has the winners' champion lost once.
 
 ``advance(bracket, results)`` places the teams from the results so far (fixture key ->
 winning entrant) and says which fixtures are decided, ready, waiting or void.

@@ -213,6 +213,114 @@ def test_the_baseline_is_the_peers_table_on_these_brackets() -> None:
     assert sum(PEER_BASELINE.values()) == pytest.approx(PEER_TOTAL, abs=0.01)
 
 
+#: the fields whose measured drop orders are not the orders of their bracket size (as the
+#: permutations they make), so brackets-manager.js told one list of orders per bracket size
+#: builds another losers' bracket there (docs/competition.md, "Comparing with
+#: brackets-manager.js"); the exact expected rematches with the field's orders and with the
+#: bracket size's, on the field's own bracket and byes
+FIELD_NOT_SIZE = {
+    10: (Fraction(11, 16), Fraction(45, 64)),
+    17: (Fraction(3, 4), Fraction(387, 512)),
+    18: (Fraction(767, 1024), Fraction(195, 256)),
+    19: (Fraction(767, 1024), Fraction(393, 512)),
+    20: (Fraction(383, 512), Fraction(99, 128)),
+    21: (Fraction(383, 512), Fraction(391, 512)),
+    22: (Fraction(765, 1024), Fraction(193, 256)),
+    34: (Fraction(11967, 16384), Fraction(187, 256)),
+    35: (Fraction(11935, 16384), Fraction(373, 512)),
+    36: (Fraction(5951, 8192), Fraction(93, 128)),
+    37: (Fraction(5935, 8192), Fraction(371, 512)),
+    38: (Fraction(11837, 16384), Fraction(185, 256)),
+    39: (Fraction(11805, 16384), Fraction(369, 512)),
+    40: (Fraction(2943, 4096), Fraction(23, 32)),
+    41: (Fraction(2935, 4096), Fraction(11743, 16384)),
+    42: (Fraction(11707, 16384), Fraction(5855, 8192)),
+    43: (Fraction(11675, 16384), Fraction(11677, 16384)),
+    44: (Fraction(5821, 8192), Fraction(2911, 4096)),
+    45: (Fraction(5805, 8192), Fraction(11611, 16384)),
+    46: (Fraction(11577, 16384), Fraction(5789, 8192)),
+}
+
+
+def size_orders(n: int) -> tuple[str, ...]:
+    """Return the drop orders of n's bracket size, for the drop rounds of two losers or more."""
+    rounds = (n - 1).bit_length()
+    return drop_order_names(2**rounds)[: max(rounds - 2, 0)]
+
+
+def test_only_10_17_to_22_and_34_to_46_teams_have_drop_orders_of_their_own() -> None:
+    """Everywhere else from 5 to 128 teams the field's orders are its bracket size's, so one
+    list per bracket size (brackets-manager's way) reproduces the bracket; at these the
+    field's orders let strictly fewer rematches happen, and the two brackets are the same up
+    to the first drop round (winners' bracket, losers' round 1) and differ from it on."""
+    own = {}
+    for n in range(5, 129):
+        size = 2 ** (n - 1).bit_length()
+
+        def perms(names: tuple[str, ...], size: int = size) -> list[list[int]]:
+            return [ORDERINGS[name](size >> t) for t, name in enumerate(names, start=2)]
+
+        if perms(drop_order_names(n)) != perms(drop_order_names(size)):
+            own[n] = drop_order_names(n)
+    assert sorted(own) == sorted(FIELD_NOT_SIZE)
+    for n, (field, bracket_size) in FIELD_NOT_SIZE.items():
+        ours = double_elimination(list(range(1, n + 1)))
+        theirs = double_elimination(list(range(1, n + 1)), drop_orders=size_orders(n))
+        assert expected_losers_rematches(ours) == field < bracket_size, n
+        assert expected_losers_rematches(theirs) == bracket_size, n
+        assert ours.seeds == theirs.seeds
+        pairs = list(zip(ours.fixtures, theirs.fixtures, strict=True))
+        # the same fixtures, the same teams in every winners' fixture; only where some
+        # winners' losers go (round 2 on) and so the losers' fixtures from round 2 on differ
+        assert all(f.key == g.key for f, g in pairs), n
+        slots = {
+            (f.part, f.round) for f, g in pairs if (f.slot_a, f.slot_b) != (g.slot_a, g.slot_b)
+        }
+        sent = {(f.part, f.round) for f, g in pairs if f.loser_to != g.loser_to}
+        assert {part for part, _ in slots} == {"losers"} and min(r for _, r in slots) == 2, n
+        assert {part for part, _ in sent} == {"winners"} and min(r for _, r in sent) == 2, n
+
+
+def test_at_10_teams_the_winners_of_round_1s_matches_losers_play_losers_round_2() -> None:
+    """10 teams, a bracket of 16: only 8 v 9 (W1-2) and 7 v 10 (W1-6) are played, their
+    losers are losers' round 1's only survivors, so two of winners' round 2's four losers
+    meet them in losers' round 2 and two go straight to losers' round 3. The field's orders
+    (half shift first) make the losers of W2-1 and W2-3 (who may be the teams that beat
+    those survivors) play losers' round 2; the orders of 16 teams (reverse first) send them
+    straight on, a round closer to losers' round 5 where the two can meet again."""
+    b = double_elimination(list(range(1, 11)))
+    assert [
+        (f.key, f.slot_a, f.slot_b) for f in b.fixtures if f.part == "winners" and f.round == 1
+    ] == [("W1-2", Seed(8), Seed(9)), ("W1-6", Seed(7), Seed(10))]
+    assert (b.fixture("W2-1").slot_a, b.fixture("W2-1").slot_b) == (Seed(1), WinnerOf("W1-2"))
+    assert (b.fixture("W2-3").slot_a, b.fixture("W2-3").slot_b) == (Seed(2), WinnerOf("W1-6"))
+
+    def drops(bracket: Bracket) -> list[tuple[str, object, object]]:
+        return [(f.key, f.slot_a, f.slot_b) for f in bracket.fixtures if f.round in (2, 3)]
+
+    assert drop_order_names(10)[0] == "half_shift" and size_orders(10)[0] == "reverse"
+    assert [(f.key, f.round) for f in b.fixtures if f.part == "losers"][:4] == [
+        ("L2-1", 2), ("L2-3", 2), ("L3-1", 3), ("L3-2", 3)
+    ]  # fmt: skip
+    assert [d for d in drops(b) if d[0][0] == "L"] == [
+        ("L2-1", LoserOf("W1-2"), LoserOf("W2-3")),
+        ("L2-3", LoserOf("W1-6"), LoserOf("W2-1")),
+        ("L3-1", WinnerOf("L2-1"), LoserOf("W2-4")),
+        ("L3-2", WinnerOf("L2-3"), LoserOf("W2-2")),
+    ]
+    sixteen = double_elimination(list(range(1, 11)), drop_orders=size_orders(10))
+    assert [d for d in drops(sixteen) if d[0][0] == "L"] == [
+        ("L2-1", LoserOf("W1-2"), LoserOf("W2-4")),
+        ("L2-3", LoserOf("W1-6"), LoserOf("W2-2")),
+        ("L3-1", WinnerOf("L2-1"), LoserOf("W2-3")),
+        ("L3-2", WinnerOf("L2-3"), LoserOf("W2-1")),
+    ]
+    # the 1/64 between them: a round-1 loser (reaching losers' round 5 with 1/8) meets the
+    # team that beat it (which went on to lose W2-1 or W2-3: 1/2) there with 1/8 * 1/8 *
+    # 1/2 under the field's orders and 1/8 * 1/4 * 1/2 under the bracket size's, twice
+    assert expected_losers_rematches(sixteen) - expected_losers_rematches(b) == Fraction(1, 64)
+
+
 def test_the_table_names_an_order_for_every_drop_round_with_two_losers_or_more() -> None:
     assert sorted(DROP_TABLE) == list(range(5, 129))
     for n, names in DROP_TABLE.items():
