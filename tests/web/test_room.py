@@ -146,7 +146,7 @@ def test_the_last_deal_of_the_final_ends_the_evening_on_both_phones(
             text = html.unescape(page.content.decode())
             assert page.status_code == 200, (path, page.status_code)
             assert "Nothing was recorded" not in text and "no longer works" not in text
-            assert "The match is over." in text
+            assert "The match is over:" in text
             assert f"Champion: <strong>{winner}</strong>" in text
             assert ("your team won" in text) is mine
             assert (f"{winner} won" in text) is not mine
@@ -238,9 +238,9 @@ def test_our_points_typed_in_the_first_box_are_our_teams(
     team = (match.team0, match.team1)[side]
     client = phone(link_of(desk, t, team))
     page = html.unescape(client.get(f"/keep/{match.pk}/").content.decode())
-    assert f"Your team: {team.name}" in page
+    assert f"Card points of {team.name} (your team)" in page
     first = first_box(page)
-    assert page.index(f"Your team: {team.name}") < page.index(
+    assert page.index(f"Card points of {team.name} (your team)") < page.index(
         (match.team1 if side == 0 else match.team0).name, page.index("the result</h2>")
     )
     second = "points_b" if first == "points_a" else "points_a"
@@ -331,5 +331,5 @@ def test_a_finished_match_leads_to_the_teams_next_match(desk: CommittingClient) 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     text = html.unescape(first.get(f"/keep/{match.pk}/").content.decode())
-    assert "The match is over." in text and "your team won" in text
+    assert "The match is over: your team won." in text
     assert "Your next match shows here once the director publishes the next round" in text

@@ -564,7 +564,9 @@ def _crossed(
     state = store.match_state(fresh)
     link = team_links.acting_for(request, fresh)
     side = link.side_in(fresh) if link is not None else side_of(request.user, state, fresh)
-    theirs = [e for e in state.entries if side is None or e.side != side]
+    if side is None:  # a score-keeper's: no team of theirs to confirm the other's entry
+        return None
+    theirs = [e for e in state.entries if e.side != side]
     if not theirs or state.disputed:
         return None
     entry = theirs[-1]
