@@ -283,8 +283,8 @@ def _seat_head(session_key: str, pk: int, seat: int) -> tuple[int, int | None] |
 
 def _own(frames: Frames, version: str, csrf_token: str, seed: str) -> Frames:
     """``frames`` with one viewer's CSRF token and a client id of its own for ``version``
-    (a new one with each change the viewer is sent, so a move once played is never sent
-    again under its id)."""
+    (the idempotency key of the move the form plays: never another viewer's; after a move
+    the page reloads, after a refusal keeper.js makes a new one, as with a polled part)."""
     client_id = hashlib.sha256(f"{seed}:{version}".encode()).hexdigest()[:32]
 
     def fill(chunk: bytes) -> bytes:
