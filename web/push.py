@@ -14,7 +14,12 @@ viewer that waits costs its socket and a place in the hub's timer wheel (a comme
 - ``m/<pk>/``: the match sheet's live part, the same way;
 - ``keep/<pk>/`` and ``t/<slug>/wall/``: the phone page's and the wall's parts are not the
   same for every viewer (forms, a team's link, panels), so their streams only say that the
-  part changed (``event: changed``) and the page fetches it as it polls.
+  part changed (``event: changed``) and the page fetches it as it polls;
+- ``play/<pk>/``: a seat page's live part, whole then patched like the tournament's, but a
+  feed of its own for each viewer: admitted by the page's own check (the seat this browser
+  holds), rendered for that seat alone (its own hand, never another's), asked again at every
+  load whether the browser still holds the seat (it ends when it does not), and sent with the
+  viewer's own CSRF token and client id in its form.
 
 Every event's ``id`` is its version (a digest of the part): a reconnecting EventSource sends
 it back (``Last-Event-ID``) and gets nothing until the part changes again. Without a push
@@ -26,24 +31,28 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port, validate_host
+from django.middleware.csrf import get_token
 from django.urls import path, reverse, set_urlconf
 from django.views.decorators.http import require_GET
 
 from competition.models import Stage
 from tournaments import live
+from tournaments import selectors as store
 from tournaments.models import Match, Tournament
 
 from . import links as team_links
 from . import pages
 from .clubtime import use_club_time
 from .views import keeper, public
+from .views import seat as seat_views
 
 #: a comment line this often keeps proxies and the client's own timeout from closing a quiet
 #: stream, and finds a client that went away
@@ -131,10 +140,11 @@ class Renders:
         self.last: Frames | None = None
 
     async def next(
-        self, render: Callable[[int, tuple[str, str] | None], Rendered | None], pk: int
+        self, render: Callable[..., Rendered | None], *args: int
     ) -> tuple[str, Frames] | None:
+        """``render(*args, base)``'s part, and its frames (the last ones if it is unchanged)."""
         base = None if self.version is None else (self.version, self.html)
-        got = await live.hub().render(render, pk, base)
+        got = await live.hub().render(render, *args, base)
         if got is None:
             return None
         version, html, frames = got
@@ -232,6 +242,81 @@ def _head_loader(pk: int) -> live.Loader:
         return version, Frames(full=event, base=None, patch=None, changed=event)
 
     return lambda: _read(read)
+
+
+#: what a seat's part carries in its form's place of the viewer's CSRF token and client id:
+#: rendered once per change for the seat, each viewer's own filled in as it is sent
+CSRF_MARK = "push-csrf-token-of-the-viewer"
+CLIENT_MARK = "push-client-id-of-the-viewer"
+
+
+def seat_part(pk: int, seat: int) -> str | None:
+    """The live part of seat ``seat``'s page of the digital match ``pk`` now, its form's CSRF
+    token and client id marked (None: the match is gone); run by the hub's render
+    processes."""
+    set_urlconf(None)
+    match = (
+        pages.match_for_page(Match.objects.all())
+        .filter(pk=pk, mode=Match.Mode.DIGITAL)
+        .select_related("tournament")
+        .first()
+    )
+    if match is None:
+        return None
+    use_club_time(match.tournament)
+    state = store.match_state(match)
+    return seat_views.live_part(match, seat, state, csrf_token=CSRF_MARK, client_id=CLIENT_MARK)
+
+
+def seat_render(pk: int, seat: int, base: tuple[str, str] | None) -> Rendered | None:
+    """A seat's live part now, as frames patched from ``base``."""
+    return _rendered(seat_part(pk, seat), base)
+
+
+def _seat_head(session_key: str, pk: int, seat: int) -> tuple[int, int | None] | None:
+    """The match's head, while the browser of ``session_key`` still holds ``seat`` (None:
+    it does not, or the match is gone)."""
+    if not seat_views.seat_held(session_key, pk, seat):
+        return None
+    return _match_head(pk)
+
+
+def _own(frames: Frames, version: str, csrf_token: str, seed: str) -> Frames:
+    """``frames`` with one viewer's CSRF token and a client id of its own for ``version``
+    (the idempotency key of the move the form plays: never another viewer's; after a move
+    the page reloads, after a refusal keeper.js makes a new one, as with a polled part)."""
+    client_id = hashlib.sha256(f"{seed}:{version}".encode()).hexdigest()[:32]
+
+    def fill(chunk: bytes) -> bytes:
+        chunk = chunk.replace(CSRF_MARK.encode(), csrf_token.encode("ascii"))
+        return chunk.replace(CLIENT_MARK.encode(), client_id.encode())
+
+    patch = None if frames.patch is None else fill(frames.patch)
+    return Frames(full=fill(frames.full), base=frames.base, patch=patch, changed=frames.changed)
+
+
+def _seat_loader(pk: int, seat: int, session_key: str, csrf_token: str) -> live.Loader:
+    """One viewer's feed of a seat's part: its access asked again at every load, the part
+    rendered only when the match moved, and sent with the viewer's own form."""
+    renders = Renders()
+    seed = secrets.token_hex(16)
+    shown: list[Any] = [None, None]  # the head the last render was of, and what was sent
+
+    async def load() -> tuple[str, Frames] | None:
+        head = await live.hub().db(_seat_head, session_key, pk, seat)
+        if head is None:
+            return None
+        if head == shown[0]:
+            return shown[1]  # type: ignore[no-any-return]
+        got = await renders.next(seat_render, pk, seat)
+        if got is None:
+            return None
+        version, frames = got
+        mine = (version, _own(frames, version, csrf_token, seed))
+        shown[:] = [head, mine]
+        return mine
+
+    return load
 
 
 _match_tournaments: dict[int, int] = {}
@@ -355,11 +440,28 @@ def keep_stream(request: HttpRequest, pk: int) -> HttpResponse:
     return stream(request, f"k:{match.pk}", topics, _head_loader(match.pk), "changed")
 
 
+@require_GET
+def seat_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    """A seat page's live part, as the match moves: only for the browser that holds the seat
+    (the page's own check; anyone else gets the page's 404), and only while it does."""
+    try:
+        viewer = seat_views.Viewer(request, pk)  # 404 unless seated here (or the team's link)
+    except team_links.LinkStopped:  # 204: an EventSource stops asking; the page's poll says why
+        return HttpResponse(status=204)
+    session_key = request.session.session_key
+    if viewer.seat is None or session_key is None:  # a link's holder who has not said who
+        raise Http404("say which player you are first")
+    loader = _seat_loader(pk, viewer.seat, session_key, get_token(request))
+    key = f"p:{pk}:{viewer.seat}:{secrets.token_hex(8)}"  # one viewer's: its own access, form
+    return stream(request, key, [f"m{pk}", f"r{pk}"], loader, "part")
+
+
 urlpatterns = [
     path("t/<slug:slug>/", tournament_stream, name="tournament"),
     path("t/<slug:slug>/wall/", wall_stream, name="wall"),
     path("m/<int:pk>/", match_stream, name="match"),
     path("keep/<int:pk>/", keep_stream, name="keep"),
+    path("play/<int:pk>/", seat_stream, name="seat"),
 ]
 
 

@@ -10,16 +10,24 @@ selector the API's ``state/`` reads) and offers the engine's legal moves; a move
 back as its key, found again in the engine's list (``web.moves.chosen``) and appended
 through the one append service with the page's ``expected_seq`` and the client's id (its
 idempotency key), as the score-keeper's page does.
+
+Its live part is polled (``seat_live``) or pushed (``web.push``'s ``play/<id>/``): both render
+it with :func:`live_part`, and the push process asks :func:`seat_held` again at every change
+whether the browser that opened the stream still holds the seat.
 """
 
 from __future__ import annotations
 
 import uuid
+from importlib import import_module
 from typing import Any
 
-from django.contrib import messages
+from django.conf import settings
+from django.contrib import auth, messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -89,16 +97,46 @@ def _team_seats(side: int) -> tuple[int, int]:
 
 def _context(request: HttpRequest, viewer: Viewer) -> dict[str, Any]:
     assert viewer.seat is not None
-    client_id = uuid.uuid4().hex
     return {
-        "match": viewer.match,
-        "page": seat.seat_page(viewer.match, viewer.seat, viewer.state),
-        "form": forms.Command(
-            initial={"expected_seq": viewer.match.last_seq, "client_id": client_id}
-        ),
+        **_part_context(viewer.match, viewer.seat, viewer.state, uuid.uuid4().hex),
         "linked": viewer.link is not None,
         "poll_ms": POLL_MS,
     }
+
+
+def _part_context(
+    match: Match, seat_no: int, state: matchlog.MatchState, client_id: str
+) -> dict[str, Any]:
+    """What the live part shows: ``seat_no``'s view of the match and its form."""
+    return {
+        "match": match,
+        "page": seat.seat_page(match, seat_no, state),
+        "form": forms.Command(initial={"expected_seq": match.last_seq, "client_id": client_id}),
+    }
+
+
+def live_part(
+    match: Match, seat_no: int, state: matchlog.MatchState, *, csrf_token: str, client_id: str
+) -> str:
+    """The live part of ``seat_no``'s page: that seat's view (its own hand, never another's)
+    and its moves, in a form carrying ``csrf_token`` and ``client_id`` (the viewer's own: the
+    polling view's request's; the push process fills them in for each viewer)."""
+    context = {**_part_context(match, seat_no, state, client_id), "csrf_token": csrf_token}
+    return render_to_string("web/_seat_live.html", context)
+
+
+def seat_held(session_key: str, pk: int, seat_no: int) -> bool:
+    """Whether the browser whose session is ``session_key`` may still see seat ``seat_no`` of
+    match ``pk``: the page's own check (:class:`Viewer`), made again for a stream that
+    outlives the request that opened it. Signed out, its team link reissued or its
+    tournament over, the seat is no longer its own."""
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    request.user = auth.get_user(request)
+    try:
+        return Viewer(request, pk).seat == seat_no
+    except (Http404, team_links.LinkStopped):
+        return False
 
 
 def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResponse:
@@ -133,7 +171,15 @@ def seat_live(request: HttpRequest, pk: int) -> HttpResponse:
             raise Http404("say which player you are first")
 
         def build() -> HttpResponse:
-            return render(request, "web/_seat_live.html", _context(request, viewer))
+            assert viewer.seat is not None
+            part = live_part(
+                viewer.match,
+                viewer.seat,
+                viewer.state,
+                csrf_token=get_token(request),
+                client_id=uuid.uuid4().hex,
+            )
+            return HttpResponse(part)
 
         return _conditional(request, viewer.version(), build)
 
