@@ -287,8 +287,23 @@ class Team(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """Refuse a player who already plays for another team of the same tournament, or a
-        member of another club than the tournament's."""
+        """Refuse a name another team of the tournament has but for its capitals ("tigers"
+        beside "Tigers"), a player who already plays for another team of the same
+        tournament, or a member of another club than the tournament's."""
+        if self.tournament_id and self.name:
+            folded = self.name.casefold()
+            for other in (
+                Team.objects.filter(tournament_id=self.tournament_id)
+                .exclude(pk=self.pk)
+                .values_list("name", flat=True)
+            ):
+                if other.casefold() == folded and other != self.name:
+                    raise ValidationError(
+                        {
+                            "name": f"Another team is called {other}: team names must differ by "
+                            "more than their capitals."
+                        }
+                    )
         if not (self.tournament_id and self.first_player_id and self.second_player_id):
             return
         for player in (self.first_player, self.second_player):

@@ -333,3 +333,36 @@ def test_a_finished_match_leads_to_the_teams_next_match(desk: CommittingClient) 
     text = html.unescape(first.get(f"/keep/{match.pk}/").content.decode())
     assert "The match is over: your team won." in text
     assert "Your next match shows here once the director publishes the next round" in text
+
+
+# --- smaller points ------------------------------------------------------------------------------
+
+
+def test_a_rename_that_differs_only_in_capitals_is_refused_in_words(
+    desk: CommittingClient,
+) -> None:
+    from tournaments.models import Team
+
+    from .test_desk_evening import TEN
+
+    t = make_evening(desk)
+    register(desk, t, TEN)
+    kings = Team.objects.get(tournament=t, name="Kings")
+    refused = desk.post(
+        f"/desk/{t.slug}/teams/{kings.pk}/", {"name": "aces", "seed": 2, "rating": ""}
+    )
+    text = html.unescape(refused.content.decode())
+    assert refused.status_code in (200, 409, 422), refused.status_code
+    assert "Another team is called Aces" in text
+    kings.refresh_from_db()
+    assert kings.name == "Kings"
+    # and a new team of that name over the API: the same refusal, as a problem document
+    response = desk.post(
+        f"/api/v1/tournaments/{t.pk}/teams/",
+        data='{"name": "ACES", "players": [{"name": "Zoya"}, {"name": "Yash"}]}',
+        content_type="application/json",
+    )
+    assert response.status_code == 422 and response.json()["code"] == "bad_team"
+    assert response["Content-Type"].startswith("application/problem+json")
+    assert "Another team is called Aces" in response.content.decode()
+    assert not Team.objects.filter(tournament=t, name="ACES").exists()
