@@ -142,3 +142,25 @@ def test_two_phones_send_at_once_and_the_last_deal_ends_the_evening_on_both(
     assert never_reloaded(tigers)
     assert not serious_violations(tigers), serious_violations(tigers)
     tigers.screenshot(path=str(SHOTS / "room-champion-390.png"), full_page=True)
+
+
+def test_the_desks_teams_fit_a_phone(
+    browser: Browser, live_server: Any, contexts: list[Any], django_user_model: Any
+) -> None:
+    from .test_desk_evening import TEN
+
+    with database():
+        django_user_model.objects.create_user("meera", password="meera")
+        desk = CommittingClient()
+        desk.login(username="meera", password="meera")
+        t = make_evening(desk)
+        register(desk, t, TEN.replace("Aces: Asha & Bilal", "Aces of Chandigarh: Ashalata & Bilal"))
+    phone = signed_in(contexts, browser, live_server.url, "meera", PHONE)
+    phone.goto(f"{live_server.url}/desk/{t.slug}/#teams")
+    region = phone.get_by_role("region", name="Teams", exact=True)
+    expect(region).to_contain_text("Ashalata & Bilal")
+    overflow = region.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 0, f"the teams table is {overflow} px wider than the phone's screen"
+    assert page_width(phone) <= PHONE["width"]
+    assert not serious_violations(phone), serious_violations(phone)
+    phone.screenshot(path=str(SHOTS / "room-desk-teams-390.png"), full_page=True)
