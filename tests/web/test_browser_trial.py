@@ -160,6 +160,10 @@ def test_the_phone_page_drops_what_it_said_about_an_entry_once_the_deal_is_dispu
     desk = signed_in(contexts, browser, live_server.url, "director", PHONE)
     desk.goto(f"{live_server.url}/desk/{live_club.tournament.slug}/matches/{match.pk}/")
     expect(desk.locator("#id_decide-points_a")).to_have_value("64")  # the entered version
+    # the decide form fills 100 - x as the phone's form does
+    desk.locator("#id_decide-points_a").fill("58")
+    expect(desk.locator("#id_decide-points_b")).to_have_value("42")
+    desk.locator("#id_decide-points_a").fill("64")
     assert not serious_violations(desk)
     assert page_width(desk) <= PHONE["width"]
     desk.get_by_role("button", name=f"Count {match.team1.name}'s version").click()
