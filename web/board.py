@@ -6,7 +6,8 @@ Read in a bounded number of queries whatever the size of the round (tests/web/te
 and tests/web/test_board.py count them): the running stages, their rounds, the fixtures with
 their teams, matches and results, the matches' states in one statement
 (``tournaments.selectors.match_states``), and the entries and rejections of the deals that
-wait, in one more.
+wait, with what each table settled itself (an entry withdrawn, the other version accepted),
+in one more.
 """
 
 from __future__ import annotations
