@@ -755,6 +755,22 @@ class DealRejectedPayload(Strict):
     )  # fmt: skip
 
 
+class EntryWithdrawnPayload(Strict):
+    """Your team's entry taken back, unanswered or disputed: the deal is entered again."""
+
+    entry = serializers.IntegerField(min_value=1, help_text=ENTRY_NUMBER)
+    deal = serializers.IntegerField(
+        min_value=1, required=False,
+        help_text="The deal you mean (the next one); a deal counted already is refused.",
+    )  # fmt: skip
+
+
+class VersionAcceptedPayload(EntryWithdrawnPayload):
+    """Your team's disputed entry given up for the other team's numbers (those it gave when
+    it rejected the entry, or its own entry when both sides enter): the deal counts with
+    them."""
+
+
 class DealCorrectedPayload(DealEndedPayload):
     deal = serializers.IntegerField(min_value=1, help_text="A deal already counted.")
     reason = serializers.CharField(max_length=500)
@@ -784,6 +800,8 @@ PAYLOADS: dict[str, type[serializers.Serializer]] = {  # type: ignore[type-arg]
     "deal_entered": DealEnteredPayload,
     "deal_confirmed": DealConfirmedPayload,
     "deal_rejected": DealRejectedPayload,
+    "entry_withdrawn": EntryWithdrawnPayload,
+    "version_accepted": VersionAcceptedPayload,
     "deal_corrected": DealCorrectedPayload,
     "deal_voided": DealVoidedPayload,
     "score_adjusted": ScoreAdjustedPayload,

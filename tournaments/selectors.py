@@ -211,7 +211,8 @@ def disputed_deals(*, tournament_id: int, match_id: int | None = None) -> list[d
     ``match_id``'s, if it is the tournament's), oldest first.
 
     A deal is the director's when the other team rejected an entry, or the two sides' entries
-    differ (docs/events.md, "Score mode with confirmation"). Each item: the match, the deal's
+    differ (docs/events.md, "Score mode with confirmation"), until the table settles it
+    itself (an entry withdrawn, the other version accepted). Each item: the match, the deal's
     number, the entries (number, side, author, points, sweeps, total) and the rejections
     (entry, author, reason, their own version if they gave one), read from the log.
     """
@@ -245,11 +246,15 @@ def disputed_deals(*, tournament_id: int, match_id: int | None = None) -> list[d
         if not state.disputed:
             continue
         last_counted = settled.get(match.pk, 0)  # its last counted deal, read above
+        # an entry its team withdrew takes its rejection with it (entry numbers are never
+        # given twice in a deal): only the dispute standing now is the director's
+        standing = {e.number for e in state.entries}
         rejections = [
             {"entry": e.payload["entry"], "by": e.actor_id, "at": e.recorded_at, **e.payload}
             for e in MatchEvent.objects.filter(
                 match=match, kind=matchlog.Kind.DEAL_REJECTED, seq__gt=last_counted
             ).order_by("seq")
+            if e.payload["entry"] in standing
         ]
         out.append(
             {

@@ -468,6 +468,11 @@ def _string_problem(text: str) -> str | None:
     return None
 
 
+#: an entry withdrawn, or the other team's version accepted: a seated player, a team's link,
+#: a score-keeper may ask; the planner lets only the entry's author or their team (docs/events.md)
+SETTLED_AT_TABLE = (matchlog.Kind.ENTRY_WITHDRAWN, matchlog.Kind.VERSION_ACCEPTED)
+
+
 def _authorize(
     match: Match,
     state: matchlog.MatchState,
@@ -483,8 +488,10 @@ def _authorize(
     table's moves a score-keeper or the seat's player; a result counted at once a score-keeper
     (when the match asks for no confirmation); an entry a score-keeper or a seated player; an
     answer to an entry a seated player (the two-person rule itself is the planner's, for every
-    way in); starting a table or score match a score-keeper; withdrawing a table's last play
-    its score-keeper. Corrections: directors only.
+    way in); withdrawing an entry, or accepting the other team's version instead, a seated
+    player or a score-keeper (the planner: only its author or their team); starting a table
+    or score match a score-keeper; withdrawing a table's last play its score-keeper.
+    Corrections: directors only.
     """
     if actor is SYSTEM:
         return
@@ -510,7 +517,8 @@ def _authorize(
         )
     if director:
         return
-    keeper_kinds = {matchlog.Kind.DEAL_ENTERED}
+    # a score-keeper's own entry is theirs to withdraw or replace (the planner checks whose)
+    keeper_kinds = {matchlog.Kind.DEAL_ENTERED, *SETTLED_AT_TABLE}
     if match.confirmation == matchlog.Confirmation.NONE:
         keeper_kinds.add(matchlog.DEAL_ENDED)
     if match.mode != matchlog.DIGITAL:
@@ -520,7 +528,8 @@ def _authorize(
     if kind in keeper_kinds and is_scorekeeper(actor, match):
         return
     player_kinds = {
-        matchlog.Kind.DEAL_ENTERED, matchlog.Kind.DEAL_CONFIRMED, matchlog.Kind.DEAL_REJECTED
+        matchlog.Kind.DEAL_ENTERED, matchlog.Kind.DEAL_CONFIRMED, matchlog.Kind.DEAL_REJECTED,
+        *SETTLED_AT_TABLE,
     }  # fmt: skip
     if kind in player_kinds and seats:
         return
@@ -546,7 +555,8 @@ def _authorize_link(match: Match, link: LinkActor, kind: str, payload: Any) -> N
     if match.mode != matchlog.SCORE:
         raise NotPermitted("a team's link records results of score matches only", code="forbidden")
     player_kinds = {
-        matchlog.Kind.DEAL_ENTERED, matchlog.Kind.DEAL_CONFIRMED, matchlog.Kind.DEAL_REJECTED
+        matchlog.Kind.DEAL_ENTERED, matchlog.Kind.DEAL_CONFIRMED, matchlog.Kind.DEAL_REJECTED,
+        *SETTLED_AT_TABLE,
     }  # fmt: skip
     if kind not in player_kinds:
         raise NotPermitted(

@@ -6,7 +6,8 @@ Read in a bounded number of queries whatever the size of the round (tests/web/te
 and tests/web/test_board.py count them): the running stages, their rounds, the fixtures with
 their teams, matches and results, the matches' states in one statement
 (``tournaments.selectors.match_states``), and the entries and rejections of the deals that
-wait, in one more.
+wait, with what each table settled itself (an entry withdrawn, the other version accepted),
+in one more.
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ class BoardTable:
     entries: list[tuple[int, str, str]] = field(default_factory=list)  # number, by, words
     versions: list[Version] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)  # why an entry was rejected
+    #: what the table settled itself: an entry withdrawn (the deal waiting), the other
+    #: version accepted (the deal counted last)
+    settled: list[str] = field(default_factory=list)
     expected_seq: int = 0
     client_id: str = ""
 
@@ -195,24 +199,60 @@ def _finished(f: Fixture, result: MatchResult | None) -> str:
     return str(words.get(Fixture.Result(f.result), "Finished"))
 
 
+#: what the table did to settle a deal itself (docs/events.md, "Settling at the table")
+SETTLED_KINDS = (K.ENTRY_WITHDRAWN, K.VERSION_ACCEPTED)
+
+
 def _waits(
     matches: list[Match], states: dict[int, matchlog.MatchState]
 ) -> dict[int, list[MatchEvent]]:
-    """Return the entries, rejections and disputes of each waiting match's next deal (one
-    query: the match's deals before it are left out in Python, a few rows a match)."""
+    """Return the entries, rejections and disputes of each waiting match's next deal, and
+    what each match's table settled itself of its next deal or its last counted one (one
+    query: the match's deals before them are left out in Python, a few rows a match)."""
     waiting = [m.pk for m in matches if states[m.pk].entries or states[m.pk].disputed]
-    out: dict[int, list[MatchEvent]] = {pk: [] for pk in waiting}
-    if not waiting:
+    out: dict[int, list[MatchEvent]] = {m.pk: [] for m in matches}
+    if not matches:
         return out
     kinds = (K.DEAL_ENTERED, K.DEAL_REJECTED, K.DEAL_DISPUTED)
+    wanted = Q(match_id__in=waiting, kind__in=kinds) | Q(
+        match_id__in=[m.pk for m in matches], kind__in=SETTLED_KINDS
+    )
     for event in (
-        MatchEvent.objects.filter(match_id__in=waiting, kind__in=kinds)
+        MatchEvent.objects.filter(wanted)
         .only("match_id", "seq", "kind", "payload", "actor_id", "via", "recorded_at")
         .order_by("match_id", "seq")
     ):
-        if event.payload.get("deal") == states[event.match_id].deal_no + 1:
+        deal, state = event.payload.get("deal"), states[event.match_id]
+        if deal == state.deal_no + 1 or (
+            event.kind == K.VERSION_ACCEPTED and deal == state.deal_no
+        ):
             out[event.match_id].append(event)
     return out
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _settled(
+    state: matchlog.MatchState, events: list[MatchEvent], teams: tuple[str, str]
+) -> list[str]:
+    """Return what the table settled itself, in words: "Deal 2: entry withdrawn by Tigers",
+    "Deal 1: Lotus accepted Tigers' version (Tigers 55, Lotus 45)"."""
+    lines = []
+    for event in events:
+        if event.kind not in SETTLED_KINDS:
+            continue
+        side = state.side_of(matchlog.author(event.actor_id, event.via))  # a link: its side
+        by = "the score-keeper" if side is None else teams[side]
+        deal = event.payload["deal"]
+        if event.kind == K.ENTRY_WITHDRAWN:
+            lines.append(f"Deal {deal}: entry withdrawn by {by}")
+            continue
+        theirs = "the other team's" if side is None else _possessive(teams[1 - side])
+        words = result_words(event.payload["points"], event.payload["sweeps"], teams)
+        lines.append(f"Deal {deal}: {by} accepted {theirs} version ({words})")
+    return lines
 
 
 def _in_progress(
@@ -228,11 +268,24 @@ def _in_progress(
     table.deal = state.deal_no + 1
     table.expected_seq = match.last_seq
     table.client_id = uuid.uuid4().hex
+    table.settled = _settled(state, events, teams)
     if not (state.entries or state.disputed):
         table.state = PLAYING
         return
-    entered = [e for e in events if e.kind == K.DEAL_ENTERED]
-    flagged = [e for e in events if e.kind != K.DEAL_ENTERED]
+    # only what still stands: an entry withdrawn takes its rejection (or dispute) with it;
+    # the k-th entry of a deal in the log is its entry k (numbers are never given twice)
+    standing = {e.number for e in state.entries}
+    entered = [
+        e
+        for number, e in enumerate((e for e in events if e.kind == K.DEAL_ENTERED), start=1)
+        if number in standing
+    ]
+    flagged = [
+        e
+        for e in events
+        if (e.kind == K.DEAL_REJECTED and e.payload.get("entry") in standing)
+        or (e.kind == K.DEAL_DISPUTED and set(e.payload.get("entries", ())) <= standing)
+    ]
     table.state = DISPUTED if state.disputed else AWAITING
     started = flagged[:1] if state.disputed else entered[:1]
     table.since = started[0].recorded_at if started else None
@@ -354,6 +407,8 @@ def decided_result(match: Match, version: str) -> dict[str, Any] | None:
         ).first()
         if event is None or event.payload.get("deal") != state.deal_no + 1:
             return None
+        if event.payload.get("entry") not in {e.number for e in state.entries}:
+            return None  # the entry it rejected was withdrawn since
         if "points" not in event.payload:
             return None
         return {"points": event.payload["points"], "sweeps": event.payload["sweeps"]}

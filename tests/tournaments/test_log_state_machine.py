@@ -214,12 +214,13 @@ class MatchLogMachine(RuleBasedStateMachine):
             return type(seat) is int and seat == int(actor.removeprefix("seat"))
         if kind in matchlog.CORRECTIONS or kind == "move_played":
             return False
+        settled = ("entry_withdrawn", "version_accepted")  # the planner decides whose entry
         if actor == "scorekeeper":  # a score-keeper enters results (no confirmation asked here)
-            return kind in ("deal_ended", "deal_entered") or (
+            return kind in ("deal_ended", "deal_entered", *settled) or (
                 kind == "match_started" and self.MODE != matchlog.DIGITAL
             )
-        # a seated player enters a result, or answers the other side's entry
-        return seated and kind in ("deal_entered", "deal_confirmed", "deal_rejected")
+        # a seated player enters a result, answers the other side's entry, or settles its own
+        return seated and kind in ("deal_entered", "deal_confirmed", "deal_rejected", *settled)
 
     def stored(self, seq: int) -> MatchEvent:
         return MatchEvent.objects.get(match=self.match, seq=seq)
@@ -725,6 +726,8 @@ class ConfirmedScoreMachine(MatchLogMachine):
         self.deal_no = 0
         self.entries: list[PendingEntry] = []
         self.disputed = False
+        self.entered = 0  # the next deal's entries made, withdrawn ones included
+        self.counter: PendingEntry | None = None  # the numbers given with a rejection
         self.forfeit: int | None = None
         self.outcome: dict[str, Any] | None = None
 
@@ -764,6 +767,7 @@ class ConfirmedScoreMachine(MatchLogMachine):
             assert kinds[1:] == ["match_ended"], kinds
             self.outcome = outcome
             self.entries, self.disputed = [], False  # awaiting an answer: they end with it
+            self.entered, self.counter = 0, None
         else:
             assert kinds[1:] == [], kinds
 
@@ -771,6 +775,7 @@ class ConfirmedScoreMachine(MatchLogMachine):
         self.deal_no += 1
         self.ledger.append(("deal", self.deal_no, total))
         self.entries, self.disputed = [], False
+        self.entered, self.counter = 0, None
 
     def bidder_team(self) -> int:
         return (self.standing().dealer + 1) % 2
@@ -792,8 +797,8 @@ class ConfirmedScoreMachine(MatchLogMachine):
         return tuple(result["points"]), tuple(map(tuple, sweeps))
 
     def permitted(self, actor: str, kind: str, payload: Any) -> bool:
-        if actor == "scorekeeper":  # enters, never answers nor counts a result at once
-            return kind in ("deal_entered", "match_started")
+        if actor == "scorekeeper":  # enters (and settles its own), never answers nor counts
+            return kind in ("deal_entered", "match_started", "entry_withdrawn", "version_accepted")
         return super().permitted(actor, kind, payload)
 
     def closed(self) -> type[AppendRefused] | None:
@@ -872,9 +877,10 @@ class ConfirmedScoreMachine(MatchLogMachine):
             return
         kinds = [e["kind"] for e in sent.events]
         assert sent.events[0]["payload"]["side"] == side
-        entry = PendingEntry(len(self.entries) + 1, actor, side, self.total(result),
+        entry = PendingEntry(self.entered + 1, actor, side, self.total(result),
                              self.as_stored(result))  # fmt: skip
         self.entries.append(entry)
+        self.entered += 1
         if both and len(self.entries) == 2:
             if self.entries[0].result == entry.result:
                 assert kinds[:2] == ["deal_entered", "deal_ended"], kinds
@@ -938,6 +944,82 @@ class ConfirmedScoreMachine(MatchLogMachine):
         if isinstance(sent, AppendResult) and not sent.replayed:
             assert [e["kind"] for e in sent.events] == ["deal_rejected"]
             self.disputed = True
+            if "points" in payload:  # the entering team may accept these numbers
+                total, stored = self.total(payload), self.as_stored(payload)
+                self.counter = PendingEntry(number, actor, self.side(actor), total, stored)
+
+    # --- settled at the table: an entry withdrawn, the other version accepted --------------
+
+    def owns(self, actor: str, entry: PendingEntry) -> bool:
+        side = self.side(actor)
+        return actor in ("server", entry.actor) or (side is not None and side == entry.side)
+
+    def other_version(self, entry: PendingEntry) -> PendingEntry | None:
+        if not self.disputed:
+            return None
+        if self.CONFIRMATION == matchlog.Confirmation.BOTH_ENTER:
+            return next((e for e in self.entries if e.number != entry.number), None)
+        if self.counter is not None and self.counter.number == entry.number:
+            return self.counter
+        return None
+
+    @precondition(lambda self: self.status != matchlog.SCHEDULED)
+    @rule(actor=ANSWERERS, number=st.integers(1, 3), key=KEYS)
+    def withdraw(self, actor: str, number: int, key: str | None) -> None:
+        """The team that made an entry takes it back (unanswered or disputed); nobody else."""
+        outcome: Any = self.closed()
+        entry = next((e for e in self.entries if e.number == number), None)
+        if outcome is None:
+            if entry is None:
+                outcome = MatchStateConflict
+            else:
+                outcome = WRITTEN if self.owns(actor, entry) else NotPermitted
+        sent = self.send(outcome, kind="entry_withdrawn", payload={"entry": number}, actor=actor,
+                         idempotency_key=key)  # fmt: skip
+        if isinstance(sent, NotPermitted) and outcome is NotPermitted and actor != "outsider":
+            assert sent.code == "not_your_entry", sent.code
+        if not isinstance(sent, AppendResult) or sent.replayed:
+            return
+        assert [e["kind"] for e in sent.events] == ["entry_withdrawn"]
+        self.entries = [e for e in self.entries if e.number != number]
+        self.disputed, self.counter = False, None
+
+    @precondition(lambda self: self.status != matchlog.SCHEDULED)
+    @rule(actor=ANSWERERS, number=st.integers(1, 3))
+    def accept_the_other_version(self, actor: str, number: int) -> None:
+        """The team that made a disputed entry accepts the other team's numbers: they count."""
+        outcome: Any = self.closed()
+        entry = next((e for e in self.entries if e.number == number), None)
+        version = None if entry is None else self.other_version(entry)
+        side = self.side(actor)
+        if outcome is not None:
+            pass
+        elif entry is None or not self.disputed:
+            outcome = MatchStateConflict
+        elif (
+            version is not None
+            and actor != "server"
+            and (version.actor == actor or (side is not None and side == version.side))
+        ):
+            outcome = NotPermitted  # own_version
+        elif not self.owns(actor, entry):
+            outcome = NotPermitted  # not_your_entry
+        elif version is None:
+            outcome = MatchStateConflict  # no_version
+        else:
+            outcome = WRITTEN
+        sent = self.send(outcome, kind="version_accepted", payload={"entry": number}, actor=actor)
+        if isinstance(sent, NotPermitted) and outcome is NotPermitted and actor != "outsider":
+            assert sent.code in ("own_version", "not_your_entry"), sent.code
+        if not isinstance(sent, AppendResult) or sent.replayed:
+            return
+        assert version is not None
+        kinds = [e["kind"] for e in sent.events]
+        assert kinds[:2] == ["version_accepted", "deal_ended"], kinds
+        ended = sent.events[1]["payload"]
+        assert (tuple(ended["points"]), tuple(map(tuple, ended["sweeps"]))) == version.result
+        self.count(version.total)
+        self.recounted(kinds[1:])
 
     @precondition(lambda self: self.disputed and self.status == matchlog.IN_PROGRESS)
     @rule(data=st.data())

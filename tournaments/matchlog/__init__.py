@@ -8,7 +8,7 @@
 """
 
 from .decks import Shuffle, repeatable_decks, secure_deck
-from .fold import Event, apply_event, match_outcome, replay
+from .fold import Event, apply_event, match_outcome, other_version, owns, replay
 from .kinds import (
     COMMANDS,
     CORRECTIONS,
@@ -73,6 +73,8 @@ __all__ = [
     "link_side",
     "link_via",
     "match_outcome",
+    "other_version",
+    "owns",
     "plan",
     "repeatable_decks",
     "replay",

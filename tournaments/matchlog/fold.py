@@ -262,7 +262,7 @@ def _deal_ended(
     due = MATCH_ENDED if progress.over else DEAL_STARTED if state.digital_like else None
     return replace(
         state, progress=progress, deal_no=payload["deal"], deal=None, due=due, ledger=ledger,
-        entries=(), accepted=None, disputed=False,
+        entries=(), accepted=None, disputed=False, entered=0, counter=None,
     )  # fmt: skip
 
 
@@ -278,7 +278,7 @@ def _match_ended(
     # next deal afresh, with no old entry to confirm.
     return replace(
         state, status=FINISHED, due=None, deal=None, outcome=payload,
-        entries=(), accepted=None, disputed=False,
+        entries=(), accepted=None, disputed=False, entered=0, counter=None,
     )  # fmt: skip
 
 
@@ -312,17 +312,18 @@ def _deal_entered(
         if other.actor == actor or other.side == side:  # neither team's people: one side
             raise LogInconsistent("a side enters a deal once")
     entry = Entry(
-        len(state.entries) + 1, actor, side, tuple(expected["points"]),
+        state.entered + 1, actor, side, tuple(expected["points"]),
         (tuple(expected["sweeps"][0]), tuple(expected["sweeps"][1])),
         tuple(expected["total"]),
     )  # fmt: skip
     entries = (*state.entries, entry)
+    state = replace(state, entries=entries, entered=entry.number)
     if state.confirmation == Confirmation.BOTH_ENTER and len(entries) == 2:
         first, second = entries
         if first.result() == second.result():
-            return replace(state, entries=entries, accepted=first, due=DEAL_ENDED)
-        return replace(state, entries=entries, due=K.DEAL_DISPUTED)
-    return replace(state, entries=entries)
+            return replace(state, accepted=first, due=DEAL_ENDED)
+        return replace(state, due=K.DEAL_DISPUTED)
+    return state
 
 
 def _pending(state: MatchState, payload: dict[str, Any], actor: int | None) -> Entry:
@@ -355,11 +356,14 @@ def _deal_rejected(
 ) -> MatchState:
     if set(payload) - {"points", "sweeps"} != {"deal", "entry", "reason"}:
         raise LogInconsistent(f"deal_rejected with fields {sorted(payload)}")
-    _pending(state, payload, actor)
+    entry = _pending(state, payload, actor)
     _reason(payload)
-    if "points" in payload:  # their own version, for the director
-        deal_result(progress, state.deal_no + 1, payload["points"], payload["sweeps"])
-    return replace(state, disputed=True)
+    if "points" not in payload:
+        return replace(state, disputed=True)
+    # their own version: for the director, and for the entering team to accept
+    version = deal_result(progress, state.deal_no + 1, payload["points"], payload["sweeps"])
+    counter = _entry_of(entry.number, actor, state.side_of(actor), version)
+    return replace(state, disputed=True, counter=counter)
 
 
 def _deal_disputed(
@@ -370,6 +374,90 @@ def _deal_disputed(
     if payload != {"deal": state.deal_no + 1, "entries": [e.number for e in state.entries]}:
         raise LogInconsistent(f"deal_disputed says {payload}")
     return replace(state, disputed=True, due=None)
+
+
+# --- settled at the table: an entry withdrawn, the other team's version accepted -----------
+
+
+def _entry_of(number: int, actor: int | None, side: int | None, result: dict[str, Any]) -> Entry:
+    points, sweeps, total = result["points"], result["sweeps"], result["total"]
+    return Entry(
+        number, actor, side, (points[0], points[1]), (tuple(sweeps[0]), tuple(sweeps[1])),
+        (total[0], total[1]),
+    )  # fmt: skip
+
+
+def owns(state: MatchState, entry: Entry, actor: int | None) -> bool:
+    """Whether ``actor`` may take ``entry`` back or give it up for the other version: who
+    entered it, or someone of their team (None, the server, may: as it may answer any entry)."""
+    if actor is None or actor == entry.actor:
+        return True
+    return entry.side is not None and state.side_of(actor) == entry.side
+
+
+def other_version(state: MatchState, entry: Entry) -> Entry | None:
+    """Return the version the team that made ``entry`` may accept instead, if the deal is
+    disputed and there is one: the numbers the other team gave when it rejected the entry
+    (the other team confirms), or the other side's entry (both sides enter)."""
+    if not state.disputed:
+        return None
+    if state.confirmation == Confirmation.BOTH_ENTER:
+        return next((e for e in state.entries if e.number != entry.number), None)
+    if state.counter is not None and state.counter.number == entry.number:
+        return state.counter
+    return None
+
+
+def _own_entry(state: MatchState, payload: dict[str, Any], actor: int | None) -> Entry:
+    """Return the next deal's entry a withdrawal or an acceptance names, checking that its
+    author (or the author's team) makes it."""
+    if state.mode != SCORE or state.confirmation == Confirmation.NONE:
+        raise LogInconsistent("entries are for score matches whose results are confirmed")
+    if state.status != IN_PROGRESS:
+        raise LogInconsistent("an entry for a match not in progress")
+    if payload.get("deal") != state.deal_no + 1:
+        raise LogInconsistent(f"an entry of deal {payload.get('deal')!r}, not the next one")
+    entry = next((e for e in state.entries if e.number == payload.get("entry")), None)
+    if entry is None:
+        raise LogInconsistent(f"no entry {payload.get('entry')!r} of deal {payload['deal']}")
+    # A user's row deleted since leaves its events with no actor: who it was is then unknown,
+    # and the replay takes the append's word for it (as for an answer).
+    if entry.actor is not None and not owns(state, entry, actor):
+        raise LogInconsistent("only who entered a result, or their team, withdraws or replaces it")
+    return entry
+
+
+def _entry_withdrawn(
+    state: MatchState, progress: sc.MatchProgress, payload: dict[str, Any], actor: int | None
+) -> MatchState:
+    """An entry taken back by its team, unanswered or disputed: the deal is no longer
+    disputed (the other side's entry, if both entered, awaits its match again)."""
+    if set(payload) != {"deal", "entry"}:
+        raise LogInconsistent(f"entry_withdrawn with fields {sorted(payload)}")
+    entry = _own_entry(state, payload, actor)
+    entries = tuple(e for e in state.entries if e.number != entry.number)
+    return replace(state, entries=entries, disputed=False, counter=None)
+
+
+def _version_accepted(
+    state: MatchState, progress: sc.MatchProgress, payload: dict[str, Any], actor: int | None
+) -> MatchState:
+    """The team that made an entry agrees to the other team's numbers instead: two teams
+    agree, so the deal is counted with those numbers (the ``deal_ended`` now due)."""
+    if set(payload) != {"deal", "entry", "points", "sweeps"}:
+        raise LogInconsistent(f"version_accepted with fields {sorted(payload)}")
+    entry = _own_entry(state, payload, actor)
+    version = other_version(state, entry)
+    if version is None:
+        raise LogInconsistent("version_accepted with no other version of the deal to accept")
+    if actor is not None and (
+        actor == version.actor
+        or (version.side is not None and state.side_of(actor) == version.side)
+    ):
+        raise LogInconsistent("a team accepts the other team's version, not its own")
+    if [payload["points"], payload["sweeps"]] != [list(version.points), version.result()["sweeps"]]:
+        raise LogInconsistent(f"version_accepted says {payload}, the version is {version}")
+    return replace(state, accepted=version, due=DEAL_ENDED)
 
 
 # --- corrections ---------------------------------------------------------------------------
@@ -481,6 +569,8 @@ _HANDLERS: dict[
     K.DEAL_CONFIRMED: _deal_confirmed,
     K.DEAL_REJECTED: _deal_rejected,
     K.DEAL_DISPUTED: _deal_disputed,
+    K.ENTRY_WITHDRAWN: _entry_withdrawn,
+    K.VERSION_ACCEPTED: _version_accepted,
     K.DEAL_CORRECTED: _deal_corrected,
     K.DEAL_VOIDED: _deal_voided,
     K.SCORE_ADJUSTED: _score_adjusted,

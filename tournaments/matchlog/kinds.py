@@ -25,6 +25,9 @@ class Kind(StrEnum):
     DEAL_CONFIRMED = "deal_confirmed"
     DEAL_REJECTED = "deal_rejected"
     DEAL_DISPUTED = "deal_disputed"
+    # disputes the table settles itself (docs/events.md, "Settling at the table")
+    ENTRY_WITHDRAWN = "entry_withdrawn"
+    VERSION_ACCEPTED = "version_accepted"
     # a director's corrections
     DEAL_CORRECTED = "deal_corrected"
     DEAL_VOIDED = "deal_voided"
@@ -71,6 +74,8 @@ LABELS: dict[StrEnum, str] = {
     Kind.DEAL_CONFIRMED: "deal confirmed",
     Kind.DEAL_REJECTED: "deal rejected",
     Kind.DEAL_DISPUTED: "deal disputed",
+    Kind.ENTRY_WITHDRAWN: "entry withdrawn",
+    Kind.VERSION_ACCEPTED: "version accepted",
     Kind.DEAL_CORRECTED: "deal corrected",
     Kind.DEAL_VOIDED: "deal voided",
     Kind.SCORE_ADJUSTED: "score adjusted",
@@ -106,6 +111,8 @@ COMMANDS = (
     Kind.DEAL_ENTERED,
     Kind.DEAL_CONFIRMED,
     Kind.DEAL_REJECTED,
+    Kind.ENTRY_WITHDRAWN,
+    Kind.VERSION_ACCEPTED,
     *CORRECTIONS,
 )
 #: the kinds only the server's own services append, for a director (a round unpublished:

@@ -24,11 +24,21 @@ from .fold import (
     apply_event,
     deal_result,
     match_outcome,
+    other_version,
+    owns,
     play_move,
     played_result,
 )
 from .kinds import COMMANDS, CORRECTIONS, SERVICE_COMMANDS, Confirmation, Kind, Mode
-from .state import CALLED_OFF, FINISHED, IN_PROGRESS, SCHEDULED, LogInconsistent, MatchState
+from .state import (
+    CALLED_OFF,
+    FINISHED,
+    IN_PROGRESS,
+    SCHEDULED,
+    Entry,
+    LogInconsistent,
+    MatchState,
+)
 
 K = Kind
 DIGITAL, TABLE, SCORE = Mode.DIGITAL, Mode.TABLE, Mode.SCORE
@@ -196,7 +206,9 @@ def _deal_entered(state: MatchState, payload: dict[str, Any], actor: int | None)
     _expect_fields(payload, {"points", "sweeps"}, set())
     if state.disputed:
         raise MatchStateConflict(
-            "this deal's result is disputed: the director decides it", code="deal_disputed"
+            "this deal's result is disputed: the team that entered it may withdraw it or accept "
+            "the other version, else the director decides it",
+            code="deal_disputed",
         )
     side = state.side_of(actor)
     for entry in state.entries:
@@ -225,7 +237,9 @@ def _answered_entry(state: MatchState, payload: dict[str, Any], actor: int | Non
     _score_mode(state)
     if state.disputed:
         raise MatchStateConflict(
-            "this deal's result is disputed: the director decides it", code="deal_disputed"
+            "this deal's result is disputed: the team that entered it may withdraw it or accept "
+            "the other version, else the director decides it",
+            code="deal_disputed",
         )
     number = payload.get("entry")
     entry = next((e for e in state.entries if e.number == number), None)
@@ -263,6 +277,86 @@ def _deal_rejected(state: MatchState, payload: dict[str, Any], actor: int | None
         version = deal_result(progress, state.deal_no + 1, payload["points"], payload["sweeps"])
         out.update(points=version["points"], sweeps=version["sweeps"])
     return K.DEAL_REJECTED, out
+
+
+def _own_entry(state: MatchState, payload: dict[str, Any], actor: int | None) -> Entry:
+    """Return the next deal's entry a withdrawal or an acceptance names (``entry``, and
+    ``deal`` if the client says which deal it means), if ``actor`` made it or plays in the
+    team that did."""
+    _score_mode(state)
+    if state.confirmation == Confirmation.NONE:
+        raise CommandRefused(
+            "this match takes each deal's result at once: there is no entry to withdraw or "
+            "replace (a director corrects a counted deal)",
+            code="no_confirmation",
+        )
+    _expect_fields(payload, {"entry"}, {"deal"})
+    deal = payload.get("deal", state.deal_no + 1)
+    if type(deal) is not int:
+        raise CommandRefused(f"deal is a deal's number, not {deal!r}", code="bad_payload")
+    if 1 <= deal <= state.deal_no:
+        raise MatchStateConflict(
+            f"deal {deal} counts already: only a director corrects it now", code="deal_counted"
+        )
+    number = payload["entry"]
+    entry = next((e for e in state.entries if e.number == number), None)
+    if entry is None or deal != state.deal_no + 1:
+        raise MatchStateConflict(
+            f"there is no entry {number!r} of the next deal awaiting an answer or disputed",
+            code="no_such_entry",
+        )
+    return entry
+
+
+def _entry_withdrawn(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    """An entry taken back by the team that made it, before it is answered or once it is
+    disputed: the table may then enter the deal again."""
+    entry = _own_entry(state, payload, actor)
+    if not owns(state, entry, actor):
+        raise NotPermitted(
+            "only the team that entered this result (or whoever entered it) may withdraw it",
+            code="not_your_entry",
+        )
+    return K.ENTRY_WITHDRAWN, {"deal": state.deal_no + 1, "entry": entry.number}
+
+
+def _version_accepted(state: MatchState, payload: dict[str, Any], actor: int | None) -> Event:
+    """The team that made a disputed entry agrees to the other team's numbers: the deal counts
+    with them (two teams agree: one gave the numbers, the other accepts them)."""
+    entry = _own_entry(state, payload, actor)
+    if not state.disputed:
+        raise MatchStateConflict(
+            "this entry is not disputed: there is no other version to accept",
+            code="not_disputed",
+        )
+    version = other_version(state, entry)
+    side = state.side_of(actor)
+    if (
+        version is not None
+        and actor is not None
+        and (actor == version.actor or (side is not None and side == version.side))
+    ):
+        raise NotPermitted(
+            "these are your own team's numbers: the team that entered the result accepts them",
+            code="own_version",
+        )
+    if not owns(state, entry, actor):
+        raise NotPermitted(
+            "only the team that entered this result (or whoever entered it) may accept the "
+            "other version instead",
+            code="not_your_entry",
+        )
+    if version is None:
+        raise MatchStateConflict(
+            "the other team rejected this result without numbers of its own: withdraw the "
+            "entry and enter the deal again, or wait for the director",
+            code="no_version",
+        )
+    result = version.result()
+    return K.VERSION_ACCEPTED, {
+        "deal": state.deal_no + 1, "entry": entry.number,
+        "points": result["points"], "sweeps": result["sweeps"],
+    }  # fmt: skip
 
 
 def _reason(payload: dict[str, Any]) -> str:
@@ -363,6 +457,8 @@ _COMMANDS: dict[str, Callable[[MatchState, dict[str, Any], int | None], Event]] 
     K.DEAL_ENTERED: _deal_entered,
     K.DEAL_CONFIRMED: _deal_confirmed,
     K.DEAL_REJECTED: _deal_rejected,
+    K.ENTRY_WITHDRAWN: _entry_withdrawn,
+    K.VERSION_ACCEPTED: _version_accepted,
     K.DEAL_CORRECTED: _deal_corrected,
     K.DEAL_VOIDED: _deal_voided,
     K.SCORE_ADJUSTED: _score_adjusted,

@@ -14,7 +14,7 @@ from .ledger import Counted
 SCHEDULED, IN_PROGRESS, FINISHED = Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED
 CALLED_OFF = Status.CALLED_OFF
 #: the version of ``MatchState.to_json``; a snapshot of another version is rebuilt
-STATE_VERSION = 5
+STATE_VERSION = 6
 
 
 class LogInconsistent(ValueError):
@@ -121,6 +121,13 @@ class MatchState:
     forfeit: int | None = None
     #: table mode: the last play, while nothing has been recorded after it (it can be withdrawn)
     last_play: LastPlay | None = None
+    #: the next deal's entries made so far, withdrawn ones included: an entry's number is
+    #: never given twice within a deal, so the log's answers name one entry each
+    entered: int = 0
+    #: the numbers a team gave with its rejection of an entry, which the entering team may
+    #: accept (``version_accepted``): ``number`` is the entry rejected, ``actor`` and
+    #: ``side`` who rejected it
+    counter: Entry | None = None
 
     @property
     def digital_like(self) -> bool:
@@ -133,7 +140,7 @@ class MatchState:
         dealt (by the server) but no bid, play, entry, result or correction made."""
         if self.status == SCHEDULED:
             return True
-        if self.status != IN_PROGRESS or self.ledger or self.entries or self.disputed:
+        if self.status != IN_PROGRESS or self.ledger or self.entered or self.disputed:
             return False
         if self.accepted is not None or self.forfeit is not None or self.deal_no > 1:
             return False
@@ -180,6 +187,8 @@ class MatchState:
             "outcome": None if self.outcome is None else copy.deepcopy(self.outcome),
             "forfeit": self.forfeit,
             "last_play": None if self.last_play is None else self.last_play.to_json(),
+            "entered": self.entered,
+            "counter": None if self.counter is None else _entry_json(self.counter),
         }
 
     @classmethod
@@ -195,7 +204,7 @@ class MatchState:
             if data["deal"] is not None:
                 deal = _deal_from_json(data["deal"], progress.rules if progress else None)
             players, users, due = data["players"], data["users"], data["due"]
-            accepted, last = data["accepted"], data["last_play"]
+            accepted, last, counter = data["accepted"], data["last_play"], data["counter"]
             return cls(
                 data["mode"],
                 Status(data["status"]),
@@ -214,6 +223,8 @@ class MatchState:
                 data["outcome"],
                 data["forfeit"],
                 None if last is None else LastPlay.from_json(last, deal.rules if deal else None),
+                data["entered"],
+                None if counter is None else _entry_from_json(counter),
             )
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"not a match state: {exc!r}") from exc

@@ -10,6 +10,7 @@ JavaScript gets the page back (with its message); the page's script posts with
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -32,6 +33,7 @@ from tournaments.services import match_append_event
 from .. import forms, pages
 from .. import links as team_links
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
+from ..board import result_words as board_words
 from ..clubtime import use_club_time
 from ..recorder import recorded_by, table_matches
 from .public import POLL_MS, _conditional, etag_of
@@ -271,6 +273,7 @@ def _context(
         "reopened": _reopened(match) if state.status == matchlog.IN_PROGRESS else None,
         "poll_ms": POLL_MS,
         "rules": entry_form.rules,
+        "settle": settle_options(state, me, teams),
     }
 
 
@@ -629,3 +632,98 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused)
     return _done(request, match, "The match has started.")
+
+
+# --- disputes the table settles: an entry withdrawn, the other team's numbers accepted ----
+
+#: the refusals of a withdrawal or an acceptance, in words a player understands
+SETTLE_PLAIN = {
+    "not_your_entry": "Only the team that entered this result can withdraw it or accept "
+    "other numbers instead.",
+    "own_version": "These are your own team's numbers: the team that entered the result "
+    "accepts them.",
+    "not_disputed": "The other team has not rejected this entry: there are no other numbers to "
+    "accept.",
+    "no_version": "The other team rejected this result without giving numbers of its own: "
+    "withdraw your entry and enter the deal again, or wait for the director.",
+    "no_such_entry": "That entry is no longer waiting: the page now shows where things stand.",
+    "deal_counted": "This deal counts already (the director decided it): only the director "
+    "can change it now.",
+}
+
+
+@dataclass(frozen=True)
+class Settle:
+    """An entry the person holding the phone made (they or their team), which they may
+    withdraw, and the other team's numbers they may accept instead, if there are some."""
+
+    entry: int
+    words: str  # the entry's numbers, in words
+    team: bool  # a team's entry ("our entry"), not a score-keeper's ("my entry")
+    disputed: bool
+    version: str | None  # the other numbers in words, if they may be accepted
+    version_by: str  # whose they are ("Lotus", "the score-keeper")
+
+
+def settle_options(
+    state: matchlog.MatchState, me: int | None, teams: tuple[str, str]
+) -> list[Settle]:
+    """Return the next deal's entries ``me`` (a user's id, or a team link's author) may
+    withdraw, each with the other version they may accept instead: the store's own test of
+    who may (``matchlog.owns``, ``matchlog.other_version``)."""
+    if me is None or state.status != matchlog.IN_PROGRESS:
+        return []
+    out = []
+    for entry in state.entries:
+        if entry.actor is None or not matchlog.owns(state, entry, me):
+            continue
+        version = matchlog.other_version(state, entry)
+        mine = state.side_of(me)
+        if version is not None and (
+            version.actor == me or (mine is not None and mine == version.side)
+        ):
+            version = None  # their own team's numbers: never theirs to accept
+        by = "the score-keeper" if version is None or version.side is None else teams[version.side]
+        out.append(
+            Settle(
+                entry.number,
+                board_words(entry.points, entry.sweeps, teams),
+                entry.side is not None,
+                state.disputed,
+                None if version is None else board_words(version.points, version.sweeps, teams),
+                by,
+            )
+        )
+    return out
+
+
+def _settle(request: HttpRequest, pk: int, kind: str, done: str) -> HttpResponse:
+    match, state, _role = _match_and_role(request, pk)
+    form = forms.Answer(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    payload = {"entry": form.cleaned_data["entry"], "deal": state.deal_no + 1}
+    refused = append_command(request, match, kind, payload, form, _actor(request, match, state))
+    if refused is not None:
+        words = SETTLE_PLAIN.get(refused.code) or plain_words(refused)
+        return _refused(request, match, words, refused)
+    return _done(request, match, done.format(deal=state.deal_no + 1))
+
+
+@team_links.signed_in_or_linked
+@require_POST
+def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back your team's entry of the next deal (unanswered, or disputed): the deal is
+    entered again, by either team."""
+    return _settle(
+        request, pk, K.ENTRY_WITHDRAWN, "Your entry of deal {deal} is withdrawn: enter it again."
+    )
+
+
+@team_links.signed_in_or_linked
+@require_POST
+def accept_version(request: HttpRequest, pk: int) -> HttpResponse:
+    """Accept the other team's numbers for the deal your team entered: it counts with them."""
+    return _settle(
+        request, pk, K.VERSION_ACCEPTED, "You accepted their numbers: deal {deal} counts with them."
+    )

@@ -39,6 +39,9 @@ from .deal_voided_payload_request import DealVoidedPayloadRequest
 from .deals import Deals
 from .dispute import Dispute
 from .entry_enum import EntryEnum
+from .entry_withdrawn_command_kind_enum import EntryWithdrawnCommandKindEnum
+from .entry_withdrawn_command_request import EntryWithdrawnCommandRequest
+from .entry_withdrawn_payload_request import EntryWithdrawnPayloadRequest
 from .evening import Evening
 from .event import Event
 from .event_page import EventPage
@@ -172,6 +175,9 @@ from .tournament_request_directors_item_type_1 import (
     TournamentRequestDirectorsItemType1,
 )
 from .user_ref import UserRef
+from .version_accepted_command_kind_enum import VersionAcceptedCommandKindEnum
+from .version_accepted_command_request import VersionAcceptedCommandRequest
+from .version_accepted_payload_request import VersionAcceptedPayloadRequest
 from .webhook import Webhook
 from .webhook_attempt import WebhookAttempt
 from .webhook_delivery import WebhookDelivery
@@ -219,6 +225,9 @@ __all__ = (
     "Deals",
     "Dispute",
     "EntryEnum",
+    "EntryWithdrawnCommandKindEnum",
+    "EntryWithdrawnCommandRequest",
+    "EntryWithdrawnPayloadRequest",
     "Evening",
     "Event",
     "EventPage",
@@ -346,6 +355,9 @@ __all__ = (
     "TournamentRequest",
     "TournamentRequestDirectorsItemType1",
     "UserRef",
+    "VersionAcceptedCommandKindEnum",
+    "VersionAcceptedCommandRequest",
+    "VersionAcceptedPayloadRequest",
     "Webhook",
     "WebhookAttempt",
     "WebhookDelivery",

@@ -14,12 +14,14 @@ from ...models.deal_ended_command_request import DealEndedCommandRequest
 from ...models.deal_entered_command_request import DealEnteredCommandRequest
 from ...models.deal_rejected_command_request import DealRejectedCommandRequest
 from ...models.deal_voided_command_request import DealVoidedCommandRequest
+from ...models.entry_withdrawn_command_request import EntryWithdrawnCommandRequest
 from ...models.match_forfeited_command_request import MatchForfeitedCommandRequest
 from ...models.match_started_command_request import MatchStartedCommandRequest
 from ...models.move_played_command_request import MovePlayedCommandRequest
 from ...models.move_withdrawn_command_request import MoveWithdrawnCommandRequest
 from ...models.problem import Problem
 from ...models.score_adjusted_command_request import ScoreAdjustedCommandRequest
+from ...models.version_accepted_command_request import VersionAcceptedCommandRequest
 from ...types import UNSET, Response, Unset
 
 
@@ -32,12 +34,14 @@ def _get_kwargs(
     | DealEnteredCommandRequest
     | DealRejectedCommandRequest
     | DealVoidedCommandRequest
+    | EntryWithdrawnCommandRequest
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
     | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
-    | Unset = UNSET,
+    | Unset
+    | VersionAcceptedCommandRequest = UNSET,
     dry_run: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -67,6 +71,8 @@ def _get_kwargs(
         or isinstance(body, DealEnteredCommandRequest)
         or isinstance(body, DealConfirmedCommandRequest)
         or isinstance(body, DealRejectedCommandRequest)
+        or isinstance(body, EntryWithdrawnCommandRequest)
+        or isinstance(body, VersionAcceptedCommandRequest)
         or isinstance(body, DealCorrectedCommandRequest)
         or isinstance(body, DealVoidedCommandRequest)
         or isinstance(body, ScoreAdjustedCommandRequest)
@@ -199,12 +205,14 @@ def sync_detailed(
     | DealEnteredCommandRequest
     | DealRejectedCommandRequest
     | DealVoidedCommandRequest
+    | EntryWithdrawnCommandRequest
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
     | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
-    | Unset = UNSET,
+    | Unset
+    | VersionAcceptedCommandRequest = UNSET,
     dry_run: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Appended | CorrectionPreview | Problem]:
@@ -216,8 +224,9 @@ def sync_detailed(
         idempotency_key (str | Unset):
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
-            MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
+            EntryWithdrawnCommandRequest | MatchForfeitedCommandRequest | MatchStartedCommandRequest |
+            MovePlayedCommandRequest | MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest |
+            Unset | VersionAcceptedCommandRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -251,12 +260,14 @@ def sync(
     | DealEnteredCommandRequest
     | DealRejectedCommandRequest
     | DealVoidedCommandRequest
+    | EntryWithdrawnCommandRequest
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
     | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
-    | Unset = UNSET,
+    | Unset
+    | VersionAcceptedCommandRequest = UNSET,
     dry_run: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Appended | CorrectionPreview | Problem | None:
@@ -268,8 +279,9 @@ def sync(
         idempotency_key (str | Unset):
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
-            MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
+            EntryWithdrawnCommandRequest | MatchForfeitedCommandRequest | MatchStartedCommandRequest |
+            MovePlayedCommandRequest | MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest |
+            Unset | VersionAcceptedCommandRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -298,12 +310,14 @@ async def asyncio_detailed(
     | DealEnteredCommandRequest
     | DealRejectedCommandRequest
     | DealVoidedCommandRequest
+    | EntryWithdrawnCommandRequest
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
     | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
-    | Unset = UNSET,
+    | Unset
+    | VersionAcceptedCommandRequest = UNSET,
     dry_run: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Appended | CorrectionPreview | Problem]:
@@ -315,8 +329,9 @@ async def asyncio_detailed(
         idempotency_key (str | Unset):
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
-            MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
+            EntryWithdrawnCommandRequest | MatchForfeitedCommandRequest | MatchStartedCommandRequest |
+            MovePlayedCommandRequest | MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest |
+            Unset | VersionAcceptedCommandRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -348,12 +363,14 @@ async def asyncio(
     | DealEnteredCommandRequest
     | DealRejectedCommandRequest
     | DealVoidedCommandRequest
+    | EntryWithdrawnCommandRequest
     | MatchForfeitedCommandRequest
     | MatchStartedCommandRequest
     | MovePlayedCommandRequest
     | MoveWithdrawnCommandRequest
     | ScoreAdjustedCommandRequest
-    | Unset = UNSET,
+    | Unset
+    | VersionAcceptedCommandRequest = UNSET,
     dry_run: bool | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Appended | CorrectionPreview | Problem | None:
@@ -365,8 +382,9 @@ async def asyncio(
         idempotency_key (str | Unset):
         body (DealConfirmedCommandRequest | DealCorrectedCommandRequest | DealEndedCommandRequest
             | DealEnteredCommandRequest | DealRejectedCommandRequest | DealVoidedCommandRequest |
-            MatchForfeitedCommandRequest | MatchStartedCommandRequest | MovePlayedCommandRequest |
-            MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest | Unset):
+            EntryWithdrawnCommandRequest | MatchForfeitedCommandRequest | MatchStartedCommandRequest |
+            MovePlayedCommandRequest | MoveWithdrawnCommandRequest | ScoreAdjustedCommandRequest |
+            Unset | VersionAcceptedCommandRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
