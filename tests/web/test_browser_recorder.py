@@ -124,6 +124,18 @@ def test_a_digital_deal_recorded_card_by_card_ends_with_the_digital_score(
     checked(phone, "start-390")
     start_and_bid(phone, base, match, played[0])
     checked(phone, "play-390")
+    # the floor is above the 52 cards to choose from (on the screen while choosing), and the
+    # suits differ by colour as well as by glyph
+    floor = phone.locator("#floor").bounding_box()
+    grid = phone.locator("ul.card-grid").bounding_box()
+    assert floor is not None and grid is not None and floor["y"] < grid["y"]
+    colours = {
+        suit: phone.locator(
+            f'ul.card-grid li[data-suit="{suit}"] .card-pick:not(.no-play)'
+        ).first.evaluate("el => getComputedStyle(el).color")
+        for suit in "HDCS"
+    }
+    assert len(set(colours.values())) == 4, colours
     # the first play through the script, with the connection lost as it is sent
     first = played[1]
     phone.get_by_role("link", name=words(first["card"])).first.click()

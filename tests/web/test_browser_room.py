@@ -164,3 +164,27 @@ def test_the_desks_teams_fit_a_phone(
     assert page_width(phone) <= PHONE["width"]
     assert not serious_violations(phone), serious_violations(phone)
     phone.screenshot(path=str(SHOTS / "room-desk-teams-390.png"), full_page=True)
+
+
+def test_more_sweeps_than_a_deal_usually_has_are_asked_about_once(
+    browser: Browser, live_server: Any, contexts: list[Any], django_user_model: Any
+) -> None:
+    base = live_server.url
+    with database():
+        _, match, links = final(django_user_model)
+    tigers = opened(contexts, browser, base, links[match.team0_id], match)
+    tigers.locator("form[data-check] input.points").first.fill("70")
+    for _ in range(5):
+        tigers.get_by_role("button", name=f"One more sweep for {match.team0.name}").click()
+    send = tigers.get_by_role("button", name="Send deal 1")
+    send.click()
+    expect(
+        tigers.get_by_text("5 sweeps of Tigers (your team)? That is more than a deal")
+    ).to_be_visible()
+    with database():
+        assert not MatchEvent.objects.filter(match=match, kind="deal_entered").exists()
+    send.click()  # sure: sent
+    expect(tigers.get_by_text("Waiting for the other team to confirm")).to_be_visible()
+    with database():
+        entry = MatchEvent.objects.get(match=match, kind="deal_entered")
+        assert len(entry.payload["sweeps"][0]) == 5

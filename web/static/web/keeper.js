@@ -121,11 +121,32 @@
     return out;
   }
 
+  // More sweeps than a deal usually has (a slip of the + button) are asked about once: the
+  // second tap on Send sends them.
+  var MANY_SWEEPS = 5;
+  function sureOfSweeps(form) {
+    var many = [];
+    form.querySelectorAll("input[name^=sweeps_]").forEach(function (input) {
+      var n = parseInt(input.value, 10);
+      if (n >= MANY_SWEEPS) {
+        var label = form.querySelector("label[for='" + input.id + "']");
+        var what = label ? label.textContent.replace(/,.*$/, "").trim() : "sweeps";
+        many.push(n + " " + what.charAt(0).toLowerCase() + what.slice(1));
+      }
+    });
+    var asked = many.join(" and ");
+    if (!asked || form.getAttribute("data-sure") === asked) return true;
+    form.setAttribute("data-sure", asked);
+    say(asked + "? That is more than a deal usually has: check it, and tap Send again to send it.", "sum bad");
+    return false;
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.hasAttribute("data-resend")) return;
     event.preventDefault();
     if (form.hasAttribute("data-check") && window.seepPoints && !window.seepPoints.check(form)) return;
+    if (!sureOfSweeps(form)) return;
     var data = fields(form);
     var submitter = event.submitter;
     if (submitter && submitter.name) data[submitter.name] = submitter.value;
