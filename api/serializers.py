@@ -317,12 +317,12 @@ class StageStartSerializer(Strict):
 
     not_checked_in = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_LIMIT - 1),
-        required=False, max_length=10_000,
+        required=False, max_length=1024,
         help_text="The ids of the registered teams not checked in that you start without (as "
-        "the desk's confirmation names them). Given, the start is refused (409 not_checked_in, "
-        "naming them) while another registered team that has not withdrawn is not checked in. "
-        "Left out: the stage starts without whoever is not checked in, and the answer's "
-        "not_checked_in says who.",
+        "the desk's confirmation names them; at most 1,024). Given, the start is refused "
+        "(409 not_checked_in, naming them) while another registered team that has not "
+        "withdrawn is not checked in. Left out: the stage starts without whoever is not "
+        "checked in, and the answer's not_checked_in says who.",
     )  # fmt: skip
 
 

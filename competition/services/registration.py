@@ -69,7 +69,13 @@ def team_register(
             checked_in_at=now if checked_in else None,
         )
         if checked_in:
-            _late_entry(team)
+            try:
+                _late_entry(team)
+            except NotNow as exc:
+                raise NotNow(
+                    f"{exc.message} (registered without checking in, it is kept on the list)",
+                    code=exc.code,
+                ) from exc
     return team
 
 

@@ -77,6 +77,7 @@ def test_a_start_told_whom_it_starts_without_is_refused_while_another_is_left_ou
         {"not_checked_in": ["x"]},
         {"not_checked_in": [0]},
         {"not_checked_in": [2**63]},
+        {"not_checked_in": list(range(1, 1026))},
         {"not_checked_in": None},
         {"not_checked_in": [{"id": 1}]},
         {"leave_out": [1]},

@@ -123,6 +123,9 @@ def test_a_team_checked_in_after_a_stage_that_cannot_take_it_started_is_refused_
     with pytest.raises(NotNow) as refused:
         registered(club, "Later", checked_in=True)
     assert refused.value.code == "late_entry_refused"
+    assert refused.value.message.endswith(
+        "Later cannot join it (registered without checking in, it is kept on the list)"
+    )
     assert not Team.objects.filter(name="Later").exists()
 
 

@@ -17,9 +17,9 @@ class StageStartRequest:
 
     Attributes:
         not_checked_in (list[int] | Unset): The ids of the registered teams not checked in that you start without (as
-            the desk's confirmation names them). Given, the start is refused (409 not_checked_in, naming them) while another
-            registered team that has not withdrawn is not checked in. Left out: the stage starts without whoever is not
-            checked in, and the answer's not_checked_in says who.
+            the desk's confirmation names them; at most 1,024). Given, the start is refused (409 not_checked_in, naming
+            them) while another registered team that has not withdrawn is not checked in. Left out: the stage starts without
+            whoever is not checked in, and the answer's not_checked_in says who.
     """
 
     not_checked_in: list[int] | Unset = UNSET
