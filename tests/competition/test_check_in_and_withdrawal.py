@@ -5,12 +5,16 @@ undone while its forfeits do not count yet."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from competition import demo, services
 from competition.errors import NotNow, NotPermitted
@@ -329,3 +333,76 @@ def test_a_withdrawal_in_a_knockout_is_undone_until_its_opponent_plays_on() -> N
     assert f"{opponent} has played on in semi-finals since" in refused.value.message
     assert Registration.objects.get(team=gone).withdrawn_at is not None
     assert Match.objects.get(pk=semi.match_id).last_seq > 0
+
+
+# --- whatever the field ----------------------------------------------------------------------
+
+_runs = itertools.count()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), n=st.integers(min_value=3, max_value=8))
+def test_a_start_leaves_out_exactly_the_teams_not_checked_in_and_only_when_told(
+    data: st.DataObject, n: int
+) -> None:
+    club = make_club(n, slug=f"start-{next(_runs)}")
+    absent = data.draw(st.sets(st.sampled_from(club.teams), max_size=n - 2), label="absent")
+    gone = data.draw(st.sets(st.sampled_from(club.teams)), label="withdrawn")
+    Registration.objects.filter(team__in=absent).update(checked_in_at=None)
+    Registration.objects.filter(team__in=gone).update(withdrawn_at=timezone.now())
+    told = data.draw(st.sets(st.sampled_from(club.teams)), label="told")
+    left_out = {t.pk for t in absent - gone}
+    playing = {t.pk for t in club.teams} - {t.pk for t in absent | gone}
+    stage = club.stage(format="round_robin")
+    assert {t.pk for t in services.teams_not_checked_in(stage)} == left_out
+    try:
+        with committed():
+            services.stage_start(
+                actor=club.organizer, stage=stage, not_checked_in=[t.pk for t in told]
+            )
+    except NotNow as refused:
+        assert refused.code in ("not_checked_in", "too_few_teams")
+        assert refused.code != "not_checked_in" or not left_out <= {t.pk for t in told}
+        stage.refresh_from_db()
+        assert stage.status == Stage.Status.PENDING and not stage.entries.exists()
+        return
+    assert left_out <= {t.pk for t in told}
+    assert set(stage.entries.values_list("team_id", flat=True)) == playing
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    n=st.integers(min_value=3, max_value=7),
+    rule=st.sampled_from(["forfeit", "bye"]),
+    published=st.booleans(),
+    which=st.integers(min_value=0, max_value=6),
+)
+def test_a_withdrawal_undone_leaves_every_fixture_as_it_was(
+    n: int, rule: str, published: bool, which: int
+) -> None:
+    club = make_club(n, slug=f"undo-{next(_runs)}")
+    stage = club.start(club.stage(format="round_robin", withdrawal=rule, start_matches=False))
+    round_ = club.pair(stage)
+    if published:
+        round_ = club.publish(round_)
+
+    def layout() -> list[tuple[Any, ...]]:
+        return list(
+            Fixture.objects.filter(stage=stage)
+            .order_by("pk")
+            .values_list("team_a", "team_b", "result", "match", "withdrawal")
+        )
+
+    before = layout()
+    gone = club.teams[which % n]
+    services.team_withdraw(actor=club.organizer, team=gone)
+    if any(f.result in ("forfeit_a", "forfeit_b") for f in Fixture.objects.filter(stage=stage)):
+        assert layout() != before
+    round_.refresh_from_db()
+    if round_.status == Round.Status.COMPLETE:  # its forfeit and the bye decided it
+        with pytest.raises(NotNow):
+            services.team_reinstate(actor=club.organizer, team=gone)
+        return
+    services.team_reinstate(actor=club.organizer, team=gone)
+    assert layout() == before
+    assert Registration.objects.get(team=gone).withdrawn_at is None
