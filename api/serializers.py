@@ -232,6 +232,29 @@ class TeamSerializer(Strict):
         }
 
 
+class PlaysInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A stage a team plays in, and the first round it plays there."""
+
+    stage = serializers.IntegerField(read_only=True, help_text="The stage's id.")
+    name = serializers.CharField(read_only=True, help_text="The stage's name.")
+    from_round = serializers.IntegerField(
+        read_only=True, allow_null=True,
+        help_text="The first round the team plays in it (a late entry's: the round it joins, "
+        "with 0 points); null: the stage has not started, and the team enters when it does.",
+    )  # fmt: skip
+
+
+class TeamCheckedInSerializer(TeamSerializer):
+    """A team just checked in, and where it plays from now."""
+
+    plays_in = PlaysInSerializer(
+        many=True, read_only=True,
+        help_text="Where the team plays from now: each running stage it is in, then the next "
+        "stage to come that takes the registered teams. A check-in after a stage started that "
+        "no stage can take is refused instead (409 late_entry_refused).",
+    )  # fmt: skip
+
+
 # --- stages, rounds, standings -----------------------------------------------------------
 
 
@@ -287,6 +310,36 @@ class StageSerializer(StrictModel):
             "completed_at",
         ]
         read_only_fields = ["id", "tournament", "order", "status", "started_at", "completed_at"]
+
+
+class StageStartSerializer(Strict):
+    """What a start may say: the registered teams not checked in that it starts without."""
+
+    not_checked_in = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_LIMIT - 1),
+        required=False, max_length=1024,
+        help_text="The ids of the registered teams not checked in that you start without (as "
+        "the desk's confirmation names them; at most 1,024). Given, the start is refused "
+        "(409 not_checked_in, naming them) while another registered team that has not "
+        "withdrawn is not checked in. Left out: the stage starts without whoever is not "
+        "checked in, and the answer's not_checked_in says who.",
+    )  # fmt: skip
+
+
+class StageStartedSerializer(StageSerializer):
+    """A stage just started, and the registered teams it left out, not checked in."""
+
+    not_checked_in = TeamRef(
+        many=True, read_only=True,
+        help_text="The registered teams (not withdrawn) not checked in, left out of the stage: "
+        "empty for a stage that takes the top teams of the stage before. Checked in later, "
+        "each joins a Swiss stage with late_entry at its next round (0 points), or a stage to "
+        "come that takes the registered teams; otherwise its check-in is refused (409 "
+        "late_entry_refused).",
+    )  # fmt: skip
+
+    class Meta(StageSerializer.Meta):
+        fields = [*StageSerializer.Meta.fields, "not_checked_in"]
 
 
 @extend_schema_serializer(deprecate_fields=["team_a", "team_b", "source_a", "source_b"])

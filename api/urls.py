@@ -22,6 +22,7 @@ urlpatterns = [
     ),
     path("teams/<int:pk>/check-in/", views.TeamCheckIn.as_view(), name="team-check-in"),
     path("teams/<int:pk>/withdraw/", views.TeamWithdraw.as_view(), name="team-withdraw"),
+    path("teams/<int:pk>/reinstate/", views.TeamReinstate.as_view(), name="team-reinstate"),
     path("teams/<int:pk>/token/", views.TeamToken.as_view(), name="team-token"),
     path("stages/<int:pk>/", views.StageDetail.as_view(), name="stage"),
     path("stages/<int:pk>/start/", views.StageStart.as_view(), name="stage-start"),

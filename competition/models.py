@@ -436,6 +436,9 @@ class Fixture(models.Model):
     #: the terms the match was created under: points, tie-breaks, format, mode
     terms = models.JSONField(default=dict, blank=True)
     floats = models.JSONField(default=list, blank=True)
+    #: what a team's withdrawal decided here, to undo it (``team_reinstate``): the team, its
+    #: side ("a"/"b") and the match it unlinked; empty: the withdrawal decided nothing here
+    withdrawal = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["stage", "round__number", "table", "key", "id"]

@@ -518,7 +518,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
-    "ENUM_NAME_OVERRIDES": {"TeamIndexEnum": "scoring.models.TEAMS"},
+    "ENUM_NAME_OVERRIDES": {
+        "TeamIndexEnum": "scoring.models.TEAMS",
+        # a stage's status, in Stage and StageStarted (the answer of a start)
+        "StageStatusEnum": "competition.models.Stage.Status",
+    },
     # what each delivery posts: the schema's webhooks section (api/webhook_bodies.py)
     "WEBHOOKS": [
         "api.webhook_bodies.MATCH_COMPLETED",

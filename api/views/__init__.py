@@ -14,7 +14,7 @@ from .results import TournamentResults
 from .rounds import RoundDetail, RoundPublish, RoundUnpublish, StageRounds
 from .stages import StageBracket, StageDetail, StageStart, TournamentStages
 from .standings import StageStandings
-from .teams import TeamCheckIn, TeamToken, TeamWithdraw, TournamentTeams
+from .teams import TeamCheckIn, TeamReinstate, TeamToken, TeamWithdraw, TournamentTeams
 from .tokens import TokenDetail, Tokens
 from .tournaments import TournamentDetail, Tournaments
 from .webhooks import WebhookDeliveries, WebhookDetail, WebhookPause, WebhookResume, Webhooks
@@ -42,6 +42,7 @@ __all__ = [
     "StageStandings",
     "StageStart",
     "TeamCheckIn",
+    "TeamReinstate",
     "TeamToken",
     "TeamWithdraw",
     "TokenDetail",

@@ -76,12 +76,29 @@ class StageDetail(APIView):
 
 
 class StageStart(APIView):
-    @extend_schema(request=None, responses={200: s.StageSerializer, **ERRORS})
+    @extend_schema(
+        request=s.StageStartSerializer, responses={200: s.StageStartedSerializer, **ERRORS}
+    )
     def post(self, request: Request, pk: int) -> Response:
+        """Start the stage. The answer says which registered teams were left out, not checked
+        in (``not_checked_in``); name them in the request to have the start refused instead
+        while any other is not checked in."""
         stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
         require_director(request, stage.tournament)
-        stage = competition.stage_start(actor=request.user, stage=stage)
-        return Response(s.StageSerializer(stage).data)
+        data = s.StageStartSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        stage = competition.stage_start(
+            actor=request.user,
+            stage=stage,
+            not_checked_in=data.validated_data.get("not_checked_in"),
+        )
+        left_out = competition.teams_not_checked_in(stage)
+        return Response(
+            {
+                **s.StageSerializer(stage).data,
+                "not_checked_in": [{"id": t.pk, "name": t.name} for t in left_out],
+            }
+        )
 
 
 class StageBracket(APIView):

@@ -88,9 +88,33 @@ class TeamCommand(APIView):
 class TeamCheckIn(TeamCommand):
     command = staticmethod(competition.team_check_in)
 
+    @extend_schema(request=None, responses={200: s.TeamCheckedInSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        """Check the team in. After a stage started it joins a Swiss stage that takes late
+        entries at its next round, or waits for a stage to come that takes the registered
+        teams (``plays_in`` says which); anywhere else it is refused (409
+        ``late_entry_refused``, saying why), never checked in for nothing."""
+        team = get_visible(request, Team.objects.select_related("tournament"), pk)
+        require_director(request, team.tournament)
+        competition.team_check_in(actor=request.user, team=team)
+        plays_in = [
+            {"stage": stage.pk, "name": stage.name, "from_round": first}
+            for stage, first in competition.team_plays_in(team)
+        ]
+        team = _teams(Team.objects.filter(pk=team.pk)).get()
+        return Response({**s.TeamSerializer(team).data, "plays_in": plays_in})
+
 
 class TeamWithdraw(TeamCommand):
     command = staticmethod(competition.team_withdraw)
+
+
+class TeamReinstate(TeamCommand):
+    """Undo the team's withdrawal: each fixture it decided is pending again, with its match;
+    409 ``forfeit_counted`` once a round it forfeited is complete (or, in a knockout, its
+    opponent has played on)."""
+
+    command = staticmethod(competition.team_reinstate)
 
 
 class TeamToken(APIView):

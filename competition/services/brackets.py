@@ -165,6 +165,9 @@ def _replace_entrant(fixture: Fixture, side: str, team_id: int | None) -> tuple[
     if fixture.match_id is not None:
         assert fixture.match is not None
         teams = {"a": fixture.team_a_id, "b": fixture.team_b_id, side: team_id}
+        discarded = teams["a"] is None or teams["b"] is None
+        if discarded:  # the fixture lets go of a match that is discarded (it protects it)
+            Fixture.objects.filter(pk=fixture.pk).update(match=None)
         try:
             kept = match_reassign(
                 match=fixture.match,
@@ -172,6 +175,8 @@ def _replace_entrant(fixture: Fixture, side: str, team_id: int | None) -> tuple[
                 team1=None if teams["b"] is None else Team.objects.get(pk=teams["b"]),
             )
         except MatchStateConflict:
+            if discarded:
+                Fixture.objects.filter(pk=fixture.pk).update(match=fixture.match_id)
             return fixture.key, (
                 f"{fixture.key}: match {fixture.match_id} has begun with team {current}; the "
                 f"corrected results send {what}. Its teams are fixed: let it stand, or forfeit "
@@ -203,11 +208,12 @@ def _settle_or_start(stage: Stage, fixture: Fixture) -> None:
         )
     )
     if withdrawn:
-        result = (
-            Fixture.Result.FORFEIT_A if fixture.team_a_id in withdrawn else Fixture.Result.FORFEIT_B
-        )
-        Fixture.objects.filter(pk=fixture.pk, result="").update(result=result)
-        fixture.result = result
+        side = "a" if fixture.team_a_id in withdrawn else "b"
+        result = Fixture.Result.FORFEIT_A if side == "a" else Fixture.Result.FORFEIT_B
+        gone = fixture.team_a_id if side == "a" else fixture.team_b_id
+        record = {"team": gone, "side": side, "match": fixture.match_id}
+        Fixture.objects.filter(pk=fixture.pk, result="").update(result=result, withdrawal=record)
+        fixture.result, fixture.withdrawal = result, record
         _reconcile_after_result(stage, fixture)
         return
     if fixture.match_id is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -68,13 +69,25 @@ def team_register(
             checked_in_at=now if checked_in else None,
         )
         if checked_in:
-            _late_entry(team)
+            try:
+                _late_entry(team)
+            except NotNow as exc:
+                raise NotNow(
+                    f"{exc.message} (registered without checking in, it is kept on the list)",
+                    code=exc.code,
+                ) from exc
     return team
 
 
 def team_check_in(*, actor: Any, team: Team) -> Registration:
-    """Check a registered team in: it plays in the next stage that starts (or joins a Swiss
-    stage that allows late entry at its next round)."""
+    """Check a registered team in: it plays in the next stage that takes the registered teams.
+
+    Once a stage has started, a check-in is taken only where the team can still play: it
+    joins a running Swiss stage that takes late entries at its next round, or waits for a
+    stage to come that takes the registered teams. Anywhere else (a knockout, a round robin,
+    a Swiss without late entry, every round paired) it is refused in words (NotNow,
+    ``late_entry_refused``) and nothing changes: never "checked in" and left out.
+    """
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
         registration = _registration(team)
@@ -126,6 +139,7 @@ def withdrawn_from(fixture: Fixture, team: Team) -> None:
     """Apply the stage's withdrawal rule to a fixture of a withdrawn team not yet played."""
     side = "a" if fixture.team_a_id == team.pk else "b"
     other = fixture.team_b if side == "a" else fixture.team_a
+    unlinked = fixture.match_id
     if fixture.match is not None:  # scheduled, never started: it will not be played
         fixture.match = None
     if other is None:  # its opponent is not known yet (a bracket slot): decided later
@@ -135,22 +149,143 @@ def withdrawn_from(fixture: Fixture, team: Team) -> None:
         fixture.team_a, fixture.team_b, fixture.result = other, None, Fixture.Result.BYE
     else:
         fixture.result = Fixture.Result.FORFEIT_A if side == "a" else Fixture.Result.FORFEIT_B
-    fixture.save(update_fields=["team_a", "team_b", "result", "match"])
+    # what it did, for team_reinstate to undo
+    fixture.withdrawal = {"team": team.pk, "side": side, "match": unlinked}
+    fixture.save(update_fields=["team_a", "team_b", "result", "match", "withdrawal"])
 
 
 def _late_entry(team: Team) -> None:
-    """A team checked in after a stage started joins the stages that take late entries."""
-    for stage in Stage.objects.filter(
-        tournament_id=team.tournament_id,
-        status=Stage.Status.RUNNING,
-        late_entry=True,
-        format=Stage.Format.SWISS,
-    ):
-        if stage.entries.filter(team=team).exists():
+    """Enter a team checked in after a stage started where it can still play, or refuse.
+
+    A running Swiss stage that takes the registered teams and late entries takes it from its
+    next round not yet published, with 0 points: the rounds before are not its (no loss, no
+    bye: simply absent). A pending stage that takes the registered teams takes it when it
+    starts. With neither while a stage has started, NotNow (``late_entry_refused``) says why.
+    """
+    stages = list(
+        Stage.objects.select_for_update().filter(tournament_id=team.tournament_id).order_by("order")
+    )
+    started = [s for s in stages if s.status != Stage.Status.PENDING]
+    if not started:
+        return
+    plays = False
+    refusal = ""
+    for stage in started:
+        if stage.status != Stage.Status.RUNNING:
             continue
-        last = stage.round_set.order_by("-number").values_list("number", flat=True).first() or 0
+        if stage.entries.filter(team=team).exists():
+            plays = True
+            continue
+        first = _first_open_round(stage)
+        why = _no_late_entry(stage, first)
+        if why:
+            refusal = refusal or f"{stage.name} has started: {why}; {team} cannot join it"
+            continue
         seed = (stage.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
-        StageEntry.objects.create(stage=stage, team=team, seed=seed, joined_round=last + 1)
+        StageEntry.objects.create(stage=stage, team=team, seed=seed, joined_round=first)
+        transaction.on_commit(partial(_common.schedule_standings, stage.pk), robust=True)
+        plays = True
+    if plays or any(_takes_registered(s) for s in stages if s.status == Stage.Status.PENDING):
+        return
+    if not refusal:
+        last = started[-1]
+        refusal = (
+            f"{last.name} is complete and no stage to come takes the registered teams; "
+            f"{team} cannot play in it (add a stage that takes them first)"
+        )
+    raise NotNow(refusal, code="late_entry_refused")
+
+
+def _takes_registered(stage: Stage) -> bool:
+    return stage.entry == Stage.Entry.REGISTERED
+
+
+def _first_open_round(stage: Stage) -> int:
+    """Return the number of the stage's first round not yet published (a draft's, or the next)."""
+    last = stage.round_set.order_by("-number").values_list("number", "status").first()
+    if last is None:
+        return 1
+    return last[0] if last[1] == Round.Status.DRAFT else last[0] + 1
+
+
+def _no_late_entry(stage: Stage, first: int) -> str:
+    """Return why a running stage cannot take a team that was not in it at the start ("": it
+    can, from round ``first``)."""
+    if stage.elimination:
+        return "its draw is fixed"
+    if not _takes_registered(stage):
+        return "it takes its teams from the stage before"
+    if stage.format != Stage.Format.SWISS:
+        return "its schedule is fixed"
+    if not stage.late_entry:
+        return "it takes no late entries (its late-entry setting, fixed at the start, is off)"
+    if first > (stage.rounds or 0):
+        return f"all {stage.rounds} of its rounds are published"
+    return ""
+
+
+def teams_not_checked_in(stage: Stage) -> list[Team]:
+    """Return the registered teams that have not withdrawn and are not checked in, by name,
+    for a stage that takes the registered teams (none for any other): who its start leaves
+    out, or left out."""
+    if stage.entry != Stage.Entry.REGISTERED:
+        return []
+    return list(
+        Team.objects.filter(
+            registration__tournament_id=stage.tournament_id,
+            registration__checked_in_at__isnull=True,
+            registration__withdrawn_at__isnull=True,
+        ).order_by("name", "pk")
+    )
+
+
+def team_plays_in(team: Team) -> list[tuple[Stage, int | None]]:
+    """Return where a team plays from now: each running stage it is in, with the first round it
+    plays there (a late entry's is its joining round), then the first pending stage that takes
+    the registered teams, with None (it enters when that stage starts, if checked in)."""
+    out: list[tuple[Stage, int | None]] = []
+    for entry in StageEntry.objects.filter(
+        team=team, stage__status=Stage.Status.RUNNING
+    ).select_related("stage"):
+        out.append((entry.stage, entry.joined_round))
+    pending = (
+        Stage.objects.filter(
+            tournament_id=team.tournament_id,
+            status=Stage.Status.PENDING,
+            entry=Stage.Entry.REGISTERED,
+        )
+        .order_by("order")
+        .first()
+    )
+    if pending is not None:
+        out.append((pending, None))
+    return out
+
+
+def late_entry_words(team: Team) -> str:
+    """Say where a team checked in after a stage started plays ("" while no stage has
+    started: it plays in the first stage that starts), for the desk's message."""
+    if not registration_fixed(team.tournament_id):
+        return ""
+    words = []
+    for stage, first in team_plays_in(team):
+        if first is None:
+            words.append(f"{team} plays in {stage.name} when it starts")
+            continue
+        if first <= 1:
+            words.append(f"{team} plays in {stage.name}")
+            continue
+        sentence = (
+            f"{team} joins {stage.name} at round {first}, with 0 points (the rounds before "
+            "are not its)"
+        )
+        if stage.round_set.filter(number=first, status=Round.Status.DRAFT).exists():
+            sentence += (
+                f"; round {first} is a draft paired without it: discard it and pair it again "
+                f"to have {team} play in it"
+            )
+        words.append(sentence)
+    return "; ".join(words)
 
 
 # --- teams from the club's roster ---------------------------------------------------------
@@ -409,8 +544,107 @@ def _undo(actor: Any, team: Team, field: str, what: str) -> Registration:
 
 
 def team_reinstate(*, actor: Any, team: Team) -> Registration:
-    """Undo a withdrawal: only while no stage has started (nothing was forfeited yet)."""
-    return _undo(actor, team, "withdrawn_at", "a withdrawal")
+    """Undo a withdrawal, all or nothing: the team is paired again from the next round, and
+    each fixture its withdrawal decided (a forfeit, or a bye for its opponent) is its own
+    again, pending, with its match (the one it had, or a new one) where its round is published.
+
+    Refused (NotNow ``forfeit_counted``, nothing changed) once a forfeit counts: a round
+    holding a fixture its withdrawal decided is complete, or, in a bracket, the team its
+    forfeit sent on has begun (or finished) its next match. A round paired while it was
+    withdrawn goes on without it (in Swiss it is simply absent from that round). A team
+    checked in that is in no running stage is entered as a late check-in is
+    (``team_check_in``), or the undo is refused as that check-in would be.
+    """
+    _common.require_director(actor, team.tournament)
+    with transaction.atomic():
+        registration = _registration(team)
+        if registration.withdrawn_at is None:
+            return registration
+        # the stages' rows first: a result comes in under its stage's lock, so no round
+        # completes between the look at it here and the fixtures given back
+        list(Stage.objects.select_for_update().filter(tournament_id=team.tournament_id))
+        decided = list(
+            Fixture.objects.select_for_update(of=("self",))
+            .filter(stage__tournament_id=team.tournament_id, withdrawal__team=team.pk)
+            .select_related("stage", "round", "team_a", "team_b")
+            .order_by("stage__order", "round__number", "table", "key", "pk")
+        )
+        for fixture in decided:
+            _refuse_if_counted(team, fixture)
+        registration.withdrawn_at = None
+        registration.save(update_fields=["withdrawn_at"])
+        stages = {f.stage_id: f.stage for f in decided}
+        for fixture in decided:
+            _give_back(team, fixture)
+        for stage in stages.values():
+            if stage.elimination:
+                problems = brackets.reconcile_bracket(stage)
+                if problems:  # rolled back whole, the notices with it
+                    raise NotNow(
+                        f"{team}'s withdrawal cannot be undone: "
+                        + "; ".join(message for _, message in problems),
+                        code="forfeit_counted",
+                    )
+            transaction.on_commit(partial(_common.schedule_standings, stage.pk), robust=True)
+        if registration.checked_in_at is not None:
+            _late_entry(team)
+    return registration
+
+
+def _refuse_if_counted(team: Team, fixture: Fixture) -> None:
+    """Refuse to undo a withdrawal whose forfeit (or bye) in ``fixture`` counts already."""
+    stage, round_ = fixture.stage, fixture.round
+    where = f"{round_.name or f'round {round_.number}'} of {stage.name}"
+    if fixture.result == Fixture.Result.BYE:
+        what = f"its withdrawal gave {fixture.team_a} a bye in {where}"
+    else:
+        what = f"it forfeited {where}"
+    if round_.status == Round.Status.COMPLETE or stage.status == Stage.Status.COMPLETE:
+        raise NotNow(
+            f"{team}'s withdrawal can no longer be undone: {what}, and that round is complete",
+            code="forfeit_counted",
+        )
+    if not stage.elimination or not fixture.winner_to:
+        return
+    key, _, _side = fixture.winner_to.partition(":")
+    following = Fixture.objects.filter(stage=stage, key=key).select_related("match").first()
+    if following is None:
+        return
+    begun = following.match is not None and following.match.last_seq > 0
+    if following.result != Fixture.Result.PENDING or begun:
+        raise NotNow(
+            f"{team}'s withdrawal can no longer be undone: {what}, and {fixture.winner()} has "
+            f"played on in {following.round} since",
+            code="forfeit_counted",
+        )
+
+
+def _give_back(team: Team, fixture: Fixture) -> None:
+    """Make a fixture a withdrawal decided pending again, the team in it, its match made
+    again where its round is published (a bracket's: by ``reconcile_bracket``)."""
+    record = fixture.withdrawal
+    if fixture.result == Fixture.Result.BYE and fixture.team_b_id is None:
+        other = fixture.team_a_id
+        if record.get("side") == "a":
+            fixture.team_a_id, fixture.team_b_id = team.pk, other
+        else:
+            fixture.team_b_id = team.pk
+    fixture.result = Fixture.Result.PENDING
+    fixture.withdrawal = {}
+    kept = record.get("match")
+    if kept is not None and fixture.match_id is None:
+        unlinked = Match.objects.filter(
+            pk=kept, status=Match.Status.SCHEDULED, last_seq=0, fixture__isnull=True
+        ).first()
+        if unlinked is not None and {unlinked.team0_id, unlinked.team1_id} == {
+            fixture.team_a_id,
+            fixture.team_b_id,
+        }:
+            fixture.match = unlinked
+    fixture.save(update_fields=["team_a", "team_b", "result", "match", "withdrawal"])
+    published = fixture.round.status == Round.Status.PUBLISHED
+    if published and not fixture.stage.elimination and fixture.match_id is None:
+        rounds.create_match(fixture.stage, fixture)
 
 
 def team_check_out(*, actor: Any, team: Team) -> Registration:

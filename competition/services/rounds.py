@@ -396,10 +396,11 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
             fixture.match = None
             if fixture.result != Fixture.Result.BYE or stage.elimination:
                 fixture.result = Fixture.Result.PENDING
+                fixture.withdrawal = {}  # a withdrawal's forfeit is given again on publishing
             if stage.elimination:
                 fixture.team_a_id = fixture.team_a_id if "a" in seeds.get(fixture.key, "") else None
                 fixture.team_b_id = fixture.team_b_id if "b" in seeds.get(fixture.key, "") else None
-        Fixture.objects.bulk_update(fixtures, ["match", "result", "team_a", "team_b"])
+        Fixture.objects.bulk_update(fixtures, ["match", "result", "team_a", "team_b", "withdrawal"])
         Round.objects.filter(pk__in=[r.pk for r in rounds]).update(
             status=Round.Status.DRAFT, published_at=None, completed_at=None, receipts=[]
         )

@@ -6,7 +6,7 @@ import copy
 import logging
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -259,7 +259,9 @@ def stage_terms(stage: Stage) -> dict[str, Any]:
     }
 
 
-def stage_start(*, actor: Any, stage: Stage) -> Stage:
+def stage_start(
+    *, actor: Any, stage: Stage, not_checked_in: Collection[int] | None = None
+) -> Stage:
     """Start a stage: take its teams, seed them, and (for a bracket) draw the bracket,
     published at once unless the stage says to review it (``review_draw``: its first round
     stays a draft, to be published as a round is).
@@ -267,6 +269,11 @@ def stage_start(*, actor: Any, stage: Stage) -> Stage:
     The teams: every checked-in team that has not withdrawn, or the top N of the previous
     stage (of each of its groups), which must be complete. Seeded by the stage's rule; a
     random seeding records its seed.
+
+    ``not_checked_in``: the ids of the registered teams the caller starts without (the desk's
+    confirmation named them); given, the start is refused (NotNow ``not_checked_in``, naming
+    them) while any other registered team that has not withdrawn is left out. None: not
+    asked (``registration.teams_not_checked_in`` says, after the start, who was left out).
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
@@ -280,6 +287,8 @@ def stage_start(*, actor: Any, stage: Stage) -> Stage:
             raise NotNow("the stages before this one are not complete", code="previous_running")
         check_settings(stage)  # a row saved before its settings were checked, or past them
         teams = _entrants(stage)
+        if not_checked_in is not None and stage.entry == Stage.Entry.REGISTERED:
+            _refuse_left_out(stage, {t.pk for t in teams}, set(not_checked_in))
         if len(teams) < 2:
             raise NotNow(
                 f"the stage needs at least 2 teams, and {len(teams)} are in", code="too_few_teams"
@@ -304,6 +313,27 @@ def stage_start(*, actor: Any, stage: Stage) -> Stage:
 
         update_stage_standings(stage_id=stage.pk)  # round 0: every team that entered, by seed
     return stage
+
+
+def _refuse_left_out(stage: Stage, entering: set[int], known: set[int]) -> None:
+    """Refuse a start that would leave out a registered team the caller did not name (read
+    after the entrants: a team checked out meanwhile is named here, one checked in plays)."""
+    names = [
+        name
+        for pk, name in Team.objects.filter(
+            registration__tournament_id=stage.tournament_id,
+            registration__withdrawn_at__isnull=True,
+        )
+        .order_by("name", "pk")
+        .values_list("pk", "name")
+        if pk not in entering and pk not in known
+    ]
+    if len(names) == 1:
+        raise NotNow(f"1 team registered is not checked in: {names[0]}: check it in, or start "
+                     "without it", code="not_checked_in")  # fmt: skip
+    if names:
+        raise NotNow(f"{len(names)} teams registered are not checked in: {', '.join(names)}: "
+                     "check them in, or start without them", code="not_checked_in")  # fmt: skip
 
 
 def _group_by_field(problems: list[tuple[str, str]]) -> dict[str, list[str]]:

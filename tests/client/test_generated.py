@@ -132,8 +132,10 @@ def test_a_small_tournament_through_the_generated_client(
         Round,
         Stage,
         StageRequest,
+        StageStarted,
         Standings,
         Team,
+        TeamCheckedIn,
         TeamRequest,
         TeamTokenMade,
         Tournament,
@@ -191,7 +193,7 @@ def test_a_small_tournament_through_the_generated_client(
             ),
             Team,
         )
-        done(teams_check_in_create.sync(team.id, client=api), Team)
+        done(teams_check_in_create.sync(team.id, client=api), TeamCheckedIn)
         made = done(teams_token_create.sync(team.id, client=api), TeamTokenMade)
         team_clients[team.id] = AuthenticatedClient(
             base_url=live_server.url, token=made.token, raise_on_unexpected_status=True
@@ -234,11 +236,12 @@ def test_a_small_tournament_through_the_generated_client(
             })  # fmt: skip
             done(matches_events_create.sync(match.id, client=api, body=body), Appended)
 
-    def stage(settings: dict[str, Any]) -> Stage:
+    def stage(settings: dict[str, Any]) -> StageStarted:
         made = tournaments_stages_create.sync(
             cup.id, client=api, body=StageRequest.from_dict(settings)
         )
-        return done(stages_start_create.sync(done(made, Stage).id, client=api), Stage)  # fmt: skip
+        started = stages_start_create.sync(done(made, Stage).id, client=api)
+        return done(started, StageStarted)
 
     swiss = stage({"name": "Swiss", "format": "swiss", "rounds": 2, "mode": "score",
                    "confirmation": "other_team",

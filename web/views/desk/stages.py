@@ -19,7 +19,14 @@ from competition.models import Stage
 from tournaments.models import Tournament
 
 from ... import desk_forms
-from ._common import back, confirm_first, refusal, refusal_on_fields, tournament_or_404
+from ._common import (
+    ascii_id,
+    back,
+    confirm_first,
+    refusal,
+    refusal_on_fields,
+    tournament_or_404,
+)
 
 #: a stage setting -> the desk's field that sets it, where the names differ
 STAGE_FIELDS = {"tiebreaks": "tiebreak_1", "match_format": "bazzis"}
@@ -134,14 +141,69 @@ def stage_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return back(slug, "stages")
 
 
+def _ask_start(request: HttpRequest, t: Tournament, stage: Stage) -> HttpResponse | None:
+    """Return the page that names the registered teams not checked in and asks whether to
+    start without them, or None when there are none (or the director said to, naming them)."""
+    absent = competition.teams_not_checked_in(stage)
+    if stage.status != Stage.Status.PENDING or not absent:
+        return None  # nothing to ask (a stage started already is refused in words)
+    if request.POST.get("confirmed") == "yes" and {team.pk for team in absent} <= _named(request):
+        return None
+    names = ", ".join(team.name for team in absent)
+    one = len(absent) == 1
+    them = "it" if one else "them"
+    title = (
+        f"1 team registered is not checked in: {names} — start without it?"
+        if one
+        else f"{len(absent)} teams registered are not checked in: {names} — start without them?"
+    )
+    if stage.format == Stage.Format.SWISS and stage.late_entry:
+        later = (
+            f"Checked in later, {'it joins' if one else 'each joins'} {stage.name} at its next "
+            "round not yet published, with 0 points (the rounds before are not theirs)."
+        )
+    else:
+        later = (
+            f"{stage.name} cannot take {them} once it starts: checked in later, {them} can play "
+            "only in a later stage that takes the registered teams."
+        )
+    return render(
+        request,
+        "web/desk_confirm.html",
+        {
+            "tournament": t,
+            "title": title,
+            "consequences": [
+                f"{stage.name} starts with the teams checked in; {names} will not play in it.",
+                later,
+                f"To have {them} play, cancel and check {them} in first.",
+            ],
+            "action": reverse("web:desk-stage", args=[t.slug, stage.pk, "start"]),
+            "fields": {"without": ",".join(str(team.pk) for team in absent)},
+            "button": f"Start {stage.name} without {them}",
+            "cancel": reverse("web:desk", args=[t.slug]) + "#teams",
+        },
+    )
+
+
+def _named(request: HttpRequest) -> set[int]:
+    """Return the ids of the teams the confirmation named (posted as "3,7,12")."""
+    ids = (ascii_id(v.strip()) for v in request.POST.get("without", "")[:20000].split(","))
+    return {i for i in ids if i is not None}
+
+
 @login_required
 @require_POST
 def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> HttpResponse:
-    """Start a stage, or pair its next round (as a draft)."""
-    _t, stage = _stage(request, slug, pk)
+    """Start a stage (first asking, naming them, whether to start without the registered
+    teams not checked in), or pair its next round (as a draft)."""
+    t, stage = _stage(request, slug, pk)
     try:
         if command == "start":
-            competition.stage_start(actor=request.user, stage=stage)
+            asked = _ask_start(request, t, stage)
+            if asked is not None:
+                return asked
+            competition.stage_start(actor=request.user, stage=stage, not_checked_in=_named(request))
             messages.success(request, f"{stage.name} has started.")
             first = stage.round_set.order_by("number").first()
             if first is not None:  # a bracket is drawn at its start: its first round, to review

@@ -125,7 +125,8 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
                 f"{team.name} will not be paired again.",
                 "Its fixtures not yet begun become forfeits (or byes for its opponents, as "
                 "each stage says); a match under way is played out.",
-                "Before the first stage starts, the withdrawal can be undone.",
+                "The withdrawal can be undone until a round it forfeited is complete (or, "
+                "in a knockout, until its opponent plays on).",
             ],
             action=reverse("web:desk-team", args=[slug]),
             fields={"withdraw": team.pk},
@@ -140,7 +141,8 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
     else:
-        messages.success(request, f"{team.name} {done}.")
+        where = competition.late_entry_words(team) if command in ("check_in", "reinstate") else ""
+        messages.success(request, f"{team.name} {done}." + (f" {where}." if where else ""))
     return back(slug, "teams")
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from competition import errors as competition_errors
 from competition import selectors as competition_reads
 from competition import services as competition
-from competition.models import Notice, Registration, Round, Stage
+from competition.models import Fixture, Notice, Registration, Round, Stage
 from tournaments.clubs import club_members, name_key
 from tournaments.models import Tournament
 from tournaments.reads import consistent_read
@@ -29,6 +29,14 @@ def team_rows(tournament: Tournament) -> list[dict[str, Any]]:
     """Return the registered teams as the desk's table shows them (plain values: a table of
     256 teams renders in a few milliseconds, without the template engine's attribute hunt)."""
     fixed = competition.registration_fixed(tournament.pk)
+    # the teams a withdrawal cannot be undone for: a forfeit of theirs counts (its round is over)
+    counted = set(
+        Fixture.objects.filter(
+            stage__tournament=tournament,
+            round__status=Round.Status.COMPLETE,
+            withdrawal__has_key="team",
+        ).values_list("withdrawal__team", flat=True)
+    )
     rows = []
     for seed, rating, team_id, name, first, second, checked_in, withdrawn in (
         Registration.objects.filter(tournament=tournament)
@@ -61,7 +69,7 @@ def team_rows(tournament: Tournament) -> list[dict[str, Any]]:
                 "check_in": checked_in is None and withdrawn is None,
                 "check_out": checked_in is not None and withdrawn is None and not fixed,
                 "withdraw": withdrawn is None,
-                "reinstate": withdrawn is not None and not fixed,
+                "reinstate": withdrawn is not None and team_id not in counted,
             }
         )
     return rows

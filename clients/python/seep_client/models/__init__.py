@@ -117,6 +117,7 @@ from .player import Player
 from .player_request import PlayerRequest
 from .player_request_user_type_1 import PlayerRequestUserType1
 from .player_user_type_1 import PlayerUserType1
+from .plays_in import PlaysIn
 from .problem import Problem
 from .problem_errors import ProblemErrors
 from .published_fixture import PublishedFixture
@@ -151,6 +152,9 @@ from .stage import Stage
 from .stage_request import StageRequest
 from .stage_request_scorekeepers_item_type_1 import StageRequestScorekeepersItemType1
 from .stage_scorekeepers_item_type_1 import StageScorekeepersItemType1
+from .stage_start_request import StageStartRequest
+from .stage_started import StageStarted
+from .stage_started_scorekeepers_item_type_1 import StageStartedScorekeepersItemType1
 from .stage_status_enum import StageStatusEnum
 from .standing_row import StandingRow
 from .standing_row_tiebreaks import StandingRowTiebreaks
@@ -160,6 +164,7 @@ from .standings_changed_body_kind import StandingsChangedBodyKind
 from .standings_changed_entry import StandingsChangedEntry
 from .swiss_method_enum import SwissMethodEnum
 from .team import Team
+from .team_checked_in import TeamCheckedIn
 from .team_index_enum import TeamIndexEnum
 from .team_ref import TeamRef
 from .team_request import TeamRequest
@@ -299,6 +304,7 @@ __all__ = (
     "PlayerRequest",
     "PlayerRequestUserType1",
     "PlayerUserType1",
+    "PlaysIn",
     "Problem",
     "ProblemErrors",
     "PublishedFixture",
@@ -333,6 +339,9 @@ __all__ = (
     "StageRequest",
     "StageRequestScorekeepersItemType1",
     "StageScorekeepersItemType1",
+    "StageStartRequest",
+    "StageStarted",
+    "StageStartedScorekeepersItemType1",
     "StageStatusEnum",
     "StandingRow",
     "StandingRowTiebreaks",
@@ -342,6 +351,7 @@ __all__ = (
     "StandingsChangedEntry",
     "SwissMethodEnum",
     "Team",
+    "TeamCheckedIn",
     "TeamIndexEnum",
     "TeamRef",
     "TeamRequest",

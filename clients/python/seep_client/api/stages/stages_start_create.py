@@ -7,13 +7,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.stage import Stage
-from ...types import Response
+from ...models.stage_start_request import StageStartRequest
+from ...models.stage_started import StageStarted
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: int,
+    *,
+    body: StageStartRequest | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -22,14 +26,20 @@ def _get_kwargs(
         ),
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Problem | Stage | None:
+) -> Problem | StageStarted | None:
     if response.status_code == 200:
-        response_200 = Stage.from_dict(response.json())
+        response_200 = StageStarted.from_dict(response.json())
 
         return response_200
 
@@ -101,7 +111,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | Stage]:
+) -> Response[Problem | StageStarted]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,21 +124,28 @@ def sync_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Problem | Stage]:
-    """
+    body: StageStartRequest | Unset = UNSET,
+) -> Response[Problem | StageStarted]:
+    """Start the stage. The answer says which registered teams were left out, not checked
+    in (``not_checked_in``); name them in the request to have the start refused instead
+    while any other is not checked in.
+
     Args:
         id (int):
+        body (StageStartRequest | Unset): What a start may say: the registered teams not checked
+            in that it starts without.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Stage]
+        Response[Problem | StageStarted]
     """
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -142,22 +159,29 @@ def sync(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Problem | Stage | None:
-    """
+    body: StageStartRequest | Unset = UNSET,
+) -> Problem | StageStarted | None:
+    """Start the stage. The answer says which registered teams were left out, not checked
+    in (``not_checked_in``); name them in the request to have the start refused instead
+    while any other is not checked in.
+
     Args:
         id (int):
+        body (StageStartRequest | Unset): What a start may say: the registered teams not checked
+            in that it starts without.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Stage
+        Problem | StageStarted
     """
 
     return sync_detailed(
         id=id,
         client=client,
+        body=body,
     ).parsed
 
 
@@ -165,21 +189,28 @@ async def asyncio_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Problem | Stage]:
-    """
+    body: StageStartRequest | Unset = UNSET,
+) -> Response[Problem | StageStarted]:
+    """Start the stage. The answer says which registered teams were left out, not checked
+    in (``not_checked_in``); name them in the request to have the start refused instead
+    while any other is not checked in.
+
     Args:
         id (int):
+        body (StageStartRequest | Unset): What a start may say: the registered teams not checked
+            in that it starts without.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Stage]
+        Response[Problem | StageStarted]
     """
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -191,22 +222,29 @@ async def asyncio(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Problem | Stage | None:
-    """
+    body: StageStartRequest | Unset = UNSET,
+) -> Problem | StageStarted | None:
+    """Start the stage. The answer says which registered teams were left out, not checked
+    in (``not_checked_in``); name them in the request to have the start refused instead
+    while any other is not checked in.
+
     Args:
         id (int):
+        body (StageStartRequest | Unset): What a start may say: the registered teams not checked
+            in that it starts without.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Stage
+        Problem | StageStarted
     """
 
     return (
         await asyncio_detailed(
             id=id,
             client=client,
+            body=body,
         )
     ).parsed

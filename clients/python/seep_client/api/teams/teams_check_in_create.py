@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.team import Team
+from ...models.team_checked_in import TeamCheckedIn
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Problem | Team | None:
+) -> Problem | TeamCheckedIn | None:
     if response.status_code == 200:
-        response_200 = Team.from_dict(response.json())
+        response_200 = TeamCheckedIn.from_dict(response.json())
 
         return response_200
 
@@ -101,7 +101,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | Team]:
+) -> Response[Problem | TeamCheckedIn]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,8 +114,12 @@ def sync_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Problem | Team]:
-    """
+) -> Response[Problem | TeamCheckedIn]:
+    """Check the team in. After a stage started it joins a Swiss stage that takes late
+    entries at its next round, or waits for a stage to come that takes the registered
+    teams (``plays_in`` says which); anywhere else it is refused (409
+    ``late_entry_refused``, saying why), never checked in for nothing.
+
     Args:
         id (int):
 
@@ -124,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Team]
+        Response[Problem | TeamCheckedIn]
     """
 
     kwargs = _get_kwargs(
@@ -142,8 +146,12 @@ def sync(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Problem | Team | None:
-    """
+) -> Problem | TeamCheckedIn | None:
+    """Check the team in. After a stage started it joins a Swiss stage that takes late
+    entries at its next round, or waits for a stage to come that takes the registered
+    teams (``plays_in`` says which); anywhere else it is refused (409
+    ``late_entry_refused``, saying why), never checked in for nothing.
+
     Args:
         id (int):
 
@@ -152,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Team
+        Problem | TeamCheckedIn
     """
 
     return sync_detailed(
@@ -165,8 +173,12 @@ async def asyncio_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Problem | Team]:
-    """
+) -> Response[Problem | TeamCheckedIn]:
+    """Check the team in. After a stage started it joins a Swiss stage that takes late
+    entries at its next round, or waits for a stage to come that takes the registered
+    teams (``plays_in`` says which); anywhere else it is refused (409
+    ``late_entry_refused``, saying why), never checked in for nothing.
+
     Args:
         id (int):
 
@@ -175,7 +187,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Team]
+        Response[Problem | TeamCheckedIn]
     """
 
     kwargs = _get_kwargs(
@@ -191,8 +203,12 @@ async def asyncio(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Problem | Team | None:
-    """
+) -> Problem | TeamCheckedIn | None:
+    """Check the team in. After a stage started it joins a Swiss stage that takes late
+    entries at its next round, or waits for a stage to come that takes the registered
+    teams (``plays_in`` says which); anywhere else it is refused (409
+    ``late_entry_refused``, saying why), never checked in for nothing.
+
     Args:
         id (int):
 
@@ -201,7 +217,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Team
+        Problem | TeamCheckedIn
     """
 
     return (
