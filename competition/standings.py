@@ -279,6 +279,12 @@ def standings_rows_now(stage: Stage, as_of_round: int) -> list[Any]:
     return list(StandingRow.objects.filter(stage=stage, as_of_round=as_of_round).order_by("rank"))
 
 
+def last_round(stage: Stage) -> int:
+    """Return the number of the stage's last published round (0: none yet, the seeding)."""
+    numbers = _rounds(stage)
+    return numbers[-1] if numbers else 0
+
+
 def final_standings(stage: Stage) -> list[Any]:
     """Return the stage's rows after its last round (group by group, each by rank)."""
     numbers = _rounds(stage)
