@@ -205,10 +205,11 @@ def test_starting_over_the_api_is_refused_with_its_code_and_the_ties(cut: TiedCu
     assert response.status_code == 409, response.content[:800]
     assert response["Content-Type"] == "application/problem+json"
     body = json.loads(response.content)
-    assert (body["code"], body["type"]) == ("cut_tie_undecided", "urn:seep:problem:cut_tie_undecided")
-    assert body["ties"] == [
-        {"group": None, "place": 3, "teams": sorted(cut.losers), "through": 1}
-    ]
+    assert (body["code"], body["type"]) == (
+        "cut_tie_undecided",
+        "urn:seep:problem:cut_tie_undecided",
+    )
+    assert body["ties"] == [{"group": None, "place": 3, "teams": sorted(cut.losers), "through": 1}]
     cut.knockout.refresh_from_db()
     assert cut.knockout.status == Stage.Status.PENDING
     services.cut_set_order(
