@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from competition import errors as competition_errors
+from competition import presets
 from competition import selectors as competition_reads
 from competition import services as competition
 from competition.models import Stage
@@ -74,8 +75,9 @@ def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
             **(last.match_format if last else t.match_format),
         }  # fmt: skip
         form = desk_forms.StageForm(initial=initial)
-        if last is not None:
-            form.set_tiebreaks(list(last.tiebreaks or []))
+        form.set_tiebreaks(
+            list(last.tiebreaks or []) if last else list(presets.PRESET_TIEBREAKS["swiss"])
+        )
         return _form_page(request, t, form, None)
     form = desk_forms.StageForm(request.POST)
     if form.is_valid():
