@@ -218,3 +218,54 @@ def test_starting_over_the_api_is_refused_with_its_code_and_the_ties(cut: TiedCu
     response = client.post(f"/api/v1/stages/{cut.knockout.pk}/start/")
     assert response.status_code == 200, response.content[:800]
     assert entrants(cut.knockout) == [*cut.winners, cut.losers[0]]
+
+
+def test_a_director_decides_over_the_api_once_and_bad_input_is_a_problem(cut: TiedCut) -> None:
+    from tests.api.conftest import CommittingClient
+
+    client = CommittingClient()
+    client.force_login(cut.club.organizer)
+    url = f"/api/v1/stages/{cut.knockout.pk}/cut/"
+    listed = client.get(url)
+    assert listed.status_code == 200
+    assert json.loads(listed.content) == [
+        {"tie": cut.key, "group": None, "place": 3, "teams": sorted(cut.losers), "through": 1,
+         "decision": None}
+    ]  # fmt: skip
+    for body, status, code in (
+        (
+            {"tie": cut.key, "method": "order", "order": [cut.losers[0], 99999]},
+            422,
+            "bad_cut_order",
+        ),
+        ({"tie": cut.key, "method": "order"}, 400, "invalid"),
+        ({"tie": cut.key, "method": "lot", "order": cut.losers}, 400, "invalid"),
+        ({"tie": cut.key, "method": "coin"}, 400, "invalid"),
+        ({"tie": cut.key, "method": "order", "order": ["a", "b"]}, 400, "invalid"),
+        ({"tie": "1:2,3", "method": "lot"}, 409, "no_such_tie"),
+        ({"tie": cut.key, "method": "lot", "extra": 1}, 400, "invalid"),
+    ):
+        response = client.post(url, body, format="json")
+        assert response.status_code == status, (body, response.content[:400])
+        assert response["Content-Type"] == "application/problem+json"
+        assert json.loads(response.content)["code"] == code
+    outsider = CommittingClient()
+    outsider.force_login(get_user_model().objects.create_user("api-outsider"))
+    assert outsider.post(url, {"tie": cut.key, "method": "lot"}, format="json").status_code in (
+        403,
+        404,
+    )
+    assert outsider.get(url).status_code in (403, 404)
+    assert not CutDecision.objects.exists()
+
+    drawn = client.post(url, {"tie": cut.key, "method": "lot"}, format="json")
+    assert drawn.status_code == 201, drawn.content[:400]
+    decision = json.loads(drawn.content)
+    assert decision["method"] == "lot" and sorted(decision["order"]) == sorted(cut.losers)
+    assert decision["decided_by"] == cut.club.organizer.get_username()
+    assert decision["words"].startswith("lot drawn by ")
+    again = client.post(url, {"tie": cut.key, "method": "lot"}, format="json")
+    assert (again.status_code, json.loads(again.content)["code"]) == (409, "cut_tie_decided")
+    assert json.loads(client.get(url).content)[0]["decision"] == decision  # as it was drawn
+    assert client.post(f"/api/v1/stages/{cut.knockout.pk}/start/").status_code == 200
+    assert entrants(cut.knockout) == [*cut.winners, decision["order"][0]]
