@@ -269,3 +269,31 @@ def test_a_director_decides_over_the_api_once_and_bad_input_is_a_problem(cut: Ti
     assert json.loads(client.get(url).content)[0]["decision"] == decision  # as it was drawn
     assert client.post(f"/api/v1/stages/{cut.knockout.pk}/start/").status_code == 200
     assert entrants(cut.knockout) == [*cut.winners, decision["order"][0]]
+
+
+def test_ties_at_each_groups_cut_are_decided_one_by_one() -> None:
+    club = make_club(8, slug="groups-cut")
+    groups = club.start(
+        club.stage(format="groups", groups=2, match_format={"bazzis": 1}, tiebreaks=[],
+                   start_matches=False)
+    )  # fmt: skip
+    knockout = club.stage(format="single_elimination", entry="top_per_group", entry_count=2)
+    club.play_stage(groups, random.Random(9))  # matches dealt from this generator
+    found = services.cut_for_stage(knockout)
+    assert found is not None
+    first, second = found.ties  # group A: three level for the 2nd place; group B: for both
+    assert (first.group, first.rank, len(first.teams), first.through) == (0, 2, 3, 1)
+    assert (second.group, second.rank, len(second.teams), second.through) == (1, 1, 3, 2)
+    assert first.place == "place 2 of group A" and second.place == "place 1 of group B"
+    lot = services.cut_draw_lot(actor=club.organizer, stage=knockout, tie=second.key)
+    with pytest.raises(NotNow) as refused:  # group A's still waits
+        club.start(knockout)
+    assert "place 2 of group A" in refused.value.message
+    assert "group B" not in refused.value.message
+    chosen = list(reversed(first.teams))
+    services.cut_set_order(actor=club.organizer, stage=knockout, tie=first.key, order=chosen)
+    club.start(knockout)
+    a_winner = StandingRow.objects.get(stage=groups, as_of_round=3, group=0, rank=1).team_id
+    seeds = entrants(knockout)
+    assert seeds[:2] == [a_winner, lot.order[0]]  # the group winners, as decided
+    assert set(seeds[2:]) == {chosen[0], lot.order[1]}
