@@ -190,7 +190,8 @@ class CutTieUndecided(NotNow):
         )
         said = "; ".join(
             f"{' and '.join(names.get(t, str(t)) for t in tie.teams)} are level on every "
-            f"tie-break at {tie.place}, and {tie.through} of them go through"
+            f"tie-break at {tie.place}, and {tie.through} of them "
+            f"go{'es' if tie.through == 1 else ''} through"
             for tie in ties
         )
         super().__init__(
