@@ -11,6 +11,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
+from hypothesis import HealthCheck, given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 from competition import services
 from competition.errors import InvalidSettings, NotNow, NotPermitted
@@ -297,3 +301,35 @@ def test_ties_at_each_groups_cut_are_decided_one_by_one() -> None:
     seeds = entrants(knockout)
     assert seeds[:2] == [a_winner, lot.order[0]]  # the group winners, as decided
     assert set(seeds[2:]) == {chosen[0], lot.order[1]}
+
+
+class _Undo(Exception):
+    """Raised to roll one example's decision back."""
+
+
+@given(st.lists(st.sampled_from(["l0", "l1", "w0", "w1", 0, -1, 2**40, "x"]), max_size=4))
+@examples(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_an_order_is_taken_exactly_when_it_names_each_tied_team_once(
+    cut: TiedCut, names: list[Any]
+) -> None:
+    ids = {"l0": cut.losers[0], "l1": cut.losers[1], "w0": cut.winners[0], "w1": cut.winners[1]}
+    order = [ids.get(n, n) for n in names]
+    whole = [o for o in order if type(o) is int]
+    permutation = len(whole) == len(order) and sorted(whole) == sorted(cut.losers)
+    try:
+        with transaction.atomic():
+            try:
+                decision = services.cut_set_order(
+                    actor=cut.club.organizer, stage=cut.knockout, tie=cut.key, order=order
+                )
+            except InvalidSettings as refused:
+                assert not permutation and refused.code == "bad_cut_order"
+                assert not CutDecision.objects.exists()
+            else:
+                assert permutation and decision.order == order
+            raise _Undo
+    except _Undo:
+        pass
+    assert not CutDecision.objects.exists()
