@@ -732,7 +732,7 @@ class CutTieSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class CutDecideSerializer(Strict):
-    tie = serializers.CharField(max_length=400, help_text="The tie's name (``tie`` of a tie).")
+    tie = serializers.CharField(max_length=4000, help_text="The tie's name (``tie`` of a tie).")
     method = serializers.ChoiceField(choices=["lot", "order"])
     order = serializers.ListField(
         child=serializers.IntegerField(),
