@@ -163,7 +163,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
                 )  # per setting, as a 400 "invalid" names its fields
                 return problem_response(
                     code_status, exc.code, exc.message, title=title, problems=problems,
-                    errors=fields,
+                    errors=fields, ties=getattr(exc, "ties", None),
                 )  # fmt: skip
         return problem_response(422, exc.code, exc.message)
     if isinstance(exc, store.ClubRefused):

@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from competition import formats
 from competition import selectors as competition_selectors
+from competition import services as competition_services
 from competition.models import Fixture, Round, Stage, StandingRow
 from scoring.models import DealResult, MatchResult
 from tournaments import matchlog
@@ -751,6 +752,47 @@ class NoticeSerializer(serializers.Serializer):  # type: ignore[type-arg]
     message = serializers.CharField()
     created_at = serializers.DateTimeField()
     resolved_at = serializers.DateTimeField(allow_null=True)
+
+
+class CutDecisionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """How a director decided a tie at a cut (docs/competition.md, "Ties at the cut")."""
+
+    method = serializers.ChoiceField(choices=["lot", "order"])
+    order = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The tied teams' ids as decided, highest first."
+    )
+    lot_seed = serializers.IntegerField(
+        allow_null=True, help_text="A drawn lot: the random seed it was drawn from (it replays)."
+    )
+    decided_by = serializers.CharField(source="decided_by_name")
+    decided_at = serializers.DateTimeField()
+    words = serializers.SerializerMethodField()
+
+    def get_words(self, decision: Any) -> str:
+        """How the standings say it: "lot drawn by ann at 21:04"."""
+        return competition_services.decision_words(decision)
+
+
+class CutTieSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Teams level on every tie-break across a stage's cut line."""
+
+    tie = serializers.CharField(source="key", help_text="The tie's name, to decide it by.")
+    group = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(source="rank")
+    teams = serializers.ListField(child=serializers.IntegerField())
+    through = serializers.IntegerField(help_text="How many of the tied teams go through.")
+    decision = CutDecisionSerializer(allow_null=True)
+
+
+class CutDecideSerializer(Strict):
+    tie = serializers.CharField(max_length=4000, help_text="The tie's name (``tie`` of a tie).")
+    method = serializers.ChoiceField(choices=["lot", "order"])
+    order = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=4096,
+        help_text="With method order: the tied teams' ids, the highest first, each once.",
+    )
 
 
 # --- commands: one payload schema per kind (a discriminated union on "kind") -------------

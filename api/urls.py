@@ -26,6 +26,7 @@ urlpatterns = [
     path("teams/<int:pk>/token/", views.TeamToken.as_view(), name="team-token"),
     path("stages/<int:pk>/", views.StageDetail.as_view(), name="stage"),
     path("stages/<int:pk>/start/", views.StageStart.as_view(), name="stage-start"),
+    path("stages/<int:pk>/cut/", views.StageCut.as_view(), name="stage-cut"),
     path("stages/<int:pk>/rounds/", views.StageRounds.as_view(), name="stage-rounds"),
     path("stages/<int:pk>/standings/", views.StageStandings.as_view(), name="stage-standings"),
     path("stages/<int:pk>/bracket/", views.StageBracket.as_view(), name="stage-bracket"),

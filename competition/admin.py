@@ -21,7 +21,7 @@ from tournaments.models import Tournament
 from . import services
 from .errors import InvalidSettings
 from .formats import TIEBREAK_LABELS
-from .models import Fixture, Notice, Registration, Round, Stage, StandingRow
+from .models import CutDecision, Fixture, Notice, Registration, Round, Stage, StandingRow
 
 
 @admin.register(Registration)
@@ -179,3 +179,13 @@ class NoticeAdmin(_StageRowAdmin):
     list_display = ("created_at", "stage", "fixture", "code", "message", "resolved_at")
     list_filter = ("code", tournament_filter("stage__tournament"))
     list_select_related = ("stage__tournament", "fixture__round")
+
+
+@admin.register(CutDecision)
+class CutDecisionAdmin(_StageRowAdmin):
+    """How each tie at a cut was decided (a drawn lot, a director's order): the record, read
+    only; decided on the director's desk."""
+
+    list_display = ("decided_at", "stage", "tie", "method", "order", "lot_seed", "decided_by_name")
+    list_filter = ("method", tournament_filter("stage__tournament"))
+    list_select_related = ("stage__tournament",)

@@ -566,3 +566,42 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage}: {self.message}"
+
+
+class CutDecision(models.Model):
+    """How a director decided a tie at a qualification's cut: teams level on every tie-break
+    across the line of a stage that takes the top N of the one before (docs/competition.md,
+    "Ties at the cut"). A record, never edited: the drawn lot's seed and order, or the order
+    the director set, who decided and when. ``stage`` is the stage the teams enter.
+    """
+
+    class Method(models.TextChoices):
+        LOT = "lot", "a drawn lot"
+        ORDER = "order", "the director's order"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="cut_decisions")
+    #: the tie it decides: the group of the stage before ("" for the whole table) and the
+    #: tied teams' ids in ascending order, as ``competition.services.cut`` names it
+    tie = models.TextField()
+    group = models.PositiveSmallIntegerField(null=True, blank=True)
+    teams = models.JSONField(help_text="The tied teams' ids, ascending.")
+    method = models.CharField(max_length=8, choices=Method.choices)
+    order = models.JSONField(help_text="The tied teams' ids as decided, the highest first.")
+    lot_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="A drawn lot: the random seed it was drawn from."
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    decided_by_name = models.CharField(max_length=150, help_text="Who decided, as they were named.")
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["stage", "decided_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "tie"], name="cutdecision_tie_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage}: {self.get_method_display()} for {self.tie}"

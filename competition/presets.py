@@ -20,8 +20,26 @@ PRESETS: tuple[tuple[str, str], ...] = (
     ("double_elimination", "a double-elimination knockout"),
 )
 PRESET_KEYS = frozenset(key for key, _ in PRESETS)
-#: the tie-breaks a club night uses unless it says otherwise (docs/competition.md)
-DEFAULT_TIEBREAKS = ("bazzis_won", "buchholz", "running_difference", "head_to_head")
+#: the tie-breaks a Swiss uses unless the director says otherwise (docs/competition.md, "The
+#: presets' tie-breaks"): who a team met, then by how much it outscored them over the deals
+#: (a figure that is almost never level, even in matches of 1 bazzi, where the running
+#: difference ends at 0 for everyone and bazzis won only count the wins again), then whom it
+#: beat, and head-to-head last (level teams of a Swiss have rarely met)
+SWISS_TIEBREAKS = ("buchholz", "points_difference", "sonneborn_berger", "head_to_head")
+#: the tie-breaks of a round robin and of groups: everyone has met, so head-to-head first;
+#: Buchholz is left out (in a complete round robin it is everyone else's points, the same
+#: for every team level on points)
+ROUND_ROBIN_TIEBREAKS = ("head_to_head", "points_difference", "sonneborn_berger", "deals_won")
+#: the tie-breaks of the league stage each preset makes (a knockout's stage has none: a
+#: bracket has no table)
+PRESET_TIEBREAKS: dict[str, tuple[str, ...]] = {
+    "swiss": SWISS_TIEBREAKS,
+    "swiss_knockout": SWISS_TIEBREAKS,
+    "round_robin": ROUND_ROBIN_TIEBREAKS,
+    "groups_knockout": ROUND_ROBIN_TIEBREAKS,
+    "single_elimination": (),
+    "double_elimination": (),
+}
 
 
 @dataclass(frozen=True)
@@ -36,7 +54,7 @@ class Preset:
     confirmation: str = "other_team"
     match_format: dict[str, Any] = field(default_factory=dict)
     points: tuple[int, int, int, int] = (2, 1, 0, 2)  # win, draw, loss, bye
-    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+    tiebreaks: tuple[str, ...] | None = None  # None: the preset's own (PRESET_TIEBREAKS)
     third_place: bool = False
     seeding: str = "manual"
 
@@ -48,6 +66,8 @@ def stages_for(preset: Preset) -> list[dict[str, Any]]:
     ['swiss', 'single_elimination']
     >>> stages_for(Preset("swiss_knockout", rounds=3, top=4))[1]["entry_count"]
     4
+    >>> stages_for(Preset("round_robin"))[0]["tiebreaks"][0]
+    'head_to_head'
     """
     if preset.kind not in PRESET_KEYS:
         raise ValueError(f"unknown preset {preset.kind!r}")
@@ -65,7 +85,9 @@ def stages_for(preset: Preset) -> list[dict[str, Any]]:
         "points_draw": draw,
         "points_loss": loss,
         "points_bye": bye,
-        "tiebreaks": list(preset.tiebreaks),
+        "tiebreaks": list(
+            PRESET_TIEBREAKS[preset.kind] if preset.tiebreaks is None else preset.tiebreaks
+        ),
         "seeding": preset.seeding,
     }
     knockout = {

@@ -14,7 +14,7 @@ from tournaments.models import Match, MatchEvent, Team
 
 from . import formats
 from .models import Fixture, Notice, Round, Stage, StandingRow
-from .services import bracket_state
+from .services import bracket_state, cut_for_stage, decision_words
 from .services.rounds import is_rematch, meetings
 
 
@@ -227,44 +227,65 @@ def _draft_side(
             "float": floats.get(team.pk, "")}  # fmt: skip
 
 
-def cut_explained(*, stage: Stage) -> list[dict[str, Any]]:
-    """Return the standings of the stage before that decided who enters ``stage`` (a top N),
-    each place with what put it above the next (points, or the first tie-break that differs;
-    "seed" where every one is level) and whether it is inside the cut. Empty for a stage that
-    takes the registered teams, or before the stage before has standings.
+def cut_explained(*, stage: Stage, fresh: bool = False) -> list[dict[str, Any]]:
+    """Return the standings of the stage before that decide who enters ``stage`` (a top N),
+    in the order the cut takes them, each place with what put it above the next (points, or
+    the first tie-break that differs; where every one is level, how a tie across the cut was
+    decided, "undecided" while it waits for a director, and "seed" elsewhere) and whether it
+    goes through: ``in`` true or false, None for a team of an undecided tie at the cut.
+    Empty for a stage that takes the registered teams, or before the stage before has
+    standings. ``fresh``: bring those standings up to date first (not inside a read-only
+    block).
     """
-    if stage.entry == Stage.Entry.REGISTERED or not stage.entry_count:
-        return []
-    previous = Stage.objects.filter(tournament_id=stage.tournament_id, order=stage.order - 1)
-    before = previous.first()
-    if before is None:
+    found = cut_for_stage(stage, fresh=fresh)
+    if found is None:
         return []
     labels = formats.TIEBREAK_LABELS
-    rows = list(standings_for_stage(stage=before))
     entered = set(stage.entries.values_list("team_id", flat=True))
+    ties = {team: tie for tie in found.ties for team in tie.teams}
     out: list[dict[str, Any]] = []
-    for i, row in enumerate(rows):
-        after = rows[i + 1] if i + 1 < len(rows) else None
-        decided = ""
-        if after is not None and after.group == row.group:
-            if after.points != row.points:
-                decided = "points"
+    for line in found.lines:
+        through = [p.team_id for p in line if not p.withdrawn][: found.count]
+        for i, place in enumerate(line):
+            row = place.row
+            after = line[i + 1].row if i + 1 < len(line) else None
+            tie = ties.get(row.team_id)
+            decided = ""
+            if after is not None and after.group == row.group:
+                if after.points != row.points:
+                    decided = "points"
+                else:
+                    values = dict((name, value) for name, value in after.tiebreaks)
+                    decided = next(
+                        (labels.get(n, n) for n, v in row.tiebreaks if values.get(n) != v), ""
+                    )
+                if not decided:
+                    same_tie = tie is not None and tie is ties.get(after.team_id)
+                    if same_tie and tie is not None and tie.decision is not None:
+                        decided = decision_words(tie.decision)
+                    elif same_tie and not entered:
+                        decided = "undecided: level on everything across the cut"
+                    else:
+                        decided = "seed"
+            if entered:
+                went: bool | None = row.team_id in entered
+            elif tie is not None and tie.decision is None:
+                went = None
             else:
-                values = dict((name, value) for name, value in after.tiebreaks)
-                decided = next(
-                    (labels.get(n, n) for n, v in row.tiebreaks if values.get(n) != v), "seed"
-                )
-        out.append(
-            {
-                "group": row.group,
-                "rank": row.rank,
-                "team": row.team.name,
-                "points": row.points,
-                "tiebreaks": [(labels.get(n, n), v) for n, v in row.tiebreaks],
-                "above_next_by": decided,
-                "in": row.team_id in entered if entered else row.rank <= stage.entry_count,
-            }
-        )
+                went = row.team_id in through
+            out.append(
+                {
+                    "group": row.group,
+                    "rank": row.rank,
+                    "team": row.team.name,
+                    "team_id": row.team_id,
+                    "points": row.points,
+                    "tiebreaks": [(labels.get(n, n), v) for n, v in row.tiebreaks],
+                    "above_next_by": decided,
+                    "in": went,
+                    "withdrawn": place.withdrawn,
+                }
+            )
     return out
 
 

@@ -3,12 +3,12 @@
 ``update_stage_standings`` is the one writer. For each round of the stage (and round 0, the
 table before the first: every team that entered, by seed, once the stage starts) it gathers what the
 table depends on (the stage's points and tie-breaks, every decided fixture up to that round,
-and each match's figures from scoring: bazzis, running difference, deals won, sweeps), and
-rewrites the round's rows only when the digest of those inputs changed since the last run
-(the checkpoint). Safe to run twice or concurrently (the checkpoint rows are locked before
-the inputs are read), late, or after a lost message (the catch-up runs it again); a
-rebuild from scratch gives the same rows. The table itself is computed by the pure
-``competition.formats.standings``.
+and each match's figures from scoring: bazzis, running difference, points difference,
+deals won, sweeps), and rewrites the round's rows only when the digest of those inputs
+changed since the last run (the checkpoint). Safe to run twice or concurrently (the
+checkpoint rows are locked before the inputs are read), late, or after a lost message (the
+catch-up runs it again); a rebuild from scratch gives the same rows. The table itself is
+computed by the pure ``competition.formats.standings``.
 """
 
 from __future__ import annotations
@@ -59,11 +59,12 @@ def _figures(stage: Stage) -> dict[int, dict[str, Any]]:
         match__fixture__stage=stage, completed_at__isnull=False
     ).values_list("match_id", "bazzis0", "bazzis1", "difference"):
         figures[match_id] = {"bazzis": (b0, b1), "difference": difference, "deals": [0, 0],
-                             "sweeps": [0, 0]}  # fmt: skip
+                             "sweeps": [0, 0], "points": 0}  # fmt: skip
     for match_id, t0, t1, s0, s1 in DealResult.objects.filter(
         match__fixture__stage=stage, match_id__in=list(figures)
     ).values_list("match_id", "total0", "total1", "sweeps0", "sweeps1"):
         f = figures[match_id]
+        f["points"] += t0 - t1
         if t0 > t1:
             f["deals"][0] += 1
         elif t1 > t0:
@@ -94,11 +95,11 @@ def _read_inputs(stage: Stage) -> _Inputs:
         if f is None:  # a forfeit (no match played): no figures
             side_a, side_b = formats.Side(a, out_a), formats.Side(b, out_b)
         else:
-            d = f["difference"]
+            d, p = f["difference"], f["points"]
             side_a = formats.Side(a, out_a, f["bazzis"][0], f["bazzis"][1], d, f["deals"][0],
-                                  f["sweeps"][0])  # fmt: skip
+                                  f["sweeps"][0], p)  # fmt: skip
             side_b = formats.Side(b, out_b, f["bazzis"][1], f["bazzis"][0], -d, f["deals"][1],
-                                  f["sweeps"][1])  # fmt: skip
+                                  f["sweeps"][1], -p)  # fmt: skip
         matches.append((number, group, formats.Match(number, side_a, side_b)))
     settings = {
         "points": [stage.points_win, stage.points_draw, stage.points_loss, stage.points_bye,
@@ -113,9 +114,10 @@ def _read_inputs(stage: Stage) -> _Inputs:
 def _digest(inputs: _Inputs, as_of_round: int) -> str:
     counted = [
         [n, g, m.a.entrant, m.a.outcome, m.a.bazzis_won, m.a.bazzis_lost, m.a.running_difference,
-         m.a.deals_won, m.a.sweeps]
+         m.a.deals_won, m.a.sweeps, m.a.points_difference]
         + ([] if m.b is None else [m.b.entrant, m.b.outcome, m.b.bazzis_won, m.b.bazzis_lost,
-                                   m.b.running_difference, m.b.deals_won, m.b.sweeps])
+                                   m.b.running_difference, m.b.deals_won, m.b.sweeps,
+                                   m.b.points_difference])
         for n, g, m in inputs.matches
         if n <= as_of_round
     ]  # fmt: skip
@@ -277,6 +279,12 @@ def standings_rows_now(stage: Stage, as_of_round: int) -> list[Any]:
         ]
     update_stage_standings(stage_id=stage.pk)
     return list(StandingRow.objects.filter(stage=stage, as_of_round=as_of_round).order_by("rank"))
+
+
+def last_round(stage: Stage) -> int:
+    """Return the number of the stage's last published round (0: none yet, the seeding)."""
+    numbers = _rounds(stage)
+    return numbers[-1] if numbers else 0
 
 
 def final_standings(stage: Stage) -> list[Any]:

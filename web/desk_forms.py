@@ -44,10 +44,19 @@ SEEDINGS = [
 TIEBREAK_CHOICES = [("", "(none)"), *formats.TIEBREAK_LABELS.items()]
 TIEBREAK_SLOTS = 5
 TIEBREAK_HELP = (
-    "When teams have the same match points, these decide, in this order: bazzis won, bazzi "
-    "difference, running difference (card points carried), deals won, sweeps, head-to-head "
-    "(the games among the level teams), Buchholz (the opponents' points), Buchholz cut 1 "
-    "(without the weakest opponent), Sonneborn-Berger, and a random draw (last only)."
+    "When teams have the same match points, these decide, in the order you choose them: "
+    "bazzis won, bazzi difference, running difference (card points carried, back to 0 at each "
+    "bazzi), points difference (card points over every deal, for and against), deals won, "
+    "sweeps, head-to-head (the games among the level teams), Buchholz (the opponents' points), "
+    "Buchholz cut 1 (without the weakest opponent), Sonneborn-Berger, and a random draw (last "
+    "only)."
+)
+#: the new evening's: left empty, the shape's own
+PRESET_TIEBREAK_HELP = (
+    "Leave them all empty for the shape's own: a Swiss takes Buchholz, points difference, "
+    "Sonneborn-Berger, head-to-head; a round robin or groups take head-to-head, points "
+    "difference, Sonneborn-Berger, deals won. Teams still level across a knockout's cut wait "
+    "for you to draw a lot or set their order. " + TIEBREAK_HELP
 )
 
 
@@ -172,8 +181,7 @@ class NewEvening(MatchFormatFields, TiebreakFields):
         club = self.fields["club"]
         assert isinstance(club, forms.ChoiceField)
         club.choices = clubs
-        if "tiebreak_1" not in self.initial:
-            self.set_tiebreaks(list(presets.DEFAULT_TIEBREAKS))
+        self.fields["tiebreak_1"].help_text = PRESET_TIEBREAK_HELP
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -198,7 +206,7 @@ class NewEvening(MatchFormatFields, TiebreakFields):
             kind=d["preset"], rounds=d.get("rounds"), groups=d.get("groups"), top=d.get("top"),
             mode=d["mode"], confirmation=d["confirmation"], match_format=self.match_format(),
             points=(d["points_win"], d["points_draw"], d["points_loss"], d["points_bye"]),
-            tiebreaks=tuple(self.tiebreaks()), third_place=d["third_place"],
+            tiebreaks=tuple(self.tiebreaks()) or None, third_place=d["third_place"],
             seeding=d["seeding"],
         )  # fmt: skip
 

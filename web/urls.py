@@ -110,6 +110,12 @@ urlpatterns = [
         stages.standings_csv,
         name="desk-standings-csv",
     ),
+    path("desk/<slug:slug>/stages/<int:pk>/cut/", stages.stage_cut, name="desk-stage-cut"),
+    path(
+        "desk/<slug:slug>/stages/<int:pk>/cut/decide/",
+        stages.stage_cut_decide,
+        name="desk-stage-cut-decide",
+    ),
     path(
         "desk/<slug:slug>/stages/<int:pk>/<str:command>/",
         stages.stage_command,

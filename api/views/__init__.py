@@ -12,7 +12,7 @@ from .matches import MatchDeals, MatchDetail, Matches, MatchState
 from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
 from .results import TournamentResults
 from .rounds import RoundDetail, RoundPublish, RoundUnpublish, StageRounds
-from .stages import StageBracket, StageDetail, StageStart, TournamentStages
+from .stages import StageBracket, StageCut, StageDetail, StageStart, TournamentStages
 from .standings import StageStandings
 from .teams import TeamCheckIn, TeamReinstate, TeamToken, TeamWithdraw, TournamentTeams
 from .tokens import TokenDetail, Tokens
@@ -37,6 +37,7 @@ __all__ = [
     "RoundPublish",
     "RoundUnpublish",
     "StageBracket",
+    "StageCut",
     "StageDetail",
     "StageRounds",
     "StageStandings",

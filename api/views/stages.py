@@ -1,4 +1,5 @@
-"""A tournament's stages: creating, editing and starting one, and a knockout's bracket."""
+"""A tournament's stages: creating, editing and starting one, the ties at its cut, and a
+knockout's bracket."""
 
 from __future__ import annotations
 
@@ -99,6 +100,52 @@ class StageStart(APIView):
                 "not_checked_in": [{"id": t.pk, "name": t.name} for t in left_out],
             }
         )
+
+
+class StageCut(APIView):
+    @extend_schema(
+        responses={200: s.CutTieSerializer(many=True), **ERRORS},
+        summary="The ties across the stage's cut line, decided or waiting (directors)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
+        require_director(request, stage.tournament)
+        found = competition.cut_for_stage(stage)
+        return Response(s.CutTieSerializer(found.ties if found else [], many=True).data)
+
+    @extend_schema(
+        request=s.CutDecideSerializer,
+        responses={201: s.CutDecisionSerializer, **ERRORS},
+        summary="Decide a tie at the stage's cut: a lot drawn here, or an order (once)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
+        require_director(request, stage.tournament)
+        data = s.CutDecideSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tie, method = data.validated_data["tie"], data.validated_data["method"]
+        if method == "lot":
+            if "order" in data.validated_data:
+                raise Problem(
+                    "a lot draws the order: send no order",
+                    code="invalid",
+                    status_code=400,
+                    errors={"order": ["not with method lot"]},
+                )
+            decision = competition.cut_draw_lot(actor=request.user, stage=stage, tie=tie)
+        else:
+            order = data.validated_data.get("order")
+            if order is None:
+                raise Problem(
+                    "an order names the tied teams, the highest first",
+                    code="invalid",
+                    status_code=400,
+                    errors={"order": ["required with method order"]},
+                )
+            decision = competition.cut_set_order(
+                actor=request.user, stage=stage, tie=tie, order=order
+            )
+        return Response(s.CutDecisionSerializer(decision).data, status=status.HTTP_201_CREATED)
 
 
 class StageBracket(APIView):

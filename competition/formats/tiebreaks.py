@@ -7,8 +7,8 @@ higher is better; ``standings`` applies them in the order the stage chose.
 How byes and forfeits count (a team cannot choose them, so they neither help nor hurt it
 beyond their match points):
 
-- The Seep figures (bazzis, running difference, deals, sweeps) add what the row says: a
-  bye or a forfeit normally records zeros.
+- The Seep figures (bazzis, running difference, points difference, deals, sweeps) add what
+  the row says: a bye or a forfeit normally records zeros.
 - ``buchholz``: the sum of the opponents' match points; a round without an opponent met
   over the table (a bye, a forfeit either way) counts as an opponent with the team's own
   match points. ``buchholz_cut1`` drops the lowest of those contributions.
@@ -48,7 +48,9 @@ class Side:
     """One team's part in a match: its outcome and its figures from the match.
 
     ``forfeit``: this team forfeited (its opponent wins by forfeit); ``bye``: no opponent.
-    ``running_difference`` is the match's final running difference from this team's side.
+    ``running_difference`` is the match's final running difference from this team's side
+    (back to 0 whenever a bazzi is won, so 0 at the end of most matches of 1 bazzi);
+    ``points_difference`` is its deal totals minus the other team's, over every deal.
     """
 
     entrant: Entrant
@@ -58,6 +60,7 @@ class Side:
     running_difference: int = 0
     deals_won: int = 0
     sweeps: int = 0
+    points_difference: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,7 @@ TieBreak = Literal[
     "bazzis_won",
     "bazzi_difference",
     "running_difference",
+    "points_difference",
     "deals_won",
     "sweeps",
     "head_to_head",
@@ -126,6 +130,7 @@ TIEBREAKS: tuple[TieBreak, ...] = (
     "bazzis_won",
     "bazzi_difference",
     "running_difference",
+    "points_difference",
     "deals_won",
     "sweeps",
     "head_to_head",
@@ -140,6 +145,7 @@ TIEBREAK_LABELS: dict[str, str] = {
     "bazzis_won": "bazzis won",
     "bazzi_difference": "bazzi difference",
     "running_difference": "running difference",
+    "points_difference": "points difference",
     "deals_won": "deals won",
     "sweeps": "sweeps",
     "head_to_head": "head-to-head",
@@ -161,7 +167,7 @@ def match_points(matches: Iterable[Match], points: Points) -> dict[Entrant, int]
 
 def figure(matches: Iterable[Match], name: str) -> dict[Entrant, int]:
     """Return per entrant the sum of a figure: bazzis_won, bazzi_difference,
-    running_difference, deals_won or sweeps.
+    running_difference, points_difference, deals_won or sweeps.
 
     >>> m = Match(1, Side(1, "win", bazzis_won=2, bazzis_lost=1), Side(2, "loss", 1, 2))
     >>> figure([m], "bazzi_difference")
@@ -172,7 +178,9 @@ def figure(matches: Iterable[Match], name: str) -> dict[Entrant, int]:
         for side, _ in m.sides():
             if name == "bazzi_difference":
                 out[side.entrant] += side.bazzis_won - side.bazzis_lost
-            elif name in ("bazzis_won", "running_difference", "deals_won", "sweeps"):
+            elif name in (
+                "bazzis_won", "running_difference", "points_difference", "deals_won", "sweeps"
+            ):  # fmt: skip
                 out[side.entrant] += getattr(side, name)
             else:
                 raise FormatError(f"unknown figure {name!r}", code="bad_tiebreak")
@@ -273,7 +281,10 @@ def per_entrant(
     who is tied)."""
     teams = list(entrants)
     values: dict[Entrant, Value]
-    if name in ("bazzis_won", "bazzi_difference", "running_difference", "deals_won", "sweeps"):
+    if name in (
+        "bazzis_won", "bazzi_difference", "running_difference", "points_difference",
+        "deals_won", "sweeps",
+    ):  # fmt: skip
         values = dict(figure(matches, name))
     elif name == "buchholz":
         values = dict(buchholz(matches, points))

@@ -14,6 +14,7 @@ read from scoring's projection.
 from __future__ import annotations
 
 from .brackets import bracket_state, notice_resolve
+from .cut import CutTieUndecided, cut_draw_lot, cut_for_stage, cut_set_order, decision_words
 from .evenings import tournament_create, tournament_update, unique_slug
 from .registration import (
     PlannedTeam,
@@ -56,9 +57,14 @@ from .stages import (
 
 __all__ = [
     "SETTINGS",
+    "CutTieUndecided",
     "PlannedTeam",
     "bracket_state",
     "check_settings",
+    "cut_draw_lot",
+    "cut_for_stage",
+    "cut_set_order",
+    "decision_words",
     "fixture_match_completed",
     "fixture_result_of",
     "late_entry_words",

@@ -18,7 +18,7 @@ from tournaments.models import Team, Tournament
 from .. import formats
 from ..errors import InvalidSettings, NotNow
 from ..models import Registration, Stage, StageEntry
-from . import _common, brackets
+from . import _common, brackets, cut
 
 log = logging.getLogger(__name__)
 
@@ -363,25 +363,21 @@ def _entrants(stage: Stage) -> list[Team]:
                 stage.seeding_seed = secrets.randbits(48)
             random.Random(stage.seeding_seed).shuffle(teams)
         return teams
-    from ..standings import final_standings  # standings read fixtures; no import cycle at load
-
     previous = Stage.objects.get(tournament=stage.tournament, order=stage.order - 1)
-    # Teams still level when every tie-break is spent go through in their seed order there.
-    seeds = dict(previous.entries.values_list("team_id", "seed"))
-    rows = sorted(final_standings(previous), key=lambda r: (r.group or 0, r.rank, seeds[r.team_id]))
-    withdrawn = set(
-        Registration.objects.filter(
-            tournament=stage.tournament, withdrawn_at__isnull=False
-        ).values_list("team_id", flat=True)
-    )
+    # Teams level on every tie-break go on in their seed order there, except across the cut
+    # line: a tie there waits for a director's decision (``cut``), and the start is refused.
+    found = cut.cut_for_stage(stage, previous=previous)
+    assert found is not None
+    lines = cut.qualified(found)
     count = stage.entry_count or 0
     if stage.entry == Stage.Entry.TOP:
-        ids = [r.team_id for r in rows if r.team_id not in withdrawn][:count]
+        ids = lines[0][:count]
     else:
-        by_group: dict[int, list[int]] = {}
-        for row in rows:
-            if row.team_id not in withdrawn:
-                by_group.setdefault(row.group or 0, []).append(row.team_id)
+        by_group = {
+            (line[0].group or 0): teams
+            for line, teams in zip(found.lines, lines, strict=True)
+            if line
+        }
         groups = previous.groups or 1
         order = formats.knockout_seeds(groups=groups, advance=count)
         ids = [

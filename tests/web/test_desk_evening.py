@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import TestCase
 
-from competition import demo
+from competition import demo, presets
 from competition.models import Fixture, Registration, Round, Stage
 from tournaments.models import Club, Match, Player, Team, Tournament
 
@@ -616,3 +616,19 @@ def test_a_clubs_pages_show_its_time_zone_and_the_next_request_the_default(
     assert match is not None
     assert "time zone Asia/Kolkata" in desk.get(f"/m/{match.pk}/").content.decode()
     assert "time zone Asia/Kolkata" in desk.get(f"/keep/{match.pk}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected"),
+    [("swiss_knockout", presets.SWISS_TIEBREAKS), ("round_robin", presets.ROUND_ROBIN_TIEBREAKS)],
+)
+def test_a_new_evening_without_tiebreaks_takes_its_shapes_own(
+    desk: CommittingClient, preset: str, expected: tuple[str, ...]
+) -> None:
+    empty = {f"tiebreak_{n}": "" for n in range(1, 6)}
+    t = make_evening(desk, preset=preset, **empty)
+    league = Stage.objects.get(tournament=t, order=1)
+    assert league.tiebreaks == list(expected)
+    assert (
+        "Leave them all empty for the shape&#x27;s own" in desk.get("/desk/new/").content.decode()
+    )

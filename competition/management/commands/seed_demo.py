@@ -136,6 +136,9 @@ class Command(BaseCommand):
                 round_ = services.round_pair(actor=organizer, stage=swiss)
                 services.round_publish(actor=organizer, round=round_)
                 self._play_round(round_, rng, scorekeeper)
+            found = services.cut_for_stage(knockout)
+            for tie in found.undecided if found is not None else []:  # the director draws lots
+                services.cut_draw_lot(actor=organizer, stage=knockout, tie=tie.key)
             services.stage_start(actor=organizer, stage=knockout)
             first = knockout.round_set.order_by("number").first()
             assert first is not None

@@ -1,5 +1,5 @@
 """The desk's stages: add one, edit it while pending, remove it while it has no round, start
-it, pair its next round; its standings as CSV."""
+it, pair its next round; decide a tie at its cut; its standings as CSV."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from competition import errors as competition_errors
+from competition import presets
 from competition import selectors as competition_reads
 from competition import services as competition
 from competition.models import Stage
@@ -74,8 +75,9 @@ def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
             **(last.match_format if last else t.match_format),
         }  # fmt: skip
         form = desk_forms.StageForm(initial=initial)
-        if last is not None:
-            form.set_tiebreaks(list(last.tiebreaks or []))
+        form.set_tiebreaks(
+            list(last.tiebreaks or []) if last else list(presets.PRESET_TIEBREAKS["swiss"])
+        )
         return _form_page(request, t, form, None)
     form = desk_forms.StageForm(request.POST)
     if form.is_valid():
@@ -217,6 +219,75 @@ def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> Htt
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
     return back(slug, f"stage-{stage.pk}")
+
+
+@login_required
+@require_GET
+def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Who goes through to a stage that takes the top N of the one before: the table in the
+    cut's order, and each tie across the cut line with the ways to decide it."""
+    t, stage = _stage(request, slug, pk)
+    found = competition.cut_for_stage(stage)
+    rows = competition_reads.cut_explained(stage=stage)
+    names = {row["team_id"]: row["team"] for row in rows}
+    ties = [
+        {
+            "key": tie.key,
+            "place": tie.place,
+            "rank": tie.rank,
+            "through": tie.through,
+            "teams": [(team, names.get(team, str(team))) for team in tie.teams],
+            "decided": competition.decision_words(tie.decision) if tie.decision else "",
+            "order": [names.get(team, str(team)) for team in tie.decision.order]
+            if tie.decision
+            else [],
+        }
+        for tie in (found.ties if found is not None else [])
+    ]
+    previous = stage.tournament.stages.filter(order=stage.order - 1).first()
+    return render(
+        request,
+        "web/desk_cut.html",
+        {
+            "tournament": t,
+            "stage": stage,
+            "cut": rows,
+            "ties": ties,
+            "decidable": stage.status == Stage.Status.PENDING
+            and previous is not None
+            and previous.status == Stage.Status.COMPLETE,
+        },
+    )
+
+
+@login_required
+@require_POST
+def stage_cut_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Decide a tie at the stage's cut: a lot drawn here (``how=lot``), or the director's
+    order of its teams (``how=order``, ``order``: the teams' ids, the highest first)."""
+    _t, stage = _stage(request, slug, pk)
+    tie = request.POST.get("tie", "")
+    how = request.POST.get("how")
+    cut_page = redirect(reverse("web:desk-stage-cut", args=[slug, stage.pk]))
+    try:
+        if how == "lot":
+            decision = competition.cut_draw_lot(actor=request.user, stage=stage, tie=tie)
+            messages.success(request, f"The lot is drawn: {competition.decision_words(decision)}.")
+        elif how == "order":
+            given = request.POST.getlist("order")
+            order = [ascii_id(value) for value in given]
+            if not given or None in order:
+                messages.error(request, "Nothing was decided: choose a team for each place.")
+                return cut_page
+            decision = competition.cut_set_order(
+                actor=request.user, stage=stage, tie=tie, order=order
+            )
+            messages.success(request, "The order is set: the cut takes it.")
+        else:
+            messages.error(request, "Nothing was decided: draw a lot or set an order.")
+    except competition_errors.CompetitionRefused as exc:
+        refusal(request, exc)
+    return cut_page
 
 
 def csv_cell(value: object) -> str:

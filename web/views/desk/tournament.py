@@ -17,7 +17,7 @@ from competition import selectors as competition_reads
 from competition import services as competition
 from competition.models import Fixture, Notice, Registration, Round, Stage
 from tournaments.clubs import club_members, name_key
-from tournaments.models import Tournament
+from tournaments.models import Team, Tournament
 from tournaments.reads import consistent_read
 
 from ... import desk_forms, forms
@@ -101,6 +101,9 @@ def desk_page(
     status: int = 200,
 ) -> HttpResponse:
     """The desk: the teams, the stages with their rounds, notices, the deals awaiting a director."""
+    # a stage that can start and takes the top N of the one before: the ties at its cut
+    # (outside the read-only block: the table is brought up to date first)
+    waiting = _undecided_cut_ties(t)
     with consistent_read():
         registrations = team_rows(t)
         stages = list(Stage.objects.filter(tournament=t).order_by("order"))
@@ -122,8 +125,15 @@ def desk_page(
             "tournament": t,
             "registrations": registrations,
             # (stage, its rounds, whether it can start: every stage before it is complete)
+            # (stage, its rounds, whether it can start: every stage before it is complete,
+            # the ties at its cut that wait for a director)
             "stages": [
-                (s, by_stage[s.pk], all(e.status == Stage.Status.COMPLETE for e in stages[:i]))
+                (
+                    s,
+                    by_stage[s.pk],
+                    all(e.status == Stage.Status.COMPLETE for e in stages[:i]),
+                    waiting.get(s.pk, []),
+                )
                 for i, s in enumerate(stages)
             ],
             "review": review,
@@ -135,6 +145,34 @@ def desk_page(
         },
         status=status,
     )
+
+
+def _undecided_cut_ties(t: Tournament) -> dict[int, list[str]]:
+    """Return, for the next stage to start if it takes the top N of a complete stage before
+    it, each tie at its cut that waits for a director, in words."""
+    stages = list(Stage.objects.filter(tournament=t).order_by("order"))
+    for i, stage in enumerate(stages):
+        if stage.status != Stage.Status.PENDING:
+            continue
+        if i == 0 or stages[i - 1].status != Stage.Status.COMPLETE:
+            return {}
+        found = competition.cut_for_stage(stage, previous=stages[i - 1])
+        if found is None or not found.undecided:
+            return {}
+        names = dict(
+            Team.objects.filter(
+                pk__in=[team for tie in found.undecided for team in tie.teams]
+            ).values_list("pk", "name")
+        )
+        return {
+            stage.pk: [
+                f"{' and '.join(names[team] for team in tie.teams)} are level on everything at "
+                f"{tie.place}, and {tie.through} of them go{'es' if tie.through == 1 else ''} "
+                "through"
+                for tie in found.undecided
+            ]
+        }
+    return {}
 
 
 @login_required

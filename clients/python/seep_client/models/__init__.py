@@ -14,6 +14,9 @@ from .club_request import ClubRequest
 from .club_seasons_settings import ClubSeasonsSettings
 from .confirmation_enum import ConfirmationEnum
 from .correction_preview import CorrectionPreview
+from .cut_decide_request import CutDecideRequest
+from .cut_decision import CutDecision
+from .cut_tie import CutTie
 from .deal import Deal
 from .deal_confirmed_command_kind_enum import DealConfirmedCommandKindEnum
 from .deal_confirmed_command_request import DealConfirmedCommandRequest
@@ -75,6 +78,7 @@ from .member_ref import MemberRef
 from .member_request import MemberRequest
 from .member_request_user_type_1 import MemberRequestUserType1
 from .member_user_type_1 import MemberUserType1
+from .method_enum import MethodEnum
 from .mode_enum import ModeEnum
 from .move_played_command_kind_enum import MovePlayedCommandKindEnum
 from .move_played_command_request import MovePlayedCommandRequest
@@ -205,6 +209,9 @@ __all__ = (
     "ClubSeasonsSettings",
     "ConfirmationEnum",
     "CorrectionPreview",
+    "CutDecideRequest",
+    "CutDecision",
+    "CutTie",
     "Deal",
     "DealConfirmedCommandKindEnum",
     "DealConfirmedCommandRequest",
@@ -266,6 +273,7 @@ __all__ = (
     "MemberRequest",
     "MemberRequestUserType1",
     "MemberUserType1",
+    "MethodEnum",
     "ModeEnum",
     "MovePlayedCommandKindEnum",
     "MovePlayedCommandRequest",

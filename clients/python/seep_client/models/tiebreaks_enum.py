@@ -8,6 +8,7 @@ class TiebreaksEnum(StrEnum):
     BUCHHOLZ_CUT1 = "buchholz_cut1"
     DEALS_WON = "deals_won"
     HEAD_TO_HEAD = "head_to_head"
+    POINTS_DIFFERENCE = "points_difference"
     RANDOM = "random"
     RUNNING_DIFFERENCE = "running_difference"
     SONNEBORN_BERGER = "sonneborn_berger"
