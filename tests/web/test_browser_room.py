@@ -140,6 +140,8 @@ def test_two_phones_send_at_once_and_the_last_deal_ends_the_evening_on_both(
         else:
             expect(page.get_by_text(f"{match.team0.name} won", exact=False)).to_be_visible()
     assert never_reloaded(tigers)
+    # what the page said of its own entry described the page before the end
+    expect(tigers.get_by_text("Deal 1 entered")).to_have_count(0)
     assert not serious_violations(tigers), serious_violations(tigers)
     tigers.screenshot(path=str(SHOTS / "room-champion-390.png"), full_page=True)
 
@@ -188,3 +190,36 @@ def test_more_sweeps_than_a_deal_usually_has_are_asked_about_once(
     with database():
         entry = MatchEvent.objects.get(match=match, kind="deal_entered")
         assert len(entry.payload["sweeps"][0]) == 5
+
+
+def test_a_phone_that_lost_the_server_says_since_when_on_the_clubs_clock(
+    browser: Browser, live_server: Any, contexts: list[Any], django_user_model: Any
+) -> None:
+    """A phone set to another zone than the club's reads "stopped updating at" on the club's
+    clock, as every other time on the page."""
+    import datetime as dt
+    import zoneinfo
+
+    from tournaments.models import Club
+
+    base = live_server.url
+    with database():
+        t, match, links = final(django_user_model)
+        Club.objects.filter(pk=t.club_id).update(time_zone="Asia/Kolkata")
+    context = browser.new_context(viewport=PHONE, timezone_id="America/New_York")
+    contexts.append(context)
+    phone = context.new_page()
+    phone.set_default_timeout(15_000)
+    phone.goto(base + links[match.team0_id])
+    phone.wait_for_url("**/keep/")
+    phone.goto(f"{base}/keep/{match.pk}/")
+    phone.wait_for_load_state("load")
+    expect(phone.locator("html")).to_have_attribute("data-time-zone", "Asia/Kolkata")
+    phone.route("**/status/", lambda route: route.abort())  # the server out of reach
+    notice = phone.locator("[data-live-lost]")
+    expect(notice).to_contain_text("this page stopped updating at", timeout=15_000)
+    shown = re.search(r"at (\d\d:\d\d)", notice.inner_text())
+    assert shown is not None
+    club_now = dt.datetime.now(zoneinfo.ZoneInfo("Asia/Kolkata"))
+    near = {(club_now - dt.timedelta(minutes=m)).strftime("%H:%M") for m in (0, 1, 2)}
+    assert shown.group(1) in near, (shown.group(1), near)
