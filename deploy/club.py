@@ -130,6 +130,9 @@ def environment(env: Mapping[str, str], addresses: Callable[[], list[str]]) -> d
     if not any(out.get(n, "").strip() for n in ("RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_FILE")):
         out["RECEIPT_SIGNING_KEY_FILE"] = str(_local_key(".receipt-signing-key", _new_receipt_key))
     out.pop("DEBUG", None)  # never on a network: no tracebacks for the room
+    # the tasks run in the one process (no broker, no worker to start), the pages poll
+    out.pop("REDIS_URL", None)
+    out.pop("LIVE_PUSH", None)
     out["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{out.get('PATH', '')}"
     return out
 

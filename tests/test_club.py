@@ -56,13 +56,20 @@ def test_the_club_night_is_served_on_the_laptops_address() -> None:
 
 def test_what_the_organizer_says_wins_over_what_it_finds() -> None:
     env = club.environment(
-        {"CLUB_HOST": "10.0.0.7", "PORT": "8080", "DEBUG": "1", "DATABASE_URL": "sqlite:///x"},
+        {
+            "CLUB_HOST": "10.0.0.7",
+            "PORT": "8080",
+            "DEBUG": "1",
+            "DATABASE_URL": "sqlite:///x",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
+        },
         lambda: ["192.168.1.20"],
     )
     assert env["SITE_URL"] == "http://10.0.0.7:8080"
     assert env["ALLOWED_HOSTS"].startswith("10.0.0.7,")
     assert env["DATABASE_URL"] == "sqlite:///x"
     assert "DEBUG" not in env  # never tracebacks on the room's network
+    assert "REDIS_URL" not in env  # the tasks run in the one process: no worker to start
 
 
 def test_a_laptop_on_no_network_is_told_what_to_do() -> None:
