@@ -38,11 +38,22 @@ def as_health_check(run: Callable[[], T]) -> T:
     db.health_check_done = True
     try:
         return run()
-    except (OperationalError, InterfaceError):
-        if not check or not (db.connection is None or db.connection.broken):
+    except (OperationalError, InterfaceError) as exc:
+        if not check or not (
+            _ended_by_the_server(exc) or db.connection is None or db.connection.broken
+        ):
             raise  # not a dropped connection: the error is the statement's
         db.close()
         return run()
+
+
+def _ended_by_the_server(exc: BaseException) -> bool:
+    """Whether ``exc`` is the server ending the session (SQLSTATE class 57P: an operator's
+    shutdown or a restart). psycopg may not yet call the connection broken when the
+    statement raced the server's ending of it (its answer read before the socket closed),
+    though nothing of the statement was committed."""
+    state = getattr(exc.__cause__, "sqlstate", None) or getattr(exc, "sqlstate", None)
+    return isinstance(state, str) and state.startswith("57P")
 
 
 def execute(db: Any, raw: Any, sql: str, params: Sequence[Any]) -> None:

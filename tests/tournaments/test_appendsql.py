@@ -582,3 +582,46 @@ def test_the_held_rows_digest_covers_every_column_the_read_returns_but_the_head(
     expected = {("m", name) for name in appendsql.MATCH_FIELDS if name not in head}
     expected |= {("t", name) for name in appendsql.TOURNAMENT_FIELDS}
     assert covered == expected, covered ^ expected
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_health_check_statement_the_server_ended_is_run_again_though_not_yet_broken() -> None:
+    """The statement raced the server's ending of its session: the answer is the server's
+    "terminating connection" (SQLSTATE 57P01) before psycopg calls the connection broken.
+    Nothing was committed; it is run again on a new connection, once."""
+    from django.db import OperationalError, connection
+
+    from tournaments.rawsql import as_health_check
+
+    class Ended(Exception):
+        sqlstate = "57P01"
+
+    connection.ensure_connection()
+    connection.health_check_enabled = True
+    connection.health_check_done = False
+    calls: list[int] = []
+
+    def run() -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            try:
+                raise Ended("terminating connection due to administrator command")
+            except Ended as cause:
+                raise OperationalError("terminating connection") from cause
+        return "written"
+
+    assert as_health_check(run) == "written"
+    assert len(calls) == 2
+    # any other error of the statement is its own: raised, never run twice
+    connection.ensure_connection()
+    connection.health_check_done = False
+    calls.clear()
+
+    def fails() -> str:
+        calls.append(1)
+        raise OperationalError("a statement's own error")
+
+    with pytest.raises(OperationalError):
+        as_health_check(fails)
+    assert len(calls) == 1
