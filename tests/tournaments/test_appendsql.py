@@ -14,6 +14,7 @@ behind.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import socket
 import threading
@@ -80,10 +81,11 @@ class RoundTrips:
     """A TCP proxy to PostgreSQL that counts round trips: the client sends, the server answers.
 
     However many statements or packets a request holds, the client waiting for the server's
-    answer is one turn of the conversation, and that is what is counted: on the first
-    session through it (the test's own connection, made at once by ``through_proxy``). A
-    session another thread of the process opens meanwhile (any, since they all read the same
-    settings) is proxied too, but its turns are its own and are not counted.
+    answer is one turn of the conversation, and that is what is counted: on the test's own
+    session, known by its client port (``own``, told by ``through_proxy``). A session another
+    thread of the process opens meanwhile (any, since they all read the same settings; one
+    opened just before the test's own took the first place and its turns were counted once,
+    under a full suite's load) is proxied too, but its turns are its own and are not counted.
     """
 
     def __init__(self, host: str, port: int) -> None:
@@ -92,6 +94,8 @@ class RoundTrips:
         self.port = self.listener.getsockname()[1]
         self.count = 0
         self._last: dict[int, str] = {}
+        self._ports: dict[int, int] = {}  # each session's client port
+        self._own: int | None = None  # the test's own session's client port
         self._sessions = 0
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = [self.listener]
@@ -107,6 +111,7 @@ class RoundTrips:
                     self._sockets += [client, server]
                     session = self._sessions
                     self._sessions += 1
+                    self._ports[session] = client.getpeername()[1]
                 for source, sink, side in ((client, server, "client"), (server, client, "server")):
                     pump = threading.Thread(
                         target=self._pump, args=(source, sink, side, session), daemon=True
@@ -119,10 +124,16 @@ class RoundTrips:
         with contextlib.suppress(OSError):
             while data := source.recv(65536):
                 with self._lock:
-                    if side == "server" and self._last.get(session) == "client" and session == 0:
+                    own = self._ports.get(session) == self._own
+                    if side == "server" and self._last.get(session) == "client" and own:
                         self.count += 1
                     self._last[session] = side
                 sink.sendall(data)
+
+    def own(self, port: int) -> None:
+        """Count the turns of the session whose client port is ``port`` (the test's own)."""
+        with self._lock:
+            self._own = port
 
     def close(self) -> None:
         """Shut every socket down, then close it, and wait for the threads to end.
@@ -156,6 +167,12 @@ def round_trips() -> Iterator[RoundTrips]:
         yield proxy
 
 
+def _client_port(fd: int) -> int:
+    """The local port of the connection whose socket is ``fd`` (a duplicate is asked)."""
+    with socket.socket(fileno=os.dup(fd)) as sock:
+        return int(sock.getsockname()[1])
+
+
 @contextlib.contextmanager
 def through_proxy() -> Iterator[RoundTrips]:
     """The test's database connection through a RoundTrips proxy, for the block."""
@@ -166,6 +183,7 @@ def through_proxy() -> Iterator[RoundTrips]:
     settings["HOST"], settings["PORT"] = "127.0.0.1", str(proxy.port)
     try:
         connection.ensure_connection()
+        proxy.own(_client_port(connection.connection.pgconn.socket))
         yield proxy
     finally:
         connection.close()
