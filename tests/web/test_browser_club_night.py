@@ -193,8 +193,11 @@ class Watch:
 
 
 def narrow_enough(page: Page) -> None:
+    """No page is wider than its screen."""
+    size = page.viewport_size
+    assert size is not None
     width = page_width(page)
-    assert width <= page.viewport_size["width"], f"{page.url} is {width} px wide"  # type: ignore[index]
+    assert width <= size["width"], f"{page.url} is {width} px wide at {size['width']}"
 
 
 class Person:
@@ -239,6 +242,15 @@ class Organizer(Person):
     def counted(self) -> dict[str, int]:
         marks = [*self.phases.items(), ("", self.actions)]
         return {name: marks[i + 1][1] - at for i, (name, at) in enumerate(marks[:-1])}
+
+    def follow(self, link: Locator) -> None:
+        """Follow a link, and wait for the page it leads to."""
+        href = link.get_attribute("href")
+        assert href is not None
+        self.click(link)
+        self.page.wait_for_url(re.compile(re.escape(href) + "$"))
+        self.page.wait_for_load_state("load")
+        narrow_enough(self.page)
 
     def press_first(self, name: str) -> None:
         self.click(self.page.get_by_role("button", name=name).first)
@@ -413,7 +425,10 @@ def test_a_club_night_served_by_make_club_to_phones_that_read_their_cards(
     desk.fill(page.get_by_label("User name"), ORGANIZER)
     desk.fill(page.get_by_label("Password"), PASSWORD)
     desk.press("Sign in")
-    desk.open(f"{base}/desk/new/")
+    desk.follow(
+        page.get_by_role("navigation", name="Site").get_by_role("link", name="Director's desk")
+    )
+    desk.follow(main.get_by_role("link", name="New evening").first)
     desk.fill(page.get_by_label("Name", exact=True), EVENING)
     desk.click(page.get_by_label("a Swiss of N rounds, then the top K in a knockout"))
     desk.fill(page.get_by_label("Swiss rounds (N)"), "2")
@@ -437,7 +452,7 @@ def test_a_club_night_served_by_make_club_to_phones_that_read_their_cards(
 
     # late entry is the Swiss's own setting, fixed when it starts: set before the start
     desk.begin("starting the Swiss")
-    desk.click(page.get_by_role("link", name="Edit Swiss"))
+    desk.follow(page.get_by_role("link", name="Edit Swiss"))
     desk.click(page.get_by_label("Swiss: a team checked in late joins the next round"))
     desk.press("Save Swiss")
     desk.press("Start Swiss")
@@ -472,7 +487,7 @@ def test_a_club_night_served_by_make_club_to_phones_that_read_their_cards(
 
     # --- the cards of round 1, read by the phones' cameras --------------------------------
     desk.begin("Swiss round 1: printing the cards")
-    desk.click(page.locator("#stages").get_by_role("link", name="Round 1"))
+    desk.follow(page.locator("#stages").get_by_role("link", name="Round 1"))
     printed = desk.cards()
     round_1 = tables_on_the_cards(page)
     assert len(printed) == 9 and LATE not in printed and len(round_1) == 4
@@ -501,7 +516,7 @@ def test_a_club_night_served_by_make_club_to_phones_that_read_their_cards(
     expect(page.locator("table.pairings")).to_contain_text(LATE)
     desk.press("Publish round 2")
     expect(main.get_by_text("round 2 is published")).to_be_visible()
-    desk.click(page.locator("#stages").get_by_role("link", name="Round 2"))
+    desk.follow(page.locator("#stages").get_by_role("link", name="Round 2"))
     again = desk.cards()
     round_2 = tables_on_the_cards(page)
     assert len(again) == 10 and len(round_2) == 5
@@ -518,11 +533,20 @@ def test_a_club_night_served_by_make_club_to_phones_that_read_their_cards(
     desk.to_desk()
     knockout = desk.stage("Knockout")
     expect(knockout.get_by_role("alert")).to_contain_text("A tie at the cut waits for you")
-    desk.click(knockout.get_by_role("link", name="Decide the tie"))
-    page.wait_for_url(re.compile(r"/stages/\d+/cut/$"))
-    narrow_enough(page)
+    desk.follow(knockout.get_by_role("link", name="Decide the tie"))
+    # the team with the bye has 3 points; the eight that drew both matches 2, on a points
+    # difference of 0 each; the late team 1: eight level for places 2 to 4, three go through
+    tie = main.locator(
+        "section.card", has=page.get_by_role("heading", name=re.compile("A tie at the cut"))
+    )
+    expect(tie).to_contain_text("are level on points and on every tie-break, and 3 of them go")
     desk.press_first("Draw a lot")
-    expect(main.get_by_text(f"lot drawn by {ORGANIZER}").first).to_be_visible()
+    expect(main.get_by_role("heading", name=re.compile("A decided tie"))).to_be_visible()
+    expect(
+        main.get_by_role("status").filter(has_text=f"Decided: lot drawn by {ORGANIZER}")
+    ).to_be_visible()
+    in_ = main.locator("table tbody td", has_text=re.compile(r"^in$"))
+    expect(in_).to_have_count(4)
     desk.to_desk()
     desk.press("Start Knockout")
     expect(page.locator("table.pairings tbody tr")).to_have_count(2)  # two semi-finals
