@@ -36,6 +36,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -179,17 +180,21 @@ class Watch:
 
     def __init__(self) -> None:
         self.failed: list[str] = []
+        self.refused: list[str] = []
 
     def context(self, browser: Browser, contexts: list[Any], viewport: dict[str, int]) -> Page:
         context = browser.new_context(viewport=viewport)
         contexts.append(context)
-        context.on(
-            "response",
-            lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 500 else None,
-        )
+        context.on("response", self._answered)
         page = context.new_page()
         page.set_default_timeout(15_000)
         return page
+
+    def _answered(self, response: Any) -> None:
+        if response.status >= 500:
+            self.failed.append(f"{response.status} {response.url}")
+        elif response.status >= 400:
+            self.refused.append(f"{response.status} {urlsplit(response.url).path}")
 
 
 def narrow_enough(page: Page) -> None:
@@ -577,6 +582,9 @@ def test_a_club_night_served_by_make_club_to_phones_that_read_their_cards(
     seconds = round(time.monotonic() - started, 1)
 
     assert not watch.failed, watch.failed
+    # the one refusal of the evening: the later of each crossed send (its page's head was old)
+    assert len(watch.refused) == len(round_2), watch.refused
+    assert all(re.fullmatch(r"409 /keep/\d+/enter/", r) for r in watch.refused), watch.refused
     finished = rows(
         database,
         "SELECT status, count(*) FROM tournaments_match GROUP BY status ORDER BY status",
