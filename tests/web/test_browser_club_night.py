@@ -742,7 +742,7 @@ def play_knockout_match(a: Phone, b: Phone, database: Path, per_deal: list[dict[
         {
             "match": f"{a.team} v {b.team}",
             "deal": 1,
-            "how": "entered and confirmed",
+            "how": "a bazzi (our points and a sweep) entered, and confirmed",
             "entering": a.actions - before[0],
             "confirming": b.actions - before[1],
         }
