@@ -259,6 +259,11 @@ def cut_explained(*, stage: Stage, fresh: bool = False) -> list[dict[str, Any]]:
                     decided = next(
                         (labels.get(n, n) for n, v in row.tiebreaks if values.get(n) != v), ""
                     )
+                if not decided and after.rank != row.rank:
+                    # level on every value the lines keep, yet at different places: a
+                    # head-to-head mini-table among only the teams still level split them
+                    # (the lines keep the first mini-table's values), never their seed
+                    decided = f"{labels['head_to_head']} among the teams still level"
                 if not decided:
                     same_tie = tie is not None and tie is ties.get(after.team_id)
                     if same_tie and tie is not None and tie.decision is not None:

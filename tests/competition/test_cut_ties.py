@@ -333,3 +333,55 @@ def test_an_order_is_taken_exactly_when_it_names_each_tied_team_once(
     except _Undo:
         pass
     assert not CutDecision.objects.exists()
+
+
+def test_teams_a_second_head_to_head_split_are_never_said_to_be_split_by_their_seed() -> None:
+    """Head-to-head is a mini-table among the teams level at that point, and again among those
+    it leaves level (competition/formats/standings.py); a team's line keeps its first mini-table's
+    value. Two teams at different places with the same values on their lines were split by the
+    second mini-table: the cut says so, never "seed" (which is for teams sharing a place)."""
+    from competition.formats.standings import standings
+    from competition.formats.tiebreaks import Match, Side
+
+    club = make_club(8, slug="mini-tables")
+    swiss = club.stage(format="swiss", rounds=3, tiebreaks=["head_to_head"])
+    knockout = club.stage(
+        format="single_elimination", entry="top", entry_count=4, seeding="standings"
+    )
+    won = {"win": "loss", "loss": "win", "draw": "draw"}
+    played = [  # (round, team, its outcome, opponent), teams 1..8
+        (1, 7, "loss", 3), (1, 6, "win", 8), (1, 4, "win", 5), (1, 2, "loss", 1),
+        (2, 7, "draw", 5), (2, 8, "loss", 2), (2, 1, "win", 3), (2, 4, "draw", 6),
+        (3, 1, "win", 6), (3, 8, "loss", 5), (3, 7, "win", 4), (3, 2, "win", 3),
+    ]  # fmt: skip
+    table = standings(
+        [Match(r, Side(a, how), Side(b, won[how])) for r, a, how, b in played],
+        tiebreaks=["head_to_head"],
+    )
+    # the projection the cut reads, as the standings computed it: teams 7, 4, 5 and 6 have 3
+    # points; the mini-table of the four puts 7 and 4 (3 each) above 5 and 6 (1 each), and the
+    # mini-table of 7 and 4 puts 7 (who beat 4) above it; both lines keep the first value, 3
+    lines = {row.entrant: row for row in table.rows}
+    assert (lines[7].rank, lines[4].rank) == (3, 4)
+    assert lines[7].tiebreaks == lines[4].tiebreaks == (("head_to_head", 3),)
+    for row in table.rows:
+        StandingRow.objects.create(
+            stage=swiss,
+            as_of_round=0,
+            team=club.teams[row.entrant - 1],
+            rank=row.rank,
+            points=row.points,
+            played=row.played,
+            won=row.won,
+            drawn=row.drawn,
+            lost=row.lost,
+            byes=row.byes,
+            tiebreaks=[list(pair) for pair in row.tiebreaks],
+        )
+    explained = {r["team_id"]: r for r in cut_explained(stage=knockout)}
+    seventh, fourth = club.teams[6].pk, club.teams[3].pk
+    assert explained[seventh]["above_next_by"] == "head-to-head among the teams still level"
+    assert explained[fourth]["above_next_by"] == "head-to-head"  # 3 to the next one's 1
+    assert [explained[t.pk]["in"] for t in club.teams] == [
+        True, True, False, True, False, False, True, False
+    ]  # fmt: skip
