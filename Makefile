@@ -60,8 +60,11 @@ lint: $(STAMP)
 # loaded before the settings read REDIS_URL; python -m puts the checkout on the path for it)
 PYTEST_ARGS ?= -n 2 --dist worksteal -p tests.worker_redis
 
+# The tests marked isolated (tests/tournaments: they count a connection's round trips) run
+# after the rest, in a process of their own.
 pytest: $(STAMP) browser-tools
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_ARGS) -m "not isolated"
+	$(BIN)/python -m pytest -p tests.worker_redis -m isolated tests/tournaments
 
 # The web pages' browser tests (tests/web/test_browser.py) need Debian's Chromium (never a
 # browser a tool downloads itself) and axe-core from npm, at the version package-lock.json

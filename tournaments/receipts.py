@@ -186,6 +186,20 @@ def trusted_public_keys() -> list[Ed25519PublicKey]:
     return keys
 
 
+def _keys_joined(argv: list[str]) -> list[str]:
+    """``--public-key KEY`` as ``--public-key=KEY``: a key is URL-safe base64, which may
+    begin with "-", and argparse would take such a key for an option of its own."""
+    out: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--public-key":
+            following = next(words, None)
+            out.append(word if following is None else f"{word}={following}")
+        else:
+            out.append(word)
+    return out
+
+
 def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tournaments.receipts",
@@ -198,7 +212,7 @@ def _main(argv: list[str] | None = None) -> int:
     )
     check.add_argument("file", type=Path, help="a JSON file of receipts")
     commands.add_parser("new-key", help="print a new private key and its public key")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_keys_joined(sys.argv[1:] if argv is None else argv))
     if args.command == "new-key":
         private = generate_private_key_text()
         print(f"RECEIPT_SIGNING_KEY={private}")

@@ -77,6 +77,12 @@ def players_move(match: Match, **kw: Any) -> Any:
     return match_append_event(**next_move(match), **kw)
 
 
+#: round trips counted on the test's own connection, in a quiet process: make test runs these
+#: after the rest, on their own (under the whole suite a held append's count came out one trip
+#: high, twice in three runs, and never when this file ran alone; the cause is not found)
+pytestmark = pytest.mark.isolated
+
+
 class RoundTrips:
     """A TCP proxy to PostgreSQL that counts round trips: the client sends, the server answers.
 

@@ -108,6 +108,9 @@ def test_receipts_check_out_offline_with_the_public_key(world: Any, tmp_path: Pa
     )
     wrong_key = offline("verify", "--public-key", stranger, str(path))
     assert wrong_key.returncode == 1 and "INVALID" in wrong_key.stdout
+    # a key may begin with "-" (URL-safe base64): still a key, not an option
+    dashed = offline("verify", "--public-key", "-" + stranger[1:], str(path))
+    assert "expected one argument" not in dashed.stderr and dashed.returncode == 1
 
 
 def test_an_edited_receipt_no_longer_checks_out(world: Any, tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from competition.models import Round, Stage
 from tournaments.models import Match, MatchEvent, Tournament
 
 from .browser import (
@@ -33,6 +32,7 @@ from .browser import (
 )
 from .conftest import CommittingClient
 from .test_desk_evening import make_evening, register
+from .test_room import final_of_two
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,20 +52,7 @@ def final(django_user_model: Any) -> tuple[Tournament, Match, dict[int, str]]:
     team's link as its card prints it."""
     desk = CommittingClient()
     desk.force_login(django_user_model.objects.create_user("meera"))
-    t = make_evening(
-        desk,
-        preset="single_elimination",
-        rounds=None,
-        top=None,
-        confirmation="other_team",
-        deal_cap=1,
-        draws=None,
-    )
-    register(desk, t, "Tigers: Anil & Bina\nLotus: Chandra & Dev")
-    stage = Stage.objects.get(tournament=t)
-    desk.post(f"/desk/{t.slug}/stages/{stage.pk}/start/")
-    for round_ in Round.objects.filter(stage=stage, status=Round.Status.DRAFT):
-        desk.post(f"/desk/{t.slug}/rounds/{round_.pk}/publish/")
+    t, _ = final_of_two(desk)
     match = Match.objects.select_related("team0", "team1").get(tournament=t)
     cards = html.unescape(desk.get(f"/desk/{t.slug}/cards/").content.decode())
     links = {}
