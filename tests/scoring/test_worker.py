@@ -298,6 +298,9 @@ def test_an_append_while_the_broker_is_down_is_committed_and_caught_up_later(
         with mock.patch(SCHEDULE, side_effect=to_private_redis):
             match = a_score_match(world, (0, 1), [[60, 40]])
             wait_projected(match)
+            # every task sent has run: one the worker had taken, still to run when the broker
+            # goes down, would project the append below before the test looks (seen once)
+            settled(worker)
             server.kill()
             enter(match, [45, 55])  # committed; its message cannot be sent (logged)
         match.refresh_from_db()
