@@ -128,16 +128,29 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def _team_now(link: Any) -> dict[str, Any]:
     """What a held link's team has now: its match, a bye, a wait, or the tournament's end."""
-    tournament_id = link.team.tournament_id
-    out: dict[str, Any] = {"team": link.team, "tournament": link.team.tournament}
+    return {
+        "team": link.team,
+        "tournament": link.team.tournament,
+        **_next_for(link.team_id, link.team.tournament_id),
+    }
+
+
+def _next_for(team_id: int, tournament_id: int) -> dict[str, Any]:
+    """What a team plays next: at the tournament's end ``over``, ``champion`` (a Team or
+    None) and ``champion_is_mine``; else ``match`` or ``bye`` (``competition.team_now``)."""
     if competition_reads.tournaments_over([tournament_id]):
         champion = competition_reads.tournament_champion(tournament_id=tournament_id)
-        out["over"] = True
-        out["champion"] = champion
-        out["champion_is_mine"] = champion is not None and champion.pk == link.team_id
-        return out
-    out.update(competition_reads.team_now(team_id=link.team_id))
-    return out
+        return {
+            "over": True,
+            "champion": champion,
+            "champion_is_mine": champion is not None and champion.pk == team_id,
+        }
+    return competition_reads.team_now(team_id=team_id)
+
+
+def _reader_order(mine: int | None) -> tuple[int, int]:
+    """The match's two sides in the reader's order: their own team first."""
+    return (1, 0) if mine == 1 else (0, 1)
 
 
 def _columns(
@@ -146,9 +159,8 @@ def _columns(
     """The two teams as a form shows them: the reader's own team first, marked, so "our
     points" typed in the first box are always the reader's team's (the fields keep their
     names: ``_a`` is the match's first team, ``_b`` its second)."""
-    order = (1, 0) if mine == 1 else (0, 1)
     columns = []
-    for index in order:
+    for index in _reader_order(mine):
         letter = "ab"[index]
         column: dict[str, Any] = {"letter": letter, "name": teams[index], "mine": index == mine}
         if form is not None:
@@ -161,8 +173,7 @@ def _columns(
 
 def _in_order(values: Any, teams: tuple[str, str], mine: int | None) -> list[dict[str, Any]]:
     """A pair of per-team values (points, sweeps...) as the reader's columns order them."""
-    order = (1, 0) if mine == 1 else (0, 1)
-    return [{"name": teams[i], "mine": i == mine, "value": values[i]} for i in order]
+    return [{"name": teams[i], "mine": i == mine, "value": values[i]} for i in _reader_order(mine)]
 
 
 def _team_words(side: int | None, mine: int | None, teams: tuple[str, str]) -> str:
@@ -237,7 +248,7 @@ def _context(
                     "sweeps": line.entry.sweeps[i],
                     "total": line.entry.total[i],
                 }
-                for i in ((1, 0) if side == 1 else (0, 1))
+                for i in _reader_order(side)
             ],
             "answerable": line in answerable,
         }
@@ -324,18 +335,11 @@ def _after(match: Match, progress: Any, teams: tuple[str, str], mine: int | None
         "won": winner is not None and winner == mine,
         "bazzis": _in_order(bazzis, teams, mine),
     }
-    if competition_reads.tournaments_over([match.tournament_id]):
-        champion = competition_reads.tournament_champion(tournament_id=match.tournament_id)
-        out["over"] = True
-        out["champion"] = None if champion is None else champion.name
-        team_ids = (match.team0_id, match.team1_id)
-        out["champion_is_mine"] = (
-            champion is not None and mine is not None and champion.pk == team_ids[mine]
-        )
-    elif mine is not None:
-        now = competition_reads.team_now(team_id=(match.team0_id, match.team1_id)[mine])
-        out["next"] = now.get("match")
-        out["bye"] = now.get("bye")
+    if mine is not None:
+        now = _next_for((match.team0_id, match.team1_id)[mine], match.tournament_id)
+        out.update(now, next=now.get("match"))
+    elif competition_reads.tournaments_over([match.tournament_id]):  # a score-keeper's
+        out.update(_next_for(match.team0_id, match.tournament_id), champion_is_mine=False)
     return out
 
 
@@ -575,9 +579,9 @@ def _crossed(
     entry = theirs[-1]
     teams = (fresh.team0.name, fresh.team1.name)
     who = "The other team" if entry.side is None else teams[entry.side]
+    sent = form.payload()
     same = (
-        list(entry.points) == form.payload()["points"]
-        and [list(x) for x in entry.sweeps] == form.payload()["sweeps"]
+        list(entry.points) == sent["points"] and [list(x) for x in entry.sweeps] == sent["sweeps"]
     )
     then = (
         "They entered the same numbers as you: confirm them below."
