@@ -15,6 +15,7 @@ from tournaments.models import Match, MatchEvent, Team
 from . import formats
 from .models import Fixture, Notice, Round, Stage, StandingRow
 from .services import bracket_state, cut_for_stage, decision_words
+from .services.cut import Cut
 from .services.rounds import is_rematch, meetings
 
 
@@ -227,7 +228,9 @@ def _draft_side(
             "float": floats.get(team.pk, "")}  # fmt: skip
 
 
-def cut_explained(*, stage: Stage, fresh: bool = False) -> list[dict[str, Any]]:
+def cut_explained(
+    *, stage: Stage, fresh: bool = False, found: Cut | None = None
+) -> list[dict[str, Any]]:
     """Return the standings of the stage before that decide who enters ``stage`` (a top N),
     in the order the cut takes them, each place with what put it above the next (points, or
     the first tie-break that differs; where every one is level, how a tie across the cut was
@@ -235,9 +238,10 @@ def cut_explained(*, stage: Stage, fresh: bool = False) -> list[dict[str, Any]]:
     goes through: ``in`` true or false, None for a team of an undecided tie at the cut.
     Empty for a stage that takes the registered teams, or before the stage before has
     standings. ``fresh``: bring those standings up to date first (not inside a read-only
-    block).
+    block). ``found``: the cut, when the caller has it already.
     """
-    found = cut_for_stage(stage, fresh=fresh)
+    if found is None:
+        found = cut_for_stage(stage, fresh=fresh)
     if found is None:
         return []
     labels = formats.TIEBREAK_LABELS
@@ -266,7 +270,7 @@ def cut_explained(*, stage: Stage, fresh: bool = False) -> list[dict[str, Any]]:
                     decided = f"{labels['head_to_head']} among the teams still level"
                 if not decided:
                     same_tie = tie is not None and tie is ties.get(after.team_id)
-                    if same_tie and tie is not None and tie.decision is not None:
+                    if same_tie and tie.decision is not None:
                         decided = decision_words(tie.decision)
                     elif same_tie and not entered:
                         decided = "undecided: level on everything across the cut"

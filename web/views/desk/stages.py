@@ -227,8 +227,8 @@ def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Who goes through to a stage that takes the top N of the one before: the table in the
     cut's order, and each tie across the cut line with the ways to decide it."""
     t, stage = _stage(request, slug, pk)
-    found = competition.cut_for_stage(stage)
-    rows = competition_reads.cut_explained(stage=stage)
+    found = competition.cut_for_stage(stage)  # its table brought up to date first
+    rows = competition_reads.cut_explained(stage=stage, found=found)
     names = {row["team_id"]: row["team"] for row in rows}
     ties = [
         {

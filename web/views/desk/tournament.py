@@ -101,12 +101,13 @@ def desk_page(
     status: int = 200,
 ) -> HttpResponse:
     """The desk: the teams, the stages with their rounds, notices, the deals awaiting a director."""
-    # a stage that can start and takes the top N of the one before: the ties at its cut
-    # (outside the read-only block: the table is brought up to date first)
-    waiting = _undecided_cut_ties(t)
     with consistent_read():
         registrations = team_rows(t)
         stages = list(Stage.objects.filter(tournament=t).order_by("order"))
+        # a stage that can start and takes the top N of the one before: the ties at its cut,
+        # read from the standings as projected (the start, and a decision, bring them up to
+        # date first: a page view does not rework the stage before)
+        waiting = _undecided_cut_ties(stages)
         rounds = Round.objects.filter(stage__in=stages).order_by("number")
         by_stage: dict[int, list[Round]] = {s.pk: [] for s in stages}
         for r in rounds:
@@ -124,7 +125,6 @@ def desk_page(
         {
             "tournament": t,
             "registrations": registrations,
-            # (stage, its rounds, whether it can start: every stage before it is complete)
             # (stage, its rounds, whether it can start: every stage before it is complete,
             # the ties at its cut that wait for a director)
             "stages": [
@@ -147,16 +147,15 @@ def desk_page(
     )
 
 
-def _undecided_cut_ties(t: Tournament) -> dict[int, list[str]]:
+def _undecided_cut_ties(stages: list[Stage]) -> dict[int, list[str]]:
     """Return, for the next stage to start if it takes the top N of a complete stage before
-    it, each tie at its cut that waits for a director, in words."""
-    stages = list(Stage.objects.filter(tournament=t).order_by("order"))
+    it, each tie at its cut that waits for a director, in words (``stages`` in order)."""
     for i, stage in enumerate(stages):
         if stage.status != Stage.Status.PENDING:
             continue
         if i == 0 or stages[i - 1].status != Stage.Status.COMPLETE:
             return {}
-        found = competition.cut_for_stage(stage, previous=stages[i - 1])
+        found = competition.cut_for_stage(stage, previous=stages[i - 1], fresh=False)
         if found is None or not found.undecided:
             return {}
         names = dict(
