@@ -210,12 +210,19 @@ def _waits(
     what each match's table settled itself of its next deal or its last counted one (one
     query: the match's deals before them are left out in Python, a few rows a match)."""
     waiting = [m.pk for m in matches if states[m.pk].entries or states[m.pk].disputed]
+    # only a score match whose results are confirmed can be settled at its table
+    confirmed = [
+        m.pk
+        for m in matches
+        if states[m.pk].mode == matchlog.SCORE
+        and states[m.pk].confirmation != matchlog.Confirmation.NONE
+    ]
     out: dict[int, list[MatchEvent]] = {m.pk: [] for m in matches}
-    if not matches:
+    if not (waiting or confirmed):
         return out
     kinds = (K.DEAL_ENTERED, K.DEAL_REJECTED, K.DEAL_DISPUTED)
     wanted = Q(match_id__in=waiting, kind__in=kinds) | Q(
-        match_id__in=[m.pk for m in matches], kind__in=SETTLED_KINDS
+        match_id__in=confirmed, kind__in=SETTLED_KINDS
     )
     for event in (
         MatchEvent.objects.filter(wanted)

@@ -155,6 +155,8 @@ def test_the_last_deal_of_the_final_ends_the_evening_on_both_phones(
     # the links act no more, and say why in words
     late = second.post(f"/keep/{match.pk}/enter/", command(match, points_a=50, points_b=50), **JSON)
     assert late.status_code == 409 and "tournament is over" in late.json()["message"]
+    settle = second.post(f"/keep/{match.pk}/withdraw/", command(match, entry=1), **JSON)
+    assert settle.status_code == 409 and "tournament is over" in settle.json()["message"]
 
 
 # --- both teams send the same deal at once -------------------------------------------------

@@ -284,7 +284,7 @@ def _context(
         "reopened": _reopened(match) if state.status == matchlog.IN_PROGRESS else None,
         "poll_ms": POLL_MS,
         "rules": entry_form.rules,
-        "settle": settle_options(state, me, teams),
+        "settle": [] if ended else settle_options(state, me, teams),
     }
 
 
@@ -703,6 +703,8 @@ def settle_options(
 
 def _settle(request: HttpRequest, pk: int, kind: str, done: str) -> HttpResponse:
     match, state, _role = _match_and_role(request, pk)
+    if _ended_for(request, match, state):
+        return _refused(request, match, OVER, _over())
     form = forms.Answer(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
