@@ -311,11 +311,7 @@ def _deal_entered(
             raise LogInconsistent("a second entry while one awaits confirmation")
         if other.actor == actor or other.side == side:  # neither team's people: one side
             raise LogInconsistent("a side enters a deal once")
-    entry = Entry(
-        state.entered + 1, actor, side, tuple(expected["points"]),
-        (tuple(expected["sweeps"][0]), tuple(expected["sweeps"][1])),
-        tuple(expected["total"]),
-    )  # fmt: skip
+    entry = _entry_of(state.entered + 1, actor, side, expected)
     entries = (*state.entries, entry)
     state = replace(state, entries=entries, entered=entry.number)
     if state.confirmation == Confirmation.BOTH_ENTER and len(entries) == 2:
