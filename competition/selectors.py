@@ -270,7 +270,7 @@ def cut_explained(
                     decided = f"{labels['head_to_head']} among the teams still level"
                 if not decided:
                     same_tie = tie is not None and tie is ties.get(after.team_id)
-                    if same_tie and tie.decision is not None:
+                    if same_tie and tie is not None and tie.decision is not None:
                         decided = decision_words(tie.decision)
                     elif same_tie and not entered:
                         decided = "undecided: level on everything across the cut"
