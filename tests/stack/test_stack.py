@@ -240,6 +240,9 @@ def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
             )
             url = database_url({**settings, "HOST": "127.0.0.1", "PORT": port})
             env = {"DATABASE_POOLING": "pgbouncer"}
+        # the push process on a free port of its own: the one after PORT (deploy.stack's
+        # default) was once taken by another test's server
+        env = {**env, "PUSH_PORT": str(free_port())}
         running = Stack(
             database_url=url, redis=redis_server, log_dir=tmp_path, port=free_port(), env=env
         )
