@@ -14,7 +14,8 @@ from drf_spectacular.utils import OpenApiWebhook, extend_schema, extend_schema_s
 from rest_framework import serializers
 
 from .models import Webhook
-from .serializers import FIXTURE_RESULT, WINNER_SIDE, StandingRowSerializer, sides_field
+from .serializers import FIXTURE_RESULT, WINNER_SIDE, sides_field
+from .serializers.standings import StandingRowSerializer
 
 
 class DeliveryBody(serializers.Serializer):  # type: ignore[type-arg]

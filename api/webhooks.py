@@ -249,7 +249,7 @@ def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwarg
     from competition import selectors as competition_selectors
     from competition.models import Stage
 
-    from .serializers import StandingRowSerializer
+    from .serializers.standings import StandingRowSerializer
 
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is None or not rounds:

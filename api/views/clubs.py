@@ -23,9 +23,9 @@ from tournaments.access import directed_clubs, is_club_director, nameable_accoun
 from tournaments.models import Club, Player
 from tournaments.site import absolute_url
 
-from .. import serializers as s
 from ..access import get_or_404, require_write_token, signed_in, token_of
 from ..problems import Problem
+from ..serializers import clubs as s
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 

@@ -26,7 +26,6 @@ from tournaments.errors import MatchNotFound
 from tournaments.models import Match
 from tournaments.services import match_append_event
 
-from .. import serializers as s
 from ..access import (
     admit_to_append,
     directs,
@@ -39,6 +38,7 @@ from ..access import (
 )
 from ..pagination import bool_param, int_param
 from ..problems import Problem
+from ..serializers import events as s
 from ._common import ERRORS
 
 SEQ_PAGE_PARAMETERS = [

@@ -29,9 +29,9 @@ from tournaments import selectors as store
 from tournaments.access import seats_in
 from tournaments.models import ID_LIMIT, Match, MatchEvent
 
-from .. import serializers as s
 from ..access import directs, get_or_404, get_visible, get_visible_row, signed_in, visible
 from ..pagination import Pages, int_param
+from ..serializers import matches as s
 from ._common import ERRORS, conditional, viewer_key
 
 

@@ -13,8 +13,8 @@ from competition.models import Notice
 from tournaments import selectors as store
 from tournaments.models import Tournament
 
-from .. import serializers as s
 from ..access import get_visible, require_director
+from ..serializers import notices as s
 from ._common import ERRORS
 
 

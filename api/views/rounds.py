@@ -14,7 +14,6 @@ from rest_framework.views import APIView
 from competition import services as competition
 from competition.models import Round, Stage
 
-from .. import serializers as s
 from ..access import (
     directs,
     get_or_404,
@@ -25,6 +24,7 @@ from ..access import (
     visible,
     visible_tournaments,
 )
+from ..serializers import rounds as s
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 

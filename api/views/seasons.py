@@ -27,6 +27,7 @@ from tournaments.models import Club, Player, Tournament
 
 from ..access import get_or_404, get_visible, require_director
 from ..problems import Problem
+from ..serializers import seasons as s
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 from .clubs import _club, _directing
 
@@ -38,105 +39,6 @@ def _seasons_club(request: Request, pk: Any) -> Club:
     if selectors.is_public(club):
         return club
     return _club(request, pk)
-
-
-# --- shapes ---------------------------------------------------------------------------------
-
-
-class MemberRef(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
-class RatingFields(serializers.Serializer[Any]):
-    mu = serializers.FloatField(help_text="The rating: the estimate of the member's skill.")
-    sigma = serializers.FloatField(help_text="Its uncertainty (shrinks with play).")
-    conservative = serializers.FloatField(help_text="mu - 3 sigma.")
-    matches = serializers.IntegerField(help_text="Rated matches.")
-    last_played = serializers.DateField(allow_null=True, help_text="The evening of the last.")
-
-
-class RatedMemberSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
-    member = MemberRef()
-    rating = RatingFields()
-
-
-class SeasonSerializer(serializers.ModelSerializer[Season]):
-    points = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=10_000), min_length=1, max_length=64,
-        help_text="places: the points of the 1st, 2nd... place; wins: one number, per match won.",
-    )  # fmt: skip
-    best = serializers.IntegerField(
-        min_value=1, max_value=1000, allow_null=True, required=False,
-        help_text="Only each member's best N evenings count (null: all).",
-    )  # fmt: skip
-
-    class Meta:
-        model = Season
-        fields = ["id", "club", "name", "starts_on", "ends_on", "rule", "points", "best"]
-        read_only_fields = ["id", "club"]
-
-
-class LadderLineSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
-    member = MemberRef()
-    points = serializers.IntegerField()
-    evenings = serializers.IntegerField(help_text="Evenings played in the season so far.")
-    counted = serializers.IntegerField(help_text="Of which count (the best N).")
-    wins = serializers.IntegerField(help_text="Evenings won (first places).")
-    won = serializers.IntegerField(help_text="Matches won.")
-
-
-class RatingChangeSerializer(serializers.Serializer[Any]):
-    match = serializers.IntegerField()
-    tournament = serializers.IntegerField()
-    day = serializers.DateField(help_text="The evening's date.")
-    finished_at = serializers.DateTimeField()
-    partner = MemberRef()
-    result = serializers.CharField(help_text="won, drew or lost")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-
-
-class EveningSerializer(serializers.Serializer[Any]):
-    tournament = serializers.IntegerField()
-    name = serializers.CharField()
-    date = serializers.DateField()
-    team = serializers.CharField()
-    place = serializers.IntegerField(allow_null=True)
-    won = serializers.IntegerField()
-    played = serializers.IntegerField()
-
-
-MemberRatingSerializer = inline_serializer(
-    "MemberRating",
-    {
-        "member": MemberRef(),
-        "rating": RatingFields(allow_null=True),
-        "history": RatingChangeSerializer(many=True),
-        "partners": inline_serializer(
-            "Partner",
-            {
-                "member": MemberRef(),
-                "played": serializers.IntegerField(),
-                "won": serializers.IntegerField(),
-            },
-            many=True,
-        ),
-        "evenings": EveningSerializer(many=True),
-        "ladders": inline_serializer(
-            "LadderPlace",
-            {
-                "season": serializers.IntegerField(),
-                "name": serializers.CharField(),
-                "rank": serializers.IntegerField(),
-                "points": serializers.IntegerField(),
-            },
-            many=True,
-        ),
-    },
-)
 
 
 def _ref(player: Player) -> dict[str, Any]:
@@ -155,7 +57,7 @@ def _rating(r: rating.Rating) -> dict[str, Any]:
 
 class ClubRatings(APIView):
     @extend_schema(
-        responses={200: paged("RatedMember", RatedMemberSerializer), **ERRORS},
+        responses={200: paged("RatedMember", s.RatedMemberSerializer), **ERRORS},
         parameters=PAGE_PARAMS,
         operation_id="club_ratings_list",
     )
@@ -172,7 +74,7 @@ class ClubRatings(APIView):
 
 class ClubSeasonsView(APIView):
     @extend_schema(
-        responses={200: paged("Season", SeasonSerializer), **ERRORS},
+        responses={200: paged("Season", s.SeasonSerializer), **ERRORS},
         parameters=PAGE_PARAMS,
         operation_id="club_seasons_list",
     )
@@ -180,17 +82,17 @@ class ClubSeasonsView(APIView):
         """The club's seasons, latest first."""
         club = _seasons_club(request, pk)
         rows = Season.objects.filter(club=club).order_by("-starts_on", "-pk")
-        return paginate(self, request, rows, lambda x: SeasonSerializer(x).data)
+        return paginate(self, request, rows, lambda x: s.SeasonSerializer(x).data)
 
-    @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer, **ERRORS})
+    @extend_schema(request=s.SeasonSerializer, responses={201: s.SeasonSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
         """Make a season (its directors)."""
         club = _club(request, pk)
         _directing(request, club)
-        data = SeasonSerializer(data=request.data)
+        data = s.SeasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         season = seasons.season_create(actor=request.user, club=club, **data.validated_data)
-        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+        return Response(s.SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
 def _season(request: Request, pk: Any) -> Season:
@@ -200,22 +102,22 @@ def _season(request: Request, pk: Any) -> Season:
 
 
 class SeasonDetail(APIView):
-    @extend_schema(responses={200: SeasonSerializer, **ERRORS})
+    @extend_schema(responses={200: s.SeasonSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(SeasonSerializer(_season(request, pk)).data)
+        return Response(s.SeasonSerializer(_season(request, pk)).data)
 
     @extend_schema(
-        request=SeasonSerializer(partial=True), responses={200: SeasonSerializer, **ERRORS}
+        request=s.SeasonSerializer(partial=True), responses={200: s.SeasonSerializer, **ERRORS}
     )
     def patch(self, request: Request, pk: int) -> Response:
         """Change a season's name, dates, rule, points or best N (its club's directors)."""
         season = _season(request, pk)
         _club(request, season.club_id)
         _directing(request, season.club_id)
-        data = SeasonSerializer(season, data=request.data, partial=True)
+        data = s.SeasonSerializer(season, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         season = seasons.season_update(actor=request.user, season=season, **data.validated_data)
-        return Response(SeasonSerializer(season).data)
+        return Response(s.SeasonSerializer(season).data)
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request: Request, pk: int) -> Response:
@@ -229,7 +131,7 @@ class SeasonDetail(APIView):
 
 class SeasonLadder(APIView):
     @extend_schema(
-        responses={200: paged("LadderLine", LadderLineSerializer), **ERRORS},
+        responses={200: paged("LadderLine", s.LadderLineSerializer), **ERRORS},
         parameters=[
             OpenApiParameter(
                 "as_of", date, description="The ladder after the evenings up to this day."
@@ -260,7 +162,7 @@ class SeasonLadder(APIView):
 
 
 class MemberRatingView(APIView):
-    @extend_schema(responses={200: MemberRatingSerializer, **ERRORS})
+    @extend_schema(responses={200: s.MemberRatingSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         """A member's rating now, every rated match, their partners, evenings and ladder
         places (what the member's page shows)."""
@@ -311,7 +213,7 @@ class MemberRatingView(APIView):
 
 
 class ClubSeasonsSettings(APIView):
-    shape = inline_serializer("ClubSeasonsSettings", {"public": serializers.BooleanField()})
+    shape = s.ClubSeasonsSettingsSerializer
 
     @extend_schema(responses={200: shape, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:

@@ -17,10 +17,10 @@ from competition import services as competition
 from competition.models import Fixture, Stage
 from tournaments.models import Tournament
 
-from .. import serializers as s
 from ..access import directs, get_visible, require_director
 from ..accounts import people
 from ..problems import Problem
+from ..serializers import stages as s
 from ._common import ERRORS, PAGE_PARAMS, conditional, paged, paginate
 
 

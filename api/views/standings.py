@@ -20,9 +20,9 @@ from competition import selectors as competition_selectors
 from competition.models import Stage, StandingRow, StandingsCheckpoint
 from tournaments.models import Team
 
-from .. import serializers as s
 from ..access import get_visible_row
 from ..pagination import int_param
+from ..serializers import standings as s
 from ._common import ERRORS, conditional
 
 

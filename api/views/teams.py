@@ -16,10 +16,10 @@ from competition import services as competition
 from competition.models import Registration
 from tournaments.models import Player, Team, Tournament
 
-from .. import serializers as s
 from .. import services as api_services
 from ..access import get_visible, require_director, token_of
 from ..accounts import people
+from ..serializers import teams as s
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 

@@ -11,11 +11,11 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from .. import serializers as s
 from .. import services
 from ..access import get_or_404, require_write_token, signed_in, token_of
 from ..models import ApiToken
 from ..problems import Problem
+from ..serializers import tokens as s
 from ..throttling import TokensMadeThrottle
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 

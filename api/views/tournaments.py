@@ -16,7 +16,6 @@ from competition import services as competition
 from tournaments.access import directed_clubs
 from tournaments.models import Club, Tournament
 
-from .. import serializers as s
 from ..access import (
     get_or_404,
     get_visible,
@@ -28,6 +27,7 @@ from ..access import (
 )
 from ..accounts import an_id, people
 from ..problems import Problem
+from ..serializers import tournaments as s
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 

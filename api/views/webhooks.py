@@ -9,11 +9,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import serializers as s
 from .. import services
 from ..access import directs, get_or_404, require_director, signed_in, visible_tournaments
 from ..models import Webhook
 from ..problems import Problem
+from ..serializers import webhooks as s
 from ._common import ERRORS, PAGE_PARAMS, paged, paginate
 
 
@@ -62,7 +62,7 @@ class Webhooks(APIView):
         data = s.WebhookSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        tournament = values["tournament"]  # one the caller may see (s.VisibleTournament)
+        tournament = values["tournament"]  # one the caller may see (VisibleTournament)
         require_director(request, tournament)
         assert request.user.is_authenticated  # require_director: signed in
         check_url(values["url"])

@@ -1,0 +1,59 @@
+"""A club's shapes: the club, and a member of it (their contact for its directors only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from tournaments.models import Club
+
+from ..accounts import AccountField
+from ._common import Strict, StrictModel, UserRef
+
+
+class ClubSerializer(StrictModel):
+    directors = UserRef(many=True, read_only=True)
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="An IANA time zone name (Asia/Kolkata); its tournaments' pages show times in "
+        "it. Default UTC.",
+    )
+
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "time_zone", "directors", "created_at"]
+        read_only_fields = ["id", "slug", "directors", "created_at"]
+
+
+class MemberSerializer(Strict):
+    """A member of a club. ``contact`` is shown to the club's directors only (anyone else who
+    sees the member gets null)."""
+
+    id = serializers.IntegerField(read_only=True)
+    club = serializers.IntegerField(source="club_id", read_only=True)
+    name = serializers.CharField(max_length=200)
+    contact = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        help_text="A phone number or e-mail, to tell two members of one name apart (its "
+        "directors only).",
+    )
+    user = AccountField(
+        required=False,
+        allow_null=True,
+        help_text="The account they sign in with, if any (one of the club's people: its "
+        "directors, its members' accounts, yours). A member plays without one.",
+    )
+
+    def to_representation(self, member: Any) -> dict[str, Any]:
+        return {
+            "id": member.pk,
+            "club": member.club_id,
+            "name": member.name,
+            "contact": member.contact if self.context.get("directs") else None,
+            "user": member.user_id,
+        }

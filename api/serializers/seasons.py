@@ -1,0 +1,113 @@
+"""What a club learns across evenings: its rated members, its seasons and their ladders, a
+member's rating and history, whether its pages are public."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import inline_serializer
+from rest_framework import serializers
+
+from seasons.models import Season
+
+
+class MemberRef(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RatingFields(serializers.Serializer[Any]):
+    mu = serializers.FloatField(help_text="The rating: the estimate of the member's skill.")
+    sigma = serializers.FloatField(help_text="Its uncertainty (shrinks with play).")
+    conservative = serializers.FloatField(help_text="mu - 3 sigma.")
+    matches = serializers.IntegerField(help_text="Rated matches.")
+    last_played = serializers.DateField(allow_null=True, help_text="The evening of the last.")
+
+
+class RatedMemberSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    member = MemberRef()
+    rating = RatingFields()
+
+
+class SeasonSerializer(serializers.ModelSerializer[Season]):
+    points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=10_000), min_length=1, max_length=64,
+        help_text="places: the points of the 1st, 2nd... place; wins: one number, per match won.",
+    )  # fmt: skip
+    best = serializers.IntegerField(
+        min_value=1, max_value=1000, allow_null=True, required=False,
+        help_text="Only each member's best N evenings count (null: all).",
+    )  # fmt: skip
+
+    class Meta:
+        model = Season
+        fields = ["id", "club", "name", "starts_on", "ends_on", "rule", "points", "best"]
+        read_only_fields = ["id", "club"]
+
+
+class LadderLineSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    member = MemberRef()
+    points = serializers.IntegerField()
+    evenings = serializers.IntegerField(help_text="Evenings played in the season so far.")
+    counted = serializers.IntegerField(help_text="Of which count (the best N).")
+    wins = serializers.IntegerField(help_text="Evenings won (first places).")
+    won = serializers.IntegerField(help_text="Matches won.")
+
+
+class RatingChangeSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    tournament = serializers.IntegerField()
+    day = serializers.DateField(help_text="The evening's date.")
+    finished_at = serializers.DateTimeField()
+    partner = MemberRef()
+    result = serializers.CharField(help_text="won, drew or lost")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class EveningSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    team = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    won = serializers.IntegerField()
+    played = serializers.IntegerField()
+
+
+MemberRatingSerializer = inline_serializer(
+    "MemberRating",
+    {
+        "member": MemberRef(),
+        "rating": RatingFields(allow_null=True),
+        "history": RatingChangeSerializer(many=True),
+        "partners": inline_serializer(
+            "Partner",
+            {
+                "member": MemberRef(),
+                "played": serializers.IntegerField(),
+                "won": serializers.IntegerField(),
+            },
+            many=True,
+        ),
+        "evenings": EveningSerializer(many=True),
+        "ladders": inline_serializer(
+            "LadderPlace",
+            {
+                "season": serializers.IntegerField(),
+                "name": serializers.CharField(),
+                "rank": serializers.IntegerField(),
+                "points": serializers.IntegerField(),
+            },
+            many=True,
+        ),
+    },
+)
+
+
+#: whether anyone may see a club's ladders, ratings and member pages
+ClubSeasonsSettingsSerializer = inline_serializer(
+    "ClubSeasonsSettings", {"public": serializers.BooleanField()}
+)

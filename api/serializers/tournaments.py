@@ -1,0 +1,49 @@
+"""A tournament's shape (its club, its directors, its rules and match format)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from tournaments.models import Tournament
+
+from ..accounts import AccountsField
+from ._common import StrictModel, UserRef
+
+
+class TournamentSerializer(StrictModel):
+    organizer = UserRef(read_only=True)
+    club = serializers.IntegerField(
+        source="club_id",
+        required=False,
+        allow_null=True,
+        help_text="The club it belongs to: one you direct (a club's token: its club). Left "
+        "out: your oldest club (one is made for you if you direct none). Fixed once made.",
+    )
+    directors = AccountsField(
+        required=False,
+        help_text="The accounts directing with the organizer, each by id or as a member "
+        '({"member": id}), of the club\'s people (only the organizer changes them).',
+    )
+    rules = serializers.JSONField(required=False, help_text="Rule variants (docs/rules.md V).")
+    match_format = serializers.JSONField(required=False, help_text="Default match format (M1).")
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "organizer",
+            "club",
+            "directors",
+            "rules",
+            "match_format",
+            "published",
+            "created_at",
+        ]
+        read_only_fields = ["id", "organizer", "created_at"]
+        # a taken slug is refused by the model's check (the view's full_clean), in the one
+        # wording of tournaments.models.slug_taken, whoever's tournament holds it
+        extra_kwargs: dict[str, dict[str, Any]] = {"slug": {"validators": []}}
