@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.request import Request
@@ -23,8 +23,8 @@ from rest_framework.request import Request
 from competition import access as competition_access
 from competition import selectors as competition_selectors
 from tournaments import links
-from tournaments.access import LinkActor, is_director
-from tournaments.models import ID_LIMIT, Tournament
+from tournaments.access import LinkActor, directed_clubs, is_club_director, is_director
+from tournaments.models import ID_LIMIT, Club, Player, Tournament
 
 from . import sql as queries
 from .models import ApiToken
@@ -89,11 +89,25 @@ def get_visible(
     than filtering by every tournament the caller may see.
     """
     obj = get_or_404(queryset.select_related(path) if path else queryset, pk)
-    tournament = obj
-    for name in path.split("__") if path else ():
-        tournament = getattr(tournament, name)
-    if not may_see(request, tournament):
+    if not may_see(request, _tournament_of(obj, path)):
         raise Http404
+    return obj
+
+
+def _tournament_of(obj: Any, path: str) -> Any:
+    """The tournament ``obj`` belongs to, down ``path`` (``obj`` itself for an empty path)."""
+    for name in path.split("__") if path else ():
+        obj = getattr(obj, name)
+    return obj
+
+
+def get_directed(
+    request: Request, queryset: QuerySet[Any], pk: Any, path: str = "tournament"
+) -> Any:
+    """Return the object with this id if the caller may see its tournament (else Http404) and
+    directs it (else what ``require_director`` refuses): the object a director may change."""
+    obj = get_visible(request, queryset, pk, path)
+    require_director(request, _tournament_of(obj, path))
     return obj
 
 
@@ -224,6 +238,12 @@ def directs(request: Request, tournament: Tournament | int) -> bool:
     return known[tournament_id]
 
 
+def directed_tournaments(request: Request) -> list[int]:
+    """Return the ids of the tournaments the caller may see and directs."""
+    seen = visible_tournaments(request).values_list("pk", flat=True)
+    return [t for t in seen if directs(request, t)]
+
+
 def via_of(request: Request) -> str:
     """How the request came, as the match log records it: "token:<id>" or "session"."""
     token = token_of(request)
@@ -262,12 +282,7 @@ def require_write(request: Request, tournament: Tournament | int) -> None:
             code="token_scope",
             status_code=403,
         )
-    if not signed_in(request):
-        raise Problem(
-            "sign in, or send a token, to change anything",
-            code="not_authenticated",
-            status_code=401,
-        )
+    require_signed_in(request, "sign in, or send a token, to change anything")
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
     if not in_scope(request, tournament_id):
         raise Http404
@@ -288,3 +303,66 @@ def require_director(request: Request, tournament: Tournament) -> None:
         raise Problem(
             "only a director of this tournament may do this", code="forbidden", status_code=403
         )
+
+
+def require_signed_in(request: Request, refusal: str) -> None:
+    """Refuse the anonymous (401 ``not_authenticated``), in the words of ``refusal``."""
+    if not signed_in(request):
+        raise Problem(refusal, code="not_authenticated", status_code=401)
+
+
+def refuse_tournament_token(request: Request, *, signed_out: str, scoped: str) -> ApiToken | None:
+    """Refuse the anonymous (401, saying ``signed_out``) and a tournament's token, a team's
+    among them (403 ``token_scope``, saying ``scoped``): what reaches beyond one tournament.
+    Return the club's token the request came with, if any (None: a session)."""
+    require_signed_in(request, signed_out)
+    token = token_of(request)
+    if token is not None and token.club_id is None:
+        raise Problem(scoped, code="token_scope", status_code=403)
+    return token
+
+
+def reach_clubs(request: Request) -> ApiToken | None:
+    """Refuse the anonymous (401) and a tournament's token (403): a club is beyond it. Return
+    the club's token the request came with, if any."""
+    return refuse_tournament_token(
+        request,
+        signed_out="sign in, or send a token, to see clubs",
+        scoped="this token belongs to one tournament: a club's token (or a session) reaches a club",
+    )
+
+
+def seen_clubs(request: Request) -> QuerySet[Club]:
+    """Return the clubs the caller sees: those they direct and those they are a member of (a
+    club's token: its club only)."""
+    token = reach_clubs(request)
+    user = request.user
+    seen = Club.objects.filter(
+        Q(pk__in=directed_clubs(user).values("pk"))
+        | Q(pk__in=Player.objects.filter(user_id=user.pk or 0).values("club"))
+    )
+    if token is not None:
+        seen = seen.filter(pk=token.club_id or 0)
+    return seen
+
+
+def get_seen_club(request: Request, pk: Any) -> Club:
+    """Return the club with this id if the caller sees it (with its directors); else Http404."""
+    club: Club = get_or_404(seen_clubs(request).prefetch_related("directors"), pk)
+    return club
+
+
+def require_club_director(request: Request, club: Club | int) -> None:
+    """Refuse a read-only token (403 ``token_read_only``) and a caller who does not direct the
+    club (403 ``forbidden``)."""
+    require_write_token(request)
+    if not is_club_director(request.user, club):
+        raise Problem("only a director of the club may do this", code="forbidden", status_code=403)
+
+
+def get_directed_club(request: Request, pk: Any) -> Club:
+    """Return the club with this id if the caller sees it (else Http404) and directs it (else
+    what ``require_club_director`` refuses)."""
+    club = get_seen_club(request, pk)
+    require_club_director(request, club)
+    return club

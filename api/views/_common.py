@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +20,8 @@ from rest_framework.views import APIView
 
 from ..access import directs, signed_in
 from ..pagination import Pages
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 PROBLEM = OpenApiResponse(
     response=inline_serializer(
@@ -52,6 +59,19 @@ def paged(name: str, item: Any) -> Any:
             "previous": serializers.URLField(allow_null=True),
             "results": item(many=True),
         },
+    )
+
+
+def listed(
+    item: Any, operation_id: str, parameters: Sequence[OpenApiParameter] = ()
+) -> Callable[[F], F]:
+    """Return the schema of a list answered a page at a time (``paginate``), to decorate its
+    ``get`` with: a page of ``item``s (named like its component), the errors, and ``parameters``
+    then the page's."""
+    return extend_schema(
+        responses={200: paged(item.__name__.removesuffix("Serializer"), item), **ERRORS},
+        parameters=[*parameters, *PAGE_PARAMS],
+        operation_id=operation_id,
     )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -19,58 +18,21 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import clubs, invites
-from tournaments.access import directed_clubs, is_club_director, nameable_accounts
+from tournaments.access import is_club_director, nameable_accounts
 from tournaments.models import Club, Player
 from tournaments.site import absolute_url
 
-from ..access import get_or_404, require_write_token, signed_in, token_of
+from ..access import (
+    get_directed_club,
+    get_or_404,
+    get_seen_club,
+    reach_clubs,
+    require_club_director,
+    seen_clubs,
+)
 from ..problems import Problem
 from ..serializers import clubs as s
-from ._common import ERRORS, PAGE_PARAMS, paged, paginate
-
-
-def _no_tournament_token(request: Request) -> None:
-    """Refuse the anonymous (401) and a tournament's token (403): a club is beyond it."""
-    if not signed_in(request):
-        raise Problem("sign in, or send a token, to see clubs", code="not_authenticated",
-                      status_code=401)  # fmt: skip
-    token = token_of(request)
-    if token is not None and token.club_id is None:
-        raise Problem(
-            "this token belongs to one tournament: a club's token (or a session) reaches a club",
-            code="token_scope",
-            status_code=403,
-        )
-
-
-def _seen_clubs(request: Request) -> QuerySet[Club]:
-    """The clubs the caller sees: those they direct and those they are a member of (a club's
-    token: its club only)."""
-    _no_tournament_token(request)
-    user = request.user
-    seen = Club.objects.filter(
-        Q(pk__in=directed_clubs(user).values("pk"))
-        | Q(pk__in=Player.objects.filter(user_id=user.pk or 0).values("club"))
-    )
-    token = token_of(request)
-    if token is not None:
-        seen = seen.filter(pk=token.club_id or 0)
-    return seen
-
-
-def _club(request: Request, pk: Any) -> Club:
-    """The club with this id if the caller sees it; else 404."""
-    club: Club = get_or_404(_seen_clubs(request).prefetch_related("directors"), pk)
-    return club
-
-
-def _directing(request: Request, club: Club | int) -> None:
-    """Refuse a read-only token (403 ``token_read_only``) and a caller who does not direct the
-    club (403 ``forbidden``)."""
-    require_write_token(request)
-    if not is_club_director(request.user, club):
-        raise Problem("only a director of the club may do this", code="forbidden",
-                      status_code=403)  # fmt: skip
+from ._common import ERRORS, listed, paginate
 
 
 def _member_context(request: Request, club: Club | int) -> dict[str, Any]:
@@ -83,21 +45,16 @@ def _member_context(request: Request, club: Club | int) -> dict[str, Any]:
 
 
 class Clubs(APIView):
-    @extend_schema(
-        responses={200: paged("Club", s.ClubSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="clubs_list",
-    )
+    @listed(s.ClubSerializer, "clubs_list")
     def get(self, request: Request) -> Response:
         """The clubs you direct or are a member of."""
-        clubs_seen = _seen_clubs(request).prefetch_related("directors").order_by("name", "id")
+        clubs_seen = seen_clubs(request).prefetch_related("directors").order_by("name", "id")
         return paginate(self, request, clubs_seen, lambda c: s.ClubSerializer(c).data)
 
     @extend_schema(request=s.ClubSerializer, responses={201: s.ClubSerializer, **ERRORS})
     def post(self, request: Request) -> Response:
         """Make a club: you direct it."""
-        _no_tournament_token(request)
-        if token_of(request) is not None:
+        if reach_clubs(request) is not None:
             raise Problem(
                 "a club's token acts in its club: sign in, or make the club by the first-run "
                 "command, to make another",
@@ -116,15 +73,14 @@ class Clubs(APIView):
 class ClubDetail(APIView):
     @extend_schema(responses={200: s.ClubSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(s.ClubSerializer(_club(request, pk)).data)
+        return Response(s.ClubSerializer(get_seen_club(request, pk)).data)
 
     @extend_schema(
         request=s.ClubSerializer(partial=True), responses={200: s.ClubSerializer, **ERRORS}
     )
     def patch(self, request: Request, pk: int) -> Response:
         """Rename the club or change its time zone (its directors)."""
-        club = _club(request, pk)
-        _directing(request, club)
+        club = get_directed_club(request, pk)
         data = s.ClubSerializer(club, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -136,14 +92,10 @@ class ClubDetail(APIView):
 
 
 class ClubMembers(APIView):
-    @extend_schema(
-        responses={200: paged("Member", s.MemberSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="club_members_list",
-    )
+    @listed(s.MemberSerializer, "club_members_list")
     def get(self, request: Request, pk: int) -> Response:
         """The club's roster, by name."""
-        club = _club(request, pk)
+        club = get_seen_club(request, pk)
         context = _member_context(request, club)
         return paginate(
             self,
@@ -155,8 +107,7 @@ class ClubMembers(APIView):
     @extend_schema(request=s.MemberSerializer, responses={201: s.MemberSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
         """Add a member (its directors)."""
-        club = _club(request, pk)
-        _directing(request, club)
+        club = get_directed_club(request, pk)
         context = _member_context(request, club)
         data = s.MemberSerializer(data=request.data, context=context)
         data.is_valid(raise_exception=True)
@@ -172,7 +123,7 @@ class ClubMembers(APIView):
 
 def _member(request: Request, pk: Any) -> tuple[Player, int]:
     """The member with this id if the caller sees its club, and its club's id; else 404."""
-    member: Player = get_or_404(Player.objects.filter(club__in=_seen_clubs(request)), pk)
+    member: Player = get_or_404(Player.objects.filter(club__in=seen_clubs(request)), pk)
     assert member.club_id is not None  # a club's member
     return member, member.club_id
 
@@ -190,7 +141,7 @@ class MemberDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         """Rename a member, change their contact or their account (its club's directors)."""
         member, club_id = _member(request, pk)
-        _directing(request, club_id)
+        require_club_director(request, club_id)
         context = _member_context(request, club_id)
         data = s.MemberSerializer(member, data=request.data, partial=True, context=context)
         data.is_valid(raise_exception=True)
@@ -225,7 +176,7 @@ class MemberInvite(APIView):
         """Invite a member with no account to make one (its club's directors): a one-time
         link that ends the invitations before it (docs/clubs.md, "Accounts")."""
         member, club_id = _member(request, pk)
-        _directing(request, club_id)
+        require_club_director(request, club_id)
         invite, key = invites.member_invite(actor=request.user, member=member)
         url = absolute_url(request, reverse("web:member-invite", args=[key]))
         return Response(

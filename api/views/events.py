@@ -29,9 +29,8 @@ from tournaments.services import match_append_event
 from ..access import (
     admit_to_append,
     directs,
-    get_visible,
+    get_directed,
     get_visible_row,
-    require_director,
     require_write,
     team_actor,
     via_of,
@@ -202,8 +201,7 @@ class MatchHistory(APIView):
         summary="The whole history of a match, for its directors: who did what, when, how",
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = get_visible(request, Match.objects.all(), pk)
-        require_director(request, match.tournament)
+        match = get_directed(request, Match.objects.all(), pk)
         events = store.match_events(match).select_related("actor")
         rows, following = _events_page(request, match, events)
         results = s.HistorySerializer(rows, many=True).data

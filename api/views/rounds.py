@@ -15,17 +15,17 @@ from competition import services as competition
 from competition.models import Round, Stage
 
 from ..access import (
-    directs,
+    directed_tournaments,
+    get_directed,
     get_or_404,
     get_visible,
     require_director,
     signed_in,
     token_of,
     visible,
-    visible_tournaments,
 )
 from ..serializers import rounds as s
-from ._common import ERRORS, PAGE_PARAMS, paged, paginate
+from ._common import ERRORS, listed, paginate
 
 
 def _rounds(request: Request) -> QuerySet[Round]:
@@ -35,9 +35,7 @@ def _rounds(request: Request) -> QuerySet[Round]:
         return rounds.exclude(status=Round.Status.DRAFT)
     if request.user.is_superuser and token_of(request) is None:
         return rounds
-    directed = [
-        t for t in visible_tournaments(request).values_list("pk", flat=True) if directs(request, t)
-    ]
+    directed = directed_tournaments(request)
     return rounds.filter(~Q(status=Round.Status.DRAFT) | Q(stage__tournament__in=directed))
 
 
@@ -46,12 +44,15 @@ def _round_data(round_: Round) -> Any:
     return s.RoundSerializer(fresh).data
 
 
+def _directed_round(request: Request, pk: int) -> Round:
+    """The round with this id if the caller sees it (else 404) and directs its tournament."""
+    round_: Round = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
+    require_director(request, round_.stage.tournament)
+    return round_
+
+
 class StageRounds(APIView):
-    @extend_schema(
-        responses={200: paged("Round", s.RoundSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="stage_rounds_list",
-    )
+    @listed(s.RoundSerializer, "stage_rounds_list")
     def get(self, request: Request, pk: int) -> Response:
         stage = get_visible(request, Stage.objects.all(), pk)
         rounds = (
@@ -68,8 +69,7 @@ class StageRounds(APIView):
         summary="Pair the stage's next round, as a draft",
     )
     def post(self, request: Request, pk: int) -> Response:
-        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
-        require_director(request, stage.tournament)
+        stage = get_directed(request, Stage.objects.all(), pk)
         round_ = competition.round_pair(actor=request.user, stage=stage)
         return Response(_round_data(round_), status=status.HTTP_201_CREATED)
 
@@ -94,8 +94,7 @@ class RoundDetail(APIView):
         summary="Edit a draft round: swap two teams or two tables",
     )
     def patch(self, request: Request, pk: int) -> Response:
-        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
-        require_director(request, round_.stage.tournament)
+        round_ = _directed_round(request, pk)
         edit = s.RoundEditSerializer(data=request.data)
         edit.is_valid(raise_exception=True)
         values = edit.validated_data
@@ -112,8 +111,7 @@ class RoundDetail(APIView):
 class RoundPublish(APIView):
     @extend_schema(request=None, responses={200: s.RoundSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
-        require_director(request, round_.stage.tournament)
+        round_ = _directed_round(request, pk)
         competition.round_publish(actor=request.user, round=round_)
         return Response(_round_data(round_))
 
@@ -123,7 +121,6 @@ class RoundUnpublish(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """Take a published round back to a draft while nothing is recorded in it (a
         bracket: the whole bracket): its matches are called off (status ``called_off``)."""
-        round_ = get_or_404(_rounds(request).select_related("stage__tournament"), pk)
-        require_director(request, round_.stage.tournament)
+        round_ = _directed_round(request, pk)
         draft = competition.round_unpublish(actor=request.user, round=round_)
         return Response(_round_data(draft))

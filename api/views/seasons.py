@@ -3,7 +3,7 @@ member's rating and history, and seeding an evening by its members' ratings.
 
 Calls ``seasons.services`` and reads ``seasons.selectors``. Who sees what: a club whose pages
 are public (``ClubSeasons.public``), anyone; any other, the people who see the club
-(``clubs._seen_clubs``: its directors and its members with an account); anyone else finds no
+(``access.seen_clubs``: its directors and its members with an account); anyone else finds no
 such club (404). Writes are its directors' (403 ``forbidden``), as for the roster.
 """
 
@@ -25,11 +25,10 @@ from seasons import services as seasons
 from seasons.models import ClubSeasons, RatingSeeding, Season
 from tournaments.models import Club, Player, Tournament
 
-from ..access import get_or_404, get_visible, require_director
+from ..access import get_directed, get_directed_club, get_or_404, get_seen_club
 from ..problems import Problem
 from ..serializers import seasons as s
-from ._common import ERRORS, PAGE_PARAMS, paged, paginate
-from .clubs import _club, _directing
+from ._common import ERRORS, listed, paginate
 
 
 def _seasons_club(request: Request, pk: Any) -> Club:
@@ -38,7 +37,7 @@ def _seasons_club(request: Request, pk: Any) -> Club:
     assert club is not None
     if selectors.is_public(club):
         return club
-    return _club(request, pk)
+    return get_seen_club(request, pk)
 
 
 def _ref(player: Player) -> dict[str, Any]:
@@ -56,11 +55,7 @@ def _rating(r: rating.Rating) -> dict[str, Any]:
 
 
 class ClubRatings(APIView):
-    @extend_schema(
-        responses={200: paged("RatedMember", s.RatedMemberSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="club_ratings_list",
-    )
+    @listed(s.RatedMemberSerializer, "club_ratings_list")
     def get(self, request: Request, pk: int) -> Response:
         """The club's rated members, best first by the conservative estimate (with the drift
         of time away up to now)."""
@@ -73,11 +68,7 @@ class ClubRatings(APIView):
 
 
 class ClubSeasonsView(APIView):
-    @extend_schema(
-        responses={200: paged("Season", s.SeasonSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="club_seasons_list",
-    )
+    @listed(s.SeasonSerializer, "club_seasons_list")
     def get(self, request: Request, pk: int) -> Response:
         """The club's seasons, latest first."""
         club = _seasons_club(request, pk)
@@ -87,8 +78,7 @@ class ClubSeasonsView(APIView):
     @extend_schema(request=s.SeasonSerializer, responses={201: s.SeasonSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
         """Make a season (its directors)."""
-        club = _club(request, pk)
-        _directing(request, club)
+        club = get_directed_club(request, pk)
         data = s.SeasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         season = seasons.season_create(actor=request.user, club=club, **data.validated_data)
@@ -112,8 +102,7 @@ class SeasonDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         """Change a season's name, dates, rule, points or best N (its club's directors)."""
         season = _season(request, pk)
-        _club(request, season.club_id)
-        _directing(request, season.club_id)
+        get_directed_club(request, season.club_id)
         data = s.SeasonSerializer(season, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         season = seasons.season_update(actor=request.user, season=season, **data.validated_data)
@@ -123,22 +112,20 @@ class SeasonDetail(APIView):
     def delete(self, request: Request, pk: int) -> Response:
         """Remove a season (its ladder is computed: nothing else goes)."""
         season = _season(request, pk)
-        _club(request, season.club_id)
-        _directing(request, season.club_id)
+        get_directed_club(request, season.club_id)
         seasons.season_delete(actor=request.user, season=season)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SeasonLadder(APIView):
-    @extend_schema(
-        responses={200: paged("LadderLine", s.LadderLineSerializer), **ERRORS},
-        parameters=[
+    @listed(
+        s.LadderLineSerializer,
+        "season_ladder_list",
+        [
             OpenApiParameter(
                 "as_of", date, description="The ladder after the evenings up to this day."
-            ),
-            *PAGE_PARAMS,
+            )
         ],
-        operation_id="season_ladder_list",
     )
     def get(self, request: Request, pk: int) -> Response:
         """The season's ladder, best first (as of an evening: ``as_of``)."""
@@ -223,8 +210,7 @@ class ClubSeasonsSettings(APIView):
     @extend_schema(request=shape, responses={200: shape, **ERRORS})
     def patch(self, request: Request, pk: int) -> Response:
         """Say whether anyone may see the club's ladders, ratings and member pages."""
-        club = _club(request, pk)
-        _directing(request, club)
+        club = get_directed_club(request, pk)
         data = self.shape.__class__(data=request.data)
         data.is_valid(raise_exception=True)
         saved: ClubSeasons = seasons.club_seasons_update(
@@ -258,8 +244,7 @@ class TournamentSeedByRatings(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """Set each team's rating from its members' ratings (the sum of their ratings, or of
         their conservative estimates) and the stages not started to seed by rating."""
-        tournament = get_visible(request, Tournament.objects.all(), pk, "")
-        require_director(request, tournament)
+        tournament = get_directed(request, Tournament.objects.all(), pk, "")
         measure = request.data.get("measure") if hasattr(request.data, "get") else None
         if not isinstance(measure, str):
             raise Problem("measure: one of sum, conservative", code="invalid", status_code=400)

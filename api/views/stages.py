@@ -17,11 +17,11 @@ from competition import services as competition
 from competition.models import Fixture, Stage
 from tournaments.models import Tournament
 
-from ..access import directs, get_visible, require_director
+from ..access import directs, get_directed, get_visible
 from ..accounts import people
 from ..problems import Problem
 from ..serializers import stages as s
-from ._common import ERRORS, PAGE_PARAMS, conditional, paged, paginate
+from ._common import ERRORS, conditional, listed, paginate
 
 
 def _stage_values(data: dict[str, Any]) -> tuple[dict[str, Any], Any]:
@@ -30,11 +30,7 @@ def _stage_values(data: dict[str, Any]) -> tuple[dict[str, Any], Any]:
 
 
 class TournamentStages(APIView):
-    @extend_schema(
-        responses={200: paged("Stage", s.StageSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="tournament_stages_list",
-    )
+    @listed(s.StageSerializer, "tournament_stages_list")
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_visible(request, Tournament.objects.all(), pk, "")
         stages = Stage.objects.filter(tournament=tournament).prefetch_related("scorekeepers")
@@ -44,8 +40,7 @@ class TournamentStages(APIView):
 
     @extend_schema(request=s.StageSerializer, responses={201: s.StageSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        tournament = get_visible(request, Tournament.objects.all(), pk, "")
-        require_director(request, tournament)
+        tournament = get_directed(request, Tournament.objects.all(), pk, "")
         data = s.StageSerializer(data=request.data, context=people(request, tournament=tournament))
         data.is_valid(raise_exception=True)
         values, scorekeepers = _stage_values(data.validated_data)
@@ -64,8 +59,7 @@ class StageDetail(APIView):
         request=s.StageSerializer(partial=True), responses={200: s.StageSerializer, **ERRORS}
     )
     def patch(self, request: Request, pk: int) -> Response:
-        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
-        require_director(request, stage.tournament)
+        stage = get_directed(request, Stage.objects.all(), pk)
         context = people(request, tournament=stage.tournament, also=stage.scorekeepers.all())
         data = s.StageSerializer(stage, data=request.data, partial=True, context=context)
         data.is_valid(raise_exception=True)
@@ -84,8 +78,7 @@ class StageStart(APIView):
         """Start the stage. The answer says which registered teams were left out, not checked
         in (``not_checked_in``); name them in the request to have the start refused instead
         while any other is not checked in."""
-        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
-        require_director(request, stage.tournament)
+        stage = get_directed(request, Stage.objects.all(), pk)
         data = s.StageStartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         stage = competition.stage_start(
@@ -108,8 +101,7 @@ class StageCut(APIView):
         summary="The ties across the stage's cut line, decided or waiting (directors)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
-        require_director(request, stage.tournament)
+        stage = get_directed(request, Stage.objects.all(), pk)
         found = competition.cut_for_stage(stage)
         return Response(s.CutTieSerializer(found.ties if found else [], many=True).data)
 
@@ -119,8 +111,7 @@ class StageCut(APIView):
         summary="Decide a tie at the stage's cut: a lot drawn here, or an order (once)",
     )
     def post(self, request: Request, pk: int) -> Response:
-        stage = get_visible(request, Stage.objects.select_related("tournament"), pk)
-        require_director(request, stage.tournament)
+        stage = get_directed(request, Stage.objects.all(), pk)
         data = s.CutDecideSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tie, method = data.validated_data["tie"], data.validated_data["method"]

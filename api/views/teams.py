@@ -17,10 +17,10 @@ from competition.models import Registration
 from tournaments.models import Player, Team, Tournament
 
 from .. import services as api_services
-from ..access import get_visible, require_director, token_of
+from ..access import get_directed, get_visible, token_of
 from ..accounts import people
 from ..serializers import teams as s
-from ._common import ERRORS, PAGE_PARAMS, paged, paginate
+from ._common import ERRORS, listed, paginate
 
 
 def _teams(queryset: QuerySet[Team]) -> QuerySet[Team]:
@@ -30,11 +30,7 @@ def _teams(queryset: QuerySet[Team]) -> QuerySet[Team]:
 
 
 class TournamentTeams(APIView):
-    @extend_schema(
-        responses={200: paged("Team", s.TeamSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="tournament_teams_list",
-    )
+    @listed(s.TeamSerializer, "tournament_teams_list")
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_visible(request, Tournament.objects.all(), pk, "")
         teams = _teams(Team.objects.filter(tournament=tournament))
@@ -42,8 +38,7 @@ class TournamentTeams(APIView):
 
     @extend_schema(request=s.TeamSerializer, responses={201: s.TeamSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        tournament = get_visible(request, Tournament.objects.all(), pk, "")
-        require_director(request, tournament)
+        tournament = get_directed(request, Tournament.objects.all(), pk, "")
         context = people(request, tournament=tournament)
         data = s.TeamSerializer(data=request.data, context=context)
         data.is_valid(raise_exception=True)
@@ -79,8 +74,7 @@ class TeamCommand(APIView):
 
     @extend_schema(request=None, responses={200: s.TeamSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        team = get_visible(request, Team.objects.select_related("tournament"), pk)
-        require_director(request, team.tournament)
+        team = get_directed(request, Team.objects.all(), pk)
         type(self).command(actor=request.user, team=team)
         return Response(s.TeamSerializer(_teams(Team.objects.filter(pk=team.pk)).get()).data)
 
@@ -94,8 +88,7 @@ class TeamCheckIn(TeamCommand):
         entries at its next round, or waits for a stage to come that takes the registered
         teams (``plays_in`` says which); anywhere else it is refused (409
         ``late_entry_refused``, saying why), never checked in for nothing."""
-        team = get_visible(request, Team.objects.select_related("tournament"), pk)
-        require_director(request, team.tournament)
+        team = get_directed(request, Team.objects.all(), pk)
         competition.team_check_in(actor=request.user, team=team)
         plays_in = [
             {"stage": stage.pk, "name": stage.name, "from_round": first}
@@ -143,8 +136,7 @@ class TeamToken(APIView):
         """A team's token (a director): it enters and answers the team's results in the
         tournament's score matches, through the team's link, and nothing else (docs/links.md).
         A new token of the team, or a new link, ends the one before."""
-        team = get_visible(request, Team.objects.select_related("tournament"), pk)
-        require_director(request, team.tournament)
+        team = get_directed(request, Team.objects.all(), pk)
         days = request.data.get("expires_in_days", 1) if isinstance(request.data, dict) else 1
         if type(days) is not int or not 1 <= days <= 30:
             raise serializers.ValidationError({"expires_in_days": ["a whole number, 1 to 30"]})

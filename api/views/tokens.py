@@ -12,26 +12,21 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from .. import services
-from ..access import get_or_404, require_write_token, signed_in, token_of
+from ..access import get_or_404, refuse_tournament_token, require_write_token
 from ..models import ApiToken
-from ..problems import Problem
 from ..serializers import tokens as s
 from ..throttling import TokensMadeThrottle
-from ._common import ERRORS, PAGE_PARAMS, paged, paginate
+from ._common import ERRORS, listed, paginate
 
 
 def _manager(request: Request) -> ApiToken | None:
     """Refuse whoever may not manage tokens: the anonymous (401), a tournament's token (403
     ``token_scope``); return the club's token the request came with, if any."""
-    if not signed_in(request):
-        raise Problem("sign in to manage tokens", code="not_authenticated", status_code=401)
-    token = token_of(request)
-    if token is not None and token.club_id is None:
-        raise Problem(
-            "a tournament's token manages no tokens: sign in, or use a club's token",
-            code="token_scope",
-            status_code=403,
-        )
+    token = refuse_tournament_token(
+        request,
+        signed_out="sign in to manage tokens",
+        scoped="a tournament's token manages no tokens: sign in, or use a club's token",
+    )
     # The user's expired tokens go here (api.auth refuses each one when it is presented).
     services.tokens_prune_expired(user=request.user)
     return token
@@ -52,11 +47,7 @@ class Tokens(APIView):
             throttles.append(TokensMadeThrottle())
         return throttles
 
-    @extend_schema(
-        responses={200: paged("Token", s.TokenSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="tokens_list",
-    )
+    @listed(s.TokenSerializer, "tokens_list")
     def get(self, request: Request) -> Response:
         """Your tokens (a club's token: those it made), without their secrets."""
         tokens = _managed(request, _manager(request)).order_by("-created", "id")

@@ -17,26 +17,21 @@ from tournaments.access import directed_clubs
 from tournaments.models import Club, Tournament
 
 from ..access import (
+    get_directed,
     get_or_404,
     get_visible,
-    require_director,
+    refuse_tournament_token,
     require_write_token,
-    signed_in,
     token_of,
     visible_tournaments,
 )
 from ..accounts import an_id, people
-from ..problems import Problem
 from ..serializers import tournaments as s
-from ._common import ERRORS, PAGE_PARAMS, paged, paginate
+from ._common import ERRORS, listed, paginate
 
 
 class Tournaments(APIView):
-    @extend_schema(
-        responses={200: paged("Tournament", s.TournamentSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="tournaments_list",
-    )
+    @listed(s.TournamentSerializer, "tournaments_list")
     def get(self, request: Request) -> Response:
         tournaments = (
             visible_tournaments(request)
@@ -50,18 +45,12 @@ class Tournaments(APIView):
         request=s.TournamentSerializer, responses={201: s.TournamentSerializer, **ERRORS}
     )
     def post(self, request: Request) -> Response:
-        if not signed_in(request):
-            raise Problem(
-                "sign in to create a tournament", code="not_authenticated", status_code=401
-            )
-        token = token_of(request)
-        if token is not None and token.club_id is None:
-            raise Problem(
-                "a tournament's token acts in its tournament: a club's token (or a session) "
-                "creates tournaments",
-                code="token_scope",
-                status_code=403,
-            )
+        refuse_tournament_token(
+            request,
+            signed_out="sign in to create a tournament",
+            scoped="a tournament's token acts in its tournament: a club's token (or a session) "
+            "creates tournaments",
+        )
         require_write_token(request)
         club = _club_of_new(request)
         data = s.TournamentSerializer(data=request.data, context=people(request, club=club))
@@ -69,7 +58,7 @@ class Tournaments(APIView):
         values = dict(data.validated_data)
         directors = values.pop("directors", [])
         values.pop("club_id", None)  # read by _club_of_new
-        assert request.user.is_authenticated  # signed_in() above
+        assert request.user.is_authenticated  # refuse_tournament_token: signed in
         _clean(Tournament(organizer=request.user, **values))  # a 400 naming each field
         tournament = competition.tournament_create(
             actor=request.user, club=club, directors=directors, **values
@@ -118,8 +107,7 @@ class TournamentDetail(APIView):
         responses={200: s.TournamentSerializer, **ERRORS},
     )
     def patch(self, request: Request, pk: int) -> Response:
-        tournament = get_visible(request, Tournament.objects.all(), pk, "")
-        require_director(request, tournament)
+        tournament = get_directed(request, Tournament.objects.all(), pk, "")
         context = people(request, tournament=tournament)
         data = s.TournamentSerializer(tournament, data=request.data, partial=True, context=context)
         data.is_valid(raise_exception=True)

@@ -3,6 +3,7 @@ deliveries."""
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -10,28 +11,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import services
-from ..access import directs, get_or_404, require_director, signed_in, visible_tournaments
+from ..access import directed_tournaments, get_or_404, require_director, require_signed_in
 from ..models import Webhook
-from ..problems import Problem
 from ..serializers import webhooks as s
-from ._common import ERRORS, PAGE_PARAMS, paged, paginate
+from ._common import ERRORS, listed, paginate
 
 
-def _directed(request: Request) -> list[int]:
-    return [
-        t for t in visible_tournaments(request).values_list("pk", flat=True) if directs(request, t)
-    ]
+def _hooks(request: Request) -> QuerySet[Webhook]:
+    """The subscriptions of the tournaments the caller directs."""
+    return Webhook.objects.filter(tournament__in=directed_tournaments(request))
 
 
 def _hook_or_404(request: Request, pk: int) -> Webhook:
     """Return the subscription ``pk`` of a tournament the caller directs; else 404 (401 for a
     caller signed out)."""
-    if not signed_in(request):
-        raise Problem("sign in to manage webhooks", code="not_authenticated", status_code=401)
-    return get_or_404(  # type: ignore[no-any-return]
-        Webhook.objects.filter(tournament__in=_directed(request)).select_related("tournament"),
-        pk,
-    )
+    require_signed_in(request, "sign in to manage webhooks")
+    hook: Webhook = get_or_404(_hooks(request).select_related("tournament"), pk)
+    return hook
 
 
 def _changeable_or_404(request: Request, pk: int) -> Webhook:
@@ -42,23 +38,17 @@ def _changeable_or_404(request: Request, pk: int) -> Webhook:
 
 
 class Webhooks(APIView):
-    @extend_schema(
-        responses={200: paged("Webhook", s.WebhookSerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="webhooks_list",
-    )
+    @listed(s.WebhookSerializer, "webhooks_list")
     def get(self, request: Request) -> Response:
-        if not signed_in(request):
-            raise Problem("sign in to see webhooks", code="not_authenticated", status_code=401)
-        hooks = Webhook.objects.filter(tournament__in=_directed(request)).order_by("pk")
+        require_signed_in(request, "sign in to see webhooks")
+        hooks = _hooks(request).order_by("pk")
         return paginate(self, request, hooks, lambda h: s.WebhookSerializer(h).data)
 
     @extend_schema(request=s.WebhookSerializer, responses={201: s.NewWebhookSerializer, **ERRORS})
     def post(self, request: Request) -> Response:
         from ..webhooks import check_url
 
-        if not signed_in(request):
-            raise Problem("sign in to manage webhooks", code="not_authenticated", status_code=401)
+        require_signed_in(request, "sign in to manage webhooks")
         data = s.WebhookSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -110,12 +100,8 @@ class WebhookResume(APIView):
 
 
 class WebhookDeliveries(APIView):
-    @extend_schema(
-        responses={200: paged("WebhookDelivery", s.WebhookDeliverySerializer), **ERRORS},
-        parameters=PAGE_PARAMS,
-        operation_id="webhook_deliveries_list",
-    )
+    @listed(s.WebhookDeliverySerializer, "webhook_deliveries_list")
     def get(self, request: Request, pk: int) -> Response:
-        hook = get_or_404(Webhook.objects.filter(tournament__in=_directed(request)), pk)
+        hook = get_or_404(_hooks(request), pk)
         deliveries = hook.deliveries.prefetch_related("attempt_log").order_by("-created_at", "-id")
         return paginate(self, request, deliveries, lambda d: s.WebhookDeliverySerializer(d).data)
