@@ -12,6 +12,15 @@ from .matches import MatchDeals, MatchDetail, Matches, MatchState
 from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
 from .results import TournamentResults
 from .rounds import RoundDetail, RoundPublish, RoundUnpublish, StageRounds
+from .seasons import (
+    ClubRatings,
+    ClubSeasonsSettings,
+    ClubSeasonsView,
+    MemberRatingView,
+    SeasonDetail,
+    SeasonLadder,
+    TournamentSeedByRatings,
+)
 from .stages import StageBracket, StageCut, StageDetail, StageStart, TournamentStages
 from .standings import StageStandings
 from .teams import TeamCheckIn, TeamReinstate, TeamToken, TeamWithdraw, TournamentTeams
@@ -22,6 +31,9 @@ from .webhooks import WebhookDeliveries, WebhookDetail, WebhookPause, WebhookRes
 __all__ = [
     "ClubDetail",
     "ClubMembers",
+    "ClubRatings",
+    "ClubSeasonsSettings",
+    "ClubSeasonsView",
     "Clubs",
     "Index",
     "MatchDeals",
@@ -32,10 +44,13 @@ __all__ = [
     "Matches",
     "MemberDetail",
     "MemberInvite",
+    "MemberRatingView",
     "NoticeResolve",
     "RoundDetail",
     "RoundPublish",
     "RoundUnpublish",
+    "SeasonDetail",
+    "SeasonLadder",
     "StageBracket",
     "StageCut",
     "StageDetail",
@@ -52,6 +67,7 @@ __all__ = [
     "TournamentDisputes",
     "TournamentNotices",
     "TournamentResults",
+    "TournamentSeedByRatings",
     "TournamentStages",
     "TournamentTeams",
     "Tournaments",

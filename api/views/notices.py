@@ -24,7 +24,8 @@ from ._common import ERRORS
 
 class ToSettle(APIView):
     # What a tournament's directors must settle, of one kind (no docstring: the schema would
-    # take it for each list's description): ``unsettled`` lists it, ``shape`` shows each.
+    # take it for each list's description): ``unsettled`` lists it, ``shape`` shows each
+    # (set by ``_settled_by``).
     unsettled: Callable[..., Iterable[Any]]
     shape: type[serializers.Serializer]  # type: ignore[type-arg]
 
@@ -34,26 +35,32 @@ class ToSettle(APIView):
         return Response(self.shape(found, many=True).data)
 
 
-@extend_schema_view(
-    get=extend_schema(
-        responses={200: s.NoticeSerializer(many=True), **ERRORS},
-        summary="What the competition could not settle by itself (directors)",
-    )
-)
+def _settled_by(
+    shape: type[serializers.Serializer],  # type: ignore[type-arg]
+    summary: str,
+) -> Callable[[type[ToSettle]], type[ToSettle]]:
+    """Return a decorator of a ``ToSettle`` view: it shows each by ``shape``, and its schema
+    says so."""
+
+    def decorate(view: type[ToSettle]) -> type[ToSettle]:
+        view.shape = shape
+        schema = extend_schema(responses={200: shape(many=True), **ERRORS}, summary=summary)
+        return extend_schema_view(get=schema)(view)
+
+    return decorate
+
+
+@_settled_by(s.NoticeSerializer, "What the competition could not settle by itself (directors)")
 class TournamentNotices(ToSettle):
     unsettled = staticmethod(competition_selectors.open_notices)
-    shape = s.NoticeSerializer
 
 
-@extend_schema_view(
-    get=extend_schema(
-        responses={200: s.DisputeSerializer(many=True), **ERRORS},
-        summary="Deals awaiting a director: rejected entries, both sides' differing entries",
-    )
+@_settled_by(
+    s.DisputeSerializer,
+    "Deals awaiting a director: rejected entries, both sides' differing entries",
 )
 class TournamentDisputes(ToSettle):
     unsettled = staticmethod(store.disputed_deals)
-    shape = s.DisputeSerializer
 
 
 class NoticeResolve(APIView):
