@@ -29,6 +29,14 @@ class Command(forms.Form):
     client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)
 
 
+def ascii_id(value: str | None) -> int | None:
+    """Return ``value`` as an id if it is one (ASCII digits, as many as an id has), else None."""
+    # str.isdigit() is true of "²", which int() refuses
+    if value and value.isascii() and value.isdigit() and len(value) <= 18:
+        return int(value)
+    return None
+
+
 def sweep_values(rules: sc.Rules, count: int, first: bool) -> list[int]:
     """Return a team's sweeps as the store takes them: ``count`` sweeps, the first-play one
     first."""

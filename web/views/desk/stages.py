@@ -8,7 +8,7 @@ import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -20,22 +20,19 @@ from competition.models import Stage
 from tournaments.models import Tournament
 
 from ... import desk_forms
+from ...forms import ascii_id
 from ._common import (
-    ascii_id,
     back,
     confirm_first,
+    form_change,
     refusal,
-    refusal_on_fields,
+    refused,
+    stage_or_404,
     tournament_or_404,
 )
 
 #: a stage setting -> the desk's field that sets it, where the names differ
 STAGE_FIELDS = {"tiebreaks": "tiebreak_1", "match_format": "bazzis"}
-
-
-def _stage(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Stage]:
-    t = tournament_or_404(request, slug)
-    return t, get_object_or_404(Stage.objects.select_related("tournament"), pk=pk, tournament=t)
 
 
 def _form_page(
@@ -80,45 +77,44 @@ def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
         )
         return _form_page(request, t, form, None)
     form = desk_forms.StageForm(request.POST)
-    if form.is_valid():
-        try:
-            stage = competition.stage_create(actor=request.user, tournament=t, **form.settings())
-        except competition_errors.CompetitionRefused as exc:
-            refusal_on_fields(request, form, exc, STAGE_FIELDS)
-        else:
-            messages.success(request, f"{stage.name} is added.")
-            return back(slug, f"stage-{stage.pk}")
-    else:
-        messages.error(request, "Nothing was added: see the form.")
-    return _form_page(request, t, form, None, status=422)
+    stage = form_change(
+        request,
+        form,
+        lambda: competition.stage_create(actor=request.user, tournament=t, **form.settings()),
+        unchanged="Nothing was added",
+        fields=STAGE_FIELDS,
+    )
+    if stage is None:
+        return _form_page(request, t, form, None, status=422)
+    messages.success(request, f"{stage.name} is added.")
+    return back(slug, f"stage-{stage.pk}")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def stage_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Change a stage's settings while it is pending."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     if request.method == "GET":
         return _form_page(request, t, desk_forms.StageForm.for_stage(stage), stage)
     form = desk_forms.StageForm(request.POST)
-    if form.is_valid():
-        try:
-            competition.stage_update(actor=request.user, stage=stage, **form.settings())
-        except competition_errors.CompetitionRefused as exc:
-            refusal_on_fields(request, form, exc, STAGE_FIELDS)
-        else:
-            messages.success(request, f"{form.cleaned_data['name']} is saved.")
-            return back(slug, f"stage-{stage.pk}")
-    else:
-        messages.error(request, "Nothing was changed: see the form.")
-    return _form_page(request, t, form, stage, status=422)
+    saved = form_change(
+        request,
+        form,
+        lambda: competition.stage_update(actor=request.user, stage=stage, **form.settings()),
+        fields=STAGE_FIELDS,
+    )
+    if saved is None:
+        return _form_page(request, t, form, stage, status=422)
+    messages.success(request, f"{form.cleaned_data['name']} is saved.")
+    return back(slug, f"stage-{stage.pk}")
 
 
 @login_required
 @require_POST
 def stage_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Remove a pending stage (asked first)."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     asked = confirm_first(
         request,
         tournament=t,
@@ -127,17 +123,12 @@ def stage_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             f"{stage.name} and its settings are removed; the stages after it move up one.",
             "It has no round yet, so no pairing or result is lost.",
         ],
-        action=reverse("web:desk-stage-remove", args=[slug, stage.pk]),
-        fields={},
         button=f"Remove {stage.name}",
         cancel=reverse("web:desk", args=[slug]) + f"#stage-{stage.pk}",
     )
     if asked is not None:
         return asked
-    try:
-        competition.stage_remove(actor=request.user, stage=stage)
-    except competition_errors.CompetitionRefused as exc:
-        refusal(request, exc)
+    if refused(request, lambda: competition.stage_remove(actor=request.user, stage=stage)):
         return back(slug, f"stage-{stage.pk}")
     messages.success(request, f"{stage.name} is removed.")
     return back(slug, "stages")
@@ -149,8 +140,6 @@ def _ask_start(request: HttpRequest, t: Tournament, stage: Stage) -> HttpRespons
     absent = competition.teams_not_checked_in(stage)
     if stage.status != Stage.Status.PENDING or not absent:
         return None  # nothing to ask (a stage started already is refused in words)
-    if request.POST.get("confirmed") == "yes" and {team.pk for team in absent} <= _named(request):
-        return None
     names = ", ".join(team.name for team in absent)
     one = len(absent) == 1
     them = "it" if one else "them"
@@ -169,22 +158,21 @@ def _ask_start(request: HttpRequest, t: Tournament, stage: Stage) -> HttpRespons
             f"{stage.name} cannot take {them} once it starts: checked in later, {them} can play "
             "only in a later stage that takes the registered teams."
         )
-    return render(
+    return confirm_first(
         request,
-        "web/desk_confirm.html",
-        {
-            "tournament": t,
-            "title": title,
-            "consequences": [
-                f"{stage.name} starts with the teams checked in; {names} will not play in it.",
-                later,
-                f"To have {them} play, cancel and check {them} in first.",
-            ],
-            "action": reverse("web:desk-stage", args=[t.slug, stage.pk, "start"]),
-            "fields": {"without": ",".join(str(team.pk) for team in absent)},
-            "button": f"Start {stage.name} without {them}",
-            "cancel": reverse("web:desk", args=[t.slug]) + "#teams",
-        },
+        tournament=t,
+        title=title,
+        consequences=[
+            f"{stage.name} starts with the teams checked in; {names} will not play in it.",
+            later,
+            f"To have {them} play, cancel and check {them} in first.",
+        ],
+        fields={"without": ",".join(str(team.pk) for team in absent)},
+        button=f"Start {stage.name} without {them}",
+        cancel=reverse("web:desk", args=[t.slug]) + "#teams",
+        # confirmed for the teams the page named: one more not checked in since is asked about
+        confirmed=request.POST.get("confirmed") == "yes"
+        and {team.pk for team in absent} <= _named(request),
     )
 
 
@@ -199,7 +187,7 @@ def _named(request: HttpRequest) -> set[int]:
 def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> HttpResponse:
     """Start a stage (first asking, naming them, whether to start without the registered
     teams not checked in), or pair its next round (as a draft)."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     try:
         if command == "start":
             asked = _ask_start(request, t, stage)
@@ -226,7 +214,7 @@ def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> Htt
 def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Who goes through to a stage that takes the top N of the one before: the table in the
     cut's order, and each tie across the cut line with the ways to decide it."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     found = competition.cut_for_stage(stage)  # its table brought up to date first
     rows = competition_reads.cut_explained(stage=stage, found=found)
     names = {row["team_id"]: row["team"] for row in rows}
@@ -265,7 +253,7 @@ def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def stage_cut_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Decide a tie at the stage's cut: a lot drawn here (``how=lot``), or the director's
     order of its teams (``how=order``, ``order``: the teams' ids, the highest first)."""
-    _t, stage = _stage(request, slug, pk)
+    _t, stage = stage_or_404(request, slug, pk)
     tie = request.POST.get("tie", "")
     how = request.POST.get("how")
     cut_page = redirect(reverse("web:desk-stage-cut", args=[slug, stage.pk]))
@@ -300,7 +288,7 @@ def csv_cell(value: object) -> str:
 @require_GET
 def standings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The stage's latest standings as CSV: rank, team, points, games, each tie-break."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     rows = list(competition_reads.standings_for_stage(stage=stage).select_related("team"))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-{stage.order}-standings.csv"'
