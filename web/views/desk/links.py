@@ -87,15 +87,8 @@ def cards(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     keys = links.team_links(actor=request.user, tournament=t)
     teams = Team.objects.filter(tournament=t).order_by("name")
-    context = {
-        "tournament": t,
-        "title": f"{t.name}: the teams' cards",
-        "tables": [
-            {"table": None, "cards": [_card(request, t, team, keys[team.pk]) for team in teams]}
-        ],
-        "unreachable": _unreachable(request),
-    }
-    return render(request, "web/desk_cards.html", context)
+    cards = [_card(request, t, team, keys[team.pk]) for team in teams]
+    return _cards_page(request, t, f"{t.name}: the teams' cards", [{"table": None, "cards": cards}])
 
 
 @login_required
@@ -115,9 +108,16 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "cards": [_card(request, t, team, keys[team.pk]) for team in teams],
             }
         )
+    return _cards_page(request, t, f"{t.name}: {round_.stage.name}, {round_}", tables)
+
+
+def _cards_page(
+    request: HttpRequest, t: Tournament, title: str, tables: list[dict[str, Any]]
+) -> HttpResponse:
+    """The cards to print, table by table (``table`` None: one list of every team's)."""
     context = {
         "tournament": t,
-        "title": f"{t.name}: {round_.stage.name}, {round_}",
+        "title": title,
         "tables": tables,
         "unreachable": _unreachable(request),
     }

@@ -3,6 +3,8 @@ seeding an evening by its members' ratings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -79,6 +81,15 @@ def _seasons(club: Club) -> HttpResponse:
     return redirect(reverse("web:club-seasons", args=[club.slug]))
 
 
+def _changed(
+    request: HttpRequest, club: Club, change: Callable[[], object], done: str
+) -> HttpResponse:
+    """Change the club's seasons, say so (``done``) or why not, and show them again."""
+    if not refused(request, change, by=ClubRefused):
+        messages.success(request, done)
+    return _seasons(club)
+
+
 @login_required
 @require_GET
 def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -109,11 +120,12 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
 def season_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = club_or_404(request, slug)
     season = get_object_or_404(Season, club=club, pk=pk)
-    if not refused(
-        request, lambda: services.season_delete(actor=request.user, season=season), by=ClubRefused
-    ):
-        messages.success(request, f"The season {season.name} is removed.")
-    return _seasons(club)
+    return _changed(
+        request,
+        club,
+        lambda: services.season_delete(actor=request.user, season=season),
+        f"The season {season.name} is removed.",
+    )
 
 
 @login_required
@@ -122,13 +134,12 @@ def seasons_public(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_or_404(request, slug)
     form = PublicForm(request.POST)
     public = form.is_valid() and form.cleaned_data["public"]
-    if not refused(
+    return _changed(
         request,
+        club,
         lambda: services.club_seasons_update(actor=request.user, club=club, public=public),
-        by=ClubRefused,
-    ):
-        messages.success(request, f"The club's pages are {'public' if public else 'private'}.")
-    return _seasons(club)
+        f"The club's pages are {'public' if public else 'private'}.",
+    )
 
 
 @login_required

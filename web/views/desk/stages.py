@@ -4,6 +4,8 @@ it, pair its next round; decide a tie at its cut; its standings as CSV."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,19 +37,59 @@ from ._common import (
 STAGE_FIELDS = {"tiebreaks": "tiebreak_1", "match_format": "bazzis"}
 
 
-def _form_page(
+def _stage_page(
     request: HttpRequest,
     t: Tournament,
-    form: desk_forms.StageForm,
     stage: Stage | None,
-    status: int = 200,
+    blank: Callable[[], desk_forms.StageForm],
 ) -> HttpResponse:
-    return render(
-        request,
-        "web/desk_stage.html",
-        {"tournament": t, "form": form, "stage": stage},
-        status=status,
+    """The form of ``stage``, or of a new one (``None``): shown as ``blank()`` makes it, or
+    posted: the stage saved (or added) and the desk shown at it, or the form again (422)."""
+    if request.method == "GET":
+        form, status = blank(), 200
+    else:
+        form, status = desk_forms.StageForm(request.POST), 422
+        if stage is None:
+            change = partial(competition.stage_create, actor=request.user, tournament=t)
+        else:
+            change = partial(competition.stage_update, actor=request.user, stage=stage)
+        saved = form_change(
+            request,
+            form,
+            lambda: change(**form.settings()),
+            unchanged="Nothing was added" if stage is None else "Nothing was changed",
+            fields=STAGE_FIELDS,
+        )
+        if saved is not None:
+            messages.success(request, f"{saved.name} is {'added' if stage is None else 'saved'}.")
+            return back(t.slug, f"stage-{saved.pk}")
+    context = {"tournament": t, "form": form, "stage": stage}
+    return render(request, "web/desk_stage.html", context, status=status)
+
+
+def _after_the_last(t: Tournament) -> desk_forms.StageForm:
+    """Return a new stage's form: the first a Swiss, one after it a knockout of the top 4,
+    playing as the stage before it (as the tournament, for the first)."""
+    last = t.stages.order_by("-order").first()
+    initial = {
+        "name": "Knockout" if last else "Swiss",
+        "format": "single_elimination" if last else "swiss",
+        "entry": "top" if last else "registered",
+        "entry_count": 4 if last else None,
+        "seeding": "standings" if last else "manual",
+        "rounds": None if last else 3,
+        "mode": last.mode if last else "score",
+        "confirmation": last.confirmation if last else "other_team",
+        "points_win": 2, "points_draw": 1, "points_loss": 0, "points_bye": 2,
+        "start_matches": True,
+        "review_draw": True,
+        **(last.match_format if last else t.match_format),
+    }  # fmt: skip
+    form = desk_forms.StageForm(initial=initial)
+    form.set_tiebreaks(
+        list(last.tiebreaks or []) if last else list(presets.PRESET_TIEBREAKS["swiss"])
     )
+    return form
 
 
 @login_required
@@ -55,39 +97,7 @@ def _form_page(
 def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a stage after the last one."""
     t = tournament_or_404(request, slug)
-    if request.method == "GET":
-        last = t.stages.order_by("-order").first()
-        initial = {
-            "name": "Knockout" if last else "Swiss",
-            "format": "single_elimination" if last else "swiss",
-            "entry": "top" if last else "registered",
-            "entry_count": 4 if last else None,
-            "seeding": "standings" if last else "manual",
-            "rounds": None if last else 3,
-            "mode": last.mode if last else "score",
-            "confirmation": last.confirmation if last else "other_team",
-            "points_win": 2, "points_draw": 1, "points_loss": 0, "points_bye": 2,
-            "start_matches": True,
-            "review_draw": True,
-            **(last.match_format if last else t.match_format),
-        }  # fmt: skip
-        form = desk_forms.StageForm(initial=initial)
-        form.set_tiebreaks(
-            list(last.tiebreaks or []) if last else list(presets.PRESET_TIEBREAKS["swiss"])
-        )
-        return _form_page(request, t, form, None)
-    form = desk_forms.StageForm(request.POST)
-    stage = form_change(
-        request,
-        form,
-        lambda: competition.stage_create(actor=request.user, tournament=t, **form.settings()),
-        unchanged="Nothing was added",
-        fields=STAGE_FIELDS,
-    )
-    if stage is None:
-        return _form_page(request, t, form, None, status=422)
-    messages.success(request, f"{stage.name} is added.")
-    return back(slug, f"stage-{stage.pk}")
+    return _stage_page(request, t, None, lambda: _after_the_last(t))
 
 
 @login_required
@@ -95,19 +105,7 @@ def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
 def stage_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Change a stage's settings while it is pending."""
     t, stage = stage_or_404(request, slug, pk)
-    if request.method == "GET":
-        return _form_page(request, t, desk_forms.StageForm.for_stage(stage), stage)
-    form = desk_forms.StageForm(request.POST)
-    saved = form_change(
-        request,
-        form,
-        lambda: competition.stage_update(actor=request.user, stage=stage, **form.settings()),
-        fields=STAGE_FIELDS,
-    )
-    if saved is None:
-        return _form_page(request, t, form, stage, status=422)
-    messages.success(request, f"{form.cleaned_data['name']} is saved.")
-    return back(slug, f"stage-{stage.pk}")
+    return _stage_page(request, t, stage, lambda: desk_forms.StageForm.for_stage(stage))
 
 
 @login_required
