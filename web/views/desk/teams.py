@@ -17,7 +17,15 @@ from competition.teamlines import TeamLine, read_lines
 from tournaments.models import Team
 
 from ... import desk_forms, forms
-from ._common import back, confirm_first, form_change, refusal, team_or_404, tournament_or_404
+from ._common import (
+    back,
+    confirm_first,
+    form_change,
+    refusal,
+    refused,
+    team_or_404,
+    tournament_or_404,
+)
 from .tournament import desk_page
 
 
@@ -133,11 +141,7 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
         if asked is not None:
             return asked
     service, done = COMMANDS[command]
-    try:
-        service(actor=request.user, team=team)
-    except competition_errors.CompetitionRefused as exc:
-        refusal(request, exc)
-    else:
+    if not refused(request, lambda: service(actor=request.user, team=team)):
         where = competition.late_entry_words(team) if command in ("check_in", "reinstate") else ""
         messages.success(request, f"{team.name} {done}." + (f" {where}." if where else ""))
     return back(slug, "teams")
