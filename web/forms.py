@@ -29,10 +29,55 @@ class Command(forms.Form):
     client_id = forms.CharField(validators=[CLIENT_ID], widget=forms.HiddenInput)
 
 
+def ascii_id(value: str | None) -> int | None:
+    """Return ``value`` as an id if it is one (ASCII digits, as many as an id has), else None."""
+    # str.isdigit() is true of "²", which int() refuses
+    if value and value.isascii() and value.isdigit() and len(value) <= 18:
+        return int(value)
+    return None
+
+
 def sweep_values(rules: sc.Rules, count: int, first: bool) -> list[int]:
     """Return a team's sweeps as the store takes them: ``count`` sweeps, the first-play one
     first."""
     return ([rules.first_sweep] if first else []) + [rules.sweep] * count
+
+
+def _by_team(
+    form: forms.Form, rules: dict[str, Any], teams: tuple[str, str], *, worth: bool
+) -> sc.Rules:
+    """Return the match's rules, having named each team's fields of a deal's numbers after the
+    team (with what a sweep is worth, if ``worth``), and dropped the first-play sweep where the
+    rules have none."""
+    parsed = sc.Rules.from_dict(rules)
+    for side, name in zip("ab", teams, strict=True):
+        form.fields[f"points_{side}"].label = f"Card points of {name}"
+        form.fields[f"sweeps_{side}"].label = f"Sweeps of {name}" + (
+            f" (worth {parsed.sweep})" if worth else ""
+        )
+        form.fields[f"first_{side}"].label = f"{name} swept on the first play" + (
+            f" (worth {parsed.first_sweep})" if worth else ""
+        )
+    if not parsed.first_sweep:
+        del form.fields["first_a"], form.fields["first_b"]
+    return parsed
+
+
+def _one_first_sweep(data: dict[str, Any]) -> dict[str, Any]:
+    """Return a deal's numbers, unless both teams swept on the first play (refused)."""
+    if data.get("first_a") and data.get("first_b"):
+        raise forms.ValidationError(
+            "Only one team can sweep on the first play.", code="two_first_sweeps"
+        )
+    return data
+
+
+def _sweeps(rules: sc.Rules, data: dict[str, Any]) -> list[list[int]]:
+    """Return each team's sweeps in a deal's numbers as the store takes them (none: blank)."""
+    return [
+        sweep_values(rules, data[f"sweeps_{side}"] or 0, bool(data.get(f"first_{side}")))
+        for side in "ab"
+    ]
 
 
 class DealResult(Command):
@@ -47,16 +92,8 @@ class DealResult(Command):
 
     def __init__(self, *args: Any, rules: dict[str, Any], teams: tuple[str, str], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.rules = sc.Rules.from_dict(rules)
+        self.rules = _by_team(self, rules, teams, worth=True)
         self.teams = teams
-        for side, name in zip("ab", teams, strict=True):
-            self.fields[f"points_{side}"].label = f"Card points of {name}"
-            self.fields[f"sweeps_{side}"].label = f"Sweeps of {name} (worth {self.rules.sweep})"
-            self.fields[
-                f"first_{side}"
-            ].label = f"{name} swept on the first play (worth {self.rules.first_sweep})"
-        if not self.rules.first_sweep:
-            del self.fields["first_a"], self.fields["first_b"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -65,20 +102,12 @@ class DealResult(Command):
             raise forms.ValidationError(
                 f"The card points must add up to 100: {a} + {b} = {a + b}.", code="not_100"
             )
-        if data.get("first_a") and data.get("first_b"):
-            raise forms.ValidationError(
-                "Only one team can sweep on the first play.", code="two_first_sweeps"
-            )
-        return data
+        return _one_first_sweep(data)
 
     def payload(self) -> dict[str, Any]:
         """Return the deal result as the store takes it: points and sweep values per team."""
         data = self.cleaned_data
-        sweeps = [
-            sweep_values(self.rules, data[f"sweeps_{side}"], bool(data.get(f"first_{side}")))
-            for side in "ab"
-        ]
-        return {"points": [data["points_a"], data["points_b"]], "sweeps": sweeps}
+        return {"points": [data["points_a"], data["points_b"]], "sweeps": _sweeps(self.rules, data)}
 
 
 class Answer(Command):
@@ -101,13 +130,7 @@ class Reject(Answer):
 
     def __init__(self, *args: Any, rules: dict[str, Any], teams: tuple[str, str], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.rules = sc.Rules.from_dict(rules)
-        for side, name in zip("ab", teams, strict=True):
-            self.fields[f"points_{side}"].label = f"Card points of {name}"
-            self.fields[f"sweeps_{side}"].label = f"Sweeps of {name}"
-            self.fields[f"first_{side}"].label = f"{name} swept on the first play"
-        if not self.rules.first_sweep:
-            del self.fields["first_a"], self.fields["first_b"]
+        self.rules = _by_team(self, rules, teams, worth=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -125,11 +148,7 @@ class Reject(Answer):
                 f"{(a or 0) + (b or 0)}.",
                 code="not_100",
             )
-        if data.get("first_a") and data.get("first_b"):
-            raise forms.ValidationError(
-                "Only one team can sweep on the first play.", code="two_first_sweeps"
-            )
-        return data
+        return _one_first_sweep(data)
 
     def payload(self) -> dict[str, Any]:
         """Return the rejection as the store takes it: with the team's own version if given."""
@@ -137,11 +156,8 @@ class Reject(Answer):
         out: dict[str, Any] = {"entry": data["entry"], "reason": data["reason"]}
         if data.get("points_a") is None:
             return out
-        sweeps = [
-            sweep_values(self.rules, data[f"sweeps_{side}"] or 0, bool(data.get(f"first_{side}")))
-            for side in "ab"
-        ]
-        return {**out, "points": [data["points_a"], data["points_b"]], "sweeps": sweeps}
+        points = [data["points_a"], data["points_b"]]
+        return {**out, "points": points, "sweeps": _sweeps(self.rules, data)}
 
 
 class RegisterTeam(forms.Form):

@@ -19,8 +19,8 @@ from seasons.models import Season
 from tournaments.models import Club, Player
 
 from ..clubtime import use_club_zone
+from ..forms import ascii_id
 from ..rating_chart import Point, rating_over_time
-from .desk._common import ascii_id
 
 
 def _club_or_404(request: HttpRequest, slug: str) -> Club:

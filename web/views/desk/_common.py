@@ -1,19 +1,29 @@
-"""What the desk's views share: the tournament a director may see, refusals in words, the
-confirmation step of a destructive button."""
+"""What the desk's views share: the objects a director may see (found, or a 404), a form's
+change and a service's refusal in words, the confirmation step of a destructive button."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from tournaments.models import Tournament
+from competition.errors import CompetitionRefused
+from competition.models import Round, Stage
+from tournaments.access import is_club_director
+from tournaments.models import Club, Team, Tournament
 
 from ...access import director_or_404
-from ...clubtime import use_club_time
+from ...clubtime import use_club_time, use_club_zone
+
+T = TypeVar("T")
+
+#: what a service refuses with (one kind, or a tuple of them)
+Refusals = type[Exception] | tuple[type[Exception], ...]
 
 
 def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
@@ -25,6 +35,35 @@ def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
     return t
 
 
+def stage_or_404(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Stage]:
+    """Return the tournament at ``slug`` and its stage ``pk``, for its directors; else 404."""
+    t = tournament_or_404(request, slug)
+    return t, get_object_or_404(Stage.objects.select_related("tournament"), pk=pk, tournament=t)
+
+
+def round_or_404(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Round]:
+    """Return the tournament at ``slug`` and its round ``pk``, for its directors; else 404."""
+    t = tournament_or_404(request, slug)
+    rounds = Round.objects.select_related("stage__tournament")
+    return t, get_object_or_404(rounds, pk=pk, stage__tournament=t)
+
+
+def team_or_404(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Team]:
+    """Return the tournament at ``slug`` and its team ``pk``, for its directors; else 404."""
+    t = tournament_or_404(request, slug)
+    return t, get_object_or_404(Team.objects.select_related("tournament"), pk=pk, tournament=t)
+
+
+def club_or_404(request: HttpRequest, slug: str) -> Club:
+    """Return the club at ``slug`` if the signed-in user directs it, its times in its zone;
+    anyone else: 404."""
+    club = get_object_or_404(Club, slug=slug)
+    if not is_club_director(request.user, club):
+        raise Http404("no such club")
+    use_club_zone(club)
+    return club
+
+
 def back(slug: str, anchor: str = "") -> HttpResponse:
     return redirect(reverse("web:desk", args=[slug]) + (f"#{anchor}" if anchor else ""))
 
@@ -33,47 +72,6 @@ def refusal(request: HttpRequest, exc: Exception) -> None:
     """Show a service's refusal as a sentence."""
     text = getattr(exc, "message", str(exc))
     messages.error(request, text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
-
-
-def ascii_id(value: str | None) -> int | None:
-    """Return ``value`` as an id if it is one (ASCII digits, as many as an id has), else None."""
-    # str.isdigit() is true of "²", which int() refuses
-    if value and value.isascii() and value.isdigit() and len(value) <= 18:
-        return int(value)
-    return None
-
-
-def confirm_first(
-    request: HttpRequest,
-    *,
-    tournament: Tournament,
-    title: str,
-    consequences: list[str],
-    action: str,
-    fields: dict[str, Any],
-    button: str,
-    cancel: str,
-) -> HttpResponse | None:
-    """Return the page that asks before a destructive change, or None once it was confirmed.
-
-    The change's form posts again with ``confirmed=yes`` from that page; without it nothing
-    is changed, so a stray click (or a crawler) costs nothing.
-    """
-    if request.POST.get("confirmed") == "yes":
-        return None
-    return render(
-        request,
-        "web/desk_confirm.html",
-        {
-            "tournament": tournament,
-            "title": title,
-            "consequences": consequences,
-            "action": action,
-            "fields": fields,
-            "button": button,
-            "cancel": cancel,
-        },
-    )
 
 
 def refusal_on_fields(
@@ -87,3 +85,79 @@ def refusal_on_fields(
         if name in form.fields:
             for message in messages_:
                 form.add_error(name, message[:1].upper() + message[1:])
+
+
+def refused(
+    request: HttpRequest, change: Callable[[], object], *, by: Refusals = CompetitionRefused
+) -> bool:
+    """Return whether the service refused ``change`` (its refusal shown in words, nothing
+    changed); False once it is done."""
+    try:
+        change()
+    except by as exc:
+        refusal(request, exc)
+        return True
+    return False
+
+
+def form_change(
+    request: HttpRequest,
+    form: forms.Form,
+    change: Callable[[], T],
+    *,
+    unchanged: str = "Nothing was changed",
+    by: Refusals = CompetitionRefused,
+    fields: dict[str, str] | None = None,
+) -> T | None:
+    """Return what ``change`` made of a valid form (never None), or None when nothing changed:
+    the form's mistakes (``unchanged``: "see the form"), or the service's refusal, shown in
+    words and on the form's fields (``fields`` as for ``refusal_on_fields``).
+
+    ``change`` reads ``form.cleaned_data``: it is called only once the form is valid.
+    """
+    if not form.is_valid():
+        messages.error(request, f"{unchanged}: see the form.")
+        return None
+    try:
+        return change()
+    except by as exc:
+        refusal_on_fields(request, form, exc, fields)
+        return None
+
+
+def confirm_first(
+    request: HttpRequest,
+    *,
+    tournament: Tournament,
+    title: str,
+    consequences: list[str],
+    button: str,
+    cancel: str,
+    fields: dict[str, Any] | None = None,
+    confirmed: bool | None = None,
+) -> HttpResponse | None:
+    """Return the page that asks before a destructive change, saying what it will do, or None
+    once it was confirmed.
+
+    The page's button posts ``fields`` again, with ``confirmed=yes``, to where the change was
+    posted; ``confirmed`` says whether this post is that answer (by default: it carries
+    ``confirmed=yes``). Until then nothing is changed, so a stray click (or a crawler) costs
+    nothing.
+    """
+    if confirmed is None:
+        confirmed = request.POST.get("confirmed") == "yes"
+    if confirmed:
+        return None
+    return render(
+        request,
+        "web/desk_confirm.html",
+        {
+            "tournament": tournament,
+            "title": title,
+            "consequences": consequences,
+            "action": request.path,
+            "fields": fields or {},
+            "button": button,
+            "cancel": cancel,
+        },
+    )

@@ -21,7 +21,7 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Club, Tournament
 
 from ... import desk_forms
-from ._common import refusal_on_fields
+from ._common import form_change
 
 #: a stage's or the tournament's setting -> the form's field that sets it
 EVENING_FIELDS = {
@@ -77,29 +77,33 @@ def new_evening(request: HttpRequest) -> HttpResponse:
         form = desk_forms.NewEvening(initial=_defaults(request), clubs=choices)
         return render(request, "web/desk_new.html", {"form": form})
     form = desk_forms.NewEvening(request.POST, clubs=choices)
-    if form.is_valid():
+
+    def make() -> Tournament:
         data = form.cleaned_data
         club = Club.objects.filter(pk=data["club"]).first() if data["club"] else None
-        try:
-            tournament = competition.tournament_create(
-                actor=request.user,
-                club=club,
-                name=data["name"],
-                date=data["date"],
-                place=data["place"],
-                rules=form.rules(),
-                match_format=form.match_format(),
-                published=data["published"],
-                stages=presets.stages_for(form.chosen_preset()),
-            )
-        except (competition_errors.CompetitionRefused, ClubRefused) as exc:
-            refusal_on_fields(request, form, exc, EVENING_FIELDS)
-        else:
-            messages.success(
-                request,
-                f"{tournament.name} is made. Register its teams, then start its first stage.",
-            )
-            return redirect(reverse("web:desk", args=[tournament.slug]) + "#teams")
-    else:
-        messages.error(request, "Nothing was made: see the form.")
-    return render(request, "web/desk_new.html", {"form": form}, status=422)
+        return competition.tournament_create(
+            actor=request.user,
+            club=club,
+            name=data["name"],
+            date=data["date"],
+            place=data["place"],
+            rules=form.rules(),
+            match_format=form.match_format(),
+            published=data["published"],
+            stages=presets.stages_for(form.chosen_preset()),
+        )
+
+    tournament = form_change(
+        request,
+        form,
+        make,
+        unchanged="Nothing was made",
+        by=(competition_errors.CompetitionRefused, ClubRefused),
+        fields=EVENING_FIELDS,
+    )
+    if tournament is None:
+        return render(request, "web/desk_new.html", {"form": form}, status=422)
+    messages.success(
+        request, f"{tournament.name} is made. Register its teams, then start its first stage."
+    )
+    return redirect(reverse("web:desk", args=[tournament.slug]) + "#teams")

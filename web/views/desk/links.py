@@ -8,17 +8,16 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from competition.models import Round
 from tournaments import links
 from tournaments.models import Team, Tournament
 from tournaments.site import absolute_url, unreachable_host
 
 from ...qr import qr_svg
-from ._common import confirm_first, tournament_or_404
+from ._common import confirm_first, round_or_404, team_or_404, tournament_or_404
 
 
 def _card(request: HttpRequest, t: Tournament, team: Team, key: str) -> dict[str, Any]:
@@ -46,8 +45,7 @@ def _unreachable(request: HttpRequest) -> str | None:
 @require_GET
 def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A team's link and card (made on the first visit), and the button that reissues it."""
-    t = tournament_or_404(request, slug)
-    team = get_object_or_404(Team, pk=pk, tournament=t)
+    t, team = team_or_404(request, slug, pk)
     link, key = links.team_link(actor=request.user, team=team)
     context = {
         "tournament": t,
@@ -62,8 +60,7 @@ def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def team_link_reissue(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Give a team a new link (asked first): the old one, and its printed cards, stop."""
-    t = tournament_or_404(request, slug)
-    team = get_object_or_404(Team, pk=pk, tournament=t)
+    t, team = team_or_404(request, slug, pk)
     asked = confirm_first(
         request,
         tournament=t,
@@ -73,8 +70,6 @@ def team_link_reissue(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "it, can no longer enter or answer a result.",
             "Print its new card from the next page and hand it to the team.",
         ],
-        action=reverse("web:desk-team-link-reissue", args=[slug, team.pk]),
-        fields={},
         button="Give a new link",
         cancel=reverse("web:desk-team-link", args=[slug, team.pk]),
     )
@@ -92,23 +87,15 @@ def cards(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     keys = links.team_links(actor=request.user, tournament=t)
     teams = Team.objects.filter(tournament=t).order_by("name")
-    context = {
-        "tournament": t,
-        "title": f"{t.name}: the teams' cards",
-        "tables": [
-            {"table": None, "cards": [_card(request, t, team, keys[team.pk]) for team in teams]}
-        ],
-        "unreachable": _unreachable(request),
-    }
-    return render(request, "web/desk_cards.html", context)
+    cards = [_card(request, t, team, keys[team.pk]) for team in teams]
+    return _cards_page(request, t, f"{t.name}: the teams' cards", [{"table": None, "cards": cards}])
 
 
 @login_required
 @require_GET
 def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A round's card per table: its number, and each team's name and link, on A4."""
-    t = tournament_or_404(request, slug)
-    round_ = get_object_or_404(Round.objects.select_related("stage"), pk=pk, stage__tournament=t)
+    t, round_ = round_or_404(request, slug, pk)
     keys = links.team_links(actor=request.user, tournament=t)
     tables = []
     for fixture in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key"):
@@ -121,9 +108,16 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "cards": [_card(request, t, team, keys[team.pk]) for team in teams],
             }
         )
+    return _cards_page(request, t, f"{t.name}: {round_.stage.name}, {round_}", tables)
+
+
+def _cards_page(
+    request: HttpRequest, t: Tournament, title: str, tables: list[dict[str, Any]]
+) -> HttpResponse:
+    """The cards to print, table by table (``table`` None: one list of every team's)."""
     context = {
         "tournament": t,
-        "title": f"{t.name}: {round_.stage.name}, {round_}",
+        "title": title,
         "tables": tables,
         "unreachable": _unreachable(request),
     }

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_POST
@@ -21,16 +21,8 @@ from competition.models import Fixture, Round
 from tournaments.models import Tournament
 
 from ... import forms
-from ._common import back, confirm_first, refusal, tournament_or_404
+from ._common import back, confirm_first, refusal, refused, round_or_404
 from .stages import csv_cell
-
-
-def _round(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Round]:
-    t = tournament_or_404(request, slug)
-    round_ = get_object_or_404(
-        Round.objects.select_related("stage__tournament"), pk=pk, stage__tournament=t
-    )
-    return t, round_
 
 
 def _round_page(
@@ -86,14 +78,14 @@ def _round_page(
 @login_required
 @require_GET
 def round_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t, round_ = _round(request, slug, pk)
+    t, round_ = round_or_404(request, slug, pk)
     return _round_page(request, t, round_)
 
 
 @login_required
 @require_POST
 def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t, round_ = _round(request, slug, pk)
+    t, round_ = round_or_404(request, slug, pk)
     teams = sorted(
         {
             (team.pk, team.name)
@@ -150,11 +142,8 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def round_publish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    _t, round_ = _round(request, slug, pk)
-    try:
-        competition.round_publish(actor=request.user, round=round_)
-    except competition_errors.CompetitionRefused as exc:
-        refusal(request, exc)
+    _t, round_ = round_or_404(request, slug, pk)
+    if refused(request, lambda: competition.round_publish(actor=request.user, round=round_)):
         return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
     messages.success(request, f"{round_} is published: its matches are made.")
     return back(slug, f"stage-{round_.stage_id}")
@@ -167,7 +156,7 @@ def round_publish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def round_discard(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Discard a draft (asked first), and pair the round again if asked."""
-    t, round_ = _round(request, slug, pk)
+    t, round_ = round_or_404(request, slug, pk)
     again = request.POST.get("again") == "yes"
     asked = confirm_first(
         request,
@@ -179,7 +168,6 @@ def round_discard(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             if again
             else "Pair the round again when you are ready.",
         ],
-        action=reverse("web:desk-round-discard", args=[slug, round_.pk]),
         fields={"again": "yes" if again else "no"},
         button="Discard and pair again" if again else "Discard the draft",
         cancel=reverse("web:desk-round", args=[slug, round_.pk]),
@@ -202,7 +190,7 @@ def round_discard(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def round_unpublish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Take a published round back to a draft (asked first), while nothing is recorded."""
-    t, round_ = _round(request, slug, pk)
+    t, round_ = round_or_404(request, slug, pk)
     whole = round_.stage.elimination
     asked = confirm_first(
         request,
@@ -217,21 +205,15 @@ def round_unpublish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             + " or publish anew (which makes new matches).",
             "Refused, with nothing changed, if anything was recorded in any of its matches.",
         ],
-        action=reverse("web:desk-round-unpublish", args=[slug, round_.pk]),
-        fields={},
         button="Unpublish",
         cancel=reverse("web:desk-round", args=[slug, round_.pk]),
     )
     if asked is not None:
         return asked
-    try:
-        competition.round_unpublish(actor=request.user, round=round_)
-    except competition_errors.CompetitionRefused as exc:
-        refusal(request, exc)
-        return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
-    messages.success(
-        request, f"{capfirst(str(round_))} is a draft again: its matches were called off."
-    )
+    if not refused(request, lambda: competition.round_unpublish(actor=request.user, round=round_)):
+        messages.success(
+            request, f"{capfirst(str(round_))} is a draft again: its matches were called off."
+        )
     return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
 
 
@@ -239,7 +221,7 @@ def round_unpublish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_GET
 def pairings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The round's pairings as CSV: table, each team and its players, the result."""
-    t, round_ = _round(request, slug, pk)
+    t, round_ = round_or_404(request, slug, pk)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="{t.slug}-{round_.stage.order}-round-{round_.number}.csv"'

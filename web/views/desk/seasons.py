@@ -3,11 +3,13 @@ seeding an evening by its members' ratings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -15,12 +17,10 @@ from django.views.decorators.http import require_GET, require_POST
 from competition.errors import CompetitionRefused
 from seasons import services
 from seasons.models import ClubSeasons, RatingSeeding, Season
-from tournaments.access import is_club_director
 from tournaments.errors import ClubRefused
 from tournaments.models import Club
 
-from ...clubtime import use_club_zone
-from ._common import back, refusal, tournament_or_404
+from ._common import back, club_or_404, form_change, refusal, refused, tournament_or_404
 
 
 class SeasonForm(forms.Form):
@@ -62,14 +62,6 @@ class SeedForm(forms.Form):
     )  # fmt: skip
 
 
-def _club(request: HttpRequest, slug: str) -> Club:
-    club = get_object_or_404(Club, slug=slug)
-    if not is_club_director(request.user, club):
-        raise Http404("no such club")
-    use_club_zone(club)
-    return club
-
-
 def _page(request: HttpRequest, club: Club, form: SeasonForm, status: int = 200) -> HttpResponse:
     settings = ClubSeasons.objects.filter(club=club).first()
     return render(
@@ -85,60 +77,69 @@ def _page(request: HttpRequest, club: Club, form: SeasonForm, status: int = 200)
     )
 
 
+def _seasons(club: Club) -> HttpResponse:
+    return redirect(reverse("web:club-seasons", args=[club.slug]))
+
+
+def _changed(
+    request: HttpRequest, club: Club, change: Callable[[], object], done: str
+) -> HttpResponse:
+    """Change the club's seasons, say so (``done``) or why not, and show them again."""
+    if not refused(request, change, by=ClubRefused):
+        messages.success(request, done)
+    return _seasons(club)
+
+
 @login_required
 @require_GET
 def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's seasons, a new one, and whether its pages are public."""
-    return _page(request, _club(request, slug), SeasonForm())
+    return _page(request, club_or_404(request, slug), SeasonForm())
 
 
 @login_required
 @require_POST
 def season_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(request, slug)
+    club = club_or_404(request, slug)
     form = SeasonForm(request.POST)
-    if form.is_valid():
-        try:
-            season = services.season_create(actor=request.user, club=club, **form.cleaned_data)
-        except ClubRefused as exc:
-            refusal(request, exc)
-        else:
-            messages.success(request, f"The season {season.name} is made.")
-            return redirect(reverse("web:club-seasons", args=[club.slug]))
-    else:
-        messages.error(request, "No season was made: see the form.")
-    return _page(request, club, form, status=422)
+    season = form_change(
+        request,
+        form,
+        lambda: services.season_create(actor=request.user, club=club, **form.cleaned_data),
+        unchanged="No season was made",
+        by=ClubRefused,
+    )
+    if season is None:
+        return _page(request, club, form, status=422)
+    messages.success(request, f"The season {season.name} is made.")
+    return _seasons(club)
 
 
 @login_required
 @require_POST
 def season_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    club = _club(request, slug)
+    club = club_or_404(request, slug)
     season = get_object_or_404(Season, club=club, pk=pk)
-    try:
-        services.season_delete(actor=request.user, season=season)
-    except ClubRefused as exc:
-        refusal(request, exc)
-    else:
-        messages.success(request, f"The season {season.name} is removed.")
-    return redirect(reverse("web:club-seasons", args=[club.slug]))
+    return _changed(
+        request,
+        club,
+        lambda: services.season_delete(actor=request.user, season=season),
+        f"The season {season.name} is removed.",
+    )
 
 
 @login_required
 @require_POST
 def seasons_public(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(request, slug)
+    club = club_or_404(request, slug)
     form = PublicForm(request.POST)
     public = form.is_valid() and form.cleaned_data["public"]
-    try:
-        services.club_seasons_update(actor=request.user, club=club, public=public)
-    except ClubRefused as exc:
-        refusal(request, exc)
-    else:
-        messages.success(
-            request, "The club's pages are public." if public else "The club's pages are private."
-        )
-    return redirect(reverse("web:club-seasons", args=[club.slug]))
+    return _changed(
+        request,
+        club,
+        lambda: services.club_seasons_update(actor=request.user, club=club, public=public),
+        f"The club's pages are {'public' if public else 'private'}.",
+    )
 
 
 @login_required

@@ -4,11 +4,13 @@ it, pair its next round; decide a tie at its cut; its standings as CSV."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -20,12 +22,14 @@ from competition.models import Stage
 from tournaments.models import Tournament
 
 from ... import desk_forms
+from ...forms import ascii_id
 from ._common import (
-    ascii_id,
     back,
     confirm_first,
+    form_change,
     refusal,
-    refusal_on_fields,
+    refused,
+    stage_or_404,
     tournament_or_404,
 )
 
@@ -33,24 +37,59 @@ from ._common import (
 STAGE_FIELDS = {"tiebreaks": "tiebreak_1", "match_format": "bazzis"}
 
 
-def _stage(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Stage]:
-    t = tournament_or_404(request, slug)
-    return t, get_object_or_404(Stage.objects.select_related("tournament"), pk=pk, tournament=t)
-
-
-def _form_page(
+def _stage_page(
     request: HttpRequest,
     t: Tournament,
-    form: desk_forms.StageForm,
     stage: Stage | None,
-    status: int = 200,
+    blank: Callable[[], desk_forms.StageForm],
 ) -> HttpResponse:
-    return render(
-        request,
-        "web/desk_stage.html",
-        {"tournament": t, "form": form, "stage": stage},
-        status=status,
+    """The form of ``stage``, or of a new one (``None``): shown as ``blank()`` makes it, or
+    posted: the stage saved (or added) and the desk shown at it, or the form again (422)."""
+    if request.method == "GET":
+        form, status = blank(), 200
+    else:
+        form, status = desk_forms.StageForm(request.POST), 422
+        if stage is None:
+            change = partial(competition.stage_create, actor=request.user, tournament=t)
+        else:
+            change = partial(competition.stage_update, actor=request.user, stage=stage)
+        saved = form_change(
+            request,
+            form,
+            lambda: change(**form.settings()),
+            unchanged="Nothing was added" if stage is None else "Nothing was changed",
+            fields=STAGE_FIELDS,
+        )
+        if saved is not None:
+            messages.success(request, f"{saved.name} is {'added' if stage is None else 'saved'}.")
+            return back(t.slug, f"stage-{saved.pk}")
+    context = {"tournament": t, "form": form, "stage": stage}
+    return render(request, "web/desk_stage.html", context, status=status)
+
+
+def _after_the_last(t: Tournament) -> desk_forms.StageForm:
+    """Return a new stage's form: the first a Swiss, one after it a knockout of the top 4,
+    playing as the stage before it (as the tournament, for the first)."""
+    last = t.stages.order_by("-order").first()
+    initial = {
+        "name": "Knockout" if last else "Swiss",
+        "format": "single_elimination" if last else "swiss",
+        "entry": "top" if last else "registered",
+        "entry_count": 4 if last else None,
+        "seeding": "standings" if last else "manual",
+        "rounds": None if last else 3,
+        "mode": last.mode if last else "score",
+        "confirmation": last.confirmation if last else "other_team",
+        "points_win": 2, "points_draw": 1, "points_loss": 0, "points_bye": 2,
+        "start_matches": True,
+        "review_draw": True,
+        **(last.match_format if last else t.match_format),
+    }  # fmt: skip
+    form = desk_forms.StageForm(initial=initial)
+    form.set_tiebreaks(
+        list(last.tiebreaks or []) if last else list(presets.PRESET_TIEBREAKS["swiss"])
     )
+    return form
 
 
 @login_required
@@ -58,67 +97,22 @@ def _form_page(
 def stage_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a stage after the last one."""
     t = tournament_or_404(request, slug)
-    if request.method == "GET":
-        last = t.stages.order_by("-order").first()
-        initial = {
-            "name": "Knockout" if last else "Swiss",
-            "format": "single_elimination" if last else "swiss",
-            "entry": "top" if last else "registered",
-            "entry_count": 4 if last else None,
-            "seeding": "standings" if last else "manual",
-            "rounds": None if last else 3,
-            "mode": last.mode if last else "score",
-            "confirmation": last.confirmation if last else "other_team",
-            "points_win": 2, "points_draw": 1, "points_loss": 0, "points_bye": 2,
-            "start_matches": True,
-            "review_draw": True,
-            **(last.match_format if last else t.match_format),
-        }  # fmt: skip
-        form = desk_forms.StageForm(initial=initial)
-        form.set_tiebreaks(
-            list(last.tiebreaks or []) if last else list(presets.PRESET_TIEBREAKS["swiss"])
-        )
-        return _form_page(request, t, form, None)
-    form = desk_forms.StageForm(request.POST)
-    if form.is_valid():
-        try:
-            stage = competition.stage_create(actor=request.user, tournament=t, **form.settings())
-        except competition_errors.CompetitionRefused as exc:
-            refusal_on_fields(request, form, exc, STAGE_FIELDS)
-        else:
-            messages.success(request, f"{stage.name} is added.")
-            return back(slug, f"stage-{stage.pk}")
-    else:
-        messages.error(request, "Nothing was added: see the form.")
-    return _form_page(request, t, form, None, status=422)
+    return _stage_page(request, t, None, lambda: _after_the_last(t))
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def stage_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Change a stage's settings while it is pending."""
-    t, stage = _stage(request, slug, pk)
-    if request.method == "GET":
-        return _form_page(request, t, desk_forms.StageForm.for_stage(stage), stage)
-    form = desk_forms.StageForm(request.POST)
-    if form.is_valid():
-        try:
-            competition.stage_update(actor=request.user, stage=stage, **form.settings())
-        except competition_errors.CompetitionRefused as exc:
-            refusal_on_fields(request, form, exc, STAGE_FIELDS)
-        else:
-            messages.success(request, f"{form.cleaned_data['name']} is saved.")
-            return back(slug, f"stage-{stage.pk}")
-    else:
-        messages.error(request, "Nothing was changed: see the form.")
-    return _form_page(request, t, form, stage, status=422)
+    t, stage = stage_or_404(request, slug, pk)
+    return _stage_page(request, t, stage, lambda: desk_forms.StageForm.for_stage(stage))
 
 
 @login_required
 @require_POST
 def stage_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Remove a pending stage (asked first)."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     asked = confirm_first(
         request,
         tournament=t,
@@ -127,17 +121,12 @@ def stage_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             f"{stage.name} and its settings are removed; the stages after it move up one.",
             "It has no round yet, so no pairing or result is lost.",
         ],
-        action=reverse("web:desk-stage-remove", args=[slug, stage.pk]),
-        fields={},
         button=f"Remove {stage.name}",
         cancel=reverse("web:desk", args=[slug]) + f"#stage-{stage.pk}",
     )
     if asked is not None:
         return asked
-    try:
-        competition.stage_remove(actor=request.user, stage=stage)
-    except competition_errors.CompetitionRefused as exc:
-        refusal(request, exc)
+    if refused(request, lambda: competition.stage_remove(actor=request.user, stage=stage)):
         return back(slug, f"stage-{stage.pk}")
     messages.success(request, f"{stage.name} is removed.")
     return back(slug, "stages")
@@ -149,8 +138,6 @@ def _ask_start(request: HttpRequest, t: Tournament, stage: Stage) -> HttpRespons
     absent = competition.teams_not_checked_in(stage)
     if stage.status != Stage.Status.PENDING or not absent:
         return None  # nothing to ask (a stage started already is refused in words)
-    if request.POST.get("confirmed") == "yes" and {team.pk for team in absent} <= _named(request):
-        return None
     names = ", ".join(team.name for team in absent)
     one = len(absent) == 1
     them = "it" if one else "them"
@@ -169,22 +156,21 @@ def _ask_start(request: HttpRequest, t: Tournament, stage: Stage) -> HttpRespons
             f"{stage.name} cannot take {them} once it starts: checked in later, {them} can play "
             "only in a later stage that takes the registered teams."
         )
-    return render(
+    return confirm_first(
         request,
-        "web/desk_confirm.html",
-        {
-            "tournament": t,
-            "title": title,
-            "consequences": [
-                f"{stage.name} starts with the teams checked in; {names} will not play in it.",
-                later,
-                f"To have {them} play, cancel and check {them} in first.",
-            ],
-            "action": reverse("web:desk-stage", args=[t.slug, stage.pk, "start"]),
-            "fields": {"without": ",".join(str(team.pk) for team in absent)},
-            "button": f"Start {stage.name} without {them}",
-            "cancel": reverse("web:desk", args=[t.slug]) + "#teams",
-        },
+        tournament=t,
+        title=title,
+        consequences=[
+            f"{stage.name} starts with the teams checked in; {names} will not play in it.",
+            later,
+            f"To have {them} play, cancel and check {them} in first.",
+        ],
+        fields={"without": ",".join(str(team.pk) for team in absent)},
+        button=f"Start {stage.name} without {them}",
+        cancel=reverse("web:desk", args=[t.slug]) + "#teams",
+        # confirmed for the teams the page named: one more not checked in since is asked about
+        confirmed=request.POST.get("confirmed") == "yes"
+        and {team.pk for team in absent} <= _named(request),
     )
 
 
@@ -199,7 +185,7 @@ def _named(request: HttpRequest) -> set[int]:
 def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> HttpResponse:
     """Start a stage (first asking, naming them, whether to start without the registered
     teams not checked in), or pair its next round (as a draft)."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     try:
         if command == "start":
             asked = _ask_start(request, t, stage)
@@ -226,7 +212,7 @@ def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> Htt
 def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Who goes through to a stage that takes the top N of the one before: the table in the
     cut's order, and each tie across the cut line with the ways to decide it."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     found = competition.cut_for_stage(stage)  # its table brought up to date first
     rows = competition_reads.cut_explained(stage=stage, found=found)
     names = {row["team_id"]: row["team"] for row in rows}
@@ -265,7 +251,7 @@ def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def stage_cut_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Decide a tie at the stage's cut: a lot drawn here (``how=lot``), or the director's
     order of its teams (``how=order``, ``order``: the teams' ids, the highest first)."""
-    _t, stage = _stage(request, slug, pk)
+    _t, stage = stage_or_404(request, slug, pk)
     tie = request.POST.get("tie", "")
     how = request.POST.get("how")
     cut_page = redirect(reverse("web:desk-stage-cut", args=[slug, stage.pk]))
@@ -300,7 +286,7 @@ def csv_cell(value: object) -> str:
 @require_GET
 def standings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The stage's latest standings as CSV: rank, team, points, games, each tie-break."""
-    t, stage = _stage(request, slug, pk)
+    t, stage = stage_or_404(request, slug, pk)
     rows = list(competition_reads.standings_for_stage(stage=stage).select_related("team"))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-{stage.order}-standings.csv"'

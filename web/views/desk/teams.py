@@ -17,7 +17,15 @@ from competition.teamlines import TeamLine, read_lines
 from tournaments.models import Team
 
 from ... import desk_forms, forms
-from ._common import ascii_id, back, confirm_first, refusal, tournament_or_404
+from ._common import (
+    back,
+    confirm_first,
+    form_change,
+    refusal,
+    refused,
+    team_or_404,
+    tournament_or_404,
+)
 from .tournament import desk_page
 
 
@@ -27,7 +35,8 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
     """One team: two members picked as they are typed (a new name makes a new member)."""
     t = tournament_or_404(request, slug)
     form = forms.RegisterTeam(request.POST)
-    if form.is_valid():
+
+    def register() -> list[Team]:
         data = form.cleaned_data
         line = TeamLine(
             1,
@@ -36,18 +45,15 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
             " ".join(data["second_player"].split()),
             seed=data["seed"],
         )
-        try:
-            (team,) = competition.teams_register(
-                actor=request.user, tournament=t, lines=[line], checked_in=data["checked_in"]
-            )
-        except competition_errors.CompetitionRefused as exc:
-            refusal(request, exc)
-        else:
-            messages.success(request, f"{team.name} registered.")
-            return back(slug, "teams")
-    else:
-        messages.error(request, "The team was not registered: see the form.")
-    return desk_page(request, t, form, status=422)
+        return competition.teams_register(
+            actor=request.user, tournament=t, lines=[line], checked_in=data["checked_in"]
+        )
+
+    registered = form_change(request, form, register, unchanged="The team was not registered")
+    if registered is None:
+        return desk_page(request, t, form, status=422)
+    messages.success(request, f"{registered[0].name} registered.")
+    return back(slug, "teams")
 
 
 @login_required
@@ -111,7 +117,7 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
     """A team's button: check in, undo it, withdraw (asked first), undo a withdrawal."""
     t = tournament_or_404(request, slug)
     command = next((name for name in COMMANDS if name in request.POST), None)
-    team_id = ascii_id(request.POST.get(command or ""))
+    team_id = forms.ascii_id(request.POST.get(command or ""))
     if command is None or team_id is None:
         messages.error(request, "Nothing was changed: choose a team's button.")
         return back(slug, "teams")
@@ -128,7 +134,6 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
                 "The withdrawal can be undone until a round it forfeited is complete (or, "
                 "in a knockout, until its opponent plays on).",
             ],
-            action=reverse("web:desk-team", args=[slug]),
             fields={"withdraw": team.pk},
             button=f"Withdraw {team.name}",
             cancel=reverse("web:desk", args=[slug]) + "#teams",
@@ -136,11 +141,7 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
         if asked is not None:
             return asked
     service, done = COMMANDS[command]
-    try:
-        service(actor=request.user, team=team)
-    except competition_errors.CompetitionRefused as exc:
-        refusal(request, exc)
-    else:
+    if not refused(request, lambda: service(actor=request.user, team=team)):
         where = competition.late_entry_words(team) if command in ("check_in", "reinstate") else ""
         messages.success(request, f"{team.name} {done}." + (f" {where}." if where else ""))
     return back(slug, "teams")
@@ -150,8 +151,7 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Rename a team; change its seed or rating while no stage has started."""
-    t = tournament_or_404(request, slug)
-    team = get_object_or_404(Team.objects.select_related("tournament"), pk=pk, tournament=t)
+    t, team = team_or_404(request, slug, pk)
     registration = Registration.objects.filter(team=team).first()
     if request.method == "GET":
         form = desk_forms.TeamDetails(
@@ -163,23 +163,14 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         )
         return render(request, "web/desk_team.html", {"tournament": t, "team": team, "form": form})
     form = desk_forms.TeamDetails(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            team = competition.team_update(
-                actor=request.user,
-                team=team,
-                name=data["name"],
-                seed=data["seed"],
-                rating=data["rating"],
-            )
-        except competition_errors.CompetitionRefused as exc:
-            refusal(request, exc)
-        else:
-            messages.success(request, f"{team.name} is saved.")
-            return back(slug, "teams")
-    else:
-        messages.error(request, "Nothing was changed: see the form.")
-    return render(
-        request, "web/desk_team.html", {"tournament": t, "team": team, "form": form}, status=422
+    saved = form_change(
+        request,
+        form,
+        lambda: competition.team_update(actor=request.user, team=team, **form.cleaned_data),
     )
+    if saved is None:
+        return render(
+            request, "web/desk_team.html", {"tournament": t, "team": team, "form": form}, status=422
+        )
+    messages.success(request, f"{saved.name} is saved.")
+    return back(slug, "teams")

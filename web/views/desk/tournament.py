@@ -12,7 +12,6 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from competition import errors as competition_errors
 from competition import selectors as competition_reads
 from competition import services as competition
 from competition.models import Fixture, Notice, Registration, Round, Stage
@@ -21,7 +20,7 @@ from tournaments.models import Team, Tournament
 from tournaments.reads import consistent_read
 
 from ... import desk_forms, forms
-from ._common import back, refusal, tournament_or_404
+from ._common import back, refused, tournament_or_404
 from .matches import review_queue
 
 
@@ -182,10 +181,6 @@ def notice_resolve(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     notice = get_object_or_404(
         Notice.objects.select_related("stage__tournament"), pk=pk, stage__tournament=t
     )
-    try:
-        competition.notice_resolve(actor=request.user, notice=notice)
-    except competition_errors.CompetitionRefused as exc:
-        refusal(request, exc)
-    else:
+    if not refused(request, lambda: competition.notice_resolve(actor=request.user, notice=notice)):
         messages.success(request, "The notice is marked as dealt with.")
     return back(slug, "notices")
