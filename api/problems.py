@@ -4,8 +4,8 @@ Every error under ``/api/`` is a problem document: ``type``, ``title``, ``status
 ``detail`` and a stable ``code``; per-field ``errors`` for a validation error (and for the
 settings a refusal with a code of its own names: 422 ``bad_tiebreaks``...), ``rule`` for an
 illegal move, ``current_seq`` for a conflict. ``exception_handler`` starts from DRF's and knows
-the project's own refusals (the store's, the competition's, the engine's); the HTTP status of
-each kind of refusal is decided here, and only here.
+the project's own refusals (the store's, the competition's, the engine's), which answer the
+status and title ``competition.refusals`` gives their kind, as the pages do.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 import seep_core as sc
 from competition import errors as competition_errors
+from competition import refusals
 from competition.corrections import ConfirmationRequired
 from tournaments import errors as store
 
@@ -30,23 +31,6 @@ log = logging.getLogger(__name__)
 CONTENT_TYPE = "application/problem+json"
 TYPE_BASE = "urn:seep:problem:"  # + the code; docs/api.md lists them
 
-#: the store's refusals by kind: (status, title)
-STORE_STATUS: list[tuple[type[store.AppendRefused], int, str]] = [
-    (store.MatchNotFound, 404, "Not found"),
-    (store.NotPermitted, 403, "Not permitted"),
-    (store.StaleSequence, 409, "Stale expected_seq"),
-    (store.MatchStateConflict, 409, "Not now"),
-    (store.IdempotencyKeyReused, 422, "Idempotency key reused"),
-    (store.MoveRefused, 422, "Illegal move"),
-    (store.StoreUnavailable, 503, "Unavailable"),
-    (store.CommandRefused, 400, "Bad request"),
-]
-COMPETITION_STATUS: list[tuple[type[competition_errors.CompetitionRefused], int, str]] = [
-    (competition_errors.NotPermitted, 403, "Not permitted"),
-    (competition_errors.NotNow, 409, "Not now"),
-    (competition_errors.DraftEditRefused, 422, "Pairing constraint"),
-    (competition_errors.InvalidSettings, 422, "Invalid settings"),
-]
 DRF_CODES = {
     status.HTTP_400_BAD_REQUEST: "bad_request",
     status.HTTP_401_UNAUTHORIZED: "not_authenticated",
@@ -127,50 +111,39 @@ def _field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     return out
 
 
+def _refusal_extra(exc: Exception) -> dict[str, Any]:
+    """What a refusal's problem document says besides its code: the rule of a move the engine
+    refused, the head of a stale append, a correction's consequences, what a draft edit
+    breaks, the settings refused, the ties at a cut (None: not said)."""
+    return {
+        "rule": exc.rule if isinstance(exc, store.AppendRefused | sc.SeepError) else None,
+        "current_seq": exc.current_seq if isinstance(exc, store.StaleSequence) else None,
+        "consequences": (exc.preview.as_dict() if isinstance(exc, ConfirmationRequired) else None),
+        "problems": exc.problems if isinstance(exc, competition_errors.DraftEditRefused) else None,
+        "errors": (
+            _field_errors(exc.fields)
+            if isinstance(exc, competition_errors.InvalidSettings) and exc.fields
+            else None
+        ),  # per setting, as a 400 "invalid" names its fields
+        "ties": getattr(exc, "ties", None),
+    }
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Turn any error a view raises into a problem response (RFC 9457)."""
     if isinstance(exc, Problem):
         return problem_response(exc.status_code, exc.problem_code, str(exc.detail), **exc.extra)
-    if isinstance(exc, store.AppendRefused):
-        for kind, code_status, title in STORE_STATUS:
-            if isinstance(exc, kind):
-                headers = {"Retry-After": "1"} if code_status == 503 else None
-                current = exc.current_seq if isinstance(exc, store.StaleSequence) else None
-                return problem_response(
-                    code_status,
-                    exc.code,
-                    exc.message,
-                    headers=headers,
-                    title=title,
-                    rule=exc.rule,
-                    current_seq=current,
-                )
-    if isinstance(exc, ConfirmationRequired):
+    refusal = refusals.refusal_of(exc)
+    if refusal is not None:  # the project's own: its status and title from the one map
+        refused: Any = exc  # every refusal carries its code and its message
         return problem_response(
-            409, exc.code, exc.message, title="Confirmation required",
-            consequences=exc.preview.as_dict(),
-        )  # fmt: skip
-    if isinstance(exc, competition_errors.CompetitionRefused):
-        for refused, code_status, title in COMPETITION_STATUS:
-            if isinstance(exc, refused):
-                problems = (
-                    exc.problems if isinstance(exc, competition_errors.DraftEditRefused) else None
-                )
-                fields = (
-                    _field_errors(exc.fields)
-                    if isinstance(exc, competition_errors.InvalidSettings) and exc.fields
-                    else None
-                )  # per setting, as a 400 "invalid" names its fields
-                return problem_response(
-                    code_status, exc.code, exc.message, title=title, problems=problems,
-                    errors=fields, ties=getattr(exc, "ties", None),
-                )  # fmt: skip
-        return problem_response(422, exc.code, exc.message)
-    if isinstance(exc, store.ClubRefused):
-        status_code = 403 if isinstance(exc, store.ClubNotPermitted) else 422
-        return problem_response(status_code, exc.code, exc.message)
-    if isinstance(exc, sc.SeepError):
-        return problem_response(422, exc.code, exc.message, rule=exc.rule)
+            refusal.status,
+            refused.code,
+            refused.message,
+            headers={"Retry-After": "1"} if refusal.status == 503 else None,
+            title=refusal.words,
+            **_refusal_extra(exc),
+        )
     if isinstance(exc, RequestDataTooBig):
         return problem_response(413, "too_large", "the request body is too large")
     if isinstance(exc, SuspiciousOperation):

@@ -145,13 +145,8 @@ def offered(
 
 def chosen(legal: Iterable[Mapping[str, Any]], posted: str) -> Mapping[str, Any] | None:
     """Return the move of ``legal`` whose key is ``posted``, or None (stale, or never offered)."""
-    if not isinstance(posted, str) or len(posted) > MAX_KEY:
-        return None
-    try:
-        wanted = json.loads(posted)
-    except ValueError:
-        return None
-    if not isinstance(wanted, dict):
+    wanted = parsed(posted)
+    if wanted is None:
         return None
     target = key(wanted)
     return next((m for m in legal if key(m) == target), None)

@@ -51,7 +51,7 @@ from tournaments.models import Match, Tournament
 from . import links as team_links
 from . import pages
 from .clubtime import use_club_time
-from .views import keeper, public
+from .views import common, keeper, public
 from .views import seat as seat_views
 
 #: a comment line this often keeps proxies and the client's own timeout from closing a quiet
@@ -176,7 +176,7 @@ def tournament_part(pk: int) -> str | None:
     if t is None:
         return None
     use_club_time(t)
-    html, _ = public.live_part(t)
+    html, _ = common.live_part(t)
     return html
 
 
@@ -410,21 +410,21 @@ def stream(
 @require_GET
 def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament page's live part, as it changes."""
-    t = public._tournament(request, slug)
+    t = common.visible_tournament(request, slug)
     return stream(request, f"t:{t.pk}", [f"t{t.pk}"], _tournament_loader(t.pk), "part")
 
 
 @require_GET
 def wall_stream(request: HttpRequest, slug: str) -> HttpResponse:
     """The wall screen's part changed (it fetches its panels as it polls)."""
-    t = public._tournament(request, slug)
+    t = common.visible_tournament(request, slug)
     return stream(request, f"t:{t.pk}", [f"t{t.pk}"], _tournament_loader(t.pk), "changed")
 
 
 @require_GET
 def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """The match sheet's live part, as it changes."""
-    match = public._match(request, pk)
+    match = common.visible_match(request, pk)
     topics = [f"m{match.pk}", f"r{match.pk}"]
     return stream(request, f"m:{match.pk}", topics, _match_loader(match.pk), "part")
 
@@ -433,7 +433,7 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
 def keep_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """The phone page's part changed (each phone fetches its own: forms, its team's link)."""
     try:
-        match, _, _ = keeper._match_and_role(request, pk)  # 404 unless one of its people
+        match, _, _ = keeper.match_and_role(request, pk)  # 404 unless one of its people
     except team_links.LinkStopped:  # 204: an EventSource stops asking; the page's poll says why
         return HttpResponse(status=204)
     topics = [f"m{match.pk}", f"r{match.pk}"]

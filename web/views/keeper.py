@@ -1,7 +1,7 @@
 """The score-keeper's phone page: pick a match, enter a deal's result, answer the other side's.
 
-Every command goes through the one append service (``match_append_event``) with the page's
-``expected_seq`` and the client's own id as the idempotency key, so a phone that lost its
+Every command goes through the one append service with the page's ``expected_seq`` and the
+client's own id as the idempotency key (``web.commands``), so a phone that lost its
 connection and sends again writes the command once. A form posted by a browser without
 JavaScript gets the page back (with its message); the page's script posts with
 ``Accept: application/json`` and gets ``{"ok", "message"}``.
@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -26,51 +26,26 @@ from tournaments import errors as store_errors
 from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.access import directed_tournaments
-from tournaments.models import Match, MatchEvent
+from tournaments.models import Match
 from tournaments.reads import consistent_read
-from tournaments.services import match_append_event
 
 from .. import forms, pages
 from .. import links as team_links
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
 from ..board import result_words as board_words
 from ..clubtime import use_club_time
+from ..commands import (
+    append_command,
+    plain_words,
+    refused_json,
+    status_code,
+    wants_json,
+    written,
+)
 from ..recorder import recorded_by, table_matches
-from .public import POLL_MS, _conditional, etag_of
+from .common import POLL_MS, conditional, etag_of
 
 K = matchlog.Kind
-#: what each refusal means to the person holding the phone
-PLAIN = {
-    "stale_expected_seq": (
-        "Something was recorded in this match since your page was loaded. The page now "
-        "shows where the match stands; your numbers are still in the form: check them and "
-        "send again."
-    ),
-    "store_unavailable": "The server could not save this just now. Nothing was recorded: "
-    "send it again.",
-    "entry_pending": "This deal's result was entered already and waits for the other team.",
-    "already_entered": "Your side has entered this deal already; the other side enters theirs.",
-    "deal_disputed": "This deal's result is disputed: the director decides it.",
-    "own_entry": "You entered this result: someone of the other team confirms it.",
-    "own_team_entry": "Your team entered this result: the other team confirms it.",
-    "no_such_entry": "That result was answered already: the page now shows where things stand.",
-    "match_over": "The match is over: nothing more can be entered.",
-    "match_not_started": "The match has not started yet.",
-    "idempotency_key_reused": "This form was sent before with other numbers: reload the page.",
-}
-
-
-def wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
-def plain_words(exc: store_errors.AppendRefused) -> str:
-    """Return a refusal in words a player understands (the engine's own words for a rule)."""
-    text = PLAIN.get(exc.code)
-    if text is not None:
-        return text
-    message = exc.message[:1].upper() + exc.message[1:]
-    return f"{message} ({exc.rule})." if exc.rule else f"{message}."
 
 
 def _actor(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Any:
@@ -82,7 +57,7 @@ def _actor(request: HttpRequest, match: Match, state: matchlog.MatchState) -> An
     return request.user if link is None else link
 
 
-def _match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.MatchState, str]:
+def match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.MatchState, str]:
     # Deal results are entered in score matches; digital and table matches record moves.
     match = get_object_or_404(
         pages.match_for_page(Match.objects.all()), pk=pk, mode=Match.Mode.SCORE
@@ -354,7 +329,7 @@ def _rejections(match: Match) -> list[dict[str, Any]]:
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         with consistent_read():
-            match, state, role = _match_and_role(request, pk)
+            match, state, role = match_and_role(request, pk)
             context = _context(request, match, state, role)
     except Http404:
         if recorded_by(request.user).filter(pk=pk).exists():  # a table, card by card
@@ -368,13 +343,13 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 def status(request: HttpRequest, pk: int) -> HttpResponse:
     """The page's live part (entries, answers, deals so far), with an ETag on the log's head."""
     with consistent_read():
-        match, state, role = _match_and_role(request, pk)  # 404 unless one of its people
+        match, state, role = match_and_role(request, pk)  # 404 unless one of its people
 
         def build() -> HttpResponse:  # not for a 304: the ETag needs only the head
             context = _context(request, match, state, role)
             return render(request, "web/_keep_status.html", context)
 
-        return _conditional(request, _version(request, match), build)
+        return conditional(request, _version(request, match), build)
 
 
 def _keep_page(
@@ -404,59 +379,8 @@ def _version(request: HttpRequest, match: Match) -> str:
     return version
 
 
-def _key(form: forms.Command) -> str:
-    """The idempotency key of a page's command: its client id (kept while it is resent)."""
-    return f"web-{form.cleaned_data['client_id']}"
-
-
-def sent_before(match: Match, form: forms.Command) -> bool:
-    """Whether this form's command (``form`` valid) is in the match's log already: a resend
-    after a lost answer, which a page's checks against the position as it now stands would
-    take for a stale command."""
-    return MatchEvent.objects.filter(match=match, idempotency_key=_key(form)).exists()
-
-
-def append_command(
-    request: HttpRequest,
-    match: Match,
-    kind: str,
-    payload: dict[str, Any],
-    form: forms.Command,
-    actor: Any = None,
-) -> store_errors.AppendRefused | None:
-    """Append the command through the store's service, with the head of the log and the
-    client id ``form`` (valid) carried; return its refusal, or None. ``actor``: the signed-in
-    person unless said (a team's link: ``_actor``)."""
-    try:
-        match_append_event(
-            match=match.pk,
-            expected_seq=form.cleaned_data["expected_seq"],
-            kind=kind,
-            payload=payload,
-            actor=request.user if actor is None else actor,
-            idempotency_key=_key(form),
-            via="session",
-        )
-    except store_errors.AppendRefused as exc:
-        return exc
-    return None
-
-
 def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
-    messages.success(request, message)  # shown on the page the phone loads next
-    if wants_json(request):
-        return JsonResponse({"ok": True, "message": message})
-    return redirect(reverse("web:keep-match", args=[match.pk]))
-
-
-def status_code(exc: store_errors.AppendRefused | None) -> int:
-    if isinstance(exc, store_errors.NotPermitted):
-        return 403
-    if isinstance(exc, store_errors.StaleSequence | store_errors.MatchStateConflict):
-        return 409
-    if isinstance(exc, store_errors.StoreUnavailable):
-        return 503
-    return 422
+    return written(request, message, reverse("web:keep-match", args=[match.pk]))
 
 
 def _refused(
@@ -473,23 +397,11 @@ def _refused(
     (``moved``: the match moved on, and the page shows where it stands instead)."""
     code = status_code(exc)
     if wants_json(request):
-        retry = isinstance(exc, store_errors.StoreUnavailable)
-        head = Match.objects.values_list("last_seq", flat=True).get(pk=match.pk)
         if moved:  # the page reloads to show it: the words go with it
             messages.info(request, message)
-        return JsonResponse(
-            {
-                "ok": False,
-                "message": message,
-                "retry": retry,
-                "moved": moved,
-                "code": getattr(exc, "code", ""),
-                "last_seq": head,
-            },
-            status=code,
-        )
+        return refused_json(match, message, code, moved=moved, code=getattr(exc, "code", ""))
     messages.error(request, message)
-    match, state, role = _match_and_role(request, match.pk)
+    match, state, role = match_and_role(request, match.pk)
     if entry_form is not None:  # the page's new head, the person's own numbers
         data = request.POST.copy()
         data["expected_seq"] = str(match.last_seq)
@@ -514,7 +426,7 @@ def _form_errors(form: Any) -> str:
 @require_POST
 def enter(request: HttpRequest, pk: int) -> HttpResponse:
     """Enter the next deal's result (counted at once when the match asks no confirmation)."""
-    match, state, _role = _match_and_role(request, pk)
+    match, state, _role = match_and_role(request, pk)
     if _ended_for(request, match, state):
         return _refused(request, match, OVER, _over())
     teams = (match.team0.name, match.team1.name)
@@ -595,7 +507,7 @@ def _crossed(
 @require_POST
 def answer(request: HttpRequest, pk: int) -> HttpResponse:
     """Confirm or reject an entered result (the other team's phone, or a director's)."""
-    match, state, _role = _match_and_role(request, pk)
+    match, state, _role = match_and_role(request, pk)
     if _ended_for(request, match, state):
         return _refused(request, match, OVER, _over())
     action = request.POST.get("action")
@@ -628,7 +540,7 @@ def answer(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a scheduled score match (a score-keeper or a director at the table)."""
-    match, _state, _role = _match_and_role(request, pk)
+    match, _state, _role = match_and_role(request, pk)
     form = forms.Command(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
@@ -702,7 +614,7 @@ def settle_options(
 
 
 def _settle(request: HttpRequest, pk: int, kind: str, done: str) -> HttpResponse:
-    match, state, _role = _match_and_role(request, pk)
+    match, state, _role = match_and_role(request, pk)
     if _ended_for(request, match, state):
         return _refused(request, match, OVER, _over())
     form = forms.Answer(request.POST)

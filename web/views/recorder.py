@@ -5,7 +5,7 @@ For the match's score-keepers and the tournament's directors (anyone else finds 
 bidder's throw-in with the hand shown), then each play: a card, then what it does, among the
 moves the engine lists (``web.recorder``). Every command goes through the one append service
 with the page's head of the log and the client's own id (the idempotency key), as the score
-page's do (``keeper.append_command``): the page's script keeps a command on the phone until
+page's do (``web.commands``): the page's script keeps a command on the phone until
 the server has it (``keeper.js``). The last play can be withdrawn (``move_withdrawn``)
 until the next one is recorded.
 """
@@ -13,13 +13,13 @@ until the next one is recorded.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -33,10 +33,21 @@ from tournaments.reads import consistent_read
 from .. import forms, moves, pages
 from ..access import DIRECTOR, SCOREKEEPER, match_role
 from ..clubtime import use_club_time
+from ..commands import (
+    FORM_REFUSED,
+    MOVED_ON,
+    append_command,
+    plain_words,
+    refused_json,
+    sent_before,
+    status_code,
+    wants_json,
+    written,
+)
 from ..recorder import floor_houses, recorder_page
-from .keeper import append_command, plain_words, sent_before, status_code, wants_json
 
 K = matchlog.Kind
+Sent = TypeVar("Sent", bound=forms.Command)
 
 STALE_PLAY = (
     "That play is not one the table can make now (the page was out of date): the page shows "
@@ -104,10 +115,7 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
-    messages.success(request, message)
-    if wants_json(request):
-        return JsonResponse({"ok": True, "message": message})
-    return redirect(reverse("web:record", args=[match.pk]))
+    return written(request, message, reverse("web:record", args=[match.pk]))
 
 
 def _refused(
@@ -116,24 +124,14 @@ def _refused(
     message: str,
     exc: store_errors.AppendRefused | None = None,
     *,
-    status: int = 422,
+    status: int = FORM_REFUSED,
 ) -> HttpResponse:
     """Say why nothing was recorded: the page again, at the log's head, with the refusal."""
     if exc is not None:
         status = status_code(exc)
     if wants_json(request):
-        head = Match.objects.values_list("last_seq", flat=True).get(pk=match.pk)
-        return JsonResponse(
-            {
-                "ok": False,
-                "message": message,
-                "retry": isinstance(exc, store_errors.StoreUnavailable),
-                "code": getattr(exc, "code", ""),
-                "rule": getattr(exc, "rule", "") or "",
-                "last_seq": head,
-            },
-            status=status,
-        )
+        code, rule = getattr(exc, "code", ""), getattr(exc, "rule", "") or ""
+        return refused_json(match, message, status, code=code, rule=rule)
     messages.error(request, message)
     match, state = _recorder_match(request, match.pk)
     return render(request, "web/record.html", _context(request, match, state), status=status)
@@ -150,6 +148,21 @@ def _form_errors(form: django_forms.Form) -> str:
 RECORDED_BEFORE = "Recorded already: it reached the server before the connection dropped."
 
 
+def _received(
+    request: HttpRequest, pk: int, form_class: type[Sent]
+) -> tuple[Match, matchlog.MatchState, Sent, HttpResponse | None]:
+    """Read a command posted to table ``pk`` with its form: the match, its state, the form,
+    and the answer already due, if one is (the form refused, or the command written before:
+    a resend after a lost answer); else None."""
+    match, state = _recorder_match(request, pk)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return match, state, form, _refused(request, match, _form_errors(form))
+    if sent_before(match, form):
+        return match, state, form, _done(request, match, RECORDED_BEFORE)
+    return match, state, form, None
+
+
 def _append(
     request: HttpRequest, match: Match, kind: str, payload: dict[str, Any], form: Any, done: str
 ) -> HttpResponse:
@@ -163,12 +176,9 @@ def _append(
 @require_POST
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the match: who deals first (the table decides, S2)."""
-    match, _state = _recorder_match(request, pk)
-    form = Start(request.POST)
-    if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
-    if sent_before(match, form):
-        return _done(request, match, RECORDED_BEFORE)
+    match, _state, form, answered = _received(request, pk, Start)
+    if answered is not None:
+        return answered
     payload = {"first_dealer": form.cleaned_data["first_dealer"]}
     return _append(request, match, K.MATCH_STARTED, payload, form, "The match has started.")
 
@@ -177,12 +187,9 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def bid(request: HttpRequest, pk: int) -> HttpResponse:
     """The bid with the floor turned up, or the throw-in with the hand shown."""
-    match, state = _recorder_match(request, pk)
-    form = Bid(request.POST)
-    if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
-    if sent_before(match, form):
-        return _done(request, match, RECORDED_BEFORE)
+    match, state, form, answered = _received(request, pk, Bid)
+    if answered is not None:
+        return answered
     deal = state.deal
     if not isinstance(deal, sc.TableDeal) or deal.phase != "bid":
         return _refused(
@@ -190,7 +197,7 @@ def bid(request: HttpRequest, pk: int) -> HttpResponse:
             match,
             "No deal waits for its bid (it was recorded already, or the match is not in play): "
             "the page shows where the match stands.",
-            status=409,
+            status=MOVED_ON,
         )
     call, cards = form.cleaned_data["call"], sorted(form.cleaned_data["cards"])
     if call == "redeal":
@@ -208,15 +215,12 @@ def bid(request: HttpRequest, pk: int) -> HttpResponse:
 def play(request: HttpRequest, pk: int) -> HttpResponse:
     """A card played: one of the moves the engine listed, or a throw the recorder saw made
     (the engine refuses it in words if the rules do not allow it)."""
-    match, state = _recorder_match(request, pk)
-    form = PlayForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
-    if sent_before(match, form):
-        return _done(request, match, RECORDED_BEFORE)
+    match, state, form, answered = _received(request, pk, PlayForm)
+    if answered is not None:
+        return answered
     deal = state.deal
     if not isinstance(deal, sc.TableDeal) or deal.to_play is None or deal.phase == "bid":
-        return _refused(request, match, STALE_PLAY, status=409)
+        return _refused(request, match, STALE_PLAY, status=MOVED_ON)
     if form.cleaned_data["throw"]:
         move: dict[str, Any] | None = {
             "seat": deal.to_play, "action": "throw", "card": form.cleaned_data["throw"],
@@ -225,7 +229,7 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
         found = moves.chosen(sc.legal_moves(deal), form.cleaned_data["move"])
         move = None if found is None else dict(found)
     if move is None:
-        return _refused(request, match, STALE_PLAY, status=409)
+        return _refused(request, match, STALE_PLAY, status=MOVED_ON)
     seat = pages.seat_list(match)[move["seat"]][1].name
     done = f"Recorded: {seat}: {moves.describe(move, floor_houses(deal))}."
     return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
@@ -235,12 +239,9 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Withdraw the last play (``move_withdrawn``), before the next one is recorded."""
-    match, state = _recorder_match(request, pk)
-    form = PlayForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
-    if sent_before(match, form):
-        return _done(request, match, RECORDED_BEFORE)
+    match, state, form, answered = _received(request, pk, PlayForm)
+    if answered is not None:
+        return answered
     last = state.last_play
     if last is None or form.cleaned_data["move"] != moves.key(last.move):
         return _refused(
@@ -248,7 +249,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             match,
             "Only the last play can be withdrawn, before the next one is recorded: the page "
             "shows where the deal stands.",
-            status=409,
+            status=MOVED_ON,
         )
     done = "The last play was withdrawn: record the play the table made."
     return _append(request, match, K.MOVE_WITHDRAWN, {"move": last.move}, form, done)

@@ -9,7 +9,7 @@ The page shows what ``seep_core.view`` shows that seat (``web.seat``, read throu
 selector the API's ``state/`` reads) and offers the engine's legal moves; a move is posted
 back as its key, found again in the engine's list (``web.moves.chosen``) and appended
 through the one append service with the page's ``expected_seq`` and the client's id (its
-idempotency key), as the score-keeper's page does.
+idempotency key), as the score-keeper's page does (``web.commands``).
 
 Its live part is polled (``seat_live``) or pushed (``web.push``'s ``play/<id>/``): both render
 it with :func:`live_part`, and the push process asks :func:`seat_held` again at every change
@@ -37,11 +37,10 @@ from tournaments.access import seat_lineup, seats_in
 from tournaments.models import Match
 from tournaments.reads import consistent_read
 
-from .. import forms, moves, pages, seat
+from .. import commands, forms, moves, pages, seat
 from .. import links as team_links
 from ..clubtime import use_club_time
-from .keeper import append_command, plain_words, sent_before, status_code, wants_json
-from .public import POLL_MS, _conditional, etag_of
+from .common import POLL_MS, conditional, etag_of
 
 #: the session's seats chosen through a team's link: {match id: seat}
 SESSION_SEATS = "seats"
@@ -181,7 +180,7 @@ def seat_live(request: HttpRequest, pk: int) -> HttpResponse:
             )
             return HttpResponse(part)
 
-        return _conditional(request, viewer.version(), build)
+        return conditional(request, viewer.version(), build)
 
 
 @team_links.signed_in_or_linked
@@ -203,7 +202,7 @@ def seat_choose(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(reverse("web:seat", args=[pk]))
     if wanted not in _team_seats(viewer.side):
         messages.error(request, "Choose one of your team's two players.")
-        return _choose(request, viewer, status=422)
+        return _choose(request, viewer, status=commands.FORM_REFUSED)
     chosen = dict(request.session.get(SESSION_SEATS, {}))
     chosen[str(viewer.match.pk)] = wanted
     request.session[SESSION_SEATS] = chosen
@@ -219,24 +218,26 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("say which player you are first")
     form = forms.Command(request.POST)
     if not form.is_valid():
-        return _refused(request, viewer, "This form is damaged: reload the page.", 422)
+        damaged = "This form is damaged: reload the page."
+        return _refused(request, viewer, damaged, commands.FORM_REFUSED)
     shown = store.match_position(viewer.match, seats=[viewer.seat], state=viewer.state)
     posted = request.POST.get("move", "")
     move = moves.chosen(shown["legal_moves"] or [], posted)
-    if move is None and sent_before(viewer.match, form):
+    if move is None and commands.sent_before(viewer.match, form):
         # a resend after a lost answer: the move is written already, and no longer open;
         # the store answers it as it answered the first time (or refuses a changed one)
         move = moves.parsed(posted)
     if move is None:
-        return _refused(request, viewer, STALE_MOVE, 409)
+        return _refused(request, viewer, STALE_MOVE, commands.MOVED_ON)
     payload = {"move": dict(move)}
-    refused = append_command(
+    refused = commands.append_command(
         request, viewer.match, matchlog.MOVE_PLAYED, payload, form, viewer.link
     )
     if refused is not None:
-        return _refused(request, viewer, plain_words(refused), status_code(refused))
+        words = commands.plain_words(refused)
+        return _refused(request, viewer, words, commands.status_code(refused))
     done = f"{moves.describe(move)}: played."
-    if wants_json(request):
+    if commands.wants_json(request):
         return JsonResponse({"ok": True, "message": done})
     messages.success(request, done)
     return redirect(reverse("web:seat", args=[pk]))
@@ -244,12 +245,8 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _refused(request: HttpRequest, viewer: Viewer, message: str, status: int) -> HttpResponse:
     """Tell why nothing was played; the page comes back at the match's head."""
-    if wants_json(request):
-        head = Match.objects.values_list("last_seq", flat=True).get(pk=viewer.match.pk)
-        return JsonResponse(
-            {"ok": False, "message": message, "retry": status == 503, "last_seq": head},
-            status=status,
-        )
+    if commands.wants_json(request):
+        return commands.refused_json(viewer.match, message, status)
     messages.error(request, message)
     viewer = Viewer(request, viewer.match.pk)  # read again: the deal may have moved on
     context = _context(request, viewer)

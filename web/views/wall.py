@@ -8,18 +8,17 @@ tournament (``pages.tournament_version``) and kept in the cache, like the tourna
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournaments.models import Tournament
 
-from .. import pages, wall
-from .public import POLL_MS, _conditional, _tournament, live_part
+from .. import wall
+from .common import live_answer, live_page, live_part, visible_tournament
 
 
 def wall_part(t: Tournament, version: str | None = None) -> tuple[str, str]:
     """Return the wall's panels, rendered once a version and cached as the tournament page's
-    live part is (``public.live_part``), and the version they show."""
+    live part is (``common.live_part``), and the version they show."""
     return live_part(t, "web/_wall.html", version, lambda t: {"panels": wall.wall_panels(t)})
 
 
@@ -34,24 +33,12 @@ def _seconds(request: HttpRequest) -> int:
 @require_GET
 def wall_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The wall screen (``?seconds=N``: each panel stays N seconds)."""
-    t = _tournament(request, slug)
-    html, version = wall_part(t)
-    return render(
-        request,
-        "web/wall.html",
-        {
-            "tournament": t,
-            "live": html,
-            "version": version,
-            "poll_ms": POLL_MS,
-            "seconds": _seconds(request),
-        },
-    )
+    t = visible_tournament(request, slug)
+    return live_page(request, t, "web/wall.html", wall_part(t), seconds=_seconds(request))
 
 
 @require_GET
 def wall_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The wall's panels, with an ETag: a 304 while the tournament is unchanged."""
-    t = _tournament(request, slug)
-    version = pages.tournament_version(t)
-    return _conditional(request, version, lambda: HttpResponse(wall_part(t, version)[0]))
+    t = visible_tournament(request, slug)
+    return live_answer(request, t, lambda t, version: wall_part(t, version)[0])

@@ -28,10 +28,10 @@ from tournaments.models import Tournament
 from tournaments.reads import consistent_read
 
 from ... import board, forms, pages
-from ..keeper import append_command, plain_words
-from ..public import POLL_MS, _conditional
+from ...commands import append_command, plain_words
+from ..common import POLL_MS, conditional
 from ._common import tournament_or_404
-from .matches import _desk_match
+from .matches import desk_match
 
 K = matchlog.Kind
 
@@ -87,7 +87,7 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
 def board_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The board's live part, with an ETag: a 304 while nothing changed this minute."""
     t = tournament_or_404(request, slug)
-    return _conditional(request, _version(t), lambda: HttpResponse(_part(request, t)))
+    return conditional(request, _version(t), lambda: HttpResponse(_part(request, t)))
 
 
 def _back(slug: str, fixture: str = "") -> HttpResponse:
@@ -98,7 +98,7 @@ def _back(slug: str, fixture: str = "") -> HttpResponse:
 @require_POST
 def board_confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Confirm an entered result from the board (as the desk's match page does)."""
-    _t, match = _desk_match(request, slug, pk)
+    _t, match = desk_match(request, slug, pk)
     form = forms.Answer(request.POST)
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: the board was damaged, try again.")
@@ -119,7 +119,7 @@ def board_confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def board_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Count one version of a disputed deal from the board (the director's ``deal_ended``)."""
-    _t, match = _desk_match(request, slug, pk)
+    _t, match = desk_match(request, slug, pk)
     form = CountVersion(request.POST)
     teams = f"{match.team0.name} v {match.team1.name}"
     if not form.is_valid():

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from competition import corrections
 from competition import errors as competition_errors
+from competition.refusals import status_of
 from scoring import selectors as scoring
 from tournaments import errors as store_errors
 from tournaments import matchlog
@@ -22,7 +23,7 @@ from tournaments.models import Match, Tournament
 from tournaments.reads import consistent_read
 
 from ... import forms, pages
-from ..keeper import append_command, plain_words
+from ...commands import append_command, plain_words
 from ._common import refusal, tournament_or_404
 
 K = matchlog.Kind
@@ -39,7 +40,7 @@ def match_dispute(match: Match) -> dict[str, Any] | None:
     return found[0] if found else None
 
 
-def _desk_match(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Match]:
+def desk_match(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Match]:
     t = tournament_or_404(request, slug)
     match = get_object_or_404(pages.match_for_page(Match.objects.all()), pk=pk)
     if match.tournament_id != t.pk:
@@ -94,7 +95,7 @@ def _match_page(
 @login_required
 @require_GET
 def match_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t, match = _desk_match(request, slug, pk)
+    t, match = desk_match(request, slug, pk)
     with consistent_read():
         return _match_page(request, t, match)
 
@@ -103,7 +104,7 @@ def match_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Decide the next deal's result (a disputed or rejected one): it counts as entered here."""
-    t, match = _desk_match(request, slug, pk)
+    t, match = desk_match(request, slug, pk)
     form = forms.Decide(
         request.POST, rules=match.rules, teams=(match.team0.name, match.team1.name), prefix="decide"
     )
@@ -114,7 +115,7 @@ def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if refused is not None:
         messages.error(request, plain_words(refused))
         match.refresh_from_db()
-        return _match_page(request, t, match, decide=form, status=409)
+        return _match_page(request, t, match, decide=form, status=status_of(refused))
     messages.success(request, "The deal's result is decided and counted.")
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))
 
@@ -123,7 +124,7 @@ def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def confirm_entry(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A director confirms an entered result (no other team's phone at hand)."""
-    _t, match = _desk_match(request, slug, pk)
+    _t, match = desk_match(request, slug, pk)
     form = forms.Answer(request.POST)
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: reload the page.")
@@ -146,7 +147,7 @@ def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     One that changes a result a later round was built on is applied only with the box
     ticked, after its preview (``competition.corrections``).
     """
-    t, match = _desk_match(request, slug, pk)
+    t, match = desk_match(request, slug, pk)
     form = forms.Correction(request.POST, teams=(match.team0.name, match.team1.name), prefix="fix")
     if not form.is_valid():
         messages.error(request, "Nothing was changed: see the form.")
@@ -179,12 +180,14 @@ def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "This correction changes a result a later round was built on. Look at what it "
             "changes, tick the box to confirm, and apply it again.",
         )
-        return _match_page(request, t, match, correction=form, preview=exc.preview, status=409)
+        return _match_page(
+            request, t, match, correction=form, preview=exc.preview, status=status_of(exc)
+        )
     except store_errors.AppendRefused as exc:
         messages.error(request, "Nothing was changed: " + plain_words(exc))
-        return _match_page(request, t, match, correction=form, status=409)
+        return _match_page(request, t, match, correction=form, status=status_of(exc))
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
-        return _match_page(request, t, match, correction=form, status=409)
+        return _match_page(request, t, match, correction=form, status=status_of(exc))
     messages.success(request, "The correction is applied and recorded with its reason.")
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))

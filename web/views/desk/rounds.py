@@ -18,6 +18,7 @@ from competition import errors as competition_errors
 from competition import selectors as competition_reads
 from competition import services as competition
 from competition.models import Fixture, Round
+from competition.refusals import status_of
 from tournaments.models import Tournament
 
 from ... import forms
@@ -128,12 +129,17 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             swap_teams=swap_teams,
             swap_tables=swap_tables,
             problems=exc.problems,
-            status=422,
+            status=status_of(exc),
         )
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
         return _round_page(
-            request, t, round_, swap_teams=swap_teams, swap_tables=swap_tables, status=409
+            request,
+            t,
+            round_,
+            swap_teams=swap_teams,
+            swap_tables=swap_tables,
+            status=status_of(exc),
         )
     messages.success(request, "Swapped." + (" Note: " + "; ".join(problems) if problems else ""))
     return redirect(reverse("web:desk-round", args=[slug, round_.pk]))

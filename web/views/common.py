@@ -1,0 +1,119 @@
+"""What the pages' views share: the tournament or match a visitor may see (else 404), and the
+live parts they poll (an ETag on the part's version, a 304 while the browser holds it).
+
+A live part is asked for every ``POLL_MS`` by ``live.js`` (or pushed, ``web.push``); a
+tournament's part is the same for every viewer, so it is rendered once a version and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+
+from tournaments.models import Match, Tournament
+from tournaments.reads import consistent_read
+
+from .. import pages
+from ..access import visible_or_404
+from ..clubtime import use_club_time
+
+#: how often the live parts of a page ask whether anything changed (milliseconds)
+POLL_MS = 3000
+#: how long a rendered live part is kept (a version change replaces it at once)
+LIVE_SECONDS = 60
+
+
+def visible_tournament(request: HttpRequest, slug: str) -> Tournament:
+    """Return the tournament at ``slug`` if the visitor may see it (its club's clock set);
+    anyone else: 404."""
+    t = visible_or_404(
+        request.user, get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    )
+    use_club_time(t)
+    return t
+
+
+def visible_match(request: HttpRequest, pk: int) -> Match:
+    """Return match ``pk`` if the visitor may see its tournament (its club's clock set);
+    anyone else: 404."""
+    match = get_object_or_404(pages.match_for_page(Match.objects.all()), pk=pk)
+    visible_or_404(request.user, match.tournament)
+    use_club_time(match.tournament)
+    return match
+
+
+def etag_of(request: HttpRequest, version: str) -> str:
+    """Return the ETag of a fragment's ``version`` as this viewer sees it (their account)."""
+    viewer = request.user.pk if request.user.is_authenticated else 0
+    return f'"{version}-{viewer}"'
+
+
+def _etag_matches(request: HttpRequest, etag: str) -> bool:
+    held = request.headers.get("If-None-Match", "")
+    return etag in [t.strip() for t in held.split(",")]
+
+
+def conditional(
+    request: HttpRequest, version: str, build: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """Answer 304 when the browser holds this version of the fragment, else ``build`` it."""
+    etag = etag_of(request, version)
+    response = HttpResponseNotModified() if _etag_matches(request, etag) else build()
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Cookie"
+    return response
+
+
+def live_part(
+    t: Tournament,
+    template: str = "web/_live.html",
+    version: str | None = None,
+    context: Callable[[Tournament], dict[str, Any]] | None = None,
+) -> tuple[str, str]:
+    """Return the tournament's live part (standings, brackets, tables) and its version.
+
+    The same for every viewer, so it is rendered once per version and kept in the cache
+    (a wall screen and a hundred phones polling cost one render per result). The version
+    and the part are read in one consistent snapshot; the cache entry also expires, for
+    what the version does not follow (a team renamed in the admin). ``context``: what the
+    template shows (the tournament page's stages unless said: the wall's panels).
+    """
+    with consistent_read():
+        if version is None:
+            version = pages.tournament_version(t)
+        key = f"web:{template}:{t.pk}:{version}"
+        html = cache.get(key)
+        if html is None:
+            shown = {"stages": pages.tournament_page(t)} if context is None else context(t)
+            html = render_to_string(template, {"tournament": t, **shown})
+            cache.set(key, html, LIVE_SECONDS)
+    return html, version
+
+
+def live_page(
+    request: HttpRequest,
+    t: Tournament,
+    template: str,
+    part: tuple[str, str],
+    **more: Any,
+) -> HttpResponse:
+    """A page of the tournament around its live ``part`` (the html and its version, which
+    the page polls with), with what else it shows (``more``)."""
+    html, version = part
+    context = {"tournament": t, "live": html, "version": version, "poll_ms": POLL_MS, **more}
+    return render(request, template, context)
+
+
+def live_answer(
+    request: HttpRequest, t: Tournament, part: Callable[[Tournament, str], str]
+) -> HttpResponse:
+    """The tournament's live ``part`` at its current version, with an ETag: 304 while the
+    browser holds it."""
+    version = pages.tournament_version(t)
+    return conditional(request, version, lambda: HttpResponse(part(t, version)))
