@@ -283,3 +283,22 @@ def test_an_edit_of_a_published_round_is_a_409_on_the_api_and_the_desk(club: Clu
         "desk": desk_answer.status_code,
     }
     assert_same(answers, competition_errors.NotNow, "round_published")
+
+
+def test_an_edit_of_a_started_stage_is_a_409_on_the_api_and_the_desk(club: Club) -> None:
+    stage = club.stage
+    client = APIClient()
+    client.force_login(club.users["director"])
+    api_answer = client.patch(f"/api/v1/stages/{stage.pk}/", {"rounds": 5}, format="json")
+    director = club.client("director")
+    url = f"/desk/{club.tournament.slug}/stages/{stage.pk}/edit/"
+    form = director.get(url).context["form"]
+    # the stage's own settings as its form shows them, a valid form the service then refuses
+    shown = {name: form[name].value() for name in form.fields}
+    desk_answer = director.post(url, {k: v for k, v in shown.items() if v is not None})
+    assert "fixed once it starts" in desk_answer.content.decode()
+    answers = {
+        "api": (api_answer.status_code, api_answer.json()["code"]),
+        "desk": desk_answer.status_code,
+    }
+    assert_same(answers, competition_errors.NotNow, "stage_started")

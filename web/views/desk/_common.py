@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from competition import refusals
 from competition.errors import CompetitionRefused
 from competition.models import Round, Stage
 from tournaments.access import is_club_director
@@ -19,6 +20,7 @@ from tournaments.models import Club, Team, Tournament
 
 from ...access import director_or_404
 from ...clubtime import use_club_time, use_club_zone
+from ...commands import FORM_REFUSED
 
 T = TypeVar("T")
 
@@ -113,7 +115,8 @@ def form_change(
     the form's mistakes (``unchanged``: "see the form"), or the service's refusal, shown in
     words and on the form's fields (``fields`` as for ``refusal_on_fields``).
 
-    ``change`` reads ``form.cleaned_data``: it is called only once the form is valid.
+    ``change`` reads ``form.cleaned_data``: it is called only once the form is valid. The
+    status the page answers with then is ``status_of(form)``.
     """
     if not form.is_valid():
         messages.error(request, f"{unchanged}: see the form.")
@@ -122,7 +125,14 @@ def form_change(
         return change()
     except by as exc:
         refusal_on_fields(request, form, exc, fields)
+        form.refused_with = refusals.status_of(exc)  # type: ignore[attr-defined]
         return None
+
+
+def status_of(form: forms.Form) -> int:
+    """Return the status of a form the desk shows again: its service's refusal's, as the API
+    answers it (``competition.refusals``), or 422 for the form's own mistakes."""
+    return int(getattr(form, "refused_with", FORM_REFUSED))
 
 
 def confirm_first(

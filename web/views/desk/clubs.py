@@ -18,7 +18,7 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player, Team
 from tournaments.site import absolute_url
 
-from ._common import club_or_404, form_change, refusal
+from ._common import club_or_404, form_change, refusal, status_of
 
 
 class MemberForm(forms.Form):
@@ -65,7 +65,7 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
         by=ClubRefused,
     )
     if member is None:
-        return _page(request, club, form, status=422)
+        return _page(request, club, form, status=status_of(form))
     messages.success(request, f"{member.name} is a member of {club.name}.")
     return redirect(reverse("web:club-roster", args=[club.slug]))
 
@@ -87,7 +87,9 @@ def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         by=ClubRefused,
     )
     if saved is None:
-        return render(request, "web/desk_member.html", {**context, "form": form}, status=422)
+        return render(
+            request, "web/desk_member.html", {**context, "form": form}, status=status_of(form)
+        )
     messages.success(request, f"{form.cleaned_data['name']} is saved, in every team.")
     return redirect(reverse("web:club-roster", args=[club.slug]))
 

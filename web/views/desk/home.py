@@ -21,7 +21,7 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Club, Tournament
 
 from ... import desk_forms
-from ._common import form_change
+from ._common import form_change, status_of
 
 #: a stage's or the tournament's setting -> the form's field that sets it
 EVENING_FIELDS = {
@@ -102,7 +102,7 @@ def new_evening(request: HttpRequest) -> HttpResponse:
         fields=EVENING_FIELDS,
     )
     if tournament is None:
-        return render(request, "web/desk_new.html", {"form": form}, status=422)
+        return render(request, "web/desk_new.html", {"form": form}, status=status_of(form))
     messages.success(
         request, f"{tournament.name} is made. Register its teams, then start its first stage."
     )

@@ -20,7 +20,7 @@ from seasons.models import ClubSeasons, RatingSeeding, Season
 from tournaments.errors import ClubRefused
 from tournaments.models import Club
 
-from ._common import back, club_or_404, form_change, refusal, refused, tournament_or_404
+from ._common import back, club_or_404, form_change, refusal, refused, status_of, tournament_or_404
 
 
 class SeasonForm(forms.Form):
@@ -110,7 +110,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
         by=ClubRefused,
     )
     if season is None:
-        return _page(request, club, form, status=422)
+        return _page(request, club, form, status=status_of(form))
     messages.success(request, f"The season {season.name} is made.")
     return _seasons(club)
 

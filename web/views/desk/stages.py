@@ -30,6 +30,7 @@ from ._common import (
     refusal,
     refused,
     stage_or_404,
+    status_of,
     tournament_or_404,
 )
 
@@ -44,11 +45,12 @@ def _stage_page(
     blank: Callable[[], desk_forms.StageForm],
 ) -> HttpResponse:
     """The form of ``stage``, or of a new one (``None``): shown as ``blank()`` makes it, or
-    posted: the stage saved (or added) and the desk shown at it, or the form again (422)."""
+    posted: the stage saved (or added) and the desk shown at it, or the form again (422, or
+    its refusal's status)."""
     if request.method == "GET":
         form, status = blank(), 200
     else:
-        form, status = desk_forms.StageForm(request.POST), 422
+        form = desk_forms.StageForm(request.POST)
         if stage is None:
             change = partial(competition.stage_create, actor=request.user, tournament=t)
         else:
@@ -63,6 +65,7 @@ def _stage_page(
         if saved is not None:
             messages.success(request, f"{saved.name} is {'added' if stage is None else 'saved'}.")
             return back(t.slug, f"stage-{saved.pk}")
+        status = status_of(form)
     context = {"tournament": t, "form": form, "stage": stage}
     return render(request, "web/desk_stage.html", context, status=status)
 

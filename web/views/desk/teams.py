@@ -23,6 +23,7 @@ from ._common import (
     form_change,
     refusal,
     refused,
+    status_of,
     team_or_404,
     tournament_or_404,
 )
@@ -51,7 +52,7 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
 
     registered = form_change(request, form, register, unchanged="The team was not registered")
     if registered is None:
-        return desk_page(request, t, form, status=422)
+        return desk_page(request, t, form, status=status_of(form))
     messages.success(request, f"{registered[0].name} registered.")
     return back(slug, "teams")
 
@@ -170,7 +171,10 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if saved is None:
         return render(
-            request, "web/desk_team.html", {"tournament": t, "team": team, "form": form}, status=422
+            request,
+            "web/desk_team.html",
+            {"tournament": t, "team": team, "form": form},
+            status=status_of(form),
         )
     messages.success(request, f"{saved.name} is saved.")
     return back(slug, "teams")
