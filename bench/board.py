@@ -17,17 +17,14 @@ The figures go to bench/results/board.json; the goal is p99 under 100 ms.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from bench.web import GOAL_MS, county_swiss, measure, page_bench, page_results, show
+from bench.web import county_swiss, judge, measure, page_bench, page_results, save, show
 
-RESULTS = Path(__file__).resolve().parent / "results"
 TEAMS = 256
 
 
@@ -102,17 +99,10 @@ def run(args: argparse.Namespace, began: float) -> int:
         pages["wall"] = measure(public, f"/t/{slug}/wall/", args.repeat)
         pages["wall-live"] = measure(public, f"/t/{slug}/wall/live/", args.repeat)
         pages["wall-live-cold"] = measure(public, f"/t/{slug}/wall/live/", args.repeat, cold=True)
-    results["load_average_after"] = os.getloadavg()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "board.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    save(results, "board")
     print(f"{TEAMS // 2} tables: {counts}")
     worst, _cpu = show(results["pages"])
-    load = results["load_average_before"][0]
-    verdict = "met" if worst < GOAL_MS else "MISSED"
-    print(
-        f"worst p99 {worst:.1f} ms (load average {load:.1f} on {os.cpu_count()} cores): goal of "
-        f"{GOAL_MS:.0f} ms {verdict}; bench/results/board.json"
-    )
+    judge(results, "board", worst)
     return 0
 
 

@@ -297,6 +297,24 @@ def page_results(args: argparse.Namespace, setup_s: Any) -> dict[str, Any]:
     }
 
 
+def save(results: dict[str, Any], name: str) -> None:
+    """Write a page benchmark's figures to bench/results/``name``.json, with the load after."""
+    results["load_average_after"] = os.getloadavg()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+def judge(results: dict[str, Any], name: str, worst: float, worst_cpu: float | None = None) -> None:
+    """Print the worst p99 (wall, and CPU when given) against the goal."""
+    load = results["load_average_before"][0]
+    verdict = "met" if worst < GOAL_MS else "MISSED"
+    cpu = "" if worst_cpu is None else f" wall, {worst_cpu:.1f} ms cpu"
+    print(
+        f"worst p99 {worst:.1f} ms{cpu} (load average {load:.1f} on {os.cpu_count()} cores): "
+        f"goal of {GOAL_MS:.0f} ms {verdict}; bench/results/{name}.json"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     return page_bench("web", __doc__, run, argv)
 
@@ -334,20 +352,13 @@ def run(args: argparse.Namespace, began: float) -> int:
                 client.force_login(users.get(username=who))
                 figures[page] = measure(client, url, args.repeat)
             results["sets"][name] = figures
-    results["load_average_after"] = os.getloadavg()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "web.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    save(results, "web")
     worst = worst_cpu = 0.0
     for name, figures in results["sets"].items():
         print(f"{name}:")
         set_worst, set_worst_cpu = show(figures)
         worst, worst_cpu = max(worst, set_worst), max(worst_cpu, set_worst_cpu)
-    load = results["load_average_before"][0]
-    verdict = "met" if worst < GOAL_MS else "MISSED"
-    print(
-        f"worst p99 {worst:.1f} ms wall, {worst_cpu:.1f} ms cpu (load average {load:.1f} on "
-        f"{os.cpu_count()} cores): goal of {GOAL_MS:.0f} ms {verdict}; bench/results/web.json"
-    )
+    judge(results, "web", worst, worst_cpu)
     return 0
 
 
