@@ -57,9 +57,7 @@ import multiprocessing
 import os
 import platform
 import random
-import signal
 import socket
-import subprocess
 import sys
 import time
 import uuid
@@ -68,11 +66,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.scoring import _quantile, _server_version
-from bench.scratch import bench_environment, drop_database, recreate_database
+from bench.processes import (
+    cpu_seconds,
+    free_port,
+    machine_busy_seconds,
+    quantile,
+    server_environment,
+    server_version,
+    start_web,
+    start_worker,
+    tear_down,
+)
+from bench.scratch import postgres_and_redis, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
-REPO = Path(__file__).resolve().parent.parent
 FORMAT = {"bazzis": 99, "first_to": True}  # a match that does not end during the benchmark
 CASES = ("service", "append", "standings", "state")
 #: the goals of issue 10 ("Speed")
@@ -110,15 +117,10 @@ def main() -> None:
     if unknown := set(cases) - set(CASES):
         parser.error(f"unknown cases: {', '.join(sorted(unknown))}")
 
-    database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
-    if not database_url or urlsplit(database_url).scheme not in {"postgres", "postgresql"}:
-        sys.exit("bench.api needs DATABASE_URL=postgres://... (PostgreSQL)")
-    if not redis_url:
-        sys.exit("bench.api needs REDIS_URL=redis://... (the broker and the cache)")
+    database_url, redis_url = postgres_and_redis("bench.api", "the broker and the cache")
     bench_url = recreate_database(database_url, args.database)
-    port = args.port or _free_port()
-    queue = f"seep-bench-api-{uuid.uuid4().hex[:8]}"
-    _environment(bench_url, queue, port)
+    port = args.port or free_port()
+    server_environment(bench_url, f"seep-bench-api-{uuid.uuid4().hex[:8]}", port)
 
     import django
 
@@ -126,7 +128,6 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connections
 
-    from bench.scoring import _forget_queue, _start_worker, _stop
     from deploy import gunicorn as web_config  # what the gunicorn started below reads
 
     call_command("migrate", verbosity=0)
@@ -135,8 +136,7 @@ def main() -> None:
     for path in (worker_log, web_log):
         path.unlink(missing_ok=True)
     load_before = os.getloadavg()
-    worker = _start_worker(worker_log)
-    web = None
+    processes = [start_worker(worker_log)]
     try:
         world = _World(args, max(counts))
         world.wait_for_standings()
@@ -146,7 +146,8 @@ def main() -> None:
         connections.close_all()
         if not args.rounds:
             return  # the queries and the profile only
-        web = _start_web(web_log, port)
+        web = start_web(web_log, port)
+        processes.append(web)
         bench = _Bench(world, f"http://127.0.0.1:{port}", args.seconds, web.pid)
         bench.warm_up(max(counts))
         for _ in range(args.rounds):
@@ -160,7 +161,7 @@ def main() -> None:
             "python": platform.python_version(),
             "machine": platform.machine(),
             "cpus": os.cpu_count(),
-            "database": _server_version(),
+            "database": server_version(),
             "load_average": {"before": load_before, "after": os.getloadavg()},
             "web": f"gunicorn (deploy/gunicorn.py), {web_config.workers} workers of "
             f"{web_config.threads} threads",
@@ -176,32 +177,9 @@ def main() -> None:
             "queries": queries,
         }
     finally:
-        if web is not None:
-            _stop(web)
-        _stop(worker)
-        _forget_queue(redis_url, os.environ["CELERY_QUEUE"])
-        connections.close_all()
-        if not args.keep:
-            drop_database(database_url, args.database)
+        tear_down(processes, redis_url, database_url, args)
     (RESULTS / "api.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
-
-
-def _environment(bench_url: str, queue: str, port: int) -> None:
-    """The settings of this process and of the servers it starts (they inherit them)."""
-    os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
-    bench_environment(bench_url)
-    os.environ.update(
-        CELERY_QUEUE=queue,
-        WEB_BIND=f"127.0.0.1:{port}",
-        # plain HTTP on localhost (as `make stack`): no redirect to HTTPS
-        SECURE_SSL_REDIRECT="0",
-        SECURE_HSTS_SECONDS="0",
-        SESSION_COOKIE_SECURE="0",
-        CSRF_COOKIE_SECURE="0",
-        # counted as always, at a rate no client reaches
-        API_THROTTLE_TOKEN="100000000/min",
-    )
 
 
 class _World:
@@ -454,15 +432,15 @@ class _Bench:
         answers = ctx.Queue()
         jobs = [self._job(case, n) for n in range(clients)]
         procs = [ctx.Process(target=_client, args=(job, barrier, answers)) for job in jobs]
-        cpu_before = _cpu_seconds(self.web_pid)
-        busy_before = _machine_busy_seconds()
+        cpu_before = cpu_seconds(self.web_pid)
+        busy_before = machine_busy_seconds()
         for proc in procs:
             proc.start()
         outcomes = [answers.get(timeout=self.seconds + 120) for _ in procs]
-        busy = _machine_busy_seconds() - busy_before
+        busy = machine_busy_seconds() - busy_before
         for proc in procs:
             proc.join()
-        cpu_after = _cpu_seconds(self.web_pid)
+        cpu_after = cpu_seconds(self.web_pid)
         # CPU seconds the calls took: the web workers' (HTTP), or the clients' own (service)
         cpu = (
             sum(o["cpu"] for o in outcomes)
@@ -498,10 +476,10 @@ class _Bench:
         }
 
     def _wait_for_worker(self, timeout: float = 120) -> float:
-        from bench.scoring import _Bench as Scoring
+        from bench.scoring import projections_current
 
         start = time.perf_counter()
-        while not Scoring.current(self.world.matches):
+        while not projections_current(self.world.matches):
             if time.perf_counter() - start > timeout:
                 break
             time.sleep(0.05)
@@ -525,8 +503,8 @@ class _Bench:
                         (p["first_error"] for p in phases if p["first_error"]), None
                     ),
                     "req_per_s": round(len(ordered) / seconds, 1),
-                    "p50_ms": round(1000 * _quantile(ordered, 0.50), 2),
-                    "p99_ms": round(1000 * _quantile(ordered, 0.99), 2),
+                    "p50_ms": round(1000 * quantile(ordered, 0.50), 2),
+                    "p99_ms": round(1000 * quantile(ordered, 0.99), 2),
                     "cpu_ms_per_request": round(
                         1000 * sum(p["cpu"] for p in phases) / max(1, len(ordered)), 2
                     ),
@@ -537,7 +515,7 @@ class _Bench:
                         1000 * sum(p["machine_cpu"] for p in phases) / max(1, len(ordered)), 2
                     ),
                     "per_round_p50_ms": [
-                        round(1000 * _quantile(sorted(p["latencies"]), 0.5), 2) for p in phases
+                        round(1000 * quantile(sorted(p["latencies"]), 0.5), 2) for p in phases
                     ],
                 }
             )
@@ -697,62 +675,6 @@ def _drive(job: dict[str, Any], barrier: Any, outcome: dict[str, Any]) -> None:
                 outcome["error"] = outcome["error"] or f"{status} {data[:300]!r}"
     outcome["end"] = clock()
     outcome["client_cpu"] = time.process_time() - own_cpu
-
-
-# --- processes ---------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_web(log_path: Path, port: int) -> subprocess.Popen[bytes]:
-    import urllib3
-
-    command = [sys.executable, "-m", "gunicorn", "-c", "python:deploy.gunicorn", "deploy.wsgi"]
-    with open(log_path, "ab") as log:
-        web = subprocess.Popen(
-            command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    pool = urllib3.HTTPConnectionPool("127.0.0.1", port, retries=False, timeout=5.0)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if pool.request("GET", "/healthz").status == 200:
-                return web
-        except urllib3.exceptions.HTTPError:
-            pass
-        if web.poll() is not None or time.monotonic() > deadline:
-            if web.poll() is None:
-                os.killpg(web.pid, signal.SIGKILL)
-            sys.exit(f"gunicorn did not start; see {log_path}")
-        time.sleep(0.1)
-
-
-def _machine_busy_seconds() -> float:
-    """CPU seconds the whole machine has been busy since boot, all CPUs (from /proc/stat)."""
-    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    ticks = [int(x) for x in fields]
-    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle and iowait
-    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_seconds(master: int) -> dict[int, float]:
-    """Return the CPU seconds (user and system) each child of process ``master`` has used."""
-    tick = os.sysconf("SC_CLK_TCK")
-    out = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == master:  # fields[1] is the parent's pid
-            out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    return out
 
 
 if __name__ == "__main__":

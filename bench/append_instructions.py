@@ -3,7 +3,7 @@
 Seconds are noise on a shared machine; the instructions of the writer's process are not (the
 server's work is not in them: ``make bench-versus`` and perf measure that side). A scratch
 database is migrated, one writer is set up as ``make bench-versus`` sets its project writer
-up (``bench.versus._project``: a started match, the moves chosen before on a rehearsal match
+up (``bench.versus.project_appender``: a started match, the moves chosen before on a rehearsal match
 dealt the same cards, the projection's send stubbed), ``--warmup`` appends are made, and then
 ``--appends`` more are counted: callgrind collects only inside the ``functools.reduce`` that
 runs them. A second run with no appends counts what that collecting costs besides (the
@@ -11,7 +11,7 @@ setup's own reduces, if any), and is subtracted. Both runs are the same process,
 has prepared the append's statement in the warm-up (it does after five runs).
 
 ``--tree DIR`` measures another checkout with the same workload (it needs
-``bench.versus._project``). Needs valgrind and PostgreSQL; the figures go to
+``bench.versus.project_appender``). Needs valgrind and PostgreSQL; the figures go to
 bench/results/append-instructions.json.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
@@ -49,10 +49,10 @@ def _child(url: str, warmup: int, appends: int) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from bench.versus import _project
+    from bench.versus import project_appender
 
     call_command("migrate", verbosity=0)
-    append = _project(url, 0, 1, warmup + appends)
+    append = project_appender(url, 0, 1, warmup + appends)
     for _ in range(warmup):
         append()
     functools.reduce(lambda _, __: append(), range(appends), 0.0)  # what callgrind counts

@@ -17,20 +17,14 @@ The figures go to bench/results/board.json; the goal is p99 under 100 ms.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import random
-import shutil
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from bench.web import GOAL_MS, county_open, measure, percentile
+from bench.web import county_swiss, judge, measure, page_bench, page_results, save, show
 
-RESULTS = Path(__file__).resolve().parent / "results"
 TEAMS = 256
 
 
@@ -39,7 +33,6 @@ def tournament(rng: random.Random) -> tuple[Any, Any]:
     from django.contrib.auth import get_user_model
 
     from competition import services
-    from competition.models import Stage
     from tournaments import matchlog
     from tournaments.models import Match
     from tournaments.services import match_append_event
@@ -47,19 +40,13 @@ def tournament(rng: random.Random) -> tuple[Any, Any]:
     users = get_user_model().objects
     director = users.create_user("director", password="director")
     keeper = users.create_user("scorekeeper", password="scorekeeper")
-    t = county_open(director, TEAMS)
-    stage = services.stage_create(
-        actor=director,
-        tournament=t,
-        name="Swiss",
-        format=Stage.Format.SWISS,
-        rounds=5,
-        mode="score",
+    t, stage = county_swiss(
+        director,
+        keeper,
+        TEAMS,
         match_format={"bazzis": 1, "deal_cap": 1},
         confirmation="other_team",
     )
-    stage.scorekeepers.add(keeper)
-    services.stage_start(actor=director, stage=stage)
     round_ = services.round_pair(actor=director, stage=stage)
     services.round_publish(actor=director, round=round_)
     matches = list(Match.objects.filter(fixture__round=round_).order_by("pk"))
@@ -83,83 +70,22 @@ def tournament(rng: random.Random) -> tuple[Any, Any]:
     return t, director
 
 
-def measure_304(client: Any, url: str, etag: str, repeat: int) -> dict[str, Any]:
-    """Return the figures of a poll that holds the current ETag (a 304 each time)."""
-    import statistics
-
-    from django.db import connection, reset_queries
-    from django.test.utils import CaptureQueriesContext
-
-    if client.get(url, HTTP_IF_NONE_MATCH=etag).status_code != 304:
-        raise SystemExit(f"{url} did not answer 304 to its own ETag")
-    reset_queries()
-    with CaptureQueriesContext(connection) as captured:
-        client.get(url, HTTP_IF_NONE_MATCH=etag)
-    queries = len(captured)
-    times, cpu = [], []
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.thread_time()
-        client.get(url, HTTP_IF_NONE_MATCH=etag)
-        times.append((time.perf_counter() - start) * 1000)
-        cpu.append((time.thread_time() - start_cpu) * 1000)
-    return {
-        "url": url,
-        "p50_ms": round(statistics.median(times), 2),
-        "p99_ms": round(percentile(times, 0.99), 2),
-        "max_ms": round(max(times), 2),
-        "cpu_p50_ms": round(statistics.median(cpu), 2),
-        "cpu_p99_ms": round(percentile(cpu, 0.99), 2),
-        "queries": queries,
-        "bytes": 0,
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args(argv)
-    scratch = tempfile.mkdtemp(prefix="seep-bench-board-")
-    try:
-        return run(args, scratch)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    return page_bench("board", __doc__, run, argv)
 
 
-def run(args: argparse.Namespace, scratch: str) -> int:
-    os.environ.update(
-        DEBUG="1",  # the settings' development defaults; measured with DEBUG off below
-        DATABASE_URL=f"sqlite:///{scratch}/bench.sqlite3",
-        DJANGO_SETTINGS_MODULE="deploy.settings",
-        STATIC_ROOT=f"{scratch}/static",
-        LOG_LEVEL="WARNING",
-    )
-    os.environ.pop("REDIS_URL", None)  # tasks in-process: the projections are current
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+def run(args: argparse.Namespace, began: float) -> int:
     from django.test import Client
     from django.test.utils import override_settings
 
     from web import board
 
-    began = time.perf_counter()
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
     t, director = tournament(random.Random(args.seed))
     built = time.perf_counter() - began
     counts = [(s.stage.name, s.counts) for s in board.live_board(t).stages]
     slug = t.slug
-    results: dict[str, Any] = {
-        "machine": {"python": platform.python_version(), "platform": platform.platform()},
-        "database": "sqlite (a scratch file)",
-        "repeat": args.repeat,
-        "goal_p99_ms": GOAL_MS,
-        "setup_s": round(built, 1),
-        "tables": counts,
-        "pages": {},
-    }
+    results = page_results(args, round(built, 1))
+    results.update(tables=counts, pages={})
     results["load_average_before"] = os.getloadavg()
     with override_settings(DEBUG=False, ALLOWED_HOSTS=["localhost"]):
         desk = Client(HTTP_HOST="localhost")
@@ -169,28 +95,14 @@ def run(args: argparse.Namespace, scratch: str) -> int:
         pages["board"] = measure(desk, f"/desk/{slug}/board/", args.repeat)
         pages["board-live"] = measure(desk, f"/desk/{slug}/board/live/", args.repeat)
         live = f"/desk/{slug}/board/live/"
-        pages["board-live-304"] = measure_304(desk, live, desk.get(live)["ETag"], args.repeat)
+        pages["board-live-304"] = measure(desk, live, args.repeat, etag=desk.get(live)["ETag"])
         pages["wall"] = measure(public, f"/t/{slug}/wall/", args.repeat)
         pages["wall-live"] = measure(public, f"/t/{slug}/wall/live/", args.repeat)
         pages["wall-live-cold"] = measure(public, f"/t/{slug}/wall/live/", args.repeat, cold=True)
-    results["load_average_after"] = os.getloadavg()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "board.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    worst = 0.0
+    save(results, "board")
     print(f"{TEAMS // 2} tables: {counts}")
-    for page, f in results["pages"].items():
-        worst = max(worst, f["p99_ms"])
-        print(
-            f"  {page:16} p50 {f['p50_ms']:7.2f} ms  p99 {f['p99_ms']:7.2f} ms  "
-            f"(cpu p50 {f['cpu_p50_ms']:6.2f}, p99 {f['cpu_p99_ms']:6.2f})  "
-            f"{f['queries']:3d} queries  {f['bytes'] // 1024:4d} KiB"
-        )
-    load = results["load_average_before"][0]
-    verdict = "met" if worst < GOAL_MS else "MISSED"
-    print(
-        f"worst p99 {worst:.1f} ms (load average {load:.1f} on {os.cpu_count()} cores): goal of "
-        f"{GOAL_MS:.0f} ms {verdict}; bench/results/board.json"
-    )
+    worst, _cpu = show(results["pages"])
+    judge(results, "board", worst)
     return 0
 
 

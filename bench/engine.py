@@ -113,6 +113,10 @@ def _at_the_table(first: sc.Deal, moves: list[dict[str, Any]]) -> list[dict[str,
     return out
 
 
+def _best_and_median(rates: list[float]) -> dict[str, int]:
+    return {"best": round(max(rates)), "median": round(statistics.median(rates))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=300)
@@ -139,32 +143,17 @@ def main() -> None:
         "moves_per_round": moves,
         "rounds": args.rounds,
         "seed": args.seed,
-        "random_play_moves_per_s": {
-            "best": round(max(random_rates)),
-            "median": round(statistics.median(random_rates)),
-        },
-        "replay_moves_per_s": {
-            "best": round(max(replay_rates)),
-            "median": round(statistics.median(replay_rates)),
-        },
+        "random_play_moves_per_s": _best_and_median(random_rates),
+        "replay_moves_per_s": _best_and_median(replay_rates),
         # the same moves applied to the deal recorded at a table (table mode)
-        "table_replay_moves_per_s": {
-            "best": round(max(table_rates)),
-            "median": round(statistics.median(table_rates)),
-        },
+        "table_replay_moves_per_s": _best_and_median(table_rates),
         # a table play costs this many digital plays (medians of the same rounds)
         "table_play_cost_in_digital_plays": round(
             statistics.median(replay_rates) / statistics.median(table_rates), 2
         ),
         # recording a move (the append path): sc.play, against canonical_move then apply
-        "record_with_play_moves_per_s": {
-            "best": round(max(play_rates)),
-            "median": round(statistics.median(play_rates)),
-        },
-        "record_with_canonical_move_and_apply_moves_per_s": {
-            "best": round(max(two_call_rates)),
-            "median": round(statistics.median(two_call_rates)),
-        },
+        "record_with_play_moves_per_s": _best_and_median(play_rates),
+        "record_with_canonical_move_and_apply_moves_per_s": _best_and_median(two_call_rates),
         "targets": {"random_play_moves_per_s": 30_000, "replay_moves_per_s": 200_000},
     }
     RESULTS.mkdir(exist_ok=True)

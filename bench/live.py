@@ -60,14 +60,22 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from bench.api import _cpu_seconds, _free_port, _machine_busy_seconds, _start_web
-from bench.scoring import _quantile, _server_version
-from bench.scratch import bench_environment, drop_database, recreate_database
+from bench.processes import (
+    cpu_seconds,
+    free_port,
+    machine_busy_seconds,
+    quantile,
+    server_environment,
+    server_version,
+    start_server,
+    start_web,
+    start_worker,
+    tear_down,
+)
+from bench.scratch import postgres_and_redis, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
-REPO = Path(__file__).resolve().parent.parent
 FORMAT = {"bazzis": 99, "first_to": True}
 DEAL = {"points": [60, 40], "sweeps": [[], []]}
 VIEWER_PROCESSES = 2
@@ -90,23 +98,17 @@ def main() -> None:
     args = parser.parse_args()
     counts = [int(n) for n in args.viewers.split(",") if n]
 
-    database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
-    if not database_url or urlsplit(database_url).scheme not in {"postgres", "postgresql"}:
-        sys.exit("bench.live needs DATABASE_URL=postgres://... (PostgreSQL)")
-    if not redis_url:
-        sys.exit("bench.live needs REDIS_URL=redis://... (the broker, the cache, the channel)")
+    database_url, redis_url = postgres_and_redis("bench.live", "the broker, the cache, the channel")
     bench_url = recreate_database(database_url, args.database)
-    web_port, push_ports = _free_port(), [_free_port() for _ in range(args.push)]
+    web_port, push_ports = free_port(), [free_port() for _ in range(args.push)]
     queue = f"seep-bench-live-{uuid.uuid4().hex[:8]}"
-    _environment(bench_url, queue, web_port)
+    server_environment(bench_url, queue, web_port, LIVE_PUSH="1")  # the pages listen to push
 
     import django
 
     django.setup()
     from django.core.management import call_command
     from django.db import connections
-
-    from bench.scoring import _forget_queue, _start_worker, _stop
 
     call_command("migrate", verbosity=0)
     RESULTS.mkdir(exist_ok=True)
@@ -119,8 +121,8 @@ def main() -> None:
     processes: list[subprocess.Popen[bytes]] = []
     result: dict[str, Any] = {}
     try:
-        processes += [_start_worker(logs["worker"]), _start_worker(logs["worker"])]
-        processes.append(_start_web(logs["web"], web_port))
+        processes += [start_worker(logs["worker"]), start_worker(logs["worker"])]
+        processes.append(start_web(logs["web"], web_port))
         pushes = [_start_push(logs["push"], port) for port in push_ports]
         processes += pushes
         push_pids = [p.pid for p in pushes]
@@ -146,36 +148,16 @@ def main() -> None:
             "runs": runs,
         }
     finally:
-        for process in reversed(processes):
-            _stop(process)
-        _forget_queue(redis_url, os.environ["CELERY_QUEUE"])
-        connections.close_all()
-        if not args.keep:
-            drop_database(database_url, args.database)
+        tear_down(processes, redis_url, database_url, args)
     (RESULTS / args.out).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
-
-
-def _environment(bench_url: str, queue: str, port: int) -> None:
-    os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
-    bench_environment(bench_url)
-    os.environ.update(
-        CELERY_QUEUE=queue,
-        WEB_BIND=f"127.0.0.1:{port}",
-        SECURE_SSL_REDIRECT="0",
-        SECURE_HSTS_SECONDS="0",
-        SESSION_COOKIE_SECURE="0",
-        CSRF_COOKIE_SECURE="0",
-        API_THROTTLE_TOKEN="100000000/min",
-        LIVE_PUSH="1",
-    )
 
 
 def _database_version() -> str:
     from django.db import connections
 
     try:
-        return _server_version()
+        return server_version()
     finally:
         connections.close_all()
 
@@ -248,27 +230,11 @@ def _world(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _start_push(log_path: Path, port: int) -> subprocess.Popen[bytes]:
-    import urllib.request
-
     command = [sys.executable, "-m", "uvicorn", "deploy.push:application"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--loop", "uvloop"]
     command += ["--http", "httptools", "--lifespan", "off", "--no-access-log"]
     command += ["--backlog", "8192", "--timeout-graceful-shutdown", "2"]
-    with open(log_path, "ab") as log:
-        push = subprocess.Popen(
-            command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                if r.status == 200:
-                    return push
-        except OSError:
-            pass
-        if push.poll() is not None or time.monotonic() > deadline:
-            sys.exit(f"the push process did not start; see {log_path}")
-        time.sleep(0.1)
+    return start_server(command, log_path, port, "the push process")
 
 
 # --- one viewer count ------------------------------------------------------------------------
@@ -375,11 +341,11 @@ def _run(
     cpu1, tx1, t1 = _push_cpu(push_pids), _transactions(), time.monotonic()
     idle_cpu_s = (cpu1 - cpu0) / (t1 - t0)
     # play
-    web0, busy0 = sum(_cpu_seconds(web_pid).values()), _machine_busy_seconds()
+    web0, busy0 = sum(cpu_seconds(web_pid).values()), machine_busy_seconds()
     cpu2, t2 = _push_cpu(push_pids), time.monotonic()
     played = asyncio.run(_play(args, tables, web_port, push_ports, page))
     cpu3, t3 = _push_cpu(push_pids), time.monotonic()
-    web1, busy1 = sum(_cpu_seconds(web_pid).values()), _machine_busy_seconds()
+    web1, busy1 = sum(cpu_seconds(web_pid).values()), machine_busy_seconds()
     time.sleep(3)  # the last updates delivered
     stop.set()
     seen = [out.get(timeout=300) for _ in procs]
@@ -499,7 +465,7 @@ async def _play(
         "confirmations": confirmations,
         "refused": refused[0],
         "reasons": reasons,
-        "append_p50_ms": round(_quantile(sorted(timings), 0.5) * 1000, 1) if timings else None,
+        "append_p50_ms": round(quantile(sorted(timings), 0.5) * 1000, 1) if timings else None,
         "versions": sum(len(probe.order) for probe in probes.values()),
         "probes": probes,
     }
@@ -592,7 +558,7 @@ def _figures(played: dict[str, Any], seen: list[dict[str, Any]], tables: Any) ->
     both = sorted(both)
 
     def ms(values: list[float], q: float) -> float | None:
-        return round(_quantile(values, q) * 1000, 1) if values else None
+        return round(quantile(values, q) * 1000, 1) if values else None
 
     return {
         "latency_ms": {

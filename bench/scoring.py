@@ -38,20 +38,16 @@ import os
 import platform
 import random
 import re
-import signal
-import subprocess
-import sys
 import threading
 import time
 import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from bench.scratch import bench_environment, drop_database, recreate_database
+from bench.processes import quantile, server_version, start_worker, tear_down
+from bench.scratch import bench_environment, postgres_and_redis, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
-REPO = Path(__file__).resolve().parent.parent
 SUCCEEDED = re.compile(r"Task scoring\.tasks\.project_match\[[-\w]+\] succeeded in ([\d.e-]+)s")
 
 
@@ -72,15 +68,10 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
 
-    database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
-    if not database_url or urlsplit(database_url).scheme not in {"postgres", "postgresql"}:
-        sys.exit("bench.scoring needs DATABASE_URL=postgres://... (PostgreSQL)")
-    if not redis_url:
-        sys.exit("bench.scoring needs REDIS_URL=redis://... (the broker)")
+    database_url, redis_url = postgres_and_redis("bench.scoring", "the broker")
     bench_url = recreate_database(database_url, args.database)
-    queue = f"seep-bench-scoring-{uuid.uuid4().hex[:8]}"
     bench_environment(bench_url)  # the worker it starts inherits the same environment
-    os.environ["CELERY_QUEUE"] = queue
+    os.environ["CELERY_QUEUE"] = f"seep-bench-scoring-{uuid.uuid4().hex[:8]}"
 
     import django
 
@@ -91,7 +82,7 @@ def main() -> None:
     log_path = RESULTS / "scoring-worker.log"
     RESULTS.mkdir(exist_ok=True)
     log_path.unlink(missing_ok=True)
-    worker = _start_worker(log_path)
+    worker = start_worker(log_path)
     try:
         bench = _Bench(args, log_path)
         result = {
@@ -100,20 +91,14 @@ def main() -> None:
             "python": platform.python_version(),
             "machine": platform.machine(),
             "cpus": os.cpu_count(),
-            "database": _server_version(),
+            "database": server_version(),
             "worker": "celery prefork, concurrency 1, prefetch 1, acks late",
             "seed": args.seed,
             **bench.throughput(),
             "lag": [bench.lag(float(rate)) for rate in args.rates.split(",")],
         }
     finally:
-        _stop(worker)
-        _forget_queue(redis_url, queue)
-        from django.db import connections
-
-        connections.close_all()
-        if not args.keep:
-            drop_database(database_url, args.database)
+        tear_down([worker], redis_url, database_url, args)
     (RESULTS / "scoring.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
 
@@ -240,7 +225,9 @@ class _Bench:
             start = time.perf_counter()
             for match_id in messages:
                 project_match.delay(match_id)
-            self.wait(lambda: self.current(ids) and self.tasks_done() - before >= len(messages))
+            self.wait(
+                lambda: projections_current(ids) and self.tasks_done() - before >= len(messages)
+            )
             seconds = time.perf_counter() - start
             return {
                 "events": events,
@@ -281,7 +268,7 @@ class _Bench:
         from tournaments import services
 
         matches = [self.new_match("digital", {"bazzis": 99}) for _ in range(self.args.matches)]
-        self.wait(lambda: self.current([p.match.pk for p in matches]))
+        self.wait(lambda: projections_current([p.match.pk for p in matches]))
         committed: list[tuple[int, int, float]] = []  # (match, seq, when its commit was done)
         commit_time = [0.0]
         real_schedule = services._schedule_projection
@@ -336,8 +323,8 @@ class _Bench:
             "appends_per_s": round(appended / seconds, 1),
             "events_per_s": round(events / seconds, 1),
             "lag_ms": {
-                "p50": round(1000 * _quantile(ordered, 0.50), 1),
-                "p99": round(1000 * _quantile(ordered, 0.99), 1),
+                "p50": round(1000 * quantile(ordered, 0.50), 1),
+                "p99": round(1000 * quantile(ordered, 0.99), 1),
                 "max": round(1000 * ordered[-1], 1),
                 "measured": len(ordered),
             },
@@ -352,16 +339,7 @@ class _Bench:
         times = sorted(
             float(t) * 1000 for t in SUCCEEDED.findall(self.log_path.read_text())[-last:]
         )
-        return {"p50": round(_quantile(times, 0.5), 2), "p99": round(_quantile(times, 0.99), 2)}
-
-    @staticmethod
-    def current(ids: list[int]) -> bool:
-        from scoring.models import MatchResult
-        from tournaments.models import Match
-
-        heads = dict(Match.objects.filter(pk__in=ids).values_list("pk", "last_seq"))
-        seqs = dict(MatchResult.objects.filter(match__in=ids).values_list("match_id", "seq"))
-        return all(seqs.get(pk) == head for pk, head in heads.items())
+        return {"p50": round(quantile(times, 0.5), 2), "p99": round(quantile(times, 0.99), 2)}
 
     @staticmethod
     def wait(done: Any, timeout: float = 600) -> None:
@@ -392,79 +370,14 @@ class _Played:
         self.seq = result.last_seq
 
 
-def _quantile(ordered: list[float], q: float) -> float:
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+def projections_current(ids: list[int]) -> bool:
+    """Whether the projections of matches ``ids`` have folded in every event of their logs."""
+    from scoring.models import MatchResult
+    from tournaments.models import Match
 
-
-# --- processes and the scratch database ------------------------------------------------------
-
-
-def _start_worker(log_path: Path) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable, "-m", "celery", "-A", "deploy", "worker", "--pool=prefork",
-        "--concurrency=1", "--loglevel=INFO", f"--hostname={os.environ['CELERY_QUEUE']}@%h",
-        "--without-gossip", "--without-mingle", "--without-heartbeat",
-    ]  # fmt: skip
-    with open(log_path, "ab") as log:
-        worker = subprocess.Popen(
-            command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    deadline = time.monotonic() + 60
-    while " ready." not in log_path.read_text(errors="replace"):
-        if worker.poll() is not None or time.monotonic() > deadline:
-            _stop(worker)
-            sys.exit(f"the worker did not start; see {log_path}")
-        time.sleep(0.05)
-    return worker
-
-
-def _stop(worker: subprocess.Popen[bytes]) -> None:
-    if worker.poll() is None:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
-
-
-def _server_version() -> str:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        return f"PostgreSQL {cursor.fetchone()[0]}"
-
-
-def _forget_queue(redis_url: str, queue: str) -> None:
-    """Delete the benchmark's keys (its queue, bindings, unacknowledged messages) and no others."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    mark = queue.encode()
-    try:
-        for key in client.scan_iter(match=f"*{queue}*"):
-            client.delete(key)
-        for key in client.scan_iter(match="_kombu.binding*"):
-            kind = client.type(key)
-            members = (
-                client.smembers(key)
-                if kind == b"set"
-                else client.zrange(key, 0, -1)
-                if kind == b"zset"
-                else []
-            )
-            mine = [m for m in members if mark in m]
-            if mine:
-                (client.srem if kind == b"set" else client.zrem)(key, *mine)
-        for tag, message in client.hscan_iter("unacked"):
-            if mark in message:
-                client.hdel("unacked", tag)
-                client.zrem("unacked_index", tag)
-    finally:
-        client.close()
+    heads = dict(Match.objects.filter(pk__in=ids).values_list("pk", "last_seq"))
+    seqs = dict(MatchResult.objects.filter(match__in=ids).values_list("match_id", "seq"))
+    return all(seqs.get(pk) == head for pk, head in heads.items())
 
 
 if __name__ == "__main__":

@@ -1,9 +1,58 @@
-"""Scratch PostgreSQL databases for the benchmarks: created fresh, dropped afterwards."""
+"""Scratch databases for the benchmarks: PostgreSQL ones created fresh and dropped afterwards,
+SQLite ones in a temporary folder removed afterwards."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
+
+
+def is_postgres(url: str) -> bool:
+    """Whether the database URL ``url`` names a PostgreSQL server."""
+    return urlsplit(url).scheme in {"postgres", "postgresql"}
+
+
+def postgres_and_redis(bench: str, redis_for: str) -> tuple[str, str]:
+    """Return DATABASE_URL and REDIS_URL, or exit saying that ``bench`` needs them: PostgreSQL,
+    and Redis for ``redis_for``."""
+    database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
+    if not database_url or not is_postgres(database_url):
+        sys.exit(f"{bench} needs DATABASE_URL=postgres://... (PostgreSQL)")
+    if not redis_url:
+        sys.exit(f"{bench} needs REDIS_URL=redis://... ({redis_for})")
+    return database_url, redis_url
+
+
+@contextmanager
+def sqlite_django(name: str, *, static: bool = False) -> Iterator[None]:
+    """Set Django up on a scratch SQLite database of its own, in a temporary folder removed
+    after; ``static``: the static files are collected there too (as production serves them).
+
+    DEBUG is on (the settings' development defaults, and seed_demo refuses to run otherwise):
+    a benchmark measures with it off. Tasks run in this process, so projections are current.
+    """
+    scratch = tempfile.mkdtemp(prefix=f"seep-bench-{name}-")
+    try:
+        os.environ.update(
+            DEBUG="1",
+            DATABASE_URL=f"sqlite:///{scratch}/bench.sqlite3",
+            DJANGO_SETTINGS_MODULE="deploy.settings",
+            LOG_LEVEL="WARNING",
+        )
+        if static:
+            os.environ["STATIC_ROOT"] = f"{scratch}/static"
+        os.environ.pop("REDIS_URL", None)
+        import django
+
+        django.setup()
+        yield
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def bench_environment(database_url: str) -> None:
@@ -12,7 +61,6 @@ def bench_environment(database_url: str) -> None:
     Production settings refuse to start without a secret key and a receipt signing key: a
     benchmark gets throwaway ones of its own (unless the environment names some).
     """
-    import os
     import uuid
 
     from tournaments.receipts import generate_private_key_text

@@ -25,13 +25,13 @@ import json
 import os
 import platform
 import random
-import shutil
 import statistics
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from bench.scratch import sqlite_django
 
 RESULTS = Path(__file__).resolve().parent / "results"
 MEMBERS, ROUNDS = 80, 5
@@ -109,22 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    scratch = tempfile.mkdtemp(prefix="seep-bench-seasons-")
-    try:
-        return run(args, scratch)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    with sqlite_django("seasons"):
+        return run(args)
 
 
-def run(args: argparse.Namespace, scratch: str) -> int:
-    os.environ.update(
-        DEBUG="1", DATABASE_URL=f"sqlite:///{scratch}/bench.sqlite3",
-        DJANGO_SETTINGS_MODULE="deploy.settings", LOG_LEVEL="WARNING",
-    )  # fmt: skip
-    os.environ.pop("REDIS_URL", None)
-    import django
-
-    django.setup()
+def run(args: argparse.Namespace) -> int:
     from django.conf import settings
     from django.core.management import call_command
 

@@ -51,7 +51,6 @@ import argparse
 import contextlib
 import json
 import math
-import multiprocessing
 import os
 import platform
 import random
@@ -62,9 +61,9 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from bench.scratch import bench_environment, drop_database, recreate_database
+from bench.processes import spawn_all
+from bench.scratch import bench_environment, drop_database, is_postgres, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FORMAT = {"bazzis": 99, "first_to": True}  # a match that does not end during the benchmark
@@ -85,7 +84,7 @@ def main() -> None:
     args = parser.parse_args()
 
     database_url = os.environ.get("DATABASE_URL", "")
-    if urlsplit(database_url).scheme not in {"postgres", "postgresql"}:
+    if not is_postgres(database_url):
         sys.exit(
             "bench.store measures PostgreSQL and refuses SQLite: set "
             "DATABASE_URL=postgres://user@host:port/name (it creates and uses its own database, "
@@ -210,20 +209,7 @@ def _measure(jobs: list[dict[str, Any]], bench_url: str | None) -> list[dict[str
     """Run the phases: in this process (bench_url None) or in one process per job."""
     if bench_url is None:
         return [_append_in_phases(job, None) for job in jobs]
-    context = multiprocessing.get_context("spawn")
-    barrier, answers = context.Barrier(len(jobs)), context.Queue()
-    processes = [
-        context.Process(target=_worker, args=(bench_url, job, barrier, answers)) for job in jobs
-    ]
-    for process in processes:
-        process.start()
-    outcomes = [answers.get(timeout=3600) for _ in processes]
-    for process in processes:
-        process.join()
-    failed = [o["error"] for o in outcomes if "error" in o]
-    if failed:
-        raise RuntimeError(f"{len(failed)} worker(s) failed: {failed[0]}")
-    return outcomes
+    return spawn_all(_worker, [(bench_url, job) for job in jobs], 3600, "worker(s)")
 
 
 def _figures(
@@ -275,12 +261,12 @@ def _append_in_phases(job: dict[str, Any], barrier: Any) -> dict[str, Any]:
     rng = random.Random(job["seed"])
     phases = []
     with mock.patch("tournaments.services._schedule_projection"):
-        warmup = _Player(job["warmup"], rng)
+        warmup = SeatedPlayers(job["warmup"], rng)
         for _ in range(job["warmups"]):
             warmup.append()
-        long = _Player(job["long"], rng)
+        long = SeatedPlayers(job["long"], rng)
         for short_match in job["short"]:
-            for length, player in (("short", _Player(short_match, rng)), ("long", long)):
+            for length, player in (("short", SeatedPlayers(short_match, rng)), ("long", long)):
                 if barrier is not None:
                     barrier.wait()
                 latencies, events = [], 0
@@ -297,7 +283,7 @@ def _append_in_phases(job: dict[str, Any], barrier: Any) -> dict[str, Any]:
     return {"phases": phases}
 
 
-class _Player:
+class SeatedPlayers:
     """Sends a match's moves as its seated players would, following the log it is answered.
 
     ``shuffle``: the decks of the deals to come (``repeatable_decks``), else the service's.
@@ -471,7 +457,7 @@ def _queries_per_append(match_id: int, rng: random.Random) -> list[str]:
     from django.test.utils import CaptureQueriesContext
 
     with mock.patch("tournaments.services._schedule_projection"):
-        player = _Player(match_id, rng)
+        player = SeatedPlayers(match_id, rng)
         with CaptureQueriesContext(connection) as captured:
             player.append()
     return [" ".join(q["sql"].split())[:60] for q in captured.captured_queries]

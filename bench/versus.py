@@ -14,7 +14,7 @@ It never touches the database DATABASE_URL names: it migrates a template databas
   with everything it does (the row lock, the idempotency key looked up, ``expected_seq``, the
   seat checked, the move validated by seep_core from the snapshot, the events hash-chained,
   the snapshot and the head rewritten), the moves chosen before the timing on a rehearsal
-  match dealt the same cards (``_project``); the projection's send after the commit is
+  match dealt the same cards (``project_appender``); the projection's send after the commit is
   stubbed, as in bench/store.py (what the send costs is ``celery_send``, measured apart when
   REDIS_URL names a broker).
 - ``eventsourcing``: ``eventsourcing.postgres.PostgresApplicationRecorder.insert_events`` of
@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import platform
 import statistics
@@ -50,7 +49,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.scratch import bench_environment, drop_database, recreate_database
+from bench.processes import spawn_all
+from bench.scratch import bench_environment, drop_database, is_postgres, recreate_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parent.parent
@@ -84,7 +84,7 @@ def main() -> None:
     args = parser.parse_args()
 
     database_url = os.environ.get("DATABASE_URL", "")
-    if urlsplit(database_url).scheme not in {"postgres", "postgresql"}:
+    if not is_postgres(database_url):
         sys.exit("bench.versus measures PostgreSQL: set DATABASE_URL=postgres://user@host/name")
     template = f"{args.database}_template"
     load_before = os.getloadavg()
@@ -158,20 +158,8 @@ def _datastore(url: str) -> Any:
 
 def _measure(system: str, url: str, writers: int, job: dict[str, Any]) -> dict[str, Any]:
     """Run ``writers`` processes appending with ``system``; return their pooled figures."""
-    context = multiprocessing.get_context("spawn")
-    barrier, answers = context.Barrier(writers), context.Queue()
-    processes = [
-        context.Process(target=_writer, args=(system, url, index, job, barrier, answers))
-        for index in range(writers)
-    ]
-    for process in processes:
-        process.start()
-    outcomes = [answers.get(timeout=1800) for _ in processes]
-    for process in processes:
-        process.join()
-    failed = [o["error"] for o in outcomes if "error" in o]
-    if failed:
-        raise RuntimeError(f"{len(failed)} {system} writer(s) failed: {failed[0]}")
+    arguments = [(system, url, index, job) for index in range(writers)]
+    outcomes = spawn_all(_writer, arguments, 1800, f"{system} writer(s)")
     latencies = [x for o in outcomes for x in o["latencies"]]
     wall = max(o["end"] for o in outcomes) - min(o["start"] for o in outcomes)
     return {"appends": len(latencies), "wall": wall, "latencies": latencies}
@@ -182,9 +170,11 @@ def _writer(
 ) -> None:
     """One writer: set up its system, warm up, wait for the others, append, report."""
     try:
-        append = {"project": _project, "eventsourcing": _eventsourcing, "bare_insert": _bare}[
-            system
-        ](url, index, job["seed"], job["warmup"] + job["appends"])
+        append = {
+            "project": project_appender,
+            "eventsourcing": _eventsourcing,
+            "bare_insert": _bare,
+        }[system](url, index, job["seed"], job["warmup"] + job["appends"])
         for _ in range(job["warmup"]):
             append()
         barrier.wait()
@@ -196,7 +186,7 @@ def _writer(
         answers.put({"error": f"{type(exc).__name__}: {exc}"})
 
 
-def _project(url: str, index: int, seed: int, count: int) -> Any:
+def project_appender(url: str, index: int, seed: int, count: int) -> Any:
     """Return a function that sends one seated player's move through the append service.
 
     The ``count`` moves are chosen before the timing starts, on a rehearsal match of the
@@ -215,7 +205,7 @@ def _project(url: str, index: int, seed: int, count: int) -> Any:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from bench.store import _Player
+    from bench.store import SeatedPlayers
     from tournaments import matchlog
     from tournaments.access import SYSTEM
     from tournaments.models import Player, Team, Tournament
@@ -226,7 +216,7 @@ def _project(url: str, index: int, seed: int, count: int) -> Any:
     rng = random.Random(seed * 100 + index)
     first_dealer, deck_seed = rng.randrange(4), rng.randrange(2**32)
 
-    def started(tag: str) -> _Player:
+    def started(tag: str) -> SeatedPlayers:
         """A player of a started match of new teams, dealt the decks of ``deck_seed``."""
         tournament = Tournament.objects.create(
             name=tag, slug=tag, organizer=users.create_user(f"{tag}-organizer")
@@ -252,7 +242,7 @@ def _project(url: str, index: int, seed: int, count: int) -> Any:
             match=match, expected_seq=0, kind=matchlog.MATCH_STARTED,
             payload={"first_dealer": first_dealer}, actor=SYSTEM, shuffle=shuffle,
         )  # fmt: skip
-        return _Player(match.pk, rng, shuffle)
+        return SeatedPlayers(match.pk, rng, shuffle)
 
     tag = f"w{index}-{uuid.uuid4().hex[:6]}"
     rehearsal = started(f"{tag}-r")
@@ -352,9 +342,9 @@ print(*timed(
             text=True,
         ).stdout.split()
     finally:
-        from bench.scoring import _forget_queue
+        from bench.processes import forget_queue
 
-        _forget_queue(redis_url, queue)
+        forget_queue(redis_url, queue)
     figures = [round(float(x), 3) for x in out]
     return {
         "what": "project_match.delay to Redis (Celery's send), 500 sends",

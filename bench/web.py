@@ -22,58 +22,73 @@ import json
 import os
 import platform
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from bench.processes import quantile
+from bench.scratch import sqlite_django
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GOAL_MS = 100.0
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def measure(client: Any, url: str, repeat: int, *, cold: bool = False) -> dict[str, Any]:
+def measure(
+    client: Any, url: str, repeat: int, *, cold: bool = False, etag: str | None = None
+) -> dict[str, Any]:
     """Return the page's figures; ``cold``: the cache emptied before each request (the first
-    render after a result, which every poller then gets from the cache)."""
+    render after a result, which every poller then gets from the cache); ``etag``: a poll
+    holding the current ETag (a 304 each time)."""
     from django.core.cache import cache
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    first = client.get(url)  # warm: templates compiled, session read
-    if first.status_code != 200:
+    headers = {} if etag is None else {"HTTP_IF_NONE_MATCH": etag}
+    first = client.get(url, **headers)  # warm: templates compiled, session read
+    if first.status_code != (200 if etag is None else 304):
         raise SystemExit(f"{url} answered {first.status_code}")
     reset_queries()  # a request start empties the log: capture from an empty one
     with CaptureQueriesContext(connection) as captured:
-        client.get(url)
+        client.get(url, **headers)
     queries = len(captured)  # now: the next request empties the log the count reads
     times, cpu = [], []
     for _ in range(repeat):
         if cold:
             cache.clear()
         start, start_cpu = time.perf_counter(), time.thread_time()
-        client.get(url)
+        client.get(url, **headers)
         times.append((time.perf_counter() - start) * 1000)
         cpu.append((time.thread_time() - start_cpu) * 1000)
+    times.sort()
+    cpu.sort()
     return {
         "url": url,
         "p50_ms": round(statistics.median(times), 2),
-        "p99_ms": round(percentile(times, 0.99), 2),
-        "max_ms": round(max(times), 2),
+        "p99_ms": round(quantile(times, 0.99), 2),
+        "max_ms": round(times[-1], 2),
         # the CPU this thread spent (SQLite runs in it too): what the page costs, whatever
         # else the machine is doing at the time
         "cpu_p50_ms": round(statistics.median(cpu), 2),
-        "cpu_p99_ms": round(percentile(cpu, 0.99), 2),
+        "cpu_p99_ms": round(quantile(cpu, 0.99), 2),
         "queries": queries,
         "bytes": len(first.content),
     }
+
+
+def show(figures: dict[str, dict[str, Any]]) -> tuple[float, float]:
+    """Print a line of each page's figures; return the worst p99, wall and CPU."""
+    worst = worst_cpu = 0.0
+    for page, f in figures.items():
+        worst, worst_cpu = max(worst, f["p99_ms"]), max(worst_cpu, f["cpu_p99_ms"])
+        print(
+            f"  {page:16} p50 {f['p50_ms']:7.2f} ms  p99 {f['p99_ms']:7.2f} ms  "
+            f"(cpu p50 {f['cpu_p50_ms']:6.2f}, p99 {f['cpu_p99_ms']:6.2f})  "
+            f"{f['queries']:3d} queries  {f['bytes'] // 1024:4d} KiB"
+        )
+    return worst, worst_cpu
 
 
 def county_open(organizer: Any, teams: int) -> Any:
@@ -99,16 +114,13 @@ def county_open(organizer: Any, teams: int) -> Any:
     return t
 
 
-def big_tournament(rng: random.Random) -> Any:
-    """A published Swiss tournament of 256 teams: round 1 played, round 2 half played."""
-    from django.contrib.auth import get_user_model
-
+def county_swiss(organizer: Any, keeper: Any, teams: int, **options: Any) -> tuple[Any, Any]:
+    """Return the county open of ``teams`` teams and its Swiss stage (5 rounds, score mode,
+    ``keeper`` keeping the score; ``options``: the stage's others), started."""
     from competition import services
     from competition.models import Stage
 
-    organizer = get_user_model().objects.get(username="organizer")
-    keeper = get_user_model().objects.get(username="scorekeeper")
-    t = county_open(organizer, 256)
+    t = county_open(organizer, teams)
     stage = services.stage_create(
         actor=organizer,
         tournament=t,
@@ -116,11 +128,28 @@ def big_tournament(rng: random.Random) -> Any:
         format=Stage.Format.SWISS,
         rounds=5,
         mode="score",
-        match_format={"bazzis": 1, "deal_cap": 2},
-        tiebreaks=["bazzis_won", "buchholz", "running_difference"],
+        **options,
     )
     stage.scorekeepers.add(keeper)
     services.stage_start(actor=organizer, stage=stage)
+    return t, stage
+
+
+def big_tournament(rng: random.Random) -> Any:
+    """A published Swiss tournament of 256 teams: round 1 played, round 2 half played."""
+    from django.contrib.auth import get_user_model
+
+    from competition import services
+
+    organizer = get_user_model().objects.get(username="organizer")
+    keeper = get_user_model().objects.get(username="scorekeeper")
+    t, stage = county_swiss(
+        organizer,
+        keeper,
+        256,
+        match_format={"bazzis": 1, "deal_cap": 2},
+        tiebreaks=["bazzis_won", "buchholz", "running_difference"],
+    )
     for number in (1, 2):
         round_ = services.round_pair(actor=organizer, stage=stage)
         services.round_publish(actor=organizer, round=round_)
@@ -239,52 +268,71 @@ def recorder_pages(rng: random.Random) -> dict[str, tuple[str, str]]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def page_bench(
+    name: str, doc: str, run: Callable[[argparse.Namespace, float], int], argv: list[str] | None
+) -> int:
+    """Read ``--repeat`` and ``--seed``, and call ``run`` on a scratch database of its own,
+    migrated, the static files collected; ``run`` is told when that setup began."""
+    parser = argparse.ArgumentParser(description=doc.split("\n", maxsplit=1)[0])
     parser.add_argument("--repeat", type=int, default=60)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    scratch = tempfile.mkdtemp(prefix="seep-bench-web-")
-    try:
-        return run(args, scratch)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    with sqlite_django(name, static=True):
+        from django.core.management import call_command
+
+        began = time.perf_counter()
+        call_command("migrate", verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        return run(args, began)
 
 
-def run(args: argparse.Namespace, scratch: str) -> int:
-    os.environ.update(
-        DEBUG="1",  # seed_demo refuses to run otherwise; measured with DEBUG off below
-        DATABASE_URL=f"sqlite:///{scratch}/bench.sqlite3",
-        DJANGO_SETTINGS_MODULE="deploy.settings",
-        STATIC_ROOT=f"{scratch}/static",  # collected, as production serves them
-        LOG_LEVEL="WARNING",
+def page_results(args: argparse.Namespace, setup_s: Any) -> dict[str, Any]:
+    """Return the head of a page benchmark's figures: where and how they were measured."""
+    return {
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+        "database": "sqlite (a scratch file)",
+        "repeat": args.repeat,
+        "goal_p99_ms": GOAL_MS,
+        "setup_s": setup_s,
+    }
+
+
+def save(results: dict[str, Any], name: str) -> None:
+    """Write a page benchmark's figures to bench/results/``name``.json, with the load after."""
+    results["load_average_after"] = os.getloadavg()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+def judge(results: dict[str, Any], name: str, worst: float, worst_cpu: float | None = None) -> None:
+    """Print the worst p99 (wall, and CPU when given) against the goal."""
+    load = results["load_average_before"][0]
+    verdict = "met" if worst < GOAL_MS else "MISSED"
+    cpu = "" if worst_cpu is None else f" wall, {worst_cpu:.1f} ms cpu"
+    print(
+        f"worst p99 {worst:.1f} ms{cpu} (load average {load:.1f} on {os.cpu_count()} cores): "
+        f"goal of {GOAL_MS:.0f} ms {verdict}; bench/results/{name}.json"
     )
-    os.environ.pop("REDIS_URL", None)  # tasks in-process: the projections are current
-    import django
 
-    django.setup()
+
+def main(argv: list[str] | None = None) -> int:
+    return page_bench("web", __doc__, run, argv)
+
+
+def run(args: argparse.Namespace, began: float) -> int:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.test import Client
     from django.test.utils import override_settings
 
-    began = time.perf_counter()
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
     call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
     seeded = time.perf_counter() - began
     seats = seat_pages(random.Random(args.seed))
     seats.update(recorder_pages(random.Random(args.seed)))
     big_tournament(random.Random(args.seed))
     built = time.perf_counter() - began - seeded
-    results: dict[str, Any] = {
-        "machine": {"python": platform.python_version(), "platform": platform.platform()},
-        "database": "sqlite (a scratch file)",
-        "repeat": args.repeat,
-        "goal_p99_ms": GOAL_MS,
-        "setup_s": {"demo": round(seeded, 1), "256_teams": round(built, 1)},
-        "sets": {},
-    }
+    results = page_results(args, {"demo": round(seeded, 1), "256_teams": round(built, 1)})
+    results["sets"] = {}
     users = get_user_model().objects
     results["load_average_before"] = os.getloadavg()
     with override_settings(DEBUG=False, ALLOWED_HOSTS=["localhost"]):
@@ -304,25 +352,13 @@ def run(args: argparse.Namespace, scratch: str) -> int:
                 client.force_login(users.get(username=who))
                 figures[page] = measure(client, url, args.repeat)
             results["sets"][name] = figures
-    results["load_average_after"] = os.getloadavg()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "web.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    save(results, "web")
     worst = worst_cpu = 0.0
     for name, figures in results["sets"].items():
         print(f"{name}:")
-        for page, f in figures.items():
-            worst, worst_cpu = max(worst, f["p99_ms"]), max(worst_cpu, f["cpu_p99_ms"])
-            print(
-                f"  {page:16} p50 {f['p50_ms']:7.2f} ms  p99 {f['p99_ms']:7.2f} ms  "
-                f"(cpu p50 {f['cpu_p50_ms']:6.2f}, p99 {f['cpu_p99_ms']:6.2f})  "
-                f"{f['queries']:3d} queries  {f['bytes'] // 1024:4d} KiB"
-            )
-    load = results["load_average_before"][0]
-    verdict = "met" if worst < GOAL_MS else "MISSED"
-    print(
-        f"worst p99 {worst:.1f} ms wall, {worst_cpu:.1f} ms cpu (load average {load:.1f} on "
-        f"{os.cpu_count()} cores): goal of {GOAL_MS:.0f} ms {verdict}; bench/results/web.json"
-    )
+        set_worst, set_worst_cpu = show(figures)
+        worst, worst_cpu = max(worst, set_worst), max(worst_cpu, set_worst_cpu)
+    judge(results, "web", worst, worst_cpu)
     return 0
 
 

@@ -15,8 +15,10 @@ afresh in a forked child).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import redis
@@ -86,50 +88,46 @@ class FailOpenRedisCache(RedisCache):
             FailOpenRedisCache._warned_at = now
             log.warning("cache unavailable (%s: %s): serving without it", operation, exc)
 
-    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+    @contextlib.contextmanager
+    def _failing_open(self, operation: str) -> Iterator[None]:
+        """Swallow Redis being down (logged): the caller goes on to answer "nothing there"."""
         try:
-            return super().get(key, default, version)
+            yield
         except _UNAVAILABLE as exc:
-            self._down("get", exc)
-            return default
+            self._down(operation, exc)
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        with self._failing_open("get"):
+            return super().get(key, default, version)
+        return default
 
     def get_many(self, keys: Any, version: Any = None) -> Any:
-        try:
+        with self._failing_open("get_many"):
             return super().get_many(keys, version)
-        except _UNAVAILABLE as exc:
-            self._down("get_many", exc)
-            return {}
+        return {}
 
     def has_key(self, key: Any, version: Any = None) -> bool:
-        try:
+        with self._failing_open("has_key"):
             return bool(super().has_key(key, version))
-        except _UNAVAILABLE as exc:
-            self._down("has_key", exc)
-            return False
+        return False
 
     def add(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> bool:
-        try:
+        with self._failing_open("add"):
             return bool(super().add(key, value, timeout, version))
-        except _UNAVAILABLE as exc:
-            self._down("add", exc)
-            return False
+        return False
 
     def set(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
     ) -> None:
-        try:
+        with self._failing_open("set"):
             super().set(key, value, timeout, version)
-        except _UNAVAILABLE as exc:
-            self._down("set", exc)
 
     def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> list[Any]:
-        try:
+        with self._failing_open("set_many"):
             return list(super().set_many(data, timeout, version))
-        except _UNAVAILABLE as exc:
-            self._down("set_many", exc)
-            return list(data)
+        return list(data)
 
     def count(self, key: Any, timeout: int, version: Any = None) -> int | None:
         """Add one to the counter at ``key`` (made to live ``timeout`` seconds when it is
@@ -140,12 +138,10 @@ class FailOpenRedisCache(RedisCache):
         ``get`` reads it too.
         """
         key = self.make_and_validate_key(key, version=version)
-        try:
+        with self._failing_open("count"):
             counter = self._cache.script()  # type: ignore[attr-defined]  # a ReusedClient
             return int(counter(keys=[key], args=[timeout]))
-        except _UNAVAILABLE as exc:
-            self._down("count", exc)
-            return None
+        return None
 
     def count_and_mark(
         self, key: Any, timeout: int, mark: Any, candidate: str, version: Any = None
@@ -159,41 +155,33 @@ class FailOpenRedisCache(RedisCache):
         """
         key = self.make_and_validate_key(key, version=version)
         mark = self.make_and_validate_key(mark, version=version)
-        try:
+        with self._failing_open("count_and_mark"):
             script = self._cache.script(_COUNT_AND_MARK)  # type: ignore[attr-defined]
             counted, value = script(keys=[key, mark], args=[timeout, candidate])
-        except _UNAVAILABLE as exc:
-            self._down("count_and_mark", exc)
-            return None
-        return int(counted), _text(value)
+            return int(counted), _text(value)
+        return None
 
     def mark(self, mark: Any, candidate: str, version: Any = None) -> str | None:
         """Read the mark at ``mark`` (made ``candidate`` when there is none); None while
         Redis is down."""
         mark = self.make_and_validate_key(mark, version=version)
-        try:
+        with self._failing_open("mark"):
             value = self._cache.script(_MARK)(keys=[mark], args=[candidate])  # type: ignore[attr-defined]
-        except _UNAVAILABLE as exc:
-            self._down("mark", exc)
-            return None
-        return _text(value)
+            return _text(value)
+        return None
 
     def renew_mark(self, mark: Any, value: str, version: Any = None) -> bool:
         """Set the mark at ``mark`` to ``value`` (never expiring); False while Redis is down."""
         mark = self.make_and_validate_key(mark, version=version)
-        try:
+        with self._failing_open("renew_mark"):
             self._cache.get_client(mark, write=True).set(mark, value)
-        except _UNAVAILABLE as exc:
-            self._down("renew_mark", exc)
-            return False
-        return True
+            return True
+        return False
 
     def delete(self, key: Any, version: Any = None) -> bool:
-        try:
+        with self._failing_open("delete"):
             return bool(super().delete(key, version))
-        except _UNAVAILABLE as exc:
-            self._down("delete", exc)
-            return False
+        return False
 
 
 def _text(value: Any) -> str:

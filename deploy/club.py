@@ -38,7 +38,7 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from deploy.stack import REPO, _local_key, _new_receipt_key, _new_secret_key
+from deploy.stack import REPO, local_keys
 
 DEFAULTS = {
     "DATABASE_URL": "sqlite:///club.sqlite3",
@@ -125,10 +125,7 @@ def environment(env: Mapping[str, str], addresses: Callable[[], list[str]]) -> d
     out["WEB_BIND"] = out["CLUB_BIND"]
     if not out.get("ALLOWED_HOSTS", "").strip():
         out["ALLOWED_HOSTS"] = f"{host},localhost,127.0.0.1"
-    if not any(out.get(n, "").strip() for n in ("SECRET_KEY", "SECRET_KEY_FILE")):
-        out["SECRET_KEY_FILE"] = str(_local_key(".club-secret-key", _new_secret_key))
-    if not any(out.get(n, "").strip() for n in ("RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_FILE")):
-        out["RECEIPT_SIGNING_KEY_FILE"] = str(_local_key(".receipt-signing-key", _new_receipt_key))
+    local_keys(out, ".club-secret-key")
     out.pop("DEBUG", None)  # never on a network: no tracebacks for the room
     # the tasks run in the one process (no broker, no worker to start), the pages poll
     out.pop("REDIS_URL", None)

@@ -131,27 +131,25 @@ def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return raw.upper()
 
 
-def _queue(name: str, default: str) -> str:
+def _matching(name: str, pattern: str, what: str) -> str | None:
+    """Return the variable's value (None when unset), refusing one ``pattern`` does not match."""
     raw = _raw(name)
-    if raw is None:
-        return default
-    if not re.fullmatch(r"[A-Za-z0-9_.:-]{1,100}", raw):
-        raise ImproperlyConfigured(
-            f"{name} must be a queue name (letters, digits, _ . : -), not {raw!r}"
-        )
+    if raw is not None and not re.fullmatch(pattern, raw):
+        raise ImproperlyConfigured(f"{name} must be {what}, not {raw!r}")
     return raw
+
+
+def _queue(name: str, default: str) -> str:
+    what = "a queue name (letters, digits, _ . : -)"
+    return _matching(name, r"[A-Za-z0-9_.:-]{1,100}", what) or default
 
 
 def _header(name: str) -> tuple[str, str] | None:
     """Return SECURE_PROXY_SSL_HEADER for a header name the proxy sets to "https"."""
-    raw = _raw(name)
+    what = "the name of the header your proxy sets to 'https' (e.g. X-Forwarded-Proto)"
+    raw = _matching(name, r"[A-Za-z0-9-]{1,100}", what)
     if raw is None:
         return None
-    if not re.fullmatch(r"[A-Za-z0-9-]{1,100}", raw):
-        raise ImproperlyConfigured(
-            f"{name} must be the name of the header your proxy sets to 'https' "
-            f"(e.g. X-Forwarded-Proto), not {raw!r}"
-        )
     return "HTTP_" + raw.upper().replace("-", "_"), "https"
 
 

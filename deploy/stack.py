@@ -56,10 +56,7 @@ def _environment() -> dict[str, str]:
     for name, value in DEFAULTS.items():
         if not env.get(name, "").strip() and not env.get(f"{name}_FILE", "").strip():
             env[name] = value
-    if not any(env.get(n, "").strip() for n in ("SECRET_KEY", "SECRET_KEY_FILE")):
-        env["SECRET_KEY_FILE"] = str(_local_key(".stack-secret-key", _new_secret_key))
-    if not any(env.get(n, "").strip() for n in ("RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_FILE")):
-        env["RECEIPT_SIGNING_KEY_FILE"] = str(_local_key(".receipt-signing-key", _new_receipt_key))
+    local_keys(env, ".stack-secret-key")
     if not env.get("PUSH_PORT", "").strip():
         env["PUSH_PORT"] = str(int(env["PORT"]) + 1)
     if not env.get("LIVE_PUSH_ORIGIN", "").strip():
@@ -67,6 +64,18 @@ def _environment() -> dict[str, str]:
     # The venv's programs (gunicorn, celery, honcho) first, as the Procfile names them.
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
+
+
+def local_keys(env: dict[str, str], secret_key_file: str) -> None:
+    """Point ``env`` at the checkout's own key files where it names no key of its own.
+
+    The secret key's file is ``secret_key_file``, the receipt signing key's
+    ``.receipt-signing-key``; each is made first (readable by its owner) if missing.
+    """
+    if not any(env.get(n, "").strip() for n in ("SECRET_KEY", "SECRET_KEY_FILE")):
+        env["SECRET_KEY_FILE"] = str(_local_key(secret_key_file, _new_secret_key))
+    if not any(env.get(n, "").strip() for n in ("RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_FILE")):
+        env["RECEIPT_SIGNING_KEY_FILE"] = str(_local_key(".receipt-signing-key", _new_receipt_key))
 
 
 def _new_secret_key() -> str:

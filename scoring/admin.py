@@ -35,30 +35,32 @@ def _sweeps(values: list[int]) -> str:
     return " + ".join(str(v) for v in values) or "0"
 
 
+def _pair_column(name: str, description: str) -> Any:
+    """Return an admin column showing the two teams' ``name`` (``name0 - name1``)."""
+
+    @admin.display(description=description)
+    def column(self: Any, row: DealResult | MatchResult) -> str:
+        return _pair(getattr(row, f"{name}0"), getattr(row, f"{name}1"))
+
+    return column
+
+
 class _DealColumns:
     """Deal columns in the game's words, with the teams' names."""
 
-    @admin.display(description="card points")
-    def points(self, deal: DealResult) -> str:
-        return _pair(deal.points0, deal.points1)
+    points = _pair_column("points", "card points")
+    totals = _pair_column("total", "totals")
+    bazzis = _pair_column("bazzis", "bazzis after")
 
     @admin.display(description="sweeps")
     def sweeps(self, deal: DealResult) -> str:
         return _pair(_sweeps(deal.sweeps0), _sweeps(deal.sweeps1))
-
-    @admin.display(description="totals")
-    def totals(self, deal: DealResult) -> str:
-        return _pair(deal.total0, deal.total1)
 
     @admin.display(description="bazzi won by")
     def bazzi_won_by(self, deal: DealResult) -> str:
         if deal.bazzi is None:
             return "-"
         return f"{_team(deal.match, deal.bazzi)} ({deal.get_reason_display()})"
-
-    @admin.display(description="bazzis after")
-    def bazzis(self, deal: DealResult) -> str:
-        return _pair(deal.bazzis0, deal.bazzis1)
 
 
 DEAL_COLUMNS = (
@@ -72,9 +74,7 @@ MATCH_COLUMNS = (
 
 
 class _MatchColumns:
-    @admin.display(description="bazzis")
-    def bazzis(self, result: MatchResult) -> str:
-        return _pair(result.bazzis0, result.bazzis1)
+    bazzis = _pair_column("bazzis", "bazzis")
 
     @admin.display(description="winner")
     def winning_team(self, result: MatchResult) -> str:

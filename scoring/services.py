@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -103,7 +103,7 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
         changed = _write_deals(match_id, projection.deals)
         was_over, before = result.completed_at is not None, _outcome(result)
         # with completed_at: the match ended, or a correction reopened it (or re-decided it)
-        match_changed = _set_match_fields(result, projection.match)
+        match_changed = _assign(result, _columns(projection.match))
         if match_changed or result.seq != head:
             result.seq, result.updated_at = head, now
             result.save()
@@ -172,24 +172,31 @@ def _locked_result(match_id: int) -> MatchResult | None:
     return rows.get(match_id=match_id)
 
 
-def _deal_values(row: DealRow) -> dict[str, Any]:
-    return {
-        "dealer": row.dealer,
-        "points0": row.points[0],
-        "points1": row.points[1],
-        "sweeps0": list(row.sweeps[0]),
-        "sweeps1": list(row.sweeps[1]),
-        "total0": row.total[0],
-        "total1": row.total[1],
-        "difference": row.difference,
-        "running_difference": row.running_difference,
-        "reset": row.reset,
-        "bazzi": row.bazzi,
-        "reason": row.reason,
-        "bazzis0": row.bazzis[0],
-        "bazzis1": row.bazzis[1],
-        "seq": row.seq,
-    }
+def _columns(row: DealRow | MatchRow) -> dict[str, Any]:
+    """Return a fold row's values by the columns of its model (DealResult, MatchResult).
+
+    A field of the two teams is two columns (``points``: ``points0``, ``points1``), a team's
+    sweeps a list, as the JSON column reads back.
+    """
+    values: dict[str, Any] = {}
+    for field in fields(row):
+        value = getattr(row, field.name)
+        if isinstance(value, tuple):
+            for team, side in enumerate(value):
+                values[f"{field.name}{team}"] = list(side) if isinstance(side, tuple) else side
+        else:
+            values[field.name] = value
+    return values
+
+
+def _assign(instance: models.Model, values: dict[str, Any]) -> bool:
+    """Set ``values`` on ``instance``; return whether any differed."""
+    changed = False
+    for name, value in values.items():
+        if getattr(instance, name) != value:
+            setattr(instance, name, value)
+            changed = True
+    return changed
 
 
 def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
@@ -197,13 +204,11 @@ def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
     stored = {d.deal: d for d in DealResult.objects.filter(match_id=match_id)}
     create, update = [], []
     for row in rows:
-        values = _deal_values(row)
+        values = _columns(row)
         current = stored.pop(row.deal, None)
         if current is None:
-            create.append(DealResult(match_id=match_id, deal=row.deal, **values))
-        elif any(getattr(current, name) != value for name, value in values.items()):
-            for name, value in values.items():
-                setattr(current, name, value)
+            create.append(DealResult(match_id=match_id, **values))
+        elif _assign(current, values):
             update.append(current)
     if stored:  # deals the log no longer scores (a voided deal, once corrections exist)
         DealResult.objects.filter(pk__in=[d.pk for d in stored.values()]).delete()
@@ -217,32 +222,6 @@ def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
     if update:
         DealResult.objects.bulk_update(update, DEAL_FIELDS)
     return len(create) + len(update) + len(stored)
-
-
-def _match_values(row: MatchRow) -> dict[str, Any]:
-    return {
-        "started": row.started,
-        "deals": row.deals,
-        "difference": row.difference,
-        "bazzis0": row.bazzis[0],
-        "bazzis1": row.bazzis[1],
-        "next_dealer": row.next_dealer,
-        "over": row.over,
-        "winner": row.winner,
-        "draw": row.draw,
-        "forfeited_by": row.forfeited_by,
-        "completed_at": row.completed_at,
-    }
-
-
-def _set_match_fields(result: MatchResult, row: MatchRow) -> bool:
-    """Set the fold's values on ``result``; return whether any differed."""
-    changed = False
-    for name, value in _match_values(row).items():
-        if getattr(result, name) != value:
-            setattr(result, name, value)
-            changed = True
-    return changed
 
 
 @dataclass(frozen=True)
@@ -280,12 +259,12 @@ def check_match_projection(*, match_id: int) -> ProjectionCheck:
     differing = 0
     for row in projection.deals:
         current = stored.pop(row.deal, None)
-        values = _deal_values(row)
+        values = _columns(row)
         if current is None or any(getattr(current, k) != v for k, v in values.items()):
             differing += 1
     differing += len(stored)
     if result is not None:
-        values = _match_values(projection.match)
+        values = _columns(projection.match)
         if any(getattr(result, k) != v for k, v in values.items()):
             differing += 1
     return ProjectionCheck(match_id, checkpoint, head, differing)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import SeepError
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, Rules, options_from_dict
 from .scoring import LedgerStep, ledger_step, next_dealer
 
 
@@ -56,14 +56,9 @@ class MatchFormat:
     @classmethod
     def from_dict(cls, data: Any) -> MatchFormat:
         """Return the format recorded in ``data``; missing keys take the default."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise InvalidFormat("a match format is an object", code="bad_format")
-        unknown = sorted(set(data) - {f.name for f in fields(cls)})
-        if unknown:
-            raise InvalidFormat(f"unknown format field(s): {', '.join(unknown)}", code="bad_format")
-        return cls(**data)
+        return options_from_dict(
+            cls, data, InvalidFormat, "bad_format", "a match format is an object", "format field"
+        )
 
 
 class MatchProgress(NamedTuple):

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import InvalidRules
+from .errors import InvalidRules, SeepError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Options = TypeVar("_Options", bound="DataclassInstance")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +52,28 @@ class Rules:
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
         """Return the Rules recorded in ``data``; missing keys take the default."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise InvalidRules("rules must be an object", code="bad_rules")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise InvalidRules(f"unknown rule variant(s): {', '.join(unknown)}", code="bad_rules")
-        return cls(**data)
+        return options_from_dict(
+            cls, data, InvalidRules, "bad_rules", "rules must be an object", "rule variant"
+        )
+
+
+def options_from_dict(
+    cls: type[_Options], data: Any, error: type[SeepError], code: str, shape: str, what: str
+) -> _Options:
+    """Return the options (a dataclass: ``Rules``, ``MatchFormat``) recorded in ``data``.
+
+    None is the defaults, and a key ``data`` lacks takes the default; anything but an object
+    of known keys is refused with ``error``: ``shape`` says what ``data`` must be, ``what``
+    names one of its keys.
+    """
+    if data is None:
+        return cls()
+    if not isinstance(data, dict):
+        raise error(shape, code=code)
+    unknown = sorted(set(data) - {f.name for f in fields(cls)})
+    if unknown:
+        raise error(f"unknown {what}(s): {', '.join(unknown)}", code=code)
+    return cls(**data)
 
 
 def _check_int(name: str, value: object, low: int, high: int, rule: str) -> None:

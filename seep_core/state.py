@@ -230,15 +230,9 @@ _KEYS = frozenset({
 })  # fmt: skip
 
 
-class Header(NamedTuple):
-    """The first fields of a position, read and checked one by one."""
-
-    rules: Rules
-    dealer: int
-    bid: int | None
-    phase: str
-    to_play: int | None
-    plays: int
+#: the first fields of a position, read and checked one by one: rules, dealer, bid, phase,
+#: to_play and plays (those of a ``Deal`` and of a ``TableDeal``)
+Header = tuple[Rules, int, int | None, str, int | None, int]
 
 
 def read_header(
@@ -268,7 +262,7 @@ def read_header(
     plays = position["plays"]
     if type(plays) is not int or not 0 <= plays <= 52:
         bad(f"plays must be a count 0-52, not {plays!r}", "bad_shape")
-    return Header(rules, dealer, bid, phase, to_play, plays)
+    return rules, dealer, bid, phase, to_play, plays
 
 
 def read_floor(floor: Any, seen: set[int], rules: Rules) -> tuple[int, tuple[House, ...]]:

@@ -93,7 +93,7 @@ class Promise(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """Return the promise in its JSON form."""
-        return {"seat": self.seat, "value": self.value, "rule": self.rule, "play": self.play}
+        return self._asdict()
 
 
 class Breach(NamedTuple):
@@ -132,15 +132,7 @@ class Breach(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """Return the breach in its JSON form (``message`` is for people, read back never)."""
-        return {
-            "seat": self.seat,
-            "value": self.value,
-            "rule": self.rule,
-            "play": self.play,
-            "revealed": self.revealed,
-            "reason": self.reason,
-            "message": self.message,
-        }
+        return {**self._asdict(), "message": self.message}
 
 
 class TableDeal(NamedTuple):

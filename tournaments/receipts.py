@@ -23,7 +23,7 @@ import base64
 import hashlib
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,34 +66,38 @@ def key_id(key: Ed25519PublicKey) -> str:
 
 def load_private_key(text: str) -> Ed25519PrivateKey:
     """Return the Ed25519 private key in ``text``: PEM, or base64url of its 32-byte seed."""
-    text = text.strip()
-    try:
-        if text.startswith("-----BEGIN"):
-            key = serialization.load_pem_private_key(text.encode(), password=None)
-            if not isinstance(key, Ed25519PrivateKey):
-                raise ReceiptInvalid("the receipt signing key must be an Ed25519 key")
-            return key
-        return Ed25519PrivateKey.from_private_bytes(_unb64(text))
-    except (ValueError, TypeError) as exc:
-        if isinstance(exc, ReceiptInvalid):
-            raise
-        raise ReceiptInvalid(f"not an Ed25519 private key: {type(exc).__name__}") from exc
+    key = _load_key(
+        text,
+        lambda pem: serialization.load_pem_private_key(pem, password=None),
+        Ed25519PrivateKey.from_private_bytes,
+        "private",
+    )
+    if not isinstance(key, Ed25519PrivateKey):
+        raise ReceiptInvalid("the receipt signing key must be an Ed25519 key")
+    return key
 
 
 def load_public_key(text: str) -> Ed25519PublicKey:
     """Return the Ed25519 public key in ``text`` (base64url of its 32 raw bytes, or PEM)."""
+    key = _load_key(
+        text, serialization.load_pem_public_key, Ed25519PublicKey.from_public_bytes, "public"
+    )
+    if not isinstance(key, Ed25519PublicKey):
+        raise ReceiptInvalid("a receipt public key must be an Ed25519 key")
+    return key
+
+
+def _load_key(
+    text: str, from_pem: Callable[[bytes], object], from_raw: Callable[[bytes], object], half: str
+) -> object:
+    """Return the key in ``text``: PEM (a key of any kind), or base64url of its raw bytes."""
     text = text.strip()
     try:
         if text.startswith("-----BEGIN"):
-            key = serialization.load_pem_public_key(text.encode())
-            if not isinstance(key, Ed25519PublicKey):
-                raise ReceiptInvalid("a receipt public key must be an Ed25519 key")
-            return key
-        return Ed25519PublicKey.from_public_bytes(_unb64(text))
+            return from_pem(text.encode())
+        return from_raw(_unb64(text))
     except (ValueError, TypeError) as exc:
-        if isinstance(exc, ReceiptInvalid):
-            raise
-        raise ReceiptInvalid(f"not an Ed25519 public key: {type(exc).__name__}") from exc
+        raise ReceiptInvalid(f"not an Ed25519 {half} key: {type(exc).__name__}") from exc
 
 
 def generate_private_key_text() -> str:
