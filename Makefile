@@ -9,7 +9,13 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run club test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean
+# Python's compiled bytecode is kept, under .venv/pycache (out of the checkout), whatever the
+# environment says: with PYTHONDONTWRITEBYTECODE set (as on this kind of machine), every process
+# (each test worker, each server or command a test starts) compiled Django and the project anew.
+unexport PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
+
+.PHONY: run club check test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,15 +52,20 @@ club: $(STAMP)
 stack: $(STAMP)
 	exec $(BIN)/python -m deploy.stack
 
-# mypy: every package in [tool.mypy] files, the Django apps with django-stubs and
-# djangorestframework-stubs, all --strict; then the engine and the formats on their own, as
-# before (from the cache the first run wrote). The Django plugin imports deploy.settings,
-# which with DEBUG=1 needs no other variable.
+# mypy: every package in [tool.mypy] files (the engine and the formats among them), the Django
+# apps with django-stubs and djangorestframework-stubs, all under strict = true. The Django
+# plugin imports deploy.settings, which with DEBUG=1 needs no other variable.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DEBUG=1 $(BIN)/mypy
-	DEBUG=1 $(BIN)/mypy --strict seep_core competition/formats
+
+# The fast tier, for the inner loop: lint and types, then every test that needs no browser, no
+# process of its own (server, worker, fresh interpreter, command) and no service, on the
+# embedded SQLite whatever DATABASE_URL and REDIS_URL say. `make test` runs everything.
+FAST := not browser and not process and not slow and not postgres and not redis and not isolated
+check: lint
+	env -u DATABASE_URL -u REDIS_URL -u SEEP_CI $(BIN)/python -m pytest -n 2 -p tests.worker_redis -q -m "$(FAST)"
 
 # Two xdist workers, each on a Redis database of its own (tests/worker_redis.py: a plugin,
 # loaded before the settings read REDIS_URL; python -m puts the checkout on the path for it)

@@ -61,6 +61,13 @@ SERVICES = {
 }
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``browser`` every test that drives Chromium (each asks for a ``browser``)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker, (available, reason) in SERVICES.items():
         if item.get_closest_marker(marker) is None or available():

@@ -26,7 +26,7 @@ from psycopg import sql
 from tests.scoring.helpers import enter, new_match, play, start
 from tests.scoring.worker import REPO, database_url
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.postgres, pytest.mark.process, pytest.mark.django_db(transaction=True)]
 
 #: what must survive a restore unchanged, each query ordered
 CONTENT = {

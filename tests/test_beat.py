@@ -22,7 +22,7 @@ import pytest
 
 from tests.scoring.worker import REPO, RedisServer, private_redis, wait_until
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.process]
 
 QUEUE = "seep-test-beat"
 LOCK_SECONDS = 3

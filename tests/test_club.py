@@ -110,6 +110,7 @@ def _free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_make_club_serves_a_fresh_evening_to_another_address(tmp_path: Path) -> None:
     """The real thing: a new database, the organizer made from the environment, gunicorn

@@ -41,6 +41,7 @@ def compose_command() -> list[str] | None:
     return [standalone] if standalone else None
 
 
+@pytest.mark.process
 def test_compose_itself_accepts_the_file() -> None:
     command = compose_command()
     if command is None:
@@ -119,6 +120,7 @@ def test_postgresql_keeps_its_data_in_a_volume(compose: dict[str, Any]) -> None:
     assert "pgdata" in compose["volumes"]
 
 
+@pytest.mark.process
 def test_secrets_are_files_never_values(compose: dict[str, Any]) -> None:
     assert {s["file"] for s in compose["secrets"].values()} == {
         "./secrets/secret_key",

@@ -231,6 +231,7 @@ class TestReadyz:
             second.kill()
 
 
+@pytest.mark.process
 @pytest.mark.redis
 def test_the_worker_health_check_asks_for_its_own_heartbeat(worker: Worker) -> None:
     def check(*node: str) -> int:
@@ -381,6 +382,7 @@ print(response.status_code, response["Content-Type"], response["Cache-Control"],
 """
 
 
+@pytest.mark.process
 def test_collected_static_files_are_served_hashed_compressed_and_cached_for_good(
     tmp_path: Path,
 ) -> None:
@@ -410,6 +412,7 @@ def test_collected_static_files_are_served_hashed_compressed_and_cached_for_good
     assert (tmp_path / "static" / "staticfiles.json").exists()
 
 
+@pytest.mark.process
 def test_collected_static_files_are_not_committed() -> None:
     ignored = subprocess.run(
         ["git", "check-ignore", "-q", "staticfiles/admin/css/base.css"], cwd=REPO, check=False

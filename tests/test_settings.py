@@ -15,6 +15,9 @@ from typing import Any
 
 import pytest
 
+#: every test here starts fresh interpreters (the settings as a new process reads them)
+pytestmark = pytest.mark.process
+
 REPO = Path(__file__).resolve().parent.parent
 
 RECEIPT_KEY = "tf6caK9pFwjDK14c9hgfwJT5mh-jb19lPZLZPrAoIuI"  # a test key, as in pyproject.toml

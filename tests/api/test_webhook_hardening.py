@@ -227,6 +227,7 @@ def test_a_malformed_url_is_a_problem_never_a_500(league: League, net: Net, url:
     assert made["Content-Type"].startswith("application/problem+json")
 
 
+@pytest.mark.process
 def test_the_private_network_switch_is_off_by_default_even_under_debug() -> None:
     code = "from django.conf import settings; print(settings.WEBHOOKS_ALLOW_PRIVATE_NETWORKS)"
     env = {k: v for k, v in os.environ.items() if k != "WEBHOOKS_ALLOW_PRIVATE_NETWORKS"}

@@ -34,6 +34,7 @@ from tournaments.models import Team, Tournament
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.redis,
+    pytest.mark.process,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -35,6 +35,7 @@ from .conftest import CLIENT
 ROOT = CLIENT.parent.parent
 
 
+@pytest.mark.process
 def test_the_committed_client_is_what_the_schema_makes(tmp_path: Path) -> None:
     schema = tmp_path / "schema.json"
     schema.write_bytes(

@@ -26,7 +26,12 @@ from tests.web.conftest import make_club
 from .server import reading
 from .test_push import Screen, end_deal, part_now, shows
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.process,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture(autouse=True)

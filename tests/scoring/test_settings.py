@@ -52,6 +52,7 @@ def loaded(env: dict[str, str]) -> dict[str, Any]:
     return json.loads(process.stdout.splitlines()[-1])
 
 
+@pytest.mark.process
 def test_by_default_tasks_go_to_the_celery_queue_and_beat_catches_up_every_15_s() -> None:
     conf = loaded({})
     assert conf["queue"] == "celery" and conf["prefetch"] == 1
@@ -80,6 +81,7 @@ def test_by_default_tasks_go_to_the_celery_queue_and_beat_catches_up_every_15_s(
     }
 
 
+@pytest.mark.process
 def test_the_queue_and_the_catch_up_period_are_set_by_the_environment() -> None:
     conf = loaded({"CELERY_QUEUE": "seep-eu.1", "SCORING_CATCH_UP_SECONDS": "7"})
     assert conf["queue"] == "seep-eu.1"
@@ -87,6 +89,7 @@ def test_the_queue_and_the_catch_up_period_are_set_by_the_environment() -> None:
     assert conf["beat"]["competition-catch-up"]["schedule"] == 7.0
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("env", "words"),
     [

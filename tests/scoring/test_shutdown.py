@@ -31,7 +31,12 @@ from .test_worker import (
 )
 from .worker import REPO, SUCCEEDED, database_url, tasks_settled, wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.process,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def start_supervised_worker(queue: str, log: Path) -> subprocess.Popen[bytes]:

@@ -37,6 +37,7 @@ from .worker import SUCCEEDED, Worker, private_redis, tasks_settled, wait_until
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.redis,
+    pytest.mark.process,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -17,6 +17,7 @@ from .conftest import make_club_world, ratings_of
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.redis,
+    pytest.mark.process,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -56,6 +56,7 @@ from .stack import Stack, private_pgbouncer, wait_seconds
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.process,
     pytest.mark.postgres,
     pytest.mark.redis,
     pytest.mark.django_db(transaction=True),

@@ -95,6 +95,7 @@ def test_a_match_still_in_play_has_no_receipt(world: Any) -> None:
     assert not MatchReceipt.objects.filter(match=match).exists()
 
 
+@pytest.mark.process
 def test_receipts_check_out_offline_with_the_public_key(world: Any, tmp_path: Path) -> None:
     finish(world.score_match)
     path = export(tmp_path)
@@ -113,6 +114,7 @@ def test_receipts_check_out_offline_with_the_public_key(world: Any, tmp_path: Pa
     assert "expected one argument" not in dashed.stderr and dashed.returncode == 1
 
 
+@pytest.mark.process
 def test_an_edited_receipt_no_longer_checks_out(world: Any, tmp_path: Path) -> None:
     finish(world.score_match)
     path = export(tmp_path)

@@ -230,6 +230,7 @@ def manage(*args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.process
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_command_line_exits_zero_when_intact_and_non_zero_where_tampered(world: Any) -> None:
