@@ -581,7 +581,7 @@ class CutDecision(models.Model):
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="cut_decisions")
     #: the tie it decides: the group of the stage before ("" for the whole table) and the
-    #: tied teams' ids in ascending order, as ``competition.services.cut`` names it
+    #: tied teams' ids in ascending order, as ``competition.cut`` names it
     tie = models.TextField()
     group = models.PositiveSmallIntegerField(null=True, blank=True)
     teams = models.JSONField(help_text="The tied teams' ids, ascending.")
