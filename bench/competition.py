@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import competition.formats.swiss as swiss_module
-from competition.formats import TIEBREAKS, Match, Side, standings, swiss_pairings
+from competition.formats import TIEBREAKS, Match, Side, standings, swiss_graph, swiss_pairings
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -117,12 +117,12 @@ def every_round(n: int, rounds: int, seed: int, *, before: bool) -> list[dict[st
 @contextmanager
 def parity_bound_only() -> Iterator[None]:
     """Switch the relaxed score-gap bound off: the stopping rule before it, for --before."""
-    relaxed = swiss_module._Problem._least_score_gaps
-    swiss_module._Problem._least_score_gaps = lambda *args, **kwargs: None  # type: ignore[method-assign]
+    relaxed = swiss_graph.SwissGraph._least_score_gaps
+    swiss_graph.SwissGraph._least_score_gaps = lambda *args, **kwargs: None  # type: ignore[method-assign]
     try:
         yield
     finally:
-        swiss_module._Problem._least_score_gaps = relaxed  # type: ignore[method-assign]
+        swiss_graph.SwissGraph._least_score_gaps = relaxed  # type: ignore[method-assign]
 
 
 def summary(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:

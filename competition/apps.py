@@ -14,6 +14,9 @@ class CompetitionConfig(AppConfig):
         match_completed.connect(_on_match_completed, dispatch_uid="competition.match_completed")
         projections_rebuilt.connect(_rebuild_standings, dispatch_uid="competition.rebuild")
         verifying.connect(_round_records, dispatch_uid="competition.round_records")
+        from .signals import standings_due
+
+        standings_due.connect(_send_standings_task, dispatch_uid="competition.standings_due")
         from django.db.models.signals import post_delete, post_save
 
         from .models import Fixture, Round, Stage, StandingsCheckpoint
@@ -29,6 +32,14 @@ def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
     from .services import fixture_match_completed
 
     fixture_match_completed(match_id=match_id)
+
+
+def _send_standings_task(sender: Any, stage_id: int, **kwargs: Any) -> None:
+    """A committed change the stage's standings must follow: send its standings task (a
+    failure is the sender's to log: ``services._common.schedule_standings``)."""
+    from .tasks import update_standings
+
+    update_standings.delay(stage_id)
 
 
 def _rebuild_standings(sender: Any, **kwargs: Any) -> str:

@@ -105,25 +105,20 @@ def stages_for(preset: Preset) -> list[dict[str, Any]]:
         extra = {"third_place": preset.third_place} if preset.kind == "single_elimination" else {}
         ko = {k: v for k, v in knockout.items() if k != "third_place"}
         return [{**ko, **extra, "name": name, "format": preset.kind, "seeding": preset.seeding}]
+    # a league, then a knockout of its top N (of each group)
     if preset.kind == "swiss_knockout":
-        return [
-            {**league, "name": "Swiss", "format": "swiss", "rounds": preset.rounds},
-            {
-                **knockout,
-                "name": "Knockout",
-                "format": "single_elimination",
-                "entry": "top",
-                "entry_count": preset.top,
-                "seeding": "standings",
-            },
-        ]
+        first = {**league, "name": "Swiss", "format": "swiss", "rounds": preset.rounds}
+        entry = "top"
+    else:
+        first = {**league, "name": "Groups", "format": "groups", "groups": preset.groups}
+        entry = "top_per_group"
     return [
-        {**league, "name": "Groups", "format": "groups", "groups": preset.groups},
+        first,
         {
             **knockout,
             "name": "Knockout",
             "format": "single_elimination",
-            "entry": "top_per_group",
+            "entry": entry,
             "entry_count": preset.top,
             "seeding": "standings",
         },

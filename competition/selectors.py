@@ -1,6 +1,8 @@
 """Reading a tournament's competition: stages, rounds, fixtures, standings and brackets.
 
 Standings come from the projection (``competition.standings``), never computed on a read.
+Brackets and rematches are read through ``competition.draw``, the cut through
+``competition.cut``: a selector imports no service.
 """
 
 from __future__ import annotations
@@ -13,10 +15,9 @@ from tournaments.matchlog import Kind
 from tournaments.models import Match, MatchEvent, Team
 
 from . import formats
+from .cut import Cut, cut_for_stage, decision_words
+from .draw import bracket_state, is_rematch, meetings
 from .models import Fixture, Notice, Round, Stage, StandingRow
-from .services import bracket_state, cut_for_stage, decision_words
-from .services.cut import Cut
-from .services.rounds import is_rematch, meetings
 
 
 def open_notices(*, tournament_id: int) -> QuerySet[Notice]:

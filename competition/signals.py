@@ -7,6 +7,9 @@ Sent after the commit that made the change; receivers must be quick and idempote
   ``called_off`` lists the ids of the matches it called off (a bracket's: every round's).
 - ``standings_changed`` (``stage_id``, ``rounds``): the stage's standings as of these rounds
   were rewritten.
+- ``standings_due`` (``stage_id``): a change the stage's standings must follow was committed.
+  The app's own receiver (``apps.py``) sends ``tasks.update_standings``: the services, which
+  the tasks call, never import the tasks.
 """
 
 from django.dispatch import Signal
@@ -14,3 +17,4 @@ from django.dispatch import Signal
 round_published = Signal()
 round_unpublished = Signal()
 standings_changed = Signal()
+standings_due = Signal()

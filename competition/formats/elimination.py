@@ -41,147 +41,57 @@ winning entrant) and says which fixtures are decided, ready, waiting or void.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
+from .brackets import (
+    Bracket,
+    BracketState,
+    DropOrders,
+    Fixture,
+    FixtureState,
+    LoserOf,
+    Part,
+    RawFixture,
+    Seed,
+    Side,
+    Slot,
+    Status,
+    WinnerOf,
+    bracket_size,
+    standard_order,
+)
 from .common import Entrant, FormatError, check_entrants
-from .drop_table import DROP_TABLE
+from .drop_orders import (
+    DROP_ORDERS,
+    ORDERINGS,
+    drop_order_names,
+    expected_losers_rematches,
+    losers_rounds,
+)
 
-Side = Literal["a", "b"]
-Part = Literal["main", "third_place", "winners", "losers", "final"]
-Status = Literal["waiting", "ready", "decided", "void"]
-#: how a double-elimination bracket orders its drop rounds: "measured" (``DROP_TABLE``, the
-#: default) or "fewest_possible" (the per-round rule of the brackets drawn before the table).
-#: A drawn bracket is read again from its seeds, so a changed table takes a new name here.
-DropOrders = Literal["fewest_possible", "measured"]
-
-
-@dataclass(frozen=True, slots=True)
-class Seed:
-    """The entrant seeded ``number`` (1 = the top seed)."""
-
-    number: int
-
-    def __repr__(self) -> str:
-        return f"Seed({self.number})"
-
-
-@dataclass(frozen=True, slots=True)
-class WinnerOf:
-    """The winner of fixture ``fixture``."""
-
-    fixture: str
-
-    def __repr__(self) -> str:
-        return f"WinnerOf({self.fixture!r})"
-
-
-@dataclass(frozen=True, slots=True)
-class LoserOf:
-    """The loser of fixture ``fixture``."""
-
-    fixture: str
-
-    def __repr__(self) -> str:
-        return f"LoserOf({self.fixture!r})"
-
-
-Slot = Seed | WinnerOf | LoserOf
-
-
-@dataclass(frozen=True, slots=True)
-class Fixture:
-    """One match of a bracket and where its teams go next.
-
-    ``part``: main (single elimination), third_place, winners, losers or final (the grand
-    finals); ``round`` counts within the part. ``played_if=(key, side)``: the fixture is
-    played only if fixture ``key`` is won by its ``side`` team (the bracket reset).
-    """
-
-    key: str
-    part: Part
-    round: int
-    slot_a: Slot
-    slot_b: Slot
-    winner_to: tuple[str, Side] | None = None
-    loser_to: tuple[str, Side] | None = None
-    played_if: tuple[str, Side] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Bracket:
-    """The fixtures of a bracket in playable order, its seeds, and its final's key.
-
-    The champion is the winner of ``final``, or, when ``final`` is void (the reset not
-    needed), the winner of the fixture it depends on.
-    """
-
-    kind: Literal["single", "double"]
-    seeds: tuple[Entrant, ...]
-    fixtures: tuple[Fixture, ...]
-    final: str
-
-    def fixture(self, key: str) -> Fixture:
-        """Return the fixture with this key; raises KeyError if there is none."""
-        for f in self.fixtures:
-            if f.key == key:
-                return f
-        raise KeyError(key)
-
-
-@dataclass(frozen=True, slots=True)
-class FixtureState:
-    """A fixture's teams so far, its winner and loser once decided, and its status.
-
-    ``waiting``: a team is not known yet; ``ready``: both known, no result; ``decided``;
-    ``void``: not to be played (a reset that is not needed).
-    """
-
-    key: str
-    a: Entrant | None
-    b: Entrant | None
-    winner: Entrant | None
-    loser: Entrant | None
-    status: Status
-
-
-@dataclass(frozen=True, slots=True)
-class BracketState:
-    """Where a bracket stands: every fixture's state, the champion once known, and where
-    every other team finished (entrant, fixture key: where it went out, or the third-place
-    match for its winner), in the order of the fixtures."""
-
-    fixtures: tuple[FixtureState, ...]
-    champion: Entrant | None
-    eliminated: tuple[tuple[Entrant, str], ...]
-
-    def ready(self) -> tuple[FixtureState, ...]:
-        """Return the fixtures that can be played now."""
-        return tuple(f for f in self.fixtures if f.status == "ready")
-
-    @property
-    def finished(self) -> bool:
-        """Whether every fixture is decided or void."""
-        return all(f.status in ("decided", "void") for f in self.fixtures)
-
-
-def standard_order(size: int) -> tuple[int, ...]:
-    """Return the seeds in bracket order for a power-of-two size: 1, 16, 8, 9, 4, 13, ...
-
-    Adjacent pairs meet in round 1; seeds s and size + 1 - s always meet first.
-
-    >>> standard_order(8)
-    (1, 8, 4, 5, 2, 7, 3, 6)
-    """
-    if size < 1 or size & (size - 1):
-        raise FormatError(f"a bracket size is a power of two, not {size}", code="bad_size")
-    order = [1]
-    while len(order) < size:
-        total = 2 * len(order) + 1
-        order = [x for s in order for x in (s, total - s)]
-    return tuple(order)
+__all__ = [
+    "DROP_ORDERS",
+    "ORDERINGS",
+    "Bracket",
+    "BracketState",
+    "DropOrders",
+    "Fixture",
+    "FixtureState",
+    "LoserOf",
+    "Part",
+    "Seed",
+    "Side",
+    "Slot",
+    "Status",
+    "WinnerOf",
+    "advance",
+    "double_elimination",
+    "drop_order_names",
+    "expected_losers_rematches",
+    "single_elimination",
+    "standard_order",
+]
 
 
 def single_elimination(entrants: Sequence[Entrant], *, third_place: bool = False) -> Bracket:
@@ -190,11 +100,13 @@ def single_elimination(entrants: Sequence[Entrant], *, third_place: bool = False
     ``third_place`` adds a match between the semi-final losers (with at least 4 entrants).
     """
     seeds = check_entrants(entrants)
-    size, rounds = _size(len(seeds))
+    size, rounds = bracket_size(len(seeds))
     raw = _winners_rounds(size, rounds, "R", "main")
     if third_place and len(seeds) >= 4:
         raw.append(
-            _Raw("3P", "third_place", 1, LoserOf(f"R{rounds - 1}-1"), LoserOf(f"R{rounds - 1}-2"))
+            RawFixture(
+                "3P", "third_place", 1, LoserOf(f"R{rounds - 1}-1"), LoserOf(f"R{rounds - 1}-2")
+            )
         )
     return _build("single", seeds, raw, f"R{rounds}-1")
 
@@ -213,114 +125,16 @@ def double_elimination(
     ``ORDERINGS``, winners' round 2 first); see ``drop_order_names``.
     """
     seeds = check_entrants(entrants)
-    size, rounds = _size(len(seeds))
+    size, rounds = bracket_size(len(seeds))
     orders = [ORDERINGS[name] for name in drop_order_names(len(seeds), drop_orders)]
-    raw = _winners_rounds(size, rounds, "W", "winners") + _losers_rounds(size, rounds, orders)
+    raw = _winners_rounds(size, rounds, "W", "winners") + losers_rounds(size, rounds, orders)
     champion: Slot = LoserOf("W1-1") if rounds == 1 else WinnerOf(f"L{2 * rounds - 2}-1")
-    raw.append(_Raw("GF1", "final", 1, WinnerOf(f"W{rounds}-1"), champion))
+    raw.append(RawFixture("GF1", "final", 1, WinnerOf(f"W{rounds}-1"), champion))
     final = "GF1"
     if reset:
-        raw.append(_Raw("GF2", "final", 2, LoserOf("GF1"), WinnerOf("GF1"), ("GF1", "b")))
+        raw.append(RawFixture("GF2", "final", 2, LoserOf("GF1"), WinnerOf("GF1"), ("GF1", "b")))
         final = "GF2"
     return _build("double", seeds, raw, final)
-
-
-def drop_order_names(
-    count: int, drop_orders: DropOrders | tuple[str, ...] = "measured"
-) -> tuple[str, ...]:
-    """Return the order (a key of ``ORDERINGS``) of each drop round of a double-elimination
-    bracket of ``count`` entrants: the losers of winners' round 2, 3, ... up to the final.
-
-    The last drop round has one loser, so its order is "natural" whatever the rule (the
-    old rule named it "reverse": the same one team); orders given as names and the table
-    leave it out, and any other round left out too is "natural". Past the table's sizes
-    (128 teams) "measured" takes the "fewest_possible" rule.
-
-    >>> drop_order_names(16)
-    ('reverse', 'reverse_half_shift', 'natural')
-    >>> drop_order_names(16, "fewest_possible")
-    ('reverse', 'reverse', 'reverse')
-    """
-    size, rounds = _size(count)
-    if drop_orders == "measured" and count > max(DROP_TABLE):
-        drop_orders = "fewest_possible"  # beyond the sizes measured: the rule of before
-    if isinstance(drop_orders, tuple) or drop_orders == "measured":
-        chosen = DROP_TABLE.get(count, ()) if drop_orders == "measured" else drop_orders
-        unknown = [name for name in chosen if name not in ORDERINGS]
-        if unknown or len(chosen) > max(rounds - 1, 0):
-            raise FormatError(
-                f"{chosen!r} are not the orders of {max(rounds - 1, 0)} drop rounds",
-                code="bad_drop_orders",
-            )
-        return chosen + ("natural",) * (rounds - 1 - len(chosen))
-    if drop_orders == "fewest_possible":
-        names: list[str] = []
-        for t in range(2, rounds + 1):
-            best: tuple[tuple[int, ...], str] | None = None
-            for candidate in _FEWEST_POSSIBLE:
-                trial = [*names, candidate] + [_FEWEST_POSSIBLE[0]] * (rounds - t)
-                score = _possible_rematches(size, rounds, [ORDERINGS[n] for n in trial])
-                if best is None or score < best[0]:
-                    best = (score, candidate)
-            assert best is not None
-            names.append(best[1])
-        return tuple(names)
-    raise FormatError(f"no drop orders called {drop_orders!r}", code="bad_drop_orders")
-
-
-def expected_losers_rematches(bracket: Bracket) -> Fraction:
-    """Return the expected number of losers' bracket matches between two teams that have
-    met already, every match won by either of its teams with probability 1/2 (exact).
-
-    Two teams in a losers' bracket match can have met only in the winners' bracket (a
-    losers' match sends its loser out), where the one that dropped first lost to the other:
-    the loser of winners' fixture x met the loser of a later fixture y exactly when x's
-    winner won every fixture on its way up to y and lost y, probability 2**-d for y d rounds
-    above x. Which drop reaches a losers' slot depends only on losers' results, each
-    reached with probability 1/2 per losers' match won, independently of the winners'.
-
-    >>> expected_losers_rematches(double_elimination([1, 2, 3, 4]))
-    Fraction(1, 2)
-    """
-    part = {f.key: f.part for f in bracket.fixtures}
-    # a winners' fixture -> the later winners' fixtures its winner may play, and how far up
-    above: dict[str, dict[str, int]] = {}
-    for f in reversed(bracket.fixtures):  # a fixture comes after the fixtures that feed it
-        if f.part != "winners":
-            continue
-        up: dict[str, int] = {}
-        if f.winner_to is not None and part[f.winner_to[0]] == "winners":
-            parent = f.winner_to[0]
-            up = {parent: 1, **{k: d + 1 for k, d in above[parent].items()}}
-        above[f.key] = up
-    # a losers' fixture -> the winners' fixtures its winner may have lost, each's probability
-    # in units of 2**-depth (a team halves its chances per losers' match, at most depth times)
-    depth = max((f.round for f in bracket.fixtures if f.part == "losers"), default=0) + 1
-    one = 1 << depth
-    reach: dict[str, dict[str, int]] = {}
-    total = 0  # in units of 2**-(3 * depth): two probabilities and 2**-d, d < depth
-    for f in bracket.fixtures:
-        if f.part != "losers":
-            continue
-        sides = []
-        for slot in (f.slot_a, f.slot_b):
-            if isinstance(slot, LoserOf) and part[slot.fixture] == "winners":
-                sides.append({slot.fixture: one})
-            elif isinstance(slot, WinnerOf) and part[slot.fixture] == "losers":
-                sides.append(reach[slot.fixture])
-            else:
-                raise FormatError(f"{f.key}: a losers' slot holds {slot!r}", code="bad_bracket")
-        a, b = sides
-        for x, px in a.items():
-            for y, py in b.items():
-                d = above[x].get(y) or above[y].get(x)
-                if d:
-                    total += (px * py) << (depth - d)
-        merged = {x: p >> 1 for x, p in a.items()}
-        for y, p in b.items():
-            merged[y] = merged.get(y, 0) + (p >> 1)
-        reach[f.key] = merged
-    return Fraction(total, 1 << (3 * depth))
 
 
 def advance(bracket: Bracket, results: Mapping[str, Entrant]) -> BracketState:
@@ -391,151 +205,22 @@ def advance(bracket: Bracket, results: Mapping[str, Entrant]) -> BracketState:
 # --- Building ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Raw:
-    key: str
-    part: Part
-    round: int
-    slot_a: Slot | None  # None: nobody (a bye)
-    slot_b: Slot | None
-    played_if: tuple[str, Side] | None = None
-
-
-def _size(count: int) -> tuple[int, int]:
-    size, rounds = 1, 0
-    while size < count:
-        size, rounds = size * 2, rounds + 1
-    return size, rounds
-
-
-def _winners_rounds(size: int, rounds: int, prefix: str, part: Part) -> list[_Raw]:
+def _winners_rounds(size: int, rounds: int, prefix: str, part: Part) -> list[RawFixture]:
     order = standard_order(size)
     raw = []
     for i in range(size // 2):
-        raw.append(_Raw(f"{prefix}1-{i + 1}", part, 1, Seed(order[2 * i]), Seed(order[2 * i + 1])))
+        raw.append(
+            RawFixture(f"{prefix}1-{i + 1}", part, 1, Seed(order[2 * i]), Seed(order[2 * i + 1]))
+        )
     for r in range(2, rounds + 1):
         for i in range(1, size // 2**r + 1):
             a, b = WinnerOf(f"{prefix}{r - 1}-{2 * i - 1}"), WinnerOf(f"{prefix}{r - 1}-{2 * i}")
-            raw.append(_Raw(f"{prefix}{r}-{i}", part, r, a, b))
+            raw.append(RawFixture(f"{prefix}{r}-{i}", part, r, a, b))
     return raw
-
-
-def _natural(m: int) -> list[int]:
-    return list(range(1, m + 1))
-
-
-def _reverse(m: int) -> list[int]:
-    return list(range(m, 0, -1))
-
-
-def _half_shift(m: int) -> list[int]:
-    h = m // 2
-    return list(range(h + 1, m + 1)) + list(range(1, h + 1))
-
-
-def _reverse_half_shift(m: int) -> list[int]:
-    h = m // 2
-    return list(range(h, 0, -1)) + list(range(m, h, -1))
-
-
-def _pair_flip(m: int) -> list[int]:
-    if m < 2:
-        return _natural(m)
-    return [x for i in range(1, m, 2) for x in (i + 1, i)]
-
-
-def _inner_outer(m: int) -> list[int]:
-    """Return brackets-manager's inner_outer: outer pair, inner pair, ... of each quarter."""
-    if m <= 2:
-        return _natural(m)
-    q = m // 4
-    outer = [list(range(1, q + 1)), list(range(3 * q + 1, m + 1))]
-    inner = [list(range(q + 1, 2 * q + 1)), list(range(2 * q + 1, 3 * q + 1))]
-    out: list[int] = []
-
-    def take(part: list[list[int]], innermost: bool) -> None:
-        if part[0] and part[1]:
-            out.extend(
-                (part[0].pop(), part[1].pop(0)) if innermost else (part[0].pop(0), part[1].pop())
-            )
-
-    for _ in range(max(1, q // 2)):
-        take(outer, False)
-        take(inner, True)
-        take(outer, True)
-        take(inner, False)
-    return out
-
-
-#: the orders a drop round's losers can come in (brackets-manager's names and definitions):
-#: position i of the drop round takes the loser of winners' fixture ``order(m)[i - 1]``
-ORDERINGS: dict[str, Callable[[int], list[int]]] = {
-    "natural": _natural,
-    "reverse": _reverse,
-    "half_shift": _half_shift,
-    "reverse_half_shift": _reverse_half_shift,
-    "pair_flip": _pair_flip,
-    "inner_outer": _inner_outer,
-}
-
-#: the orders the "fewest_possible" rule tries, in its order of preference
-_FEWEST_POSSIBLE = ("reverse", "half_shift", "reverse_half_shift", "natural")
-DROP_ORDERS: tuple[Callable[[int], list[int]], ...] = tuple(ORDERINGS[n] for n in _FEWEST_POSSIBLE)
-
-
-def _losers_rounds(
-    size: int, rounds: int, orders: Sequence[Callable[[int], list[int]]]
-) -> list[_Raw]:
-    raw = []
-    for i in range(1, size // 4 + 1):
-        raw.append(_Raw(f"L1-{i}", "losers", 1, LoserOf(f"W1-{2 * i - 1}"), LoserOf(f"W1-{2 * i}")))
-    for t in range(2, rounds + 1):
-        drop = 2 * (t - 1)
-        m = size // 2**t
-        order = orders[t - 2](m)
-        for i in range(1, m + 1):
-            a = WinnerOf(f"L{drop - 1}-{i}")
-            raw.append(_Raw(f"L{drop}-{i}", "losers", drop, a, LoserOf(f"W{t}-{order[i - 1]}")))
-        if t < rounds:
-            for i in range(1, m // 2 + 1):
-                a, b = WinnerOf(f"L{drop}-{2 * i - 1}"), WinnerOf(f"L{drop}-{2 * i}")
-                raw.append(_Raw(f"L{drop + 1}-{i}", "losers", drop + 1, a, b))
-    return raw
-
-
-def _possible_rematches(
-    size: int, rounds: int, orders: Sequence[Callable[[int], list[int]]]
-) -> tuple[int, ...]:
-    """Return per losers' round how many pairs of its teams' origins may have met already.
-
-    An origin is the winners' fixture a team lost; two teams may have met when one's
-    origin lies in the other's part of the winners' bracket (the blocks of seeds nest).
-    """
-
-    def block(key: str) -> tuple[int, int]:
-        r, i = (int(x) for x in key[1:].split("-"))
-        width = 2**r
-        return (i - 1) * width, i * width
-
-    origins: dict[str, list[tuple[int, int]]] = {}
-    counts = [0] * (2 * rounds)
-    for f in _losers_rounds(size, rounds, orders):
-        sides = []
-        for slot in (f.slot_a, f.slot_b):
-            assert slot is not None and not isinstance(slot, Seed)
-            sides.append(
-                [block(slot.fixture)] if isinstance(slot, LoserOf) else origins[slot.fixture]
-            )
-        for x0, x1 in sides[0]:
-            for y0, y1 in sides[1]:
-                if (x0 <= y0 and y1 <= x1) or (y0 <= x0 and x1 <= y1):
-                    counts[f.round] += 1
-        origins[f.key] = sides[0] + sides[1]
-    return tuple(counts)
 
 
 def _build(
-    kind: Literal["single", "double"], seeds: tuple[Entrant, ...], raw: list[_Raw], final: str
+    kind: Literal["single", "double"], seeds: tuple[Entrant, ...], raw: list[RawFixture], final: str
 ) -> Bracket:
     """Return the bracket with byes resolved and the forward links filled in."""
     count = len(seeds)
@@ -554,7 +239,7 @@ def _build(
             stands[WinnerOf(f.key)] = b if a is None else a
             stands[LoserOf(f.key)] = None
             continue
-        kept.append(_Raw(f.key, f.part, f.round, a, b, f.played_if))
+        kept.append(RawFixture(f.key, f.part, f.round, a, b, f.played_if))
     destinations: dict[Slot, tuple[str, Side]] = {}
     for f in kept:
         if isinstance(f.slot_a, WinnerOf | LoserOf):

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .brackets import bracket_size, standard_order
 from .common import Entrant, FormatError, Round, check_entrants
-from .elimination import _size, standard_order
 from .roundrobin import round_robin
 
 
@@ -87,7 +87,7 @@ def knockout_seeds(*, groups: int, advance: int) -> tuple[tuple[int, int], ...]:
     total = groups * advance
     if total < 2:
         raise FormatError("a knockout needs at least 2 teams", code="too_few")
-    size, _ = _size(total)
+    size, _ = bracket_size(total)
     position = {seed: i for i, seed in enumerate(standard_order(size))}
     seeds: dict[int, tuple[int, int]] = {g + 1: (g, 1) for g in range(groups)}
     for place in range(2, advance + 1):

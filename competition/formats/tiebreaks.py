@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, get_args
 
 from .common import Entrant, FormatError
 
@@ -126,19 +126,8 @@ TieBreak = Literal[
     "sonneborn_berger",
     "random",
 ]
-TIEBREAKS: tuple[TieBreak, ...] = (
-    "bazzis_won",
-    "bazzi_difference",
-    "running_difference",
-    "points_difference",
-    "deals_won",
-    "sweeps",
-    "head_to_head",
-    "buchholz",
-    "buchholz_cut1",
-    "sonneborn_berger",
-    "random",
-)
+#: every tie-break, in the order of ``TieBreak``
+TIEBREAKS: tuple[TieBreak, ...] = get_args(TieBreak)
 #: each tie-break's name in words, as docs/competition.md writes it (the keys are what the
 #: API, the admin and the desk take), in the order of ``TIEBREAKS``
 TIEBREAK_LABELS: dict[str, str] = {

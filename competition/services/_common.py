@@ -1,4 +1,8 @@
-"""What the service modules share: the director check, notices, the standings task."""
+"""What the service modules share: the director check, the locks, the standings to follow.
+
+The bottom of the chain (``tests/competition/test_services_layering.py``): it imports no
+other service, and no task.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ from tournaments.access import is_director
 from tournaments.models import Tournament
 
 from ..errors import NotNow, NotPermitted
-from ..models import Fixture, Notice, Stage
+from ..models import Stage
+from ..signals import standings_due
 
 log = logging.getLogger(__name__)
 
@@ -24,26 +29,19 @@ def require_director(actor: Any, tournament: Tournament) -> None:
         raise NotPermitted("only a director of this tournament may do this", code="forbidden")
 
 
-def notice(stage: Stage, fixture: Fixture | None, code: str, message: str) -> None:
-    """Tell the stage's directors something (once while it is unresolved)."""
-    Notice.objects.get_or_create(
-        stage=stage, fixture=fixture, code=code, message=message, resolved_at__isnull=True
-    )
-
-
 def schedule_standings(stage_id: int) -> None:
     """Send the standings task of a stage (after a commit: ``transaction.on_commit``).
 
-    A failure to send it, or of the task itself where tasks run in-process (the embedded
+    The services tell ``signals.standings_due``; its receiver, connected in ``apps.py``,
+    sends ``tasks.update_standings`` (the services sit below the tasks, which call them). A
+    failure to send it, or of the task itself where tasks run in-process (the embedded
     default, with no broker), is logged and goes no further: what was committed stays
     committed and its request answers as it did. The standings catch up with the next
     result, publish or start, and with a broker the beat's ``competition.tasks.catch_up``
     recomputes every running stage's standings every ``SCORING_CATCH_UP_SECONDS``.
     """
-    from ..tasks import update_standings
-
     try:
-        update_standings.delay(stage_id)
+        standings_due.send(sender=Stage, stage_id=stage_id)
     except Exception:
         log.exception("the standings of stage %s were not brought up to date", stage_id)
 
@@ -55,3 +53,12 @@ def locked_or_gone(queryset: QuerySet[_M] | Manager[_M], pk: int, what: str) -> 
     if row is None:
         raise NotNow(f"{what} is no longer there: reload the page", code="gone")
     return row
+
+
+def locked_stage(stage: Stage, *, status: str, refusal: str, code: str) -> Stage:
+    """Return the stage's row (with its tournament) locked for update, or refuse: it is gone,
+    or its status is not ``status`` (NotNow ``code``, in the words of ``refusal``)."""
+    locked = locked_or_gone(Stage.objects.select_related("tournament"), stage.pk, "this stage")
+    if locked.status != status:
+        raise NotNow(refusal, code=code)
+    return locked

@@ -10,7 +10,7 @@ from django.db.models import Q
 from scoring.models import MatchResult
 
 from ..models import Fixture, Round, Stage
-from . import _common, brackets, rounds
+from . import _common, follow, notices
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def fixture_match_completed(*, match_id: int) -> Fixture | None:
     Called when scoring records a match's result or a change to it (a signal, from its
     task), and by the catch-up for a message that was lost; safe to run twice or
     concurrently: the stage's row is locked and the fixture's result is the match's, read
-    as it is now. A corrected result moves the bracket (``brackets.reconcile_bracket``) and the
+    as it is now. A corrected result moves the bracket (``follow.reconcile_bracket``) and the
     standings; a reopened match makes its fixture pending again (and its round published).
     """
     fixture = Fixture.objects.filter(match_id=match_id).select_related("round").first()
@@ -61,14 +61,14 @@ def fixture_match_completed(*, match_id: int) -> Fixture | None:
                 )
                 fixture.round.refresh_from_db(fields=["status", "completed_at"])
         if stage.elimination:
-            brackets.reconcile_bracket(stage)
+            follow.reconcile_bracket(stage)
         if was_complete and fixture.round.status == Round.Status.COMPLETE:
             # A correction in a completed round: its record of the heads follows the new events.
             Round.objects.filter(pk=fixture.round_id).update(
-                receipts=rounds.receipts(fixture.round)
+                receipts=follow.receipts(fixture.round)
             )
         else:
-            rounds.complete_round_if_done(fixture.round)  # writes the record when it completes
+            follow.complete_round_if_done(fixture.round)  # writes the record when it completes
         transaction.on_commit(lambda: _common.schedule_standings(stage.pk))
     return fixture
 
@@ -81,7 +81,7 @@ def _notice_later_rounds(stage: Stage, fixture: Fixture) -> None:
         .values_list("number", flat=True)
     )
     if later and not stage.elimination:
-        _common.notice(
+        notices.notice(
             stage, fixture, "paired_on_old_result",
             f"{fixture}: its result changed after round(s) {', '.join(map(str, later))} were "
             "paired on the earlier one; those pairings stand, the standings follow the new result",

@@ -4,34 +4,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import matchlog
-from tournaments.access import SYSTEM
 from tournaments.errors import AppendRefused
 from tournaments.models import Team
-from tournaments.services import match_append_event, match_call_off, match_create
+from tournaments.services import match_call_off
 
-from .. import formats
+from .. import draw
 from ..errors import DraftEditRefused, InvalidSettings, NotNow
 from ..models import Fixture, Registration, Round, Stage, StageEntry
 from ..signals import round_published, round_unpublished
-from . import _common, brackets, registration, stages
+from . import _common, follow
+from .stage_settings import check_stored_settings
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class _Pairing:
-    table: int | None
-    a: int
-    b: int | None  # None: a bye for a
-    group: int | None = None
-    floats: tuple[dict[str, Any], ...] = ()
 
 
 def round_pair(*, actor: Any, stage: Stage) -> Round:
@@ -42,14 +31,15 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
-        stage = _common.locked_or_gone(
-            Stage.objects.select_related("tournament"), stage.pk, "this stage"
+        stage = _common.locked_stage(
+            stage,
+            status=Stage.Status.RUNNING,
+            refusal="the stage is not running",
+            code="stage_not_running",
         )
-        if stage.status != Stage.Status.RUNNING:
-            raise NotNow("the stage is not running", code="stage_not_running")
         if stage.elimination:
             raise NotNow("a bracket's rounds follow from its results", code="bracket_pairs_itself")
-        stages.check_stored_settings(stage)  # a row saved past the checks breaks no round
+        check_stored_settings(stage)  # a row saved past the checks breaks no round
         rounds = list(stage.round_set.order_by("number"))
         if any(r.status == Round.Status.DRAFT for r in rounds):
             raise NotNow("publish or discard the draft round first", code="draft_pending")
@@ -62,9 +52,9 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
                 )
             if number > (stage.rounds or 0):
                 raise NotNow(f"the stage has {stage.rounds} rounds", code="no_more_rounds")
-            pairings, record = _swiss(stage, number)
+            pairings, record = draw.swiss_round(stage, number)
         else:
-            schedule = _schedule(stage)
+            schedule = draw.schedule(stage)
             if number > len(schedule):
                 raise NotNow(f"the stage has {len(schedule)} rounds", code="no_more_rounds")
             pairings, record = schedule[number - 1], {"method": "circle"}
@@ -85,93 +75,6 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
             for p in pairings
         )
     return round_
-
-
-def _schedule(stage: Stage) -> list[list[_Pairing]]:
-    """Return every round of a round-robin or group stage (deterministic from the seeds)."""
-    entries = list(stage.entries.order_by("seed").values_list("team_id", "group"))
-    legs = 2 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 1
-    if stage.format != Stage.Format.GROUPS:
-        return [
-            [_Pairing(p.table, p.a, p.b) for p in r.pairings]
-            + ([_Pairing(None, r.bye, None)] if r.bye is not None else [])
-            for r in formats.round_robin([t for t, _ in entries], legs=legs)
-        ]
-    by_group: dict[int, list[int]] = {}
-    for team, group in entries:
-        by_group.setdefault(group or 0, []).append(team)
-    schedules = {g: formats.round_robin(teams) for g, teams in sorted(by_group.items())}
-    count = max(len(s) for s in schedules.values())
-    out = []
-    for n in range(count):
-        table = 0
-        rows = []
-        for g, schedule in schedules.items():
-            if n >= len(schedule):
-                continue
-            for p in schedule[n].pairings:
-                table += 1
-                rows.append(_Pairing(table, p.a, p.b, g))
-            bye = schedule[n].bye
-            if bye is not None:
-                rows.append(_Pairing(None, bye, None, g))
-        out.append(rows)
-    return out
-
-
-def _swiss(stage: Stage, number: int) -> tuple[list[_Pairing], dict[str, Any]]:
-    from ..standings import standings_rows_now
-
-    withdrawn = set(
-        Registration.objects.filter(
-            tournament=stage.tournament, withdrawn_at__isnull=False
-        ).values_list("team_id", flat=True)
-    )
-    playing = {
-        team
-        for team, joined in stage.entries.values_list("team_id", "joined_round")
-        if joined <= number and team not in withdrawn
-    }
-    ranked = [(r.team_id, r.points) for r in standings_rows_now(stage, number - 1)]
-    ranked = [(team, points) for team, points in ranked if team in playing]
-    ranked_ids = {team for team, _ in ranked}
-    ranked += [(team, 0) for team in sorted(playing - ranked_ids)]  # late entries: no points
-    ranked.sort(key=lambda tp: -tp[1])  # points never rise down the list (stable: rank order)
-    met = Fixture.objects.filter(
-        stage=stage, team_a__isnull=False, team_b__isnull=False
-    ).values_list("team_a_id", "team_b_id")
-    byes = Fixture.objects.filter(stage=stage, result=Fixture.Result.BYE).values_list(
-        "team_a_id", flat=True
-    )
-    method = cast(formats.Method, stage.swiss_method)  # one of its choices (and checked there)
-    paired = formats.swiss_pairings(
-        ranked, round_number=number, played=list(met), byes=list(byes), method=method
-    )
-    floats: dict[int, list[dict[str, Any]]] = {}
-    for f in paired.floats:
-        floats.setdefault(f.entrant, []).append(
-            {"team": f.entrant, "direction": f.direction, "score": f.score,
-             "opponent": f.opponent, "opponent_score": f.opponent_score}
-        )  # fmt: skip
-    pairings = [
-        _Pairing(p.table, p.a, p.b, floats=(*floats.get(p.a, ()), *floats.get(p.b, ())))
-        for p in paired.pairings
-    ]
-    if paired.bye is not None:
-        pairings.append(_Pairing(None, paired.bye, None))
-    cost = paired.cost
-    record = {
-        "method": stage.swiss_method,
-        "solver": paired.solver,
-        "cost": {
-            "rematches": cost.rematches, "bye_rank": cost.bye_rank,
-            "score_gaps": cost.score_gaps, "fold": cost.fold, "closeness": cost.closeness,
-        },
-        "window": paired.window,
-        "fold_proven": paired.fold_proven,
-        "edges": paired.edges,
-    }  # fmt: skip
-    return pairings, record
 
 
 def round_edit(
@@ -249,22 +152,6 @@ def _swap_seeds(stage: Stage, x: int, y: int) -> None:
     StageEntry.objects.filter(pk=entries[x].pk).update(seed=sy)
 
 
-def meetings(stage: Stage, before_round: int) -> dict[frozenset[int], list[int]]:
-    """Return, for each pair of the stage's teams that has met, the rounds (before
-    ``before_round``) it met in."""
-    met: dict[frozenset[int], list[int]] = {}
-    for a, b, number in Fixture.objects.filter(
-        stage=stage, round__number__lt=before_round, team_a__isnull=False, team_b__isnull=False
-    ).values_list("team_a_id", "team_b_id", "round__number"):
-        met.setdefault(frozenset((a, b)), []).append(number)
-    return met
-
-
-def is_rematch(stage: Stage, met_in: list[int]) -> bool:
-    """Whether meeting again after ``met_in`` is a rematch (a double round robin meets twice)."""
-    return len(met_in) > (1 if stage.format == Stage.Format.DOUBLE_ROUND_ROBIN else 0)
-
-
 def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
     """Return every pairing constraint the draft breaks, in words a director understands."""
     stage = round_.stage
@@ -281,10 +168,12 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
         problems.append("two fixtures share a table")
     if stage.elimination:
         return problems
-    met = meetings(stage, round_.number)
+    met = draw.meetings(stage, round_.number)
     for f in fixtures:
         a, b = f.team_a_id, f.team_b_id
-        if a is not None and b is not None and is_rematch(stage, met.get(frozenset((a, b)), [])):
+        if a is None or b is None:
+            continue
+        if draw.is_rematch(stage, met.get(frozenset((a, b)), [])):
             problems.append(f"{names[a]} and {names[b]} have met already (rematch)")
     byes = Fixture.objects.filter(
         stage=stage, round__number__lt=round_.number, result=Fixture.Result.BYE
@@ -300,16 +189,22 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
     return problems
 
 
+def _locked_round(round_: Round) -> tuple[Stage, Round]:
+    """Return a round's stage and the round, their rows locked for update in that order (the
+    stage first, as every service that changes its rounds takes them), or refuse: gone."""
+    stage = _common.locked_or_gone(Stage.objects, round_.stage_id, "this stage")
+    return stage, _common.locked_or_gone(Round.objects, round_.pk, "this round")
+
+
 def round_publish(*, actor: Any, round: Round) -> Round:
     """Publish a draft round: its matches are created (and started, if the stage says so)
     and everyone sees it. Publishing a bracket's first round publishes the whole bracket."""
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
-        stage = _common.locked_or_gone(Stage.objects, round.stage_id, "this stage")
-        locked = _common.locked_or_gone(Round.objects, round.pk, "this round")
+        stage, locked = _locked_round(round)
         if locked.status != Round.Status.DRAFT:
             raise NotNow("the round is published already", code="round_published")
-        stages.check_stored_settings(stage)  # refused before anything is written
+        check_stored_settings(stage)  # refused before anything is written
         now = timezone.now()
         rounds = (
             list(stage.round_set.filter(status=Round.Status.DRAFT))
@@ -320,7 +215,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
             status=Round.Status.PUBLISHED, published_at=now
         )
         if stage.elimination:
-            brackets.reconcile_bracket(stage)
+            follow.reconcile_bracket(stage)
         else:
             withdrawn = set(
                 Registration.objects.filter(
@@ -332,12 +227,12 @@ def round_publish(*, actor: Any, round: Round) -> Round:
                 if gone:
                     team = fixture.team_a if fixture.team_a_id in gone else fixture.team_b
                     assert team is not None  # gone holds the ids of registered teams
-                    registration.withdrawn_from(fixture, team)
+                    follow.withdrawn_from(fixture, team)
                 elif fixture.team_b_id is not None:
-                    create_match(stage, fixture)
+                    follow.create_match(stage, fixture)
         locked.refresh_from_db()
         for round_ in rounds:
-            complete_round_if_done(round_)
+            follow.complete_round_if_done(round_)
         transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
         for round_ in rounds:
             transaction.on_commit(_tell_published(round_.pk), robust=True)
@@ -357,8 +252,7 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
-        stage = _common.locked_or_gone(Stage.objects, round.stage_id, "this stage")
-        locked = _common.locked_or_gone(Round.objects, round.pk, "this round")
+        stage, locked = _locked_round(round)
         if locked.status == Round.Status.DRAFT:
             raise NotNow("the round is a draft: it is not published", code="round_not_published")
         if stage.status != Stage.Status.RUNNING:
@@ -391,7 +285,7 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
         for fixture in fixtures:
             if fixture.match is not None:
                 _call_off(actor, fixture, reason)
-        seeds = _seed_sides(stage) if stage.elimination else {}
+        seeds = draw.seed_sides(stage) if stage.elimination else {}
         for fixture in fixtures:
             fixture.match = None
             if fixture.result != Fixture.Result.BYE or stage.elimination:
@@ -442,16 +336,6 @@ def _call_off(actor: Any, fixture: Fixture, reason: str) -> None:
         ) from exc
 
 
-def _seed_sides(stage: Stage) -> dict[str, str]:
-    """Return, by fixture key, the sides ("a", "b", "ab") of a bracket its draw fills."""
-    sides: dict[str, str] = {}
-    for f in brackets._bracket(stage).fixtures:
-        sides[f.key] = ("a" if isinstance(f.slot_a, formats.Seed) else "") + (
-            "b" if isinstance(f.slot_b, formats.Seed) else ""
-        )
-    return sides
-
-
 def _tell_published(round_id: int) -> Callable[[], None]:
     def tell() -> None:
         round_published.send(sender=Round, round_id=round_id)
@@ -464,73 +348,6 @@ def _tell_unpublished(round_id: int, called_off: list[int]) -> Callable[[], None
         round_unpublished.send(sender=Round, round_id=round_id, called_off=called_off)
 
     return tell
-
-
-def create_match(stage: Stage, fixture: Fixture) -> None:
-    """Create (once) the match of a fixture whose teams are known, and start it if asked."""
-    if Fixture.objects.filter(pk=fixture.pk, match__isnull=False).exists():
-        return
-    assert fixture.team_a_id is not None and fixture.team_b_id is not None  # both known
-    match = match_create(
-        tournament=stage.tournament,
-        team0=Team.objects.get(pk=fixture.team_a_id),
-        team1=Team.objects.get(pk=fixture.team_b_id),
-        mode=stage.mode,
-        match_format=stage.match_format,
-        confirmation=stage.confirmation,
-    )
-    match.scorekeepers.set(stage.scorekeepers.all())
-    Fixture.objects.filter(pk=fixture.pk).update(match=match, terms=stages.stage_terms(stage))
-    fixture.match = match
-    if stage.start_matches:
-        match_append_event(
-            match=match, expected_seq=0, kind=matchlog.MATCH_STARTED, payload={}, actor=SYSTEM
-        )
-
-
-def complete_round_if_done(round_: Round) -> None:
-    """Mark a published round complete once every fixture of it is decided."""
-    if round_.status != Round.Status.PUBLISHED:
-        round_.refresh_from_db(fields=["status"])
-        if round_.status != Round.Status.PUBLISHED:
-            return
-    if round_.fixtures.filter(result="").exists():
-        return
-    written = Round.objects.filter(pk=round_.pk, status=Round.Status.PUBLISHED).update(
-        status=Round.Status.COMPLETE, completed_at=timezone.now(), receipts=receipts(round_)
-    )
-    if not written:
-        return
-    stage = Stage.objects.get(pk=round_.stage_id)
-    if stage.elimination:
-        return  # a bracket is complete when its champion is known (brackets.reconcile_bracket)
-    total = stage.rounds if stage.format == Stage.Format.SWISS else len(_schedule(stage))
-    if not stage.round_set.exclude(status=Round.Status.COMPLETE).exists() and (
-        stage.round_set.count() >= (total or 0)
-    ):
-        complete_stage(stage)
-
-
-def receipts(round_: Round) -> list[dict[str, Any]]:
-    """Return the round's matches' heads (seq, hash) and receipts, for the stage's record."""
-    from tournaments.models import MatchReceipt
-
-    out = []
-    for fixture in round_.fixtures.filter(match__isnull=False).select_related("match"):
-        match = fixture.match
-        assert match is not None
-        receipt = MatchReceipt.objects.filter(match=match).order_by("-seq").first()
-        out.append(
-            {
-                "match": match.pk,
-                "events": match.last_seq,
-                "head_hash": match.last_hash,
-                "receipt": None
-                if receipt is None
-                else {"receipt": receipt.body, "signature": receipt.signature},
-            }
-        )
-    return out
 
 
 def round_record_anchors(match_id: int) -> list[Any]:
@@ -552,12 +369,6 @@ def round_record_anchors(match_id: int) -> list[Any]:
     return out
 
 
-def complete_stage(stage: Stage) -> None:
-    Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
-        status=Stage.Status.COMPLETE, completed_at=timezone.now()
-    )
-
-
 def round_discard(*, actor: Any, round: Round, pair_again: bool = False) -> Round | None:
     """Discard a draft round (its pairings only: no match was made for a draft).
 
@@ -567,8 +378,7 @@ def round_discard(*, actor: Any, round: Round, pair_again: bool = False) -> Roun
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
-        stage = _common.locked_or_gone(Stage.objects, round.stage_id, "this stage")
-        locked = _common.locked_or_gone(Round.objects, round.pk, "this round")
+        stage, locked = _locked_round(round)
         if locked.status != Round.Status.DRAFT:
             raise NotNow("only a draft round can be discarded", code="round_published")
         if stage.elimination:

@@ -8,10 +8,9 @@ from collections import Counter
 
 import pytest
 
-from competition import formats, services
+from competition import draw, formats, services
 from competition.models import Fixture, Notice, Stage
 from competition.selectors import bracket_for_stage, standings_for_stage
-from competition.services import brackets
 from tests.scoring.helpers import committed
 from tournaments.models import Match
 
@@ -98,7 +97,7 @@ def test_a_double_elimination_is_drawn_with_the_measured_drop_orders_and_says_so
     seeds = [t.pk for t in club.teams]
     for rule, same in (("measured", True), ("fewest_possible", False)):
         bracket = formats.double_elimination(seeds, drop_orders=rule)  # type: ignore[arg-type]
-        drawn = {f.key: brackets._slot_text(f.slot_b) for f in bracket.fixtures}
+        drawn = {f.key: draw.slot_text(f.slot_b) for f in bracket.fixtures}
         assert all(drawn[key] == text for key, text in stored.items()) is same
 
 
@@ -108,7 +107,7 @@ def test_a_bracket_drawn_before_the_measured_table_is_played_out_by_its_own_orde
     """A stage that migration 0005 found drawn says "fewest_possible": its results are placed
     by the orders it was drawn with, not the table's (9 teams: they differ in losers' round 4)."""
     club = make_club(9)
-    monkeypatch.setattr(brackets, "DRAW_DROP_ORDERS", "fewest_possible")
+    monkeypatch.setattr(draw, "DRAW_DROP_ORDERS", "fewest_possible")
     stage = club.start(club.stage(format="double_elimination"))
     monkeypatch.undo()
     stage.refresh_from_db()

@@ -17,10 +17,10 @@ from hypothesis import settings as examples
 from hypothesis import strategies as st
 
 from competition import services
+from competition.cut import tie_key
 from competition.errors import InvalidSettings, NotNow, NotPermitted
 from competition.models import CutDecision, Stage, StandingRow
 from competition.selectors import cut_explained
-from competition.services.cut import tie_key
 
 from .helpers import Club, make_club
 

@@ -413,9 +413,9 @@ def test_a_publish_that_fails_midway_makes_no_match_and_publishes_nothing(club: 
     stage = club.start(club.stage(format="round_robin", start_matches=True))
     draft = club.pair(stage)
     before = state(club)
-    from competition.services import rounds
+    from competition.services import follow
 
-    with failing_on_call(rounds, "match_create", 2), pytest.raises(RuntimeError):
+    with failing_on_call(follow, "match_create", 2), pytest.raises(RuntimeError):
         club.publish(draft)
     assert state(club) == before
     draft.refresh_from_db()
@@ -426,9 +426,9 @@ def test_a_match_start_that_fails_midway_leaves_the_round_a_draft(club: Club) ->
     stage = club.start(club.stage(format="round_robin", start_matches=True))
     draft = club.pair(stage)
     before = state(club)
-    from competition.services import rounds
+    from competition.services import follow
 
-    with failing_on_call(rounds, "match_append_event", 3), pytest.raises(RuntimeError):
+    with failing_on_call(follow, "match_append_event", 3), pytest.raises(RuntimeError):
         club.publish(draft)
     assert state(club) == before
 
@@ -438,9 +438,9 @@ def test_a_bracket_publish_that_fails_midway_makes_no_match(club: Club) -> None:
     first = stage.round_set.order_by("number").first()
     assert first is not None
     before = state(club)
-    from competition.services import rounds
+    from competition.services import follow
 
-    with failing_on_call(rounds, "match_create", 2), pytest.raises(RuntimeError):
+    with failing_on_call(follow, "match_create", 2), pytest.raises(RuntimeError):
         club.publish(first)
     assert state(club) == before
 

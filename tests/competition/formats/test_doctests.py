@@ -7,6 +7,8 @@ import pytest
 
 MODULES = [
     "competition.formats",
+    "competition.formats.brackets",
+    "competition.formats.drop_orders",
     "competition.formats.elimination",
     "competition.formats.groups",
     "competition.formats.roundrobin",

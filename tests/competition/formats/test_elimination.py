@@ -25,14 +25,14 @@ from competition.formats import (
     single_elimination,
     standard_order,
 )
-from competition.formats.drop_table import DROP_TABLE
-from competition.formats.elimination import (
+from competition.formats.drop_orders import (
     DROP_ORDERS,
     ORDERINGS,
     _possible_rematches,
     drop_order_names,
     expected_losers_rematches,
 )
+from competition.formats.drop_table import DROP_TABLE
 from tests.engine.helpers import examples
 
 
