@@ -9,7 +9,9 @@ JavaScript gets the page back (with its message); the page's script posts with
 
 from __future__ import annotations
 
+import functools
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -422,13 +424,29 @@ def _form_errors(form: Any) -> str:
     return " ".join(errors)
 
 
-@team_links.signed_in_or_linked
-@require_POST
-def enter(request: HttpRequest, pk: int) -> HttpResponse:
+def team_command(
+    view: Callable[[HttpRequest, Match, matchlog.MatchState], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """Make ``view`` a POST on score match ``pk`` by one of its people (signed in, or through
+    a team's link), called with the match and its state: the one fetch-and-check of the
+    commands a team sends. A link of a tournament that is over is told so (``OVER``) and
+    ``view`` never runs."""
+
+    @team_links.signed_in_or_linked
+    @require_POST
+    @functools.wraps(view)
+    def command(request: HttpRequest, pk: int) -> HttpResponse:
+        match, state, _role = match_and_role(request, pk)
+        if _ended_for(request, match, state):
+            return _refused(request, match, OVER, _over())
+        return view(request, match, state)
+
+    return command
+
+
+@team_command
+def enter(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
     """Enter the next deal's result (counted at once when the match asks no confirmation)."""
-    match, state, _role = match_and_role(request, pk)
-    if _ended_for(request, match, state):
-        return _refused(request, match, OVER, _over())
     teams = (match.team0.name, match.team1.name)
     form = forms.DealResult(request.POST, rules=match.rules, teams=teams)
     if not form.is_valid():
@@ -503,13 +521,9 @@ def _crossed(
     return f"{who} entered deal {state.deal_no + 1} at the same moment as you. {then}"
 
 
-@team_links.signed_in_or_linked
-@require_POST
-def answer(request: HttpRequest, pk: int) -> HttpResponse:
+@team_command
+def answer(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
     """Confirm or reject an entered result (the other team's phone, or a director's)."""
-    match, state, _role = match_and_role(request, pk)
-    if _ended_for(request, match, state):
-        return _refused(request, match, OVER, _over())
     action = request.POST.get("action")
     if action == "confirm":
         form: forms.Answer = forms.Answer(request.POST)
@@ -613,10 +627,9 @@ def settle_options(
     return out
 
 
-def _settle(request: HttpRequest, pk: int, kind: str, done: str) -> HttpResponse:
-    match, state, _role = match_and_role(request, pk)
-    if _ended_for(request, match, state):
-        return _refused(request, match, OVER, _over())
+def _settle(
+    request: HttpRequest, match: Match, state: matchlog.MatchState, kind: str, done: str
+) -> HttpResponse:
     form = forms.Answer(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
@@ -628,20 +641,16 @@ def _settle(request: HttpRequest, pk: int, kind: str, done: str) -> HttpResponse
     return _done(request, match, done.format(deal=state.deal_no + 1))
 
 
-@team_links.signed_in_or_linked
-@require_POST
-def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+@team_command
+def withdraw(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
     """Take back your team's entry of the next deal (unanswered, or disputed): the deal is
     entered again, by either team."""
-    return _settle(
-        request, pk, K.ENTRY_WITHDRAWN, "Your entry of deal {deal} is withdrawn: enter it again."
-    )
+    done = "Your entry of deal {deal} is withdrawn: enter it again."
+    return _settle(request, match, state, K.ENTRY_WITHDRAWN, done)
 
 
-@team_links.signed_in_or_linked
-@require_POST
-def accept_version(request: HttpRequest, pk: int) -> HttpResponse:
+@team_command
+def accept_version(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
     """Accept the other team's numbers for the deal your team entered: it counts with them."""
-    return _settle(
-        request, pk, K.VERSION_ACCEPTED, "You accepted their numbers: deal {deal} counts with them."
-    )
+    done = "You accepted their numbers: deal {deal} counts with them."
+    return _settle(request, match, state, K.VERSION_ACCEPTED, done)
