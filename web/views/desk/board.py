@@ -31,7 +31,7 @@ from ... import board, forms, pages
 from ...commands import append_command, plain_words
 from ..common import POLL_MS, conditional
 from ._common import tournament_or_404
-from .matches import desk_match
+from .matches import confirm_entered, desk_match
 
 K = matchlog.Kind
 
@@ -90,6 +90,10 @@ def board_live(request: HttpRequest, slug: str) -> HttpResponse:
     return conditional(request, _version(t), lambda: HttpResponse(_part(request, t)))
 
 
+#: what a board whose form came in broken is told
+DAMAGED = "Nothing was recorded: the board was damaged, try again."
+
+
 def _back(slug: str, fixture: str = "") -> HttpResponse:
     return redirect(reverse("web:desk-board", args=[slug]) + (f"#{fixture}" if fixture else ""))
 
@@ -99,19 +103,9 @@ def _back(slug: str, fixture: str = "") -> HttpResponse:
 def board_confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Confirm an entered result from the board (as the desk's match page does)."""
     _t, match = desk_match(request, slug, pk)
-    form = forms.Answer(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Nothing was recorded: the board was damaged, try again.")
+    said = f"{match.team0.name} v {match.team1.name}: "
+    if not confirm_entered(request, match, damaged=DAMAGED, said=said):
         return _back(slug)
-    refused = append_command(
-        request, match, K.DEAL_CONFIRMED, {"entry": form.cleaned_data["entry"]}, form
-    )
-    if refused is not None:
-        messages.error(request, f"{match.team0.name} v {match.team1.name}: {plain_words(refused)}")
-    else:
-        messages.success(
-            request, f"{match.team0.name} v {match.team1.name}: the entry is confirmed and counted."
-        )
     return _back(slug, f"match-{match.pk}")
 
 
@@ -123,7 +117,7 @@ def board_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = CountVersion(request.POST)
     teams = f"{match.team0.name} v {match.team1.name}"
     if not form.is_valid():
-        messages.error(request, "Nothing was recorded: the board was damaged, try again.")
+        messages.error(request, DAMAGED)
         return _back(slug)
     payload = board.decided_result(match, form.cleaned_data["version"])
     if payload is None:

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import corrections
@@ -120,22 +121,30 @@ def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))
 
 
+def confirm_entered(request: HttpRequest, match: Match, *, damaged: str, said: str = "") -> bool:
+    """Confirm the entered result the director's form names, and say so (after ``said``) or
+    why not; return False if the form came damaged (said in the words ``damaged``)."""
+    form = forms.Answer(request.POST)
+    if not form.is_valid():
+        messages.error(request, damaged)
+        return False
+    refused = append_command(
+        request, match, K.DEAL_CONFIRMED, {"entry": form.cleaned_data["entry"]}, form
+    )
+    if refused is not None:
+        messages.error(request, said + plain_words(refused))
+    else:
+        done = "the entry is confirmed and counted."
+        messages.success(request, said + done if said else capfirst(done))
+    return True
+
+
 @login_required
 @require_POST
 def confirm_entry(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A director confirms an entered result (no other team's phone at hand)."""
     _t, match = desk_match(request, slug, pk)
-    form = forms.Answer(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Nothing was recorded: reload the page.")
-        return redirect(reverse("web:desk-match", args=[slug, match.pk]))
-    refused = append_command(
-        request, match, K.DEAL_CONFIRMED, {"entry": form.cleaned_data["entry"]}, form
-    )
-    if refused is not None:
-        messages.error(request, plain_words(refused))
-    else:
-        messages.success(request, "The entry is confirmed and counted.")
+    confirm_entered(request, match, damaged="Nothing was recorded: reload the page.")
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))
 
 
