@@ -12,7 +12,9 @@ until the next one is recorded.
 
 from __future__ import annotations
 
+import functools
 import uuid
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django import forms as django_forms
@@ -148,19 +150,34 @@ def _form_errors(form: django_forms.Form) -> str:
 RECORDED_BEFORE = "Recorded already: it reached the server before the connection dropped."
 
 
-def _received(
-    request: HttpRequest, pk: int, form_class: type[Sent]
-) -> tuple[Match, matchlog.MatchState, Sent, HttpResponse | None]:
-    """Read a command posted to table ``pk`` with its form: the match, its state, the form,
-    and the answer already due, if one is (the form refused, or the command written before:
-    a resend after a lost answer); else None."""
-    match, state = _recorder_match(request, pk)
-    form = form_class(request.POST)
-    if not form.is_valid():
-        return match, state, form, _refused(request, match, _form_errors(form))
-    if sent_before(match, form):
-        return match, state, form, _done(request, match, RECORDED_BEFORE)
-    return match, state, form, None
+#: a recorder's command: called with the match, its state and the command's valid form
+TableCommand = Callable[[HttpRequest, Match, matchlog.MatchState, Sent], HttpResponse]
+
+
+def table_command(
+    form_class: type[Sent],
+) -> Callable[[TableCommand[Sent]], Callable[[HttpRequest, int], HttpResponse]]:
+    """Make a view a POST of a command to table ``pk`` by one who records it, read with its
+    form (``form_class``): the one fetch-and-check of the recorder's commands. The view is
+    called with the match, its state and the valid form, unless the answer is due already
+    (the form refused, or the command written before: a resend after a lost answer)."""
+
+    def decorate(view: TableCommand[Sent]) -> Callable[[HttpRequest, int], HttpResponse]:
+        @login_required
+        @require_POST
+        @functools.wraps(view)
+        def command(request: HttpRequest, pk: int) -> HttpResponse:
+            match, state = _recorder_match(request, pk)
+            form = form_class(request.POST)
+            if not form.is_valid():
+                return _refused(request, match, _form_errors(form))
+            if sent_before(match, form):
+                return _done(request, match, RECORDED_BEFORE)
+            return view(request, match, state, form)
+
+        return command
+
+    return decorate
 
 
 def _append(
@@ -172,24 +189,18 @@ def _append(
     return _done(request, match, done)
 
 
-@login_required
-@require_POST
-def start(request: HttpRequest, pk: int) -> HttpResponse:
+@table_command(Start)
+def start(
+    request: HttpRequest, match: Match, _state: matchlog.MatchState, form: Start
+) -> HttpResponse:
     """Start the match: who deals first (the table decides, S2)."""
-    match, _state, form, answered = _received(request, pk, Start)
-    if answered is not None:
-        return answered
     payload = {"first_dealer": form.cleaned_data["first_dealer"]}
     return _append(request, match, K.MATCH_STARTED, payload, form, "The match has started.")
 
 
-@login_required
-@require_POST
-def bid(request: HttpRequest, pk: int) -> HttpResponse:
+@table_command(Bid)
+def bid(request: HttpRequest, match: Match, state: matchlog.MatchState, form: Bid) -> HttpResponse:
     """The bid with the floor turned up, or the throw-in with the hand shown."""
-    match, state, form, answered = _received(request, pk, Bid)
-    if answered is not None:
-        return answered
     deal = state.deal
     if not isinstance(deal, sc.TableDeal) or deal.phase != "bid":
         return _refused(
@@ -210,14 +221,12 @@ def bid(request: HttpRequest, pk: int) -> HttpResponse:
     return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
 
 
-@login_required
-@require_POST
-def play(request: HttpRequest, pk: int) -> HttpResponse:
+@table_command(PlayForm)
+def play(
+    request: HttpRequest, match: Match, state: matchlog.MatchState, form: PlayForm
+) -> HttpResponse:
     """A card played: one of the moves the engine listed, or a throw the recorder saw made
     (the engine refuses it in words if the rules do not allow it)."""
-    match, state, form, answered = _received(request, pk, PlayForm)
-    if answered is not None:
-        return answered
     deal = state.deal
     if not isinstance(deal, sc.TableDeal) or deal.to_play is None or deal.phase == "bid":
         return _refused(request, match, STALE_PLAY, status=MOVED_ON)
@@ -235,13 +244,11 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
     return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
 
 
-@login_required
-@require_POST
-def undo(request: HttpRequest, pk: int) -> HttpResponse:
+@table_command(PlayForm)
+def undo(
+    request: HttpRequest, match: Match, state: matchlog.MatchState, form: PlayForm
+) -> HttpResponse:
     """Withdraw the last play (``move_withdrawn``), before the next one is recorded."""
-    match, state, form, answered = _received(request, pk, PlayForm)
-    if answered is not None:
-        return answered
     last = state.last_play
     if last is None or form.cleaned_data["move"] != moves.key(last.move):
         return _refused(
