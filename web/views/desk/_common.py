@@ -3,14 +3,17 @@ change and a service's refusal in words, the confirmation step of a destructive 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
 from competition import refusals
 from competition.errors import CompetitionRefused
@@ -64,6 +67,24 @@ def club_or_404(request: HttpRequest, slug: str) -> Club:
         raise Http404("no such club")
     use_club_zone(club)
     return club
+
+
+def club_desk(
+    *methods: str,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Make a view a page of a club's desk: signed in, answering ``methods`` only, and called
+    with the club at ``slug`` in place of the slug (``club_or_404``: its directors only)."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @login_required
+        @require_http_methods(list(methods))
+        @functools.wraps(view)
+        def club_page(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            return view(request, club_or_404(request, slug), **kwargs)
+
+        return club_page
+
+    return decorate
 
 
 def back(slug: str, anchor: str = "") -> HttpResponse:

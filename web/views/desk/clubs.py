@@ -6,19 +6,17 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import clubs, invites
 from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player, Team
 from tournaments.site import absolute_url
 
-from ._common import club_or_404, form_change, refusal, status_of
+from ._common import club_desk, form_change, refusal, status_of
 
 
 class MemberForm(forms.Form):
@@ -29,9 +27,8 @@ class MemberForm(forms.Form):
     )  # fmt: skip
 
 
-def _member(request: HttpRequest, slug: str, pk: int) -> tuple[Club, Player]:
-    club = club_or_404(request, slug)
-    return club, get_object_or_404(Player.objects.filter(club=club), pk=pk)
+def _member(club: Club, pk: int) -> Player:
+    return get_object_or_404(Player.objects.filter(club=club), pk=pk)
 
 
 def _page(request: HttpRequest, club: Club, form: MemberForm, status: int = 200) -> HttpResponse:
@@ -45,17 +42,14 @@ def _page(request: HttpRequest, club: Club, form: MemberForm, status: int = 200)
     )
 
 
-@login_required
-@require_GET
-def roster(request: HttpRequest, slug: str) -> HttpResponse:
+@club_desk("GET")
+def roster(request: HttpRequest, club: Club) -> HttpResponse:
     """The club's members, by name, with how many teams each has played in."""
-    return _page(request, club_or_404(request, slug), MemberForm())
+    return _page(request, club, MemberForm())
 
 
-@login_required
-@require_POST
-def member_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club = club_or_404(request, slug)
+@club_desk("POST")
+def member_new(request: HttpRequest, club: Club) -> HttpResponse:
     form = MemberForm(request.POST)
     member = form_change(
         request,
@@ -70,11 +64,10 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(reverse("web:club-roster", args=[club.slug]))
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+@club_desk("GET", "POST")
+def member_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
     """Correct a member's name or contact: once, for every team and evening they play in."""
-    club, member = _member(request, slug, pk)
+    member = _member(club, pk)
     context: dict[str, Any] = {"club": club, "member": member, "teams": _teams_of(member)}
     if request.method == "GET":
         form = MemberForm(initial={"name": member.name, "contact": member.contact})
@@ -102,11 +95,10 @@ def _teams_of(member: Player) -> list[Team]:
     )
 
 
-@login_required
-@require_POST
-def member_invite(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+@club_desk("POST")
+def member_invite(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
     """Invite a member with no account to make one: the one-time link, shown once."""
-    club, member = _member(request, slug, pk)
+    member = _member(club, pk)
     try:
         invite, key = invites.member_invite(actor=request.user, member=member)
     except ClubRefused as exc:

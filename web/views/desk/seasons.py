@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from competition.errors import CompetitionRefused
 from seasons import services
@@ -20,7 +20,7 @@ from seasons.models import ClubSeasons, RatingSeeding, Season
 from tournaments.errors import ClubRefused
 from tournaments.models import Club
 
-from ._common import back, club_or_404, form_change, refusal, refused, status_of, tournament_or_404
+from ._common import back, club_desk, form_change, refusal, refused, status_of, tournament_or_404
 
 
 class SeasonForm(forms.Form):
@@ -90,17 +90,14 @@ def _changed(
     return _seasons(club)
 
 
-@login_required
-@require_GET
-def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
+@club_desk("GET")
+def seasons_page(request: HttpRequest, club: Club) -> HttpResponse:
     """The club's seasons, a new one, and whether its pages are public."""
-    return _page(request, club_or_404(request, slug), SeasonForm())
+    return _page(request, club, SeasonForm())
 
 
-@login_required
-@require_POST
-def season_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club = club_or_404(request, slug)
+@club_desk("POST")
+def season_new(request: HttpRequest, club: Club) -> HttpResponse:
     form = SeasonForm(request.POST)
     season = form_change(
         request,
@@ -115,10 +112,8 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     return _seasons(club)
 
 
-@login_required
-@require_POST
-def season_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    club = club_or_404(request, slug)
+@club_desk("POST")
+def season_remove(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
     season = get_object_or_404(Season, club=club, pk=pk)
     return _changed(
         request,
@@ -128,10 +123,8 @@ def season_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
-def seasons_public(request: HttpRequest, slug: str) -> HttpResponse:
-    club = club_or_404(request, slug)
+@club_desk("POST")
+def seasons_public(request: HttpRequest, club: Club) -> HttpResponse:
     form = PublicForm(request.POST)
     public = form.is_valid() and form.cleaned_data["public"]
     return _changed(
