@@ -37,6 +37,7 @@ def leaks(text: str, cards: set[str]) -> list[str]:
     return sorted(card for card in cards if f'"{card}"' in text)
 
 
+@pytest.mark.slow  # every response of two whole matches, read by every seat
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_response_to_every_seat_shows_only_what_that_seat_may_see(
     league: League, seed: int, settings: Any

@@ -22,6 +22,11 @@ from deploy.wsgi import application
 
 from .conftest import League
 
+#: the contract checked operation by operation, caller by caller (minutes of examples), and
+#: the schema validated: not in the fast tier; make check does not even collect this module
+#: (its examples are made at collection, about 12 s a process)
+pytestmark = pytest.mark.slow
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
 

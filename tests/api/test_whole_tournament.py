@@ -20,7 +20,7 @@ from tournaments.models import Club
 
 from .conftest import CommittingClient
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # a whole tournament, call by call
 
 
 def signed_in(user: Any) -> CommittingClient:

@@ -186,6 +186,7 @@ def test_each_seats_stream_shows_its_own_hand_and_never_another_seats() -> None:
 CLUBS = iter(range(10**6))
 
 
+@pytest.mark.slow  # four whole deals rendered seat by seat: about a minute
 @pytest.mark.django_db  # rolled back: no push server here
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1), moves=st.integers(40, 60))

@@ -59,7 +59,8 @@ from tournaments.services import AppendResult, match_append_event
 from tournaments.snapshots import replay_log
 from tournaments.verify import verify_match
 
-pytestmark = pytest.mark.django_db
+#: stateful hypothesis runs of whole logs (over a minute in all): not in the fast tier
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 #: Reproducible (derandomized, as the engine's property tests) and quick on SQLite.
 #: ``SEEP_MACHINE_SCALE=10`` runs ten times the examples of each machine (a longer hunt)

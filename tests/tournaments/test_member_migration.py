@@ -22,6 +22,10 @@ from hypothesis import strategies as st
 from tournaments import clubs
 from tournaments.models import Club, Match, MatchEvent, Player, Team, Tournament
 
+#: every test migrates the schema back to 0009 and forward again (seconds each): not in the
+#: fast tier
+pytestmark = pytest.mark.slow
+
 BEFORE = ("tournaments", "0009_snapshot_state_text")
 AFTER = ("tournaments", "0011_members_from_players")
 MIGRATION = importlib.import_module("tournaments.migrations.0011_members_from_players")

@@ -258,6 +258,7 @@ def _deal_through_pages(
     assert verify_match(match) == []
 
 
+@pytest.mark.slow  # three whole deals played move by move through the pages
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_a_whole_deal_played_through_the_pages_scores_as_the_engine_says(seed: int) -> None:
