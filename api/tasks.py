@@ -36,6 +36,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from scoring.task_options import RELIABLE
+
 from . import outbound
 from .models import Webhook, WebhookAttempt, WebhookDelivery
 from .webhooks import body_bytes, sign
@@ -195,9 +197,7 @@ def attempt(delivery_id: int) -> bool | None:
 
 @shared_task(
     bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
-    ignore_result=True,
+    **RELIABLE,
     max_retries=None,
     soft_time_limit=SOFT_TIME_LIMIT,
     time_limit=HARD_TIME_LIMIT,

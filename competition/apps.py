@@ -2,38 +2,26 @@ from typing import Any
 
 from django.apps import AppConfig
 
+from scoring.signals import match_completed, projections_rebuilt
+from tournaments.signals import Receivers, follow_rows, verifying
+
+from .signals import standings_due
+
+receivers = Receivers("competition")
+
 
 class CompetitionConfig(AppConfig):
     name = "competition"
     verbose_name = "Competition"
 
     def ready(self) -> None:
-        from scoring.signals import match_completed, projections_rebuilt
-        from tournaments.signals import verifying
-
-        match_completed.connect(_on_match_completed, dispatch_uid="competition.match_completed")
-        projections_rebuilt.connect(_rebuild_standings, dispatch_uid="competition.rebuild")
-        verifying.connect(_round_records, dispatch_uid="competition.round_records")
-        from .signals import standings_due
-
-        standings_due.connect(_send_standings_task, dispatch_uid="competition.standings_due")
-        from django.db.models.signals import post_delete, post_save
-
         from .models import Fixture, Round, Stage, StandingsCheckpoint
 
-        for model in (Stage, Round, Fixture, StandingsCheckpoint):
-            name = model.__name__
-            post_save.connect(_stage_changed, sender=model, dispatch_uid=f"live.{name}")
-            post_delete.connect(_stage_changed, sender=model, dispatch_uid=f"live-gone.{name}")
+        receivers.connect()
+        follow_rows(_stage_changed, (Stage, Round, Fixture, StandingsCheckpoint))
 
 
-def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
-    """A match's result is new or changed: its fixture follows, and what follows from it."""
-    from .services import fixture_match_completed
-
-    fixture_match_completed(match_id=match_id)
-
-
+@receivers.on(standings_due, "standings_due")
 def _send_standings_task(sender: Any, stage_id: int, **kwargs: Any) -> None:
     """A committed change the stage's standings must follow: send its standings task (a
     failure is the sender's to log: ``services._common.schedule_standings``)."""
@@ -42,6 +30,15 @@ def _send_standings_task(sender: Any, stage_id: int, **kwargs: Any) -> None:
     update_standings.delay(stage_id)
 
 
+@receivers.on(match_completed, "match_completed")
+def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
+    """A match's result is new or changed: its fixture follows, and what follows from it."""
+    from .services import fixture_match_completed
+
+    fixture_match_completed(match_id=match_id)
+
+
+@receivers.on(projections_rebuilt, "rebuild")
 def _rebuild_standings(sender: Any, **kwargs: Any) -> str:
     """``rebuild_projections`` rebuilt the match projections: rebuild every stage's standings."""
     from .standings import rebuild_all_standings
@@ -49,6 +46,7 @@ def _rebuild_standings(sender: Any, **kwargs: Any) -> str:
     return rebuild_all_standings()
 
 
+@receivers.on(verifying, "round_records")
 def _round_records(sender: Any, match_id: int, **kwargs: Any) -> list[Any]:
     """``verify_match``: the heads of the match's log each completed round recorded."""
     from .services import round_record_anchors

@@ -10,6 +10,9 @@ The bots' choices come from the random generator they are given; so do the decks
 digital match, unless ``decks`` says otherwise: tests and benches replay a match from a seed,
 while ``seed_demo`` deals from ``matchlog.secure_deck`` as every real match is dealt, so
 nobody who knows the demo's seed knows the hands of its deal in play.
+
+``DemoCommand`` is what the demo's commands (``seed_demo``, ``seed_demo_seasons``) share:
+DEBUG only, ``--if-empty`` and ``--seed``.
 """
 
 from __future__ import annotations
@@ -17,12 +20,46 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
 import seep_core as sc
 from tournaments import matchlog
 from tournaments.access import SYSTEM
 from tournaments.models import Match
 from tournaments.selectors import current_deal, match_state
 from tournaments.services import match_append_event
+
+
+class DemoCommand(BaseCommand):
+    """A command that makes demo data: refused unless DEBUG, with ``--if-empty`` and ``--seed``.
+
+    A subclass says why it runs with DEBUG only (``debug_only``), what ``--if-empty`` looks
+    for (``if_empty_help``) and its default seed, and makes its data in ``seed``.
+    """
+
+    debug_only = "it makes demo data"
+    if_empty_help = "do nothing if there is demo data already"
+    default_seed = 0
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--if-empty", action="store_true", help=self.if_empty_help)
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=self.default_seed,
+            help=f"random seed (default {self.default_seed})",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:
+            raise CommandError(f"{self.debug_only}: run it with DEBUG=1 only")
+        self.seed(random.Random(options["seed"]), if_empty=options["if_empty"])
+
+    def seed(self, rng: random.Random, *, if_empty: bool) -> None:
+        """Make the demo data, its random choices from ``rng``."""
+        raise NotImplementedError
+
 
 #: a safety net per match: a random game ends long before (not a rule)
 MOVE_LIMIT = 20_000

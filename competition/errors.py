@@ -6,14 +6,11 @@ API layer's business.
 
 from __future__ import annotations
 
+from tournaments.errors import Refused
 
-class CompetitionRefused(Exception):
+
+class CompetitionRefused(Refused):
     """A request about registration, stages or rounds that changed nothing."""
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 class InvalidSettings(CompetitionRefused):

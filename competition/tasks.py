@@ -8,39 +8,24 @@ is claimed in the database (``standings.update_stage_standings`` locks its check
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
+
+from scoring.task_options import RELIABLE, RETRIED
 
 from . import services, standings
 from .models import Stage
 
 log = logging.getLogger(__name__)
 
-_RELIABLE: dict[str, Any] = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "ignore_result": True,
-}
 
-
-@shared_task(
-    **_RELIABLE,
-    soft_time_limit=50,
-    time_limit=60,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=1,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=8,
-)
+@shared_task(**RELIABLE, **RETRIED, soft_time_limit=50, time_limit=60)
 def update_standings(stage_id: int) -> int:
     """Bring stage ``stage_id``'s standings up to its results; return the rows written."""
     return standings.update_stage_standings(stage_id=stage_id)
 
 
-@shared_task(**_RELIABLE, soft_time_limit=50, time_limit=60)
+@shared_task(**RELIABLE, soft_time_limit=50, time_limit=60)
 def catch_up() -> int:
     """Record completions whose message was lost, and refresh every running stage's standings.
 

@@ -14,17 +14,16 @@ from __future__ import annotations
 import functools
 import logging
 from datetime import timedelta
-from typing import Any
 
 import redis
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from . import broker, selectors, services
 from .models import MatchResult
 from .signals import match_completed
+from .task_options import RELIABLE, RETRIED
 
 log = logging.getLogger(__name__)
 
@@ -33,25 +32,9 @@ CATCH_UP_GRACE_SECONDS = 5.0
 #: how long a sent ``project_match`` stands in for the appends after it (``schedule_projection``)
 PENDING_SECONDS = 10
 
-_RELIABLE: dict[str, Any] = {
-    "acks_late": True,  # acknowledged when done: a worker that dies re-queues the message
-    "reject_on_worker_lost": True,
-    "ignore_result": True,  # results live in the database; nobody waits on a task
-}
 
-
-@shared_task(
-    **_RELIABLE,
-    soft_time_limit=30,
-    time_limit=60,  # well under the broker's visibility timeout (deploy/settings.py)
-    # A lost connection, a deadlock or a serialization failure: the transaction rolled
-    # back, so trying again later is safe.
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=1,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=8,
-)
+# time_limit well under the broker's visibility timeout (deploy/settings.py)
+@shared_task(**RELIABLE, **RETRIED, soft_time_limit=30, time_limit=60)
 def project_match(match_id: int) -> str:
     """Bring match ``match_id``'s scoring projection up to the head of its log.
 
@@ -135,7 +118,7 @@ def _clear_pending(match_id: int) -> None:
         log.warning("could not clear match %s's pending projection flag: %s", match_id, exc)
 
 
-@shared_task(**_RELIABLE, soft_time_limit=50, time_limit=60)
+@shared_task(**RELIABLE, soft_time_limit=50, time_limit=60)
 def catch_up(grace_seconds: float = CATCH_UP_GRACE_SECONDS) -> int:
     """Send ``project_match`` for every match whose projection lags its log; return how many.
 
@@ -154,7 +137,7 @@ def catch_up(grace_seconds: float = CATCH_UP_GRACE_SECONDS) -> int:
     return len(match_ids)
 
 
-@shared_task(**_RELIABLE, soft_time_limit=30, time_limit=60)
+@shared_task(**RELIABLE, soft_time_limit=30, time_limit=60)
 def on_match_completed(match_id: int) -> None:
     """Tell the apps above that a match completed (``signals.match_completed``).
 

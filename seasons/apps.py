@@ -3,7 +3,12 @@ from typing import Any
 
 from django.apps import AppConfig
 
+from competition.signals import standings_changed
+from scoring.signals import match_completed, projections_rebuilt
+from tournaments.signals import Receivers
+
 log = logging.getLogger(__name__)
+receivers = Receivers("seasons")
 
 
 class SeasonsConfig(AppConfig):
@@ -11,14 +16,10 @@ class SeasonsConfig(AppConfig):
     verbose_name = "Seasons"
 
     def ready(self) -> None:
-        from competition.signals import standings_changed
-        from scoring.signals import match_completed, projections_rebuilt
-
-        match_completed.connect(_on_match_completed, dispatch_uid="seasons.match_completed")
-        standings_changed.connect(_on_standings_changed, dispatch_uid="seasons.standings")
-        projections_rebuilt.connect(_rebuild, dispatch_uid="seasons.rebuild")
+        receivers.connect()
 
 
+@receivers.on(match_completed, "match_completed")
 def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
     """A match's result is new or changed: its club's ratings and its evening follow.
 
@@ -33,6 +34,7 @@ def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
         log.exception("the ratings after match %s were not brought up to date", match_id)
 
 
+@receivers.on(standings_changed, "standings")
 def _on_standings_changed(sender: Any, stage_id: int, **kwargs: Any) -> None:
     """A stage's standings changed: its evening's places may have."""
     from competition.models import Stage
@@ -48,6 +50,7 @@ def _on_standings_changed(sender: Any, stage_id: int, **kwargs: Any) -> None:
         log.exception("the evening of tournament %s was not brought up to date", tournament_id)
 
 
+@receivers.on(projections_rebuilt, "rebuild")
 def _rebuild(sender: Any, **kwargs: Any) -> str:
     """``rebuild_projections`` rebuilt the results and standings: fold the ratings and
     recompute the evenings afresh from them."""

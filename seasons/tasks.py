@@ -8,35 +8,21 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from competition.models import Stage
 from scoring.models import MatchResult
+from scoring.task_options import RELIABLE, RETRIED
 from tournaments.models import Match
 
 from . import services
 
 log = logging.getLogger(__name__)
 
-_RELIABLE: dict[str, Any] = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "ignore_result": True,
-}
-_RETRIED: dict[str, Any] = {
-    "autoretry_for": (OperationalError, InterfaceError),
-    "retry_backoff": 1,
-    "retry_backoff_max": 60,
-    "retry_jitter": True,
-    "max_retries": 8,
-}
 
-
-@shared_task(**_RELIABLE, **_RETRIED, soft_time_limit=50, time_limit=60)
+@shared_task(**RELIABLE, **RETRIED, soft_time_limit=50, time_limit=60)
 def rate_match(match_id: int) -> str:
     """A match's result is new or changed: bring its club's ratings and its evening up to it.
 
@@ -52,13 +38,13 @@ def rate_match(match_id: int) -> str:
     return outcome
 
 
-@shared_task(**_RELIABLE, **_RETRIED, soft_time_limit=50, time_limit=60)
+@shared_task(**RELIABLE, **RETRIED, soft_time_limit=50, time_limit=60)
 def update_evening(tournament_id: int) -> int:
     """Bring a tournament's evening rows up to its results and standings."""
     return services.update_evening(tournament_id=tournament_id)
 
 
-@shared_task(**_RELIABLE, soft_time_limit=110, time_limit=120)
+@shared_task(**RELIABLE, soft_time_limit=110, time_limit=120)
 def catch_up(window_minutes: int = 60) -> int:
     """For every club with a result changed in the last ``window_minutes``, compare its games
     with what was rated and fold again where they differ (a lost message, a worker killed);

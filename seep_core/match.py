@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import SeepError
-from .rules import DEFAULT_RULES, Rules, options_from_dict
+from .rules import DEFAULT_RULES, Options, Rules, options_from_dict
 from .scoring import LedgerStep, ledger_step, next_dealer
 
 
@@ -15,7 +15,7 @@ class InvalidFormat(SeepError):
 
 
 @dataclass(frozen=True, slots=True)
-class MatchFormat:
+class MatchFormat(Options):
     """How long a match lasts (M1).
 
     ``bazzis`` bazzis are played (or, with ``first_to``, the first team to win that many
@@ -47,11 +47,6 @@ class MatchFormat:
         for name in ("first_to", "draws"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidFormat(f"{name} must be true or false", code="bad_format")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the format as a JSON-ready dict."""
-        # Its fields are plain values: no deep copy (dataclasses.asdict's) is needed.
-        return {name: getattr(self, name) for name in self.__slots__}
 
     @classmethod
     def from_dict(cls, data: Any) -> MatchFormat:

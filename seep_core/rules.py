@@ -13,8 +13,19 @@ if TYPE_CHECKING:
 _Options = TypeVar("_Options", bound="DataclassInstance")
 
 
+class Options:
+    """What ``Rules`` and ``MatchFormat`` share: plain values, written as a match records them."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the options as a JSON-ready dict (what a match records)."""
+        # Their fields are plain values: no deep copy (dataclasses.asdict's) is needed.
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(Options):
     """The variants a match is played under. ``Rules()`` is the game of docs/rules.md as written.
 
     >>> Rules().minimum, Rules(minimum=0).minimum
@@ -43,11 +54,6 @@ class Rules:
             raise InvalidRules("auto_join_sets (V4) must be true or false", code="bad_rules")
         if self.max_houses is not None:
             _check_int("max_houses", self.max_houses, 1, 5, "V5")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the variants as a JSON-ready dict (what a match records)."""
-        # Its fields are plain values: no deep copy (dataclasses.asdict's) is needed.
-        return {name: getattr(self, name) for name in self.__slots__}
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:

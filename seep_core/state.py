@@ -58,6 +58,14 @@ class House(NamedTuple):
         }
 
 
+def house_of(houses: tuple[House, ...], value: int) -> House | None:
+    """Return the house of ``value`` among ``houses`` (a floor's), or None."""
+    for h in houses:
+        if h.value == value:
+            return h
+    return None
+
+
 class Deal(NamedTuple):
     """One deal's full position. Immutable: every move makes a new Deal.
 
@@ -91,10 +99,7 @@ class Deal(NamedTuple):
 
     def house(self, value: int) -> House | None:
         """Return the house of ``value`` on the floor, or None."""
-        for h in self.houses:
-            if h.value == value:
-                return h
-        return None
+        return house_of(self.houses, value)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the full position as JSON-ready data (docs/engine.md "Positions").

@@ -38,6 +38,7 @@ from .state import (
     Deal,
     House,
     bad,
+    house_of,
     read_captured,
     read_cards,
     read_floor,
@@ -168,10 +169,7 @@ class TableDeal(NamedTuple):
 
     def house(self, value: int) -> House | None:
         """Return the house of ``value`` on the floor, or None."""
-        for h in self.houses:
-            if h.value == value:
-                return h
-        return None
+        return house_of(self.houses, value)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the position as JSON-ready data (docs/engine.md "Table mode").

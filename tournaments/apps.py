@@ -8,14 +8,10 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_save
-
         from .models import Team, Tournament
+        from .signals import follow_rows
 
-        for model in (Tournament, Team):
-            name = model.__name__
-            post_save.connect(_tournament_changed, sender=model, dispatch_uid=f"live.{name}")
-            post_delete.connect(_tournament_changed, sender=model, dispatch_uid=f"live-gone.{name}")
+        follow_rows(_tournament_changed, (Tournament, Team))
 
 
 def _tournament_changed(sender: Any, instance: Any, **kwargs: Any) -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import MatchEvent
 
 GENESIS = "0" * 64
 
@@ -53,6 +56,23 @@ def event_hash(
     if via:
         fields["via"] = via
     return hashlib.sha256((previous + canonical_json(fields)).encode()).hexdigest()
+
+
+def stored_event_hash(previous: str, event: MatchEvent) -> str:
+    """Return the hash a stored event must have after ``previous``, recomputed from its row
+    (what verifying a log, or trusting a stored request digest, checks its ``hash`` against)."""
+    return event_hash(
+        previous,
+        seq=event.seq,
+        kind=event.kind,
+        payload=event.payload,
+        actor=event.actor_id,
+        recorded_at=event.recorded_at,
+        idempotency_key=event.idempotency_key,
+        caused_by=event.caused_by,
+        request_digest=event.request_digest,
+        via=event.via,
+    )
 
 
 def request_digest(kind: str, payload: Any, expected_seq: int) -> str:

@@ -10,13 +10,24 @@ business, decided there from the class alone.
 from __future__ import annotations
 
 
-class AppendRefused(Exception):
-    """An append that wrote nothing. ``code`` is stable; ``rule`` is a docs/rules.md id or None."""
+class Refused(Exception):
+    """A request that changed nothing: ``message`` in a person's words, ``code`` stable.
 
-    def __init__(self, message: str, *, code: str, rule: str | None = None) -> None:
+    The base of every app's refusals (appends, clubs, the competition's), so each is told
+    apart by its class and read the same way.
+    """
+
+    def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+class AppendRefused(Refused):
+    """An append that wrote nothing. ``code`` is stable; ``rule`` is a docs/rules.md id or None."""
+
+    def __init__(self, message: str, *, code: str, rule: str | None = None) -> None:
+        super().__init__(message, code=code)
         self.rule = rule
 
 
@@ -74,13 +85,8 @@ class StoreUnavailable(AppendRefused):
 # --- Clubs and their members (``tournaments.clubs``) -------------------------------------
 
 
-class ClubRefused(Exception):
+class ClubRefused(Refused):
     """A request about a club or its members that changed nothing. ``code`` is stable."""
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 class ClubNotPermitted(ClubRefused):

@@ -84,6 +84,15 @@ def checked_match_format(value: object) -> dict[str, Any]:
 
 
 @functools.cache
+def numbered_within(
+    parent: str, number: str, *, name: str
+) -> tuple[list[str], list[models.BaseConstraint]]:
+    """Return the Meta ``ordering`` and ``constraints`` of rows numbered within a parent (a
+    tournament's stages, a stage's rounds, a match's receipts): in order of number within
+    the parent, each number once per parent (the constraint called ``name``)."""
+    return [parent, number], [models.UniqueConstraint(fields=[parent, number], name=name)]
+
+
 def time_zone_names() -> frozenset[str]:
     """Return the IANA time zone names this machine knows (read once: it scans the files)."""
     return frozenset(zoneinfo.available_timezones())
@@ -602,10 +611,7 @@ class MatchReceipt(models.Model):
     issued_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["match", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["match", "seq"], name="matchreceipt_seq_unique"),
-        ]
+        ordering, constraints = numbered_within("match", "seq", name="matchreceipt_seq_unique")
 
     def __str__(self) -> str:
         return f"receipt of match {self.match_id} at #{self.seq}"

@@ -17,7 +17,7 @@ import seep_core as sc
 
 from . import appendsql, live, matchlog, receipts, snapshots
 from .access import SYSTEM, LinkActor, is_director, is_scorekeeper, seat_lineup, seats_in
-from .chain import GENESIS, canonical_json, event_hash, request_digest
+from .chain import GENESIS, canonical_json, event_hash, request_digest, stored_event_hash
 from .errors import (
     CommandRefused,
     IdempotencyKeyReused,
@@ -575,12 +575,7 @@ def _original_result(match: Match, key: str, digest: str, actor: Any) -> AppendR
         .values_list("hash", flat=True)
         .first()
     )
-    recomputed = event_hash(
-        previous or GENESIS, seq=first.seq, kind=first.kind, payload=first.payload,
-        actor=first.actor_id, recorded_at=first.recorded_at, idempotency_key=first.idempotency_key,
-        caused_by=first.caused_by, request_digest=first.request_digest, via=first.via,
-    )  # fmt: skip
-    if recomputed != first.hash:
+    if stored_event_hash(previous or GENESIS, first) != first.hash:
         log.error("match %s: event %s does not match its hash", match.pk, first.seq)
         raise CommandRefused(
             "the record of this request does not check out; a director must look at the log",

@@ -7,12 +7,58 @@ append has committed already.
 ``verifying`` is sent by ``verify.verify_match`` (``match_id``): a receiver returns the heads
 of this match's log recorded elsewhere (``verify.Anchor``, and ``receipts.Receipt`` copies),
 for example the competition's record of each completed round, which the log must still reach.
+
+``Receivers`` and ``follow_rows`` are how the apps wire their receivers, in their ``ready``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from django.dispatch import Signal
+
+if TYPE_CHECKING:
+    from django.db.models import Model
+
+R = TypeVar("R", bound=Callable[..., Any])
 
 #: sent with ``match_id`` after an append to that match's log has committed
 log_appended = Signal()
 
 #: sent with ``match_id`` by verify_match; receivers return anchors the log must still reach
 verifying = Signal()
+
+
+class Receivers:
+    """An app's receivers, each declared where it is defined (``@receivers.on(signal, name)``)
+    and connected once, by the app's ``ready``, as ``app.name``: the uid to disconnect it by."""
+
+    def __init__(self, app: str) -> None:
+        self.app = app
+        self._wiring: list[tuple[Signal, Callable[..., Any], str]] = []
+
+    def on(self, signal: Signal, name: str) -> Callable[[R], R]:
+        """Return a decorator that marks its function as the app's receiver of ``signal``."""
+
+        def mark(receiver: R) -> R:
+            self._wiring.append((signal, receiver, name))
+            return receiver
+
+        return mark
+
+    def connect(self) -> None:
+        """Connect every receiver declared (again: a second call changes nothing)."""
+        for signal, receiver, name in self._wiring:
+            signal.connect(receiver, dispatch_uid=f"{self.app}.{name}")
+
+
+def follow_rows(receiver: Callable[..., Any], models: Iterable[type[Model]]) -> None:
+    """Connect ``receiver`` to every save and every delete of a row of ``models`` (how the
+    live parts learn that what they show changed)."""
+    from django.db.models.signals import post_delete, post_save
+
+    for model in models:
+        name = model.__name__
+        post_save.connect(receiver, sender=model, dispatch_uid=f"live.{name}")
+        post_delete.connect(receiver, sender=model, dispatch_uid=f"live-gone.{name}")

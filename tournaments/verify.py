@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import matchlog, receipts
-from .chain import GENESIS, canonical_json, event_hash
+from .chain import GENESIS, canonical_json, stored_event_hash
 from .models import Match, MatchEvent, MatchReceipt, MatchSnapshot
 from .reads import consistent_read
 from .signals import verifying
@@ -69,19 +69,7 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
         if event.seq != expected_seq:
             problems.append(Problem(event.seq, f"seq {event.seq} where {expected_seq} was due"))
         expected_seq = event.seq + 1
-        recomputed = event_hash(
-            previous,
-            seq=event.seq,
-            kind=event.kind,
-            payload=event.payload,
-            actor=event.actor_id,
-            recorded_at=event.recorded_at,
-            idempotency_key=event.idempotency_key,
-            caused_by=event.caused_by,
-            request_digest=event.request_digest,
-            via=event.via,
-        )
-        if recomputed != event.hash:
+        if stored_event_hash(previous, event) != event.hash:
             problems.append(Problem(event.seq, "hash does not match its content and chain"))
         previous = event.hash
         hashes[event.seq] = event.hash

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from tournaments.models import Team
+from tournaments.models import Team, numbered_within
 
 from .rounds import Fixture
 from .stages import Stage
@@ -55,12 +55,9 @@ class StandingsCheckpoint(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["stage", "as_of_round"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["stage", "as_of_round"], name="standingscheckpoint_unique"
-            ),
-        ]
+        ordering, constraints = numbered_within(
+            "stage", "as_of_round", name="standingscheckpoint_unique"
+        )
 
     def __str__(self) -> str:
         return f"standings of {self.stage} as of round {self.as_of_round}"

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.models import Match, Team
+from tournaments.models import Match, Team, numbered_within
 
 from .stages import Stage
 
@@ -35,10 +35,7 @@ class Round(models.Model):
     receipts = models.JSONField(default=list, blank=True)
 
     class Meta:
-        ordering = ["stage", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
-        ]
+        ordering, constraints = numbered_within("stage", "number", name="round_number_unique")
 
     def __str__(self) -> str:
         return self.name or f"round {self.number}"

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 
 from tournaments.matchlog import Confirmation, Mode, choices
-from tournaments.models import Team, Tournament, checked_match_format
+from tournaments.models import Team, Tournament, checked_match_format, numbered_within
 
 from ..formats import TIEBREAK_LABELS
 
@@ -165,10 +165,7 @@ class Stage(models.Model):
     completed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["tournament", "order"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
-        ]
+        ordering, constraints = numbered_within("tournament", "order", name="stage_order_unique")
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.name}"

@@ -44,10 +44,8 @@ import zoneinfo
 from collections.abc import Iterator
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
@@ -103,28 +101,20 @@ TABLE = presets.Preset(
 )
 
 
-class Command(BaseCommand):
+class Command(demo.DemoCommand):
     help = (
         "Create a demo club evening (DEBUG only): an 'organizer' superuser (password "
         "'organizer'), 12 teams, a 4-round Swiss stage then a top-8 knockout, played by bots."
     )
+    debug_only = "seed_demo creates a superuser with a known password"
+    if_empty_help = "do nothing if any tournament exists"
+    default_seed = 116
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--if-empty", action="store_true", help="do nothing if any tournament exists"
-        )
-        parser.add_argument("--seed", type=int, default=116, help="random seed (default 116)")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        if not settings.DEBUG:
-            raise CommandError(
-                "seed_demo creates a superuser with a known password: run it with DEBUG=1 only"
-            )
-        if options["if_empty"] and Tournament.objects.exists():
+    def seed(self, rng: random.Random, *, if_empty: bool) -> None:
+        if if_empty and Tournament.objects.exists():
             self.stdout.write("seed_demo: the database has tournaments already; nothing to do")
             return
         began = time.perf_counter()
-        rng = random.Random(options["seed"])
         with _quiet("celery.app.trace"):
             organizer, scorekeeper = self._users()
             club = self._club(organizer)

@@ -14,10 +14,8 @@ from __future__ import annotations
 import datetime
 import logging
 import random
-from typing import Any
 
-from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError
 from django.utils import timezone
 
 from competition import demo, presets
@@ -38,28 +36,22 @@ PAST = presets.Preset(
 )
 
 
-class Command(BaseCommand):
+class Command(demo.DemoCommand):
     help = "Add past evenings and a season to the demo club (DEBUG only; after seed_demo)."
+    debug_only = "seed_demo_seasons makes demo data"
+    if_empty_help = "do nothing if the club has a season"
+    default_seed = 32
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--if-empty", action="store_true", help="do nothing if the club has a season"
-        )
-        parser.add_argument("--seed", type=int, default=32, help="random seed (default 32)")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        if not settings.DEBUG:
-            raise CommandError("seed_demo_seasons makes demo data: run it with DEBUG=1 only")
+    def seed(self, rng: random.Random, *, if_empty: bool) -> None:
         club = Club.objects.filter(slug=CLUB_SLUG).first()
         if club is None:
             raise CommandError(f"no club {CLUB_SLUG!r}: run seed_demo first")
-        if options["if_empty"] and Season.objects.filter(club=club).exists():
+        if if_empty and Season.objects.filter(club=club).exists():
             self.stdout.write("seed_demo_seasons: the club has a season already; nothing to do")
             return
         director = club.directors.order_by("pk").first()
         if director is None:
             raise CommandError(f"{club} has no director")
-        rng = random.Random(options["seed"])
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # a line a task
         today = timezone.localdate()
         roster = {p.name: p for p in Player.objects.filter(club=club)}
