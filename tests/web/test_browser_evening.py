@@ -89,7 +89,7 @@ class Evening:
     looking at each distinct page once (a screenshot, axe-core) and at every page's width."""
 
     def __init__(self, page: Page, base: str, viewport: dict[str, int]) -> None:
-        self.page, self.base, self.viewport = page, base, viewport
+        self.page, self.base = page, base
         self.width = viewport["width"]
         self.counts: dict[str, int] = {}
         self.phase = ""
@@ -148,12 +148,12 @@ class Evening:
         assert width <= self.width, f"{self.page.url} is {width} px wide at {self.width}"
 
     def look(self, name: str) -> None:
-        """The first visit of a distinct page, at each width (the evening's last): no wider
-        than the screen, a screenshot and an axe-core scan."""
+        """The first visit of a distinct page, at each width: no wider than the screen, a
+        screenshot and an axe-core scan."""
         if name in self.seen:
             return
         self.seen.add(name)
-        for viewport in (*(v for v in (WIDE, PHONE) if v != self.viewport), self.viewport):
+        for viewport in (WIDE, PHONE):  # the phone last: the evening goes on there
             self.page.set_viewport_size(viewport)
             width = page_width(self.page)
             assert width <= viewport["width"], f"{name} is {width} px wide at {viewport}"
