@@ -83,7 +83,6 @@ def checked_match_format(value: object) -> dict[str, Any]:
         raise ValidationError(exc.message, code=exc.code) from exc
 
 
-@functools.cache
 def numbered_within(
     parent: str, number: str, *, name: str
 ) -> tuple[list[str], list[models.BaseConstraint]]:
@@ -93,6 +92,7 @@ def numbered_within(
     return [parent, number], [models.UniqueConstraint(fields=[parent, number], name=name)]
 
 
+@functools.cache
 def time_zone_names() -> frozenset[str]:
     """Return the IANA time zone names this machine knows (read once: it scans the files)."""
     return frozenset(zoneinfo.available_timezones())

@@ -290,3 +290,11 @@ def test_only_a_score_match_asks_for_confirmation(world: Any) -> None:
     made = match_create(tournament=world.tournament, team0=world.teams[0], team1=world.teams[1],
                         mode="score", confirmation="other_team")  # fmt: skip
     assert made.confirmation == "other_team"
+
+
+def test_the_time_zone_names_are_read_once_from_the_zone_files() -> None:
+    from tournaments.models import time_zone_names
+
+    # a scan of the tz database each time a tournament is validated otherwise
+    assert time_zone_names() is time_zone_names()
+    assert "Asia/Kolkata" in time_zone_names()
