@@ -8,8 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from tournaments.models import Tournament
+from tournaments.models import RESERVED_SLUGS, Tournament
 
 from .conftest import League
 from .test_errors import assert_problem
@@ -50,6 +53,28 @@ def test_renaming_a_tournament_to_a_private_tournaments_slug_answers_as_a_free_s
     # its own slug is no clash
     kept = director.patch(f"/api/v1/tournaments/{league.a.pk}/", {"slug": "cup-z"}, format="json")
     assert kept.status_code == 200 and kept.json()["slug"] == "cup-z"
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(slug=st.from_regex(r"[a-z0-9_][a-z0-9_-]{0,60}", fullmatch=True))
+def test_whatever_the_slug_a_private_tournament_holding_it_changes_only_the_slug_given(
+    league: League, slug: str
+) -> None:
+    assume(slug not in RESERVED_SLUGS and not slug.startswith(("cup-a", "cup-b")))
+    outsider = league.client("organizer_a")
+    with transaction.atomic():  # each case from the same start: nothing kept
+        free = create(outsider, slug)
+        transaction.set_rollback(True)
+    with transaction.atomic():
+        Tournament.objects.create(name="Hidden", slug=slug, organizer=league.users["organizer_b"])
+        held = create(outsider, slug)
+        transaction.set_rollback(True)
+    assert shape(held) == shape(free) and free.status_code == 201, free.content
+    assert free.json()["slug"] == slug and held.json()["slug"] != slug
 
 
 @pytest.mark.parametrize(("who", "slug"), [("organizer_a", "cup-a"), ("organizer_b", "cup-a"),
