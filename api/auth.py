@@ -47,7 +47,7 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 
 from . import sql as queries
-from .throttling import COUNTED, RateThrottle
+from .throttling import COUNTED, RateThrottle, token_bucket
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ class ScopedTokenAuthentication(TokenAuthentication):
             _verified.pop(digest, None)
             return None, _UNREAD
         request = getattr(self, "_request", None)
-        window = RateThrottle().window("token", auth_token.pk)
+        window = RateThrottle().window("token", token_bucket(auth_token))
         if window is None:  # no rate for tokens: the mark alone
             seen = cache.mark(MARK, _new_mark())  # type: ignore[attr-defined]
         else:

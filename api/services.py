@@ -112,9 +112,10 @@ def team_token_create(
     """Make a team's token (a director of its tournament): it acts for the team through the
     team's live link (made if it has none), as a phone that opened the link would, and only
     so (docs/links.md). A team holds one: a new one ends the one before, and so does a new
-    link of the team. Not counted in the maker's cap: a tournament has one a team at most.
-    Made by a token (``made_by``), it expires no later and is revoked with it, as every
-    token a token makes."""
+    link of the team. Not counted in the maker's cap (an evening needs one a team), so its
+    requests are counted with every team token of its maker, as one token's
+    (``api.throttling.token_bucket``): minting more multiplies nothing. Made by a token
+    (``made_by``), it expires no later and is revoked with it, as every token a token makes."""
     link, _ = links.team_link(actor=actor, team=team)  # refuses anyone but a director
     with transaction.atomic():
         ApiToken.objects.filter(team_link__team=team).delete()

@@ -3,7 +3,8 @@ and the tokens made, per account and per address (``TokensMadeThrottle``).
 
 Each caller is counted in one scope: ``anon`` (by address) when signed out, ``token`` (by
 token) with an integration token, ``user`` (by user) for a signed-in browser session; the
-rates are ``DEFAULT_THROTTLE_RATES`` (settings: ``API_THROTTLE_*``).
+rates are ``DEFAULT_THROTTLE_RATES`` (settings: ``API_THROTTLE_*``). The team tokens an
+account made are counted together, as one token of that account (``token_bucket``).
 
 Counted in fixed windows: one counter per caller and window (a minute for "N/min") in the
 cache, created with the window's length as its expiry and increased by each request, in one
@@ -35,6 +36,21 @@ def token_of(request: Request) -> Any:
     return auth if isinstance(auth, ApiToken) else None
 
 
+def token_bucket(token: Any) -> Any:
+    """Who a token's requests are counted as, in the ``token`` scope: the token itself; a
+    team's token, every team token its maker made, together.
+
+    An account holds at most ``API_TOKENS_PER_ACCOUNT`` tokens of its own, each with its own
+    counter; its team tokens are not in that cap (an evening needs one a team, more than any
+    cap would leave), so they share one counter instead: however many teams an account makes
+    tokens for, they read together as fast as one token, and the account's tokens together
+    at most (cap + 1) times the token rate.
+    """
+    if getattr(token, "team_link_id", None) is not None:
+        return f"teams-of-{token.user_id}"
+    return token.pk
+
+
 class RateThrottle(SimpleRateThrottle):
     """The caller's requests this window, in the scope that applies to them (the module's doc)."""
 
@@ -50,7 +66,7 @@ class RateThrottle(SimpleRateThrottle):
         """Return the scope the request is counted in, and who is counted."""
         token = token_of(request)
         if token is not None:
-            return "token", token.pk
+            return "token", token_bucket(token)
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             return "user", user.pk
@@ -127,4 +143,4 @@ def _count(key: str, seconds: int) -> int | None:
         return 1
 
 
-__all__ = ["COUNTED", "RateThrottle", "TokensMadeThrottle", "token_of"]
+__all__ = ["COUNTED", "RateThrottle", "TokensMadeThrottle", "token_bucket", "token_of"]

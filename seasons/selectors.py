@@ -1,4 +1,10 @@
-"""Reading what a club learned across evenings: ratings now, a member's history, ladders."""
+"""Reading what a club learned across evenings: ratings now, a member's history, ladders.
+
+A club's pages and its API answers show its **published** evenings only: an unpublished
+tournament is a 404 to whoever may not see it, so no list here names it, shows its results or
+counts them in a ladder (``shown``). The ratings are the one exception: a member's rating is
+learned from every finished match of the club, as it is played, and says which of none.
+"""
 
 from __future__ import annotations
 
@@ -62,21 +68,27 @@ def rating_list(*, club: Club, on: date) -> list[RatedMember]:
     return [RatedMember(n, p, r) for n, (p, r) in enumerate(rated, start=1)]
 
 
+def shown(rows: QuerySet[Any], tournament: str = "tournament") -> QuerySet[Any]:
+    """Return the rows of published tournaments alone (``tournament``: the path to theirs)."""
+    return rows.filter(**{f"{tournament}__published": True})
+
+
 def rating_history(*, player: Player) -> QuerySet[RatingChange]:
-    """Return the member's rated matches, oldest first, with their partner and tournament."""
+    """Return the member's rated matches of published evenings, oldest first, with their
+    partner and tournament."""
     return (
-        RatingChange.objects.filter(player=player)
+        shown(RatingChange.objects.filter(player=player), "match__tournament")
         .select_related("partner", "match__tournament", "match__team0", "match__team1")
         .order_by("day", "finished_at", "match_id")
     )
 
 
 def partners(*, player: Player) -> list[tuple[Player, int, int]]:
-    """Return the member's partners with the matches played and won together, most first."""
+    """Return the member's partners with the matches of published evenings played and won
+    together, most first."""
     counts: dict[int, list[int]] = {}
-    for partner, result in RatingChange.objects.filter(player=player).values_list(
-        "partner_id", "result"
-    ):
+    changes = shown(RatingChange.objects.filter(player=player), "match__tournament")
+    for partner, result in changes.values_list("partner_id", "result"):
         played_won = counts.setdefault(partner, [0, 0])
         played_won[0] += 1
         played_won[1] += result == RatingChange.Result.WON
@@ -87,9 +99,9 @@ def partners(*, player: Player) -> list[tuple[Player, int, int]]:
 
 
 def evenings(*, player: Player) -> QuerySet[EveningResult]:
-    """Return the member's evenings, latest first."""
+    """Return the member's published evenings, latest first."""
     return (
-        EveningResult.objects.filter(player=player)
+        shown(EveningResult.objects.filter(player=player))
         .select_related("tournament", "team")
         .order_by("-date", "-tournament_id")
     )
@@ -106,10 +118,12 @@ def current_season(*, club: Club, on: date) -> Season | None:
 
 
 def season_evenings(*, season: Season) -> list[tuple[int, date, str]]:
-    """Return the season's evenings (tournament id, date, name), in date order."""
+    """Return the season's published evenings (tournament id, date, name), in date order."""
     rows = (
-        EveningResult.objects.filter(
-            club_id=season.club_id, date__gte=season.starts_on, date__lte=season.ends_on
+        shown(
+            EveningResult.objects.filter(
+                club_id=season.club_id, date__gte=season.starts_on, date__lte=season.ends_on
+            )
         )
         .values_list("tournament_id", "date", "tournament__name")
         .distinct()
@@ -127,10 +141,13 @@ class LadderLine:
 
 
 def season_ladder(*, season: Season, as_of: date | None = None) -> list[LadderLine]:
-    """Return the season's ladder as of the evenings up to ``as_of`` (None: all so far)."""
+    """Return the season's ladder as of its published evenings up to ``as_of`` (None: all so
+    far)."""
     end = season.ends_on if as_of is None else min(as_of, season.ends_on)
-    rows = EveningResult.objects.filter(
-        club_id=season.club_id, date__gte=season.starts_on, date__lte=end
+    rows = shown(
+        EveningResult.objects.filter(
+            club_id=season.club_id, date__gte=season.starts_on, date__lte=end
+        )
     )
     evenings = [
         ladder.Evening(t, d, p, place, won, played)

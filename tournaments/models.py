@@ -38,8 +38,9 @@ RESERVED_SLUGS = frozenset({"new"})
 
 
 def slug_taken(slug: str) -> str:
-    """Return the refusal of a slug a tournament holds: the same whether that tournament is
-    public or private, naming none (a private tournament is not even said to exist)."""
+    """Return the refusal of a slug a tournament holds, naming none. Said only to whoever may
+    see that tournament: a slug a tournament they may not see holds is replaced by a free one
+    (``competition.services.slug_for``), as if it were free."""
     return f"the address '{slug}' is taken: choose another"
 
 

@@ -45,5 +45,13 @@ class TournamentSerializer(StrictModel):
         ]
         read_only_fields = ["id", "organizer", "created_at"]
         # a taken slug is refused by the model's check (the view's full_clean), in the one
-        # wording of tournaments.models.slug_taken, whoever's tournament holds it
-        extra_kwargs: dict[str, dict[str, Any]] = {"slug": {"validators": []}}
+        # wording of tournaments.models.slug_taken; one held by a tournament the caller may
+        # not see is replaced before (competition.services.slug_for)
+        extra_kwargs: dict[str, dict[str, Any]] = {
+            "slug": {
+                "validators": [],
+                "help_text": "Its address, /t/<slug>/ (left out: made from the name). One that "
+                "a tournament you may not see holds is replaced by a free one made from it, "
+                "as this answer says (cup-2); one you may see taken is refused (400).",
+            }
+        }

@@ -59,6 +59,8 @@ class Tournaments(APIView):
         directors = values.pop("directors", [])
         values.pop("club_id", None)  # read by _club_of_new
         assert request.user.is_authenticated  # refuse_tournament_token: signed in
+        if values.get("slug"):  # one a tournament the caller may not see holds: another
+            values["slug"] = competition.slug_for(actor=request.user, slug=values["slug"])
         _clean(Tournament(organizer=request.user, **values))  # a 400 naming each field
         tournament = competition.tournament_create(
             actor=request.user, club=club, directors=directors, **values
@@ -116,6 +118,10 @@ class TournamentDetail(APIView):
         if "club_id" in values:
             raise serializers.ValidationError(
                 {"club": ["a tournament stays in the club it was made in"]}
+            )
+        if values.get("slug"):  # as for a new one (POST)
+            values["slug"] = competition.slug_for(
+                actor=request.user, slug=values["slug"], tournament=tournament
             )
         checked = Tournament.objects.get(pk=tournament.pk)
         for name, value in values.items():

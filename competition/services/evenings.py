@@ -14,6 +14,7 @@ from tournaments.access import is_club_director, is_director
 from tournaments.clubs import club_for
 from tournaments.models import RESERVED_SLUGS, Club, Tournament, slug_taken
 
+from ..access import may_see
 from ..errors import InvalidSettings, NotNow, NotPermitted
 from . import stages as stage_services
 
@@ -27,6 +28,27 @@ def unique_slug(name: str) -> str:
         n += 1
         slug = f"{base}-{n}"
     return slug
+
+
+def slug_for(*, actor: Any, slug: str, tournament: Tournament | None = None) -> str:
+    """Return the slug ``actor`` gets for a tournament (``tournament``, or a new one) when they
+    ask for ``slug``: itself, unless another tournament that the actor may not see holds it;
+    then a free one made from it ("cup-b-2"), as when no slug is asked for.
+
+    A tournament's address is one for the whole site (``/t/<slug>/``), so a slug is one
+    tournament's; refusing one that a private tournament holds would tell an outsider that it
+    exists, an answer no other question gives them. So the answer is the one a free slug gets
+    (the tournament is made, its slug in the answer). A slug the actor may see taken (a
+    published tournament, one of theirs) is refused as before (``slug_taken``): they could
+    see it anyway, and they would rather choose again.
+    """
+    holder = Tournament.objects.filter(slug=slug)
+    if tournament is not None:
+        holder = holder.exclude(pk=tournament.pk)
+    found = holder.first()
+    if found is None or may_see(actor, found):
+        return slug
+    return unique_slug(slug)
 
 
 def tournament_create(
@@ -46,7 +68,8 @@ def tournament_create(
     """Make a tournament of ``club`` and its stages, all or nothing; ``actor`` organizes it.
 
     With no club, the actor's own (``tournaments.clubs.club_for``: made if they run none).
-    The club's other directors direct it too. The slug follows the name unless given. Each
+    The club's other directors direct it too. The slug follows the name unless given (and
+    one given that a tournament the actor may not see holds is changed: ``slug_for``). Each
     stage's settings are checked as ``stage_create`` checks them; the first refusal undoes
     everything and is raised as it is.
     """
@@ -58,7 +81,7 @@ def tournament_create(
             club = club_for(actor)
         tournament = Tournament(
             name=name,
-            slug=slug or unique_slug(name),
+            slug=slug_for(actor=actor, slug=slug) if slug else unique_slug(name),
             organizer=actor,
             club=club,
             date=date,
@@ -104,7 +127,8 @@ def tournament_update(
     *, actor: Any, tournament: Tournament, directors: Sequence[Any] | None = None, **values: Any
 ) -> Tournament:
     """Change a tournament's name, slug, rules, match format, publication, date or place, and
-    (its organizer only) its directors: all or nothing, checked as when it was made."""
+    (its organizer only) its directors: all or nothing, checked as when it was made (a slug
+    as ``slug_for`` gives it)."""
     if not is_director(actor, tournament):
         raise NotPermitted("only a director of this tournament may do this", code="forbidden")
     unknown = sorted(set(values) - set(TOURNAMENT_FIELDS))
@@ -114,6 +138,8 @@ def tournament_update(
         getattr(actor, "is_superuser", False) or tournament.organizer_id == actor.pk
     ):
         raise NotPermitted("only the organizer names the directors", code="forbidden")
+    if values.get("slug"):
+        values["slug"] = slug_for(actor=actor, slug=values["slug"], tournament=tournament)
     with transaction.atomic():
         for name, value in values.items():
             setattr(tournament, name, value)

@@ -1,6 +1,7 @@
 """One account cannot multiply its rate limit by minting tokens: at most API_TOKENS_PER_ACCOUNT
 unexpired tokens each, and tokens made at most at the ``tokens_made`` rate, counted by
-account and by address apart (429 problem with Retry-After)."""
+account and by address apart (429 problem with Retry-After). A team's tokens, outside the cap,
+share one counter of their maker's."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.models import ApiToken
+from tournaments.models import Player, Team
 
 from .conftest import League
 from .test_errors import assert_problem
@@ -90,3 +92,41 @@ def test_reading_the_tokens_is_not_counted_as_making_them(
     owner = league.client("organizer_a")
     assert {owner.get("/api/v1/tokens/").status_code for _ in range(5)} == {200}
     assert [make(owner, league, f"bot{n}").status_code for n in range(3)] == [201] * 3
+
+
+def test_team_tokens_share_one_bucket_of_their_maker_so_minting_them_multiplies_nothing(
+    league: League, settings: Any, fresh_cache: None
+) -> None:
+    settings.API_TOKENS_PER_ACCOUNT = 1
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "token": "3/min", "user": "100/min"}
+    director = league.client("organizer_a")
+    teams = list(league.teams_a)
+    for n in range(len(teams), 10):
+        two = [Player.objects.create(name=f"p{n}{s}") for s in (0, 1)]
+        teams.append(Team.objects.create(
+            tournament=league.a, name=f"T{n}", first_player=two[0], second_player=two[1],
+        ))  # fmt: skip
+    start = 1_800_000_000.0 + 10  # ten seconds into a minute: every request in one window
+    with (
+        mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", rates),
+        mock.patch("api.throttling.time.time", return_value=start),
+    ):
+        made = [director.post(f"/api/v1/teams/{t.pk}/token/", {}, format="json") for t in teams]
+        assert [m.status_code for m in made] == [201] * 10  # a cap of 1 leaves the evening be
+        readers = [league.client() for _ in made]
+        for reader, answer in zip(readers, made, strict=True):
+            reader.credentials(HTTP_AUTHORIZATION=f"Bearer {answer.json()['token']}")
+        reads = [r.get(f"/api/v1/tournaments/{league.a.pk}/").status_code for r in readers]
+        # ten tokens, one read each: three in all, the rate of one token
+        assert reads == [200] * 3 + [429] * 7
+        assert_problem(readers[0].get("/api/v1/tournaments/"), 429, "throttled")
+        # the maker's own token and session keep their own counters
+        assert league.client(token="a_read").get("/api/v1/tournaments/").status_code == 200
+        assert director.get("/api/v1/tournaments/").status_code == 200
+        # another account's team token is counted apart
+        other = league.client("organizer_b").post(
+            f"/api/v1/teams/{league.teams_b[0].pk}/token/", {}, format="json"
+        )
+        theirs = league.client()
+        theirs.credentials(HTTP_AUTHORIZATION=f"Bearer {other.json()['token']}")
+        assert theirs.get("/api/v1/tournaments/").status_code == 200

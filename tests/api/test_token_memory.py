@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.throttling import SimpleRateThrottle
 
 from api import auth
 from api.models import ApiToken
@@ -145,3 +146,25 @@ def test_with_redis_down_every_token_is_verified_in_the_database(
     reader = league.client(token="a_read")
     assert [token_queries(reader) for _ in range(2)] == [(200, 1), (200, 1)]
     assert auth._verified == {}
+
+
+def test_a_remembered_team_token_is_counted_with_its_makers_other_team_tokens(
+    league: League, redis_cache: None
+) -> None:
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "token": "4/min"}
+    director = league.client("organizer_a")
+    teams = league.teams_a[:2]
+    readers = []
+    for team in teams:
+        made = director.post(f"/api/v1/teams/{team.pk}/token/", {}, format="json")
+        readers.append(league.client())
+        readers[-1].credentials(HTTP_AUTHORIZATION=f"Bearer {made.json()['token']}")
+    start = 1_800_000_000.0 + 10  # ten seconds into a minute: every request in one window
+    with (
+        mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", rates),
+        mock.patch("api.throttling.time.time", return_value=start),
+    ):
+        # the first request of each verifies it in the database, the next one is remembered
+        assert [token_queries(r) for r in readers] == [(200, 1), (200, 1)]
+        assert [token_queries(r) for r in readers] == [(200, 0), (200, 0)]
+        assert token_queries(readers[0]) == (429, 0)  # four in all: the rate of one token

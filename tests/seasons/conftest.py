@@ -34,13 +34,14 @@ class ClubWorld:
     members: list[Player]
     evenings: list[Tournament] = field(default_factory=list)
 
-    def evening(self, day: date | None = None) -> Tournament:
-        """Return a new evening (a tournament of the club), a week after the last."""
+    def evening(self, day: date | None = None, *, published: bool = True) -> Tournament:
+        """Return a new evening (a tournament of the club), a week after the last: published,
+        as a club's evenings are (its pages show no other)."""
         n = len(self.evenings) + 1
         day = day or date(2026, 1, 2) + timedelta(days=7 * (n - 1))
         tournament = Tournament.objects.create(
             name=f"{self.club.name} evening {n}", slug=f"{self.club.slug}-{n}",
-            organizer=self.director, club=self.club, date=day,
+            organizer=self.director, club=self.club, date=day, published=published,
         )  # fmt: skip
         self.evenings.append(tournament)
         return tournament

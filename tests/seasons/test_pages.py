@@ -147,3 +147,42 @@ def test_the_desk_seeds_an_evening_by_its_members_ratings(played: ClubWorld) -> 
         stranger.post(f"/desk/{evening.slug}/seed-by-ratings/", {"measure": "sum"}).status_code
         == 404
     )
+
+
+def test_an_unpublished_evening_is_named_and_counted_on_no_club_page_nor_api_answer(
+    played: ClubWorld,
+) -> None:
+    ClubSeasons.objects.create(club=played.club, public=True)
+    slug, club, season = played.club.slug, played.club, Season.objects.get()
+    people = [m.pk for m in played.members]
+    pages = [f"/c/{slug}/", f"/c/{slug}/?season={season.pk}"]
+    pages += [f"/c/{slug}/?season={season.pk}&as_of=2026-01-{d:02d}" for d in (9, 16, 23)]
+    pages += [f"/c/{slug}/m/{pk}/" for pk in people]
+    answers = [f"/api/v1/clubs/{club.pk}/ratings/", f"/api/v1/clubs/{club.pk}/seasons/"]
+    answers += [f"/api/v1/seasons/{season.pk}/", f"/api/v1/seasons/{season.pk}/ladder/"]
+    answers += [f"/api/v1/members/{pk}/rating/" for pk in people]
+    outsider = as_user(get_user_model().objects.create_user("outsider"))
+
+    def ladders() -> list[str]:  # each page's ladder section (the page holds a CSRF token)
+        texts = [outsider.get(page).content.decode() for page in pages[:2]]
+        return [t.split('id="ladder-heading"')[1].split('id="ratings-heading"')[0] for t in texts]
+
+    before = ladders()
+    hidden = played.evening(published=False)
+    hidden.name = "Hidden Night"
+    hidden.save()
+    played.play(hidden, (0, 1, 2, 3), winner=1)  # C and D win it
+    assert outsider.get(f"/t/{hidden.slug}/").status_code == 404
+    for client in (as_user(None), outsider):
+        for url in pages + answers:
+            answer = client.get(url)
+            assert answer.status_code == 200, url
+            text = answer.content.decode()
+            assert "Hidden Night" not in text and hidden.slug not in text, url
+            assert f'"tournament":{hidden.pk},' not in text.replace(" ", ""), url
+    assert ladders() == before  # its results count in no ladder
+    # published, it is named and counted as any evening
+    hidden.published = True
+    hidden.save()
+    assert "Hidden Night" in outsider.get(f"/c/{slug}/m/{people[2]}/").content.decode()
+    assert ladders() != before

@@ -23,7 +23,9 @@ class PatchedTournamentRequest:
 
     Attributes:
         name (str | Unset):
-        slug (str | Unset):
+        slug (str | Unset): Its address, /t/<slug>/ (left out: made from the name). One that a tournament you may not
+            see holds is replaced by a free one made from it, as this answer says (cup-2); one you may see taken is refused
+            (400).
         club (int | None | Unset): The club it belongs to: one you direct (a club's token: its club). Left out: your
             oldest club (one is made for you if you direct none). Fixed once made.
         directors (list[int | PatchedTournamentRequestDirectorsItemType1] | Unset): The accounts directing with the

@@ -24,7 +24,8 @@ class Tournament:
     Attributes:
         id (int):
         name (str):
-        slug (str):
+        slug (str): Its address, /t/<slug>/ (left out: made from the name). One that a tournament you may not see holds
+            is replaced by a free one made from it, as this answer says (cup-2); one you may see taken is refused (400).
         organizer (UserRef):
         created_at (datetime.datetime):
         club (int | None | Unset): The club it belongs to: one you direct (a club's token: its club). Left out: your

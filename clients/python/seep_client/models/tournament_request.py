@@ -23,7 +23,8 @@ class TournamentRequest:
 
     Attributes:
         name (str):
-        slug (str):
+        slug (str): Its address, /t/<slug>/ (left out: made from the name). One that a tournament you may not see holds
+            is replaced by a free one made from it, as this answer says (cup-2); one you may see taken is refused (400).
         club (int | None | Unset): The club it belongs to: one you direct (a club's token: its club). Left out: your
             oldest club (one is made for you if you direct none). Fixed once made.
         directors (list[int | TournamentRequestDirectorsItemType1] | Unset): The accounts directing with the organizer,
