@@ -64,8 +64,9 @@ def open_invitation(request: HttpRequest, key: str) -> HttpResponse:
 def accept(request: HttpRequest) -> HttpResponse:
     """The invitation's page, for the invitation opened in this browser: the form, then the
     account made and signed in."""
-    key = request.session.get(SESSION_KEY)
-    invite = invites.open_invite(key) if isinstance(key, str) else None
+    held = request.session.get(SESSION_KEY)
+    key = held if isinstance(held, str) else ""  # no key opens no invitation
+    invite = invites.open_invite(key)
     if invite is None:
         return kept_by_nobody(_closed(request))
     form = AccountForm(request.POST if request.method == "POST" else None)
