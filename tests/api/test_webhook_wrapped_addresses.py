@@ -4,7 +4,8 @@
 each delivery's (``api.outbound.post``, on the one resolution it connects with) both go
 through ``api.outbound.target``, which applies it to every address of the host. Hypothesis
 draws IPv4 addresses that are not globally routable and wraps each in every form that
-carries an IPv4 address; public ones wrapped the same way are judged by their IPv4 part.
+carries an IPv4 address; public ones wrapped in NAT64 or 6to4 are judged by their IPv4 part,
+and the other wrappings (never needed, or not globally routable) are refused as such.
 """
 
 from __future__ import annotations
