@@ -38,8 +38,33 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 #: ``resolve(host, port)``: the addresses of ``host`` (raises OSError when it has none)
 Resolver = Callable[[str, int], list[str]]
 
+#: IPv6's global unicast space (RFC 4291): anything outside it (site-local ``fec0::/10``,
+#: unique-local, link-local, the reserved ``::/8`` with its IPv4 spellings) reaches no
+#: receiver on the Internet
+_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
+#: IETF protocol assignments (RFC 6890), of which ``is_global`` passes all but the first
+#: few: no receiver lives there
+_IETF_V4 = ipaddress.ip_network("192.0.0.0/24")
+#: the forms that carry an IPv4 address at a known place, and say where it is
 _SIX_TO_FOUR = ipaddress.ip_network("2002::/16")
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_TEREDO = ipaddress.ip_network("2001::/32")
+_MAPPED = ipaddress.ip_network("::ffff:0:0/96")
+_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")
+_COMPATIBLE = ipaddress.ip_network("::/96")
+#: local-use NAT64 (RFC 8215): a network's own translator, whose prefix length (and so where
+#: the IPv4 address sits in the address) only that network knows
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+#: the wrapping forms refused whatever they wrap: second spellings of an IPv4 address that a
+#: receiver never needs (mapped, translated, the deprecated compatible form), a tunnel that
+#: is not globally routable (Teredo), and a translator that is local by definition
+_NEVER = (
+    (_MAPPED, "an IPv4-mapped IPv6 address"),
+    (_TRANSLATED, "an IPv4-translated IPv6 address"),
+    (_COMPATIBLE, "an IPv4-compatible IPv6 address"),
+    (_TEREDO, "a Teredo address"),
+    (_NAT64_LOCAL, "a local-use NAT64 address"),
+)
 
 
 class Refused(ValueError):
@@ -75,18 +100,44 @@ class Answer:
     address: str
 
 
+def embedded_ipv4(address: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    """Return the IPv4 addresses an IPv6 address carries, in every form that carries one at
+    a known place: mapped (``::ffff:a.b.c.d``), translated (``::ffff:0:a.b.c.d``),
+    compatible (``::a.b.c.d``), NAT64 (``64:ff9b::a.b.c.d`` and the local-use
+    ``64:ff9b:1::/48`` read as the same /96 layout), 6to4 (``2002:AABB:CCDD::``) and Teredo
+    (its server and its client); none for any other address.
+
+    >>> embedded_ipv4(ipaddress.IPv6Address("64:ff9b:1::a00:1"))
+    (IPv4Address('10.0.0.1'),)
+    """
+    last32 = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    if address in _SIX_TO_FOUR:
+        return (ipaddress.IPv4Address((int(address) >> 80) & 0xFFFFFFFF),)
+    if address.teredo is not None:
+        return address.teredo
+    if any(address in net for net in (_MAPPED, _TRANSLATED, _COMPATIBLE, _NAT64, _NAT64_LOCAL)):
+        return (last32,)
+    return ()
+
+
 def address_refusal(address: Address, *, allow_private: bool) -> str | None:
     """Return why a webhook may not be posted to ``address``, or None if it may.
 
-    Allowed: a globally routable address (``ipaddress``'s ``is_global``), with these
-    exceptions, refused although ``is_global`` passes them: multicast; IPv4-mapped IPv6
-    (``::ffff:a.b.c.d``: a second spelling of an IPv4 address, never needed); 6to4
-    (``2002::/16``) and NAT64 (``64:ff9b::/96``) addresses whose embedded IPv4 address is
-    not global. With ``allow_private`` (WEBHOOKS_ALLOW_PRIVATE_NETWORKS: development) any
-    unicast address is allowed, loopback and private networks included.
+    An IPv6 address that carries an IPv4 address (:func:`embedded_ipv4`) is unwrapped first:
+    it is refused if what it carries would be, whatever the wrapping, so no spelling of a
+    private address reaches one. Then only globally routable addresses are allowed:
+    ``ipaddress``'s ``is_global`` (for IPv4, less ``192.0.0.0/24``), and for IPv6 the
+    global unicast space ``2000::/3`` (so site-local ``fec0::/10``, which ``is_global``
+    passes, is refused), with NAT64's well-known ``64:ff9b::/96`` and 6to4 judged by the
+    IPv4 address they carry. Refused whatever they carry: the forms in ``_NEVER`` (mapped,
+    translated, compatible, Teredo, local-use NAT64). Multicast and unspecified addresses
+    are always refused; with ``allow_private`` (WEBHOOKS_ALLOW_PRIVATE_NETWORKS:
+    development) any other address is allowed, loopback and private networks included.
 
     >>> address_refusal(ipaddress.ip_address("100.100.100.200"), allow_private=False)
     'an address that is not globally routable (100.100.100.200)'
+    >>> address_refusal(ipaddress.ip_address("::7f00:1"), allow_private=False)
+    'an address that is not globally routable (::7f00:1, for 127.0.0.1)'
     >>> address_refusal(ipaddress.ip_address("8.8.8.8"), allow_private=False) is None
     True
     """
@@ -94,19 +145,30 @@ def address_refusal(address: Address, *, allow_private: bool) -> str | None:
         return f"a multicast or unspecified address ({address})"
     if allow_private:
         return None
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return f"an IPv4-mapped IPv6 address ({address})"
-        embedded = None
-        if address in _SIX_TO_FOUR:
-            embedded = address.sixtofour
-        elif address in _NAT64:
-            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if embedded is not None and not embedded.is_global:
-            return f"an address that is not globally routable ({address}, for {embedded})"
-    if not address.is_global:
+    if isinstance(address, ipaddress.IPv4Address):
+        if _routable_v4(address):
+            return None
+        return f"an address that is not globally routable ({address})"
+    for carried in embedded_ipv4(address):
+        if not _routable_v4(carried):
+            return f"an address that is not globally routable ({address}, for {carried})"
+    for network, form in _NEVER:
+        if address in network:
+            return f"{form} ({address})"
+    if address in _NAT64 or address in _SIX_TO_FOUR:
+        return None  # judged by the public IPv4 address it carries, above
+    if address not in _GLOBAL_UNICAST or not address.is_global:
         return f"an address that is not globally routable ({address})"
     return None
+
+
+def _routable_v4(address: ipaddress.IPv4Address) -> bool:
+    """Whether an IPv4 address (given, or carried in an IPv6 one) may be posted to."""
+    return (
+        address.is_global
+        and not (address.is_multicast or address.is_unspecified)
+        and address not in _IETF_V4
+    )
 
 
 def system_resolve(host: str, port: int) -> list[str]:

@@ -64,15 +64,22 @@ _plain = (os.environ.get("LOG_FORMAT") or "").lower() == "plain"
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
+    # gunicorn's lines carry no key either ("Error handling request /l/<key>/"): the same
+    # filter and formatters as the application's (deploy/logs.py, KeyRedaction)
+    "filters": {"keys": {"()": "deploy.logs.KeyRedaction"}},
     "formatters": {
         "json": {"()": "deploy.logs.JsonFormatter"},
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s"},
+        "plain": {
+            "()": "deploy.logs.PlainFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+        },
     },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
             "formatter": "plain" if _plain else "json",
+            "filters": ["keys"],
         },
     },
     "root": {"handlers": ["stdout"], "level": "INFO"},

@@ -6,6 +6,11 @@ written meanwhile carries it (``ContextFilter``), every task sent meanwhile carr
 message header (``before_task_publish``), and the worker puts it back in the context while
 the task runs (``task_prerun``), so the worker's lines carry it too, with the task's id and
 name. A task sent by a task (the catch-up sending projections) passes the id on.
+
+No line carries a key: the paths that hold one (a team's link, ``/l/<key>/``, and a club's
+invitation, ``/invite/<key>/``) are written ``/l/[redacted]/`` (``redact``), by a filter on
+every handler (``KeyRedaction``: the message, its arguments and the extra fields) and by
+the formatters themselves (what a record drags along: a request's repr, a traceback).
 """
 
 from __future__ import annotations
@@ -63,6 +68,57 @@ def bound(rid: str | None) -> Iterator[str]:
         _request_id.reset(token)
 
 
+#: LogRecord's own attributes: anything else on a record came from ``extra=`` and is shown
+_STANDARD = frozenset(
+    vars(logging.LogRecord("", 0, "", 0, "", (), None)).keys()
+    | {"message", "asctime", "request_id", "task_id", "task_name", "taskName"}
+)
+
+
+#: a key-bearing path segment, after a slash, a space, a quote or the start: the key is the
+#: segment after ``l/`` or ``invite/`` (a path, a full URL, a request line, a request's repr)
+_KEY_PATH = re.compile(r"""(^|[/\s'"(=\[])(l|invite)/(?!\[redacted\])[^/\s?#'"<>\\]+""")
+REDACTED = "[redacted]"
+
+
+def redact(text: str) -> str:
+    """Return ``text`` with the key of every link or invitation path in it replaced.
+
+    >>> redact('"GET /l/Zm9vYmFy/ HTTP/1.1" 302 and https://x.org/invite/abc')
+    '"GET /l/[redacted]/ HTTP/1.1" 302 and https://x.org/invite/[redacted]'
+    """
+    return _KEY_PATH.sub(rf"\1\2/{REDACTED}", text)
+
+
+def _redacted(value: Any) -> Any:
+    return redact(value) if isinstance(value, str) else value
+
+
+class KeyRedaction(logging.Filter):
+    """Rewrite a record's message, arguments and extra text fields with ``redact``: put on
+    every handler (deploy/settings.py, deploy/gunicorn.py) and on uvicorn's own loggers
+    (deploy/push.py), so no key reaches a log, whoever wrote the line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redacted(arg) for arg in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {name: _redacted(arg) for name, arg in record.args.items()}
+        for name, value in vars(record).items():
+            if name not in _STANDARD and isinstance(value, str):
+                setattr(record, name, redact(value))
+        return True
+
+
+class PlainFormatter(logging.Formatter):
+    """``logging.Formatter`` whose every line (traceback included) goes through ``redact``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
 class ContextFilter(logging.Filter):
     """Give every record ``request_id``, ``task_id`` and ``task_name`` (None when not in one)."""
 
@@ -72,13 +128,6 @@ class ContextFilter(logging.Filter):
             if getattr(record, name, None) is None:
                 setattr(record, name, var.get())
         return True
-
-
-#: LogRecord's own attributes: anything else on a record came from ``extra=`` and is shown
-_STANDARD = frozenset(
-    vars(logging.LogRecord("", 0, "", 0, "", (), None)).keys()
-    | {"message", "asctime", "request_id", "task_id", "task_name", "taskName"}
-)
 
 
 class JsonFormatter(logging.Formatter):
@@ -108,7 +157,9 @@ class JsonFormatter(logging.Formatter):
             entry["exc_info"] = self.formatException(record.exc_info)
         if record.stack_info:
             entry["stack_info"] = self.formatStack(record.stack_info)
-        return json.dumps(entry, default=repr, ensure_ascii=False)
+        # redacted whole: a field that is not text (a request, written as its repr) and a
+        # traceback may carry a path
+        return redact(json.dumps(entry, default=repr, ensure_ascii=False))
 
 
 # --- Celery: the request id into the message, and back into the context in the worker -----

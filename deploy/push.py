@@ -43,7 +43,14 @@ from django.urls import set_script_prefix  # noqa: E402
 
 from tournaments import live  # noqa: E402
 
+from . import logs  # noqa: E402
+
 log = logging.getLogger(__name__)
+# uvicorn's own loggers write through handlers of uvicorn's making (its access log, when not
+# turned off with --no-access-log, and its errors): the key filter goes on the loggers, so a
+# path that holds a team link's or an invitation's key is written redacted (deploy/logs.py).
+for _name in ("uvicorn.access", "uvicorn.error"):
+    logging.getLogger(_name).addFilter(logs.KeyRedaction())
 
 URLCONF = "deploy.push_urls"
 SERVED = re.compile(

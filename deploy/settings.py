@@ -669,11 +669,17 @@ LOG_FORMAT = _choice("LOG_FORMAT", "PLAIN" if DEBUG else "JSON", ("JSON", "PLAIN
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "deploy.logs.ContextFilter"}},
+    # No line carries a team link's or an invitation's key (deploy/logs.py, KeyRedaction):
+    # every handler has the filter, and both formatters redact what they write.
+    "filters": {
+        "context": {"()": "deploy.logs.ContextFilter"},
+        "keys": {"()": "deploy.logs.KeyRedaction"},
+    },
     "formatters": {
         "json": {"()": "deploy.logs.JsonFormatter"},
         "plain": {
-            "format": "%(asctime)s %(levelname)s %(name)s %(process)d [%(request_id)s] %(message)s"
+            "()": "deploy.logs.PlainFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d [%(request_id)s] %(message)s",
         },
     },
     "handlers": {
@@ -681,7 +687,7 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
             "formatter": LOG_FORMAT,
-            "filters": ["context"],
+            "filters": ["keys", "context"],
         },
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},

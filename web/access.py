@@ -9,9 +9,11 @@ what the caller may not see is a 404.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 
 from competition.access import may_see, signed_in
 from tournaments import matchlog
@@ -60,10 +62,28 @@ def side_of(user: Any, state: matchlog.MatchState, match: Match) -> int | None:
 
 
 def kept_by_nobody(response: HttpResponse) -> HttpResponse:
-    """Mark an answer that carries a key (a team's link, an invitation) as kept by no cache,
-    for a caller who may not be signed in (``deploy.middleware.PrivateAnswers`` covers those
-    who are). The referrer stays the site's own (``SECURE_REFERRER_POLICY``, same-origin): a
-    key never leaves for another site, and a form posted from the page keeps its Origin,
-    which the CSRF check reads."""
+    """Mark an answer that carries a key or what a key opened (a team's link, an invitation)
+    as kept by no cache, for a caller who may not be signed in
+    (``deploy.middleware.PrivateAnswers`` covers those who are)."""
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def key_in_address(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For a view whose address holds a key (``/l/<key>/``, ``/invite/<key>/``): every answer
+    it gives, refusals included, is kept by no cache and sends no referrer
+    (``Referrer-Policy: no-referrer``, which ``SecurityMiddleware`` leaves as set), so the
+    address leaves the browser for no one, not even the site's own next page.
+
+    Only these answers: a page with a form must keep the site's ``same-origin``, since under
+    ``no-referrer`` browsers send a form's ``Origin`` as ``null``, which the CSRF check
+    refuses. So these views answer a redirect to a key-less address, not a form.
+    """
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = kept_by_nobody(view(request, *args, **kwargs))
+        response["Referrer-Policy"] = "no-referrer"
+        return response
+
+    return wrapped

@@ -114,7 +114,8 @@ urlpatterns = [
     path("desk/", home.index, name="desk-home"),
     path("desk/new/", home.new_evening, name="desk-new"),
     path("clubs/<slug:slug>/", include(club_desk)),
-    path("invite/<str:key>/", invites.accept, name="member-invite"),
+    path("invite/", invites.accept, name="member-invite-form"),
+    path("invite/<str:key>/", invites.open_invitation, name="member-invite"),
     path("c/<slug:slug>/", include(club_pages)),
     path("desk/<slug:slug>/", include(tournament_desk)),
 ]

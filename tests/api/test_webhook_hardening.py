@@ -187,6 +187,12 @@ REFUSED = [
     "0.0.0.0",
     "224.0.0.1",
     "198.18.0.1",
+    # issue 40: IPv4 spellings that is_global passes
+    "::7f00:1",  # IPv4-compatible loopback
+    "::a00:1",  # IPv4-compatible 10.0.0.1
+    "::ffff:0:7f00:1",  # IPv4-translated loopback
+    "64:ff9b:1::a00:1",  # local-use NAT64 of 10.0.0.1
+    "fec0::1",  # site-local
 ]
 
 

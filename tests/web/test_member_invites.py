@@ -46,16 +46,18 @@ def test_a_member_makes_their_own_account_from_the_invitation(club: Club) -> Non
     asha = Player.objects.get(club=club, name="Asha")
     path = invite(desk_of(club), club, asha)
     phone = CommittingClient()
-    form = phone.get(path)
+    opened = phone.get(path)
+    assert opened.status_code == 302 and opened["Location"] == "/invite/"
+    form = phone.get("/invite/")
     assert form.status_code == 200 and "Asha, make your account" in form.content.decode()
 
-    weak = phone.post(path, {"username": "asha", "password": "123", "again": "123"})
+    weak = phone.post("/invite/", {"username": "asha", "password": "123", "again": "123"})
     assert weak.status_code == 422 and "too short" in weak.content.decode()
-    differ = phone.post(path, {"username": "asha", "password": GOOD, "again": GOOD + "!"})
+    differ = phone.post("/invite/", {"username": "asha", "password": GOOD, "again": GOOD + "!"})
     assert differ.status_code == 422 and "differ" in differ.content.decode()
     assert not get_user_model().objects.filter(username="asha").exists()
 
-    made = phone.post(path, {"username": "asha", "password": GOOD, "again": GOOD})
+    made = phone.post("/invite/", {"username": "asha", "password": GOOD, "again": GOOD})
     assert made.status_code == 302 and made["Location"] == "/keep/"
     asha.refresh_from_db()
     assert asha.user is not None and asha.user.username == "asha"
@@ -63,6 +65,7 @@ def test_a_member_makes_their_own_account_from_the_invitation(club: Club) -> Non
     assert "Sign out asha" in phone.get("/keep/").content.decode()
     used = CommittingClient().get(path)
     assert used.status_code == 410 and "closed" in used.content.decode()
+    assert phone.get("/invite/").status_code == 410  # the session holds it no more
 
 
 def test_a_new_invitation_ends_the_one_before_and_a_taken_name_is_refused(
@@ -74,7 +77,9 @@ def test_a_new_invitation_ends_the_one_before_and_a_taken_name_is_refused(
     second = invite(desk, club, asha)
     assert CommittingClient().get(first).status_code == 410
     django_user_model.objects.create_user("asha")
-    taken = CommittingClient().post(second, {"username": "asha", "password": GOOD, "again": GOOD})
+    member = CommittingClient()
+    assert member.get(second).status_code == 302
+    taken = member.post("/invite/", {"username": "asha", "password": GOOD, "again": GOOD})
     assert taken.status_code == 422 and "already exists" in taken.content.decode()
     asha.refresh_from_db()
     assert asha.user is None

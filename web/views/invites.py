@@ -1,5 +1,11 @@
 """A club's invitation opened by its member: they choose a user name and a password, and the
-account is theirs in the club (docs/clubs.md, "Accounts")."""
+account is theirs in the club (docs/clubs.md, "Accounts").
+
+The invitation's address (``/invite/<key>/``) keeps the key in the browser's session (under
+a new session id) and sends the browser on to ``/invite/``, which serves the form and takes
+it: the key stays in the address for one request, in no page's address afterwards (its
+history, a referrer, a log line).
+"""
 
 from __future__ import annotations
 
@@ -9,12 +15,15 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import invites
 from tournaments.errors import ClubRefused
 
-from ..access import kept_by_nobody
+from ..access import kept_by_nobody, key_in_address
+
+#: the session's entry for the invitation opened in this browser (its key)
+SESSION_KEY = "member_invite"
 
 
 class AccountForm(forms.Form):
@@ -36,13 +45,30 @@ class AccountForm(forms.Form):
         return data
 
 
+def _closed(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/invite_closed.html", status=410)
+
+
+@key_in_address
+@require_GET
+def open_invitation(request: HttpRequest, key: str) -> HttpResponse:
+    """The invitation's address: its key kept in the session, and on to the form."""
+    if invites.open_invite(key) is None:
+        return _closed(request)
+    request.session.cycle_key()  # an id planted before (session fixation) holds no key
+    request.session[SESSION_KEY] = key
+    return redirect(reverse("web:member-invite-form"))
+
+
 @require_http_methods(["GET", "POST"])
-def accept(request: HttpRequest, key: str) -> HttpResponse:
-    """The invitation's page: the form, then the account made and signed in."""
+def accept(request: HttpRequest) -> HttpResponse:
+    """The invitation's page, for the invitation opened in this browser: the form, then the
+    account made and signed in."""
+    held = request.session.get(SESSION_KEY)
+    key = held if isinstance(held, str) else ""  # no key opens no invitation
     invite = invites.open_invite(key)
     if invite is None:
-        page = render(request, "web/invite_closed.html", status=410)
-        return kept_by_nobody(page)
+        return kept_by_nobody(_closed(request))
     form = AccountForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -54,6 +80,7 @@ def accept(request: HttpRequest, key: str) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            request.session.pop(SESSION_KEY, None)
             messages.success(
                 request,
                 f"Welcome, {invite.member.name}: you sign in as {user.get_username()} "

@@ -11,17 +11,23 @@ from django.views.decorators.http import require_GET
 from tournaments import links
 
 from .. import links as team_links
-from ..access import kept_by_nobody
+from ..access import key_in_address
 
 
+@key_in_address
 @require_GET
 def open_link(request: HttpRequest, key: str) -> HttpResponse:
     """Keep the link in this browser's session and show the team's matches (of a tournament
-    that is over: how it ended); a link reissued since is refused in words."""
+    that is over: how it ended); a link reissued since is refused in words.
+
+    The session gets a new id first (as signing in does): an id planted in this browser
+    before (session fixation) must not come to hold the team's link.
+    """
     link = links.link_for_key(key)
     if link is None:
         if links.was_reissued(key):  # its card is out of date
-            return kept_by_nobody(team_links.stopped_page(request))
-        return kept_by_nobody(render(request, "404.html", status=404))
+            return team_links.stopped_page(request)
+        return render(request, "404.html", status=404)
+    request.session.cycle_key()
     team_links.hold(request, link)
-    return kept_by_nobody(redirect(reverse("web:keep")))
+    return redirect(reverse("web:keep"))
