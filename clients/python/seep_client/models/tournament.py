@@ -25,7 +25,8 @@ class Tournament:
         id (int):
         name (str):
         slug (str):
-        organizer (UserRef):
+        organizer (UserRef): An account as others see it: its id and its display name, never its user name (half
+            of what signs in; docs/api.md, "How an account is shown").
         created_at (datetime.datetime):
         club (int | None | Unset): The club it belongs to: one you direct (a club's token: its club). Left out: your
             oldest club (one is made for you if you direct none). Fixed once made.
