@@ -76,9 +76,9 @@ def locked_out(
         "form": AuthenticationForm(request),
         "next": request.POST.get("next") or request.GET.get("next") or default_next,
         "locked_out": (
-            "Too many failed sign-ins for this account from this address, or from this "
-            f"address. Wait {in_words(wait)}, then try again. A browser you have signed in "
-            "from before gets in at once."
+            "Too many failed sign-ins for this account from this address, or for many "
+            f"accounts from it. Wait {in_words(wait)}, then try again. In a browser you "
+            "have signed in with before, you can sign in now."
         ),
     }
     response = render(request, "web/login.html", context, status=429)
