@@ -321,6 +321,8 @@ MIDDLEWARE = [
     # Cache-Control for a signed-in caller, and the Content-Security-Policy (below)
     "deploy.middleware.PrivateAnswers",
     "deploy.middleware.ContentSecurityPolicy",
+    # Gives a browser that signed in the cookie that gets it past lock-outs (web.lockouts).
+    "web.known_browsers.KnownBrowserMiddleware",
     # Last: turns a sign-in refused by a lock-out into the page that says so (below).
     "axes.middleware.AxesMiddleware",
 ]
@@ -351,22 +353,37 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Signing in -------------------------------------------------------------------------
 
-# django-axes counts failed sign-ins in the database (docs/deploy.md, "Signing in"): after
-# SIGNIN_FAILURE_LIMIT failures for one account, or from one address, within
-# SIGNIN_LOCKOUT_SECONDS, signing in there is refused, before any password is hashed, until
-# that long after the last counted failure. Every form that calls authenticate() with the
-# request is covered: /login/ and /admin/login/.
+# django-axes records failed sign-ins in the database; web.lockouts decides from them when a
+# sign-in is refused (docs/deploy.md, "Signing in"), so that nobody can lock an account's
+# owner out: SIGNIN_FAILURE_LIMIT failures for one account from one address lock that pair,
+# SIGNIN_ADDRESS_FAILURE_LIMIT from one address (any accounts) lock the address; a lock
+# lasts SIGNIN_LOCKOUT_SECONDS, doubled by each failure counted after it, up to
+# SIGNIN_LOCKOUT_MAX_SECONDS; a browser that signed in to the account before
+# (web.known_browsers, SIGNIN_KNOWN_BROWSER_DAYS) is refused by neither. Refused before any
+# password is hashed. Every form that calls authenticate() with the request is covered:
+# /login/ and /admin/login/.
 AUTHENTICATION_BACKENDS = [
     "web.signin.SignInBackend",  # the lock-out check: first, so a locked one costs no hash
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = _int("SIGNIN_FAILURE_LIMIT", 10, minimum=1)
+SIGNIN_ADDRESS_FAILURE_LIMIT = _int(
+    "SIGNIN_ADDRESS_FAILURE_LIMIT", max(50, AXES_FAILURE_LIMIT), minimum=AXES_FAILURE_LIMIT
+)
 SIGNIN_LOCKOUT_SECONDS = _int("SIGNIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
-AXES_COOLOFF_TIME = "web.signin.lockout_time"  # SIGNIN_LOCKOUT_SECONDS, read at each check
-# By account, and by address, apart: a lock of one is no lock of the other.
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# A failure while locked out is not counted: the lock ends SIGNIN_LOCKOUT_SECONDS after the
-# failure that set it, however long someone keeps guessing (axes' default would extend it).
+SIGNIN_LOCKOUT_MAX_SECONDS = _int(
+    "SIGNIN_LOCKOUT_MAX_SECONDS", max(24 * 3600, SIGNIN_LOCKOUT_SECONDS),
+    minimum=SIGNIN_LOCKOUT_SECONDS,
+)  # fmt: skip
+SIGNIN_KNOWN_BROWSER_DAYS = _int("SIGNIN_KNOWN_BROWSER_DAYS", 365, minimum=1)
+AXES_HANDLER = "web.lockouts.SignInHandler"  # decides; axes records
+AXES_LOCK_OUT_AT_FAILURE = False  # axes' own one-count-for-all lock: web.lockouts instead
+# How long failures are remembered (twice the longest lock), read at each check.
+AXES_COOLOFF_TIME = "web.lockouts.memory"
+# What axes resets and lists: the pair, and the address.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# A failure while locked out is not counted: guessing on does not stretch a lock (axes'
+# default would extend it).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "web.signin.client_address"  # as the API's rate limits count it
 AXES_LOCKOUT_CALLABLE = "web.signin.locked_out"

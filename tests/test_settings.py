@@ -346,6 +346,16 @@ class TestBadValuesStopStartUp:
             ({"TIME_ZONE": "Mars/Olympus"}, "TIME_ZONE must be an IANA time zone"),
             ({"PUSH_DB_THREADS": "0"}, "PUSH_DB_THREADS must be a whole number >= 1"),
             ({"PUSH_RENDER_PROCESSES": "two"}, "PUSH_RENDER_PROCESSES must be a whole number"),
+            # an address's limit below one account's, a longest lock below the first: refused
+            (
+                {"SIGNIN_FAILURE_LIMIT": "20", "SIGNIN_ADDRESS_FAILURE_LIMIT": "19"},
+                "SIGNIN_ADDRESS_FAILURE_LIMIT must be a whole number >= 20",
+            ),
+            (
+                {"SIGNIN_LOCKOUT_SECONDS": "600", "SIGNIN_LOCKOUT_MAX_SECONDS": "599"},
+                "SIGNIN_LOCKOUT_MAX_SECONDS must be a whole number >= 600",
+            ),
+            ({"SIGNIN_KNOWN_BROWSER_DAYS": "0"}, "SIGNIN_KNOWN_BROWSER_DAYS must be a whole"),
         ],
     )
     def test_a_malformed_value_is_refused_by_name(self, env: dict[str, str], words: str) -> None:

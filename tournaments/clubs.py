@@ -22,6 +22,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from .access import SYSTEM, is_club_director
+from .display_names import display_name
 from .errors import ClubNotPermitted, InvalidClubData
 from .models import Club, Player
 
@@ -85,7 +86,8 @@ def club_create(*, actor: Any, name: str, time_zone: str = "UTC") -> Club:
 
 def club_for(user: Any) -> Club:
     """Return the club ``user`` directs (the oldest, if several); with none, create
-    "<username>'s club" with them as its director."""
+    "<display name>'s club" with them as its director (never their user name, which its
+    name and its slug would show to everyone: tournaments.display_names)."""
     if not _person(user):
         raise ClubNotPermitted("sign in to have a club")
     with transaction.atomic():
@@ -93,7 +95,7 @@ def club_for(user: Any) -> Club:
         list(get_user_model().objects.select_for_update().filter(pk=user.pk).values("pk"))
         club = Club.objects.filter(directors=user).order_by("created_at", "id").first()
         if club is None:
-            club = club_create(actor=user, name=f"{user.get_username()}'s club")
+            club = club_create(actor=user, name=f"{display_name(user)}'s club")
     return club
 
 

@@ -6,6 +6,6 @@ class WebConfig(AppConfig):
     verbose_name = "Web pages"
 
     def ready(self) -> None:
-        from . import clubtime
+        from . import clubtime, known_browsers  # noqa: F401  (its signal receiver)
 
         clubtime.connect()

@@ -21,6 +21,7 @@ from scoring import selectors as scoring
 from scoring.models import DealResult, MatchResult
 from tournaments import matchlog
 from tournaments import selectors as store
+from tournaments.display_names import full_name, full_names
 from tournaments.models import Match, MatchReceipt, Player, Tournament
 
 from . import charts, words
@@ -515,7 +516,8 @@ def director_score_matches(tournaments: Any) -> Any:
 
 
 def _author(actor: int | None, players: dict[int, str], names: dict[int, str]) -> str:
-    """Return who entered a result, by their player's name if they play, else their account."""
+    """Return who entered a result, by their player's name if they play, else their account's
+    full name (never its user name: tournaments.display_names), else "the score-keeper"."""
     if actor is None:
         return "the score-keeper"
     if actor < 0:  # a team's private link (its team is the line's side)
@@ -525,10 +527,8 @@ def _author(actor: int | None, players: dict[int, str], names: dict[int, str]) -
 
 def entry_lines(match: Match, state: matchlog.MatchState) -> list[EntryLine]:
     """Return the entries awaiting an answer, each with who entered it."""
-    from django.contrib.auth import get_user_model
-
-    actors = {e.actor for e in state.entries if e.actor is not None}
-    names = dict(get_user_model().objects.filter(pk__in=actors).values_list("pk", "username"))
+    actors = {e.actor for e in state.entries if e.actor is not None and e.actor > 0}
+    names = full_names(actors)
     players = {p.user_id: p.name for _, p, _ in seat_list(match) if p.user_id}
     teams = [match.team0.name, match.team1.name]
     return [
@@ -559,7 +559,7 @@ def last_answer(match: Match, state: matchlog.MatchState) -> dict[str, Any] | No
     if author is not None and author < 0:  # through a team's link: the team said it
         side = matchlog.link_side(author)
         name = (match.team0.name, match.team1.name)[side]
-    by = name or (event.actor.get_username() if event.actor else "")
+    by = name or (full_name(event.actor) if event.actor else None) or "the score-keeper"
     return {"deal": event.payload["deal"], "by": by, "side": side, "at": event.recorded_at}
 
 

@@ -1,33 +1,26 @@
-"""Signing in that resists guessing: django-axes' lock-outs, told in words.
+"""Signing in that resists guessing, and that no one can turn against an account's owner.
 
 Every form that checks a password through ``authenticate(request, ...)`` (``/login/``,
-``/admin/login/``) is watched by django-axes (settings, "Signing in"): a failure is counted
-for its account and for its client's address, apart; once either holds
-``SIGNIN_FAILURE_LIMIT`` failures within ``SIGNIN_LOCKOUT_SECONDS``, a sign-in there is
-refused before any password is hashed (``SignInBackend`` comes first) until that long after
-the last counted failure, when the lock ends by itself. Someone else's failures from another
-address lock nothing of yours but the account they were guessing. This module gives axes the
-client's address as the API's rate limits count it, the length of a lock, and the page that
-says how long to wait.
+``/admin/login/``) is watched by django-axes (settings, "Signing in"), which records the
+failures; ``web.lockouts`` decides from them when a sign-in is refused: one account from
+one address after ``SIGNIN_FAILURE_LIMIT`` failures, one address across accounts after
+``SIGNIN_ADDRESS_FAILURE_LIMIT``, for a time that grows with each failure after the lock,
+and never a browser that signed in to that account before (``web.known_browsers``). A
+refused sign-in is refused before any password is hashed (``SignInBackend`` comes first).
+This module gives axes that check and the page that says, in words, how long to wait.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import math
-from datetime import timedelta
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
-from axes.helpers import get_client_username
-from axes.models import AccessAttempt
-from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
-from django.db.models import Max, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
-from rest_framework.throttling import BaseThrottle
+
+from .lockouts import client_address, clock, lock_ends
 
 
 class SignInBackend(AxesStandaloneBackend):
@@ -48,60 +41,26 @@ class SignInBackend(AxesStandaloneBackend):
         return None
 
 
-def lockout_time(request: HttpRequest | None = None) -> timedelta:
-    """Return how long a lock lasts after the failure that set it (read at each check)."""
-    return timedelta(seconds=settings.SIGNIN_LOCKOUT_SECONDS)
-
-
-def client_address(request: HttpRequest) -> str:
-    """Return the address a sign-in is counted by: the one the API's rate limits count
-    (``API_NUM_PROXIES``: the connection's, or the one the nearest proxy saw), an IPv6
-    address by its /64 (one machine is often given a whole one). A forwarded value that is
-    not an address counts as the connection's."""
-    ident = BaseThrottle().get_ident(request)  # type: ignore[arg-type]  # reads only META
-    try:
-        address = ipaddress.ip_address(str(ident).strip())
-    except ValueError:
-        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR") or "0.0.0.0")
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
-    return str(address)
-
-
 def seconds_left(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
-    """Return how many seconds are left of the lock on this sign-in (its account's or its
-    address's, whichever ends last)."""
-    lock = lockout_time(request)
-    now = getattr(request, "axes_attempt_time", None) or timezone.now()  # axes' clock
-    username = get_client_username(request, credentials)
-    address = getattr(request, "axes_ip_address", None) or client_address(request)
-    ends = []
-    for which in ({"username": username}, {"ip_address": address}):
-        if None in which.values():
-            continue
-        counted = AccessAttempt.objects.filter(attempt_time__gte=now - lock, **which).aggregate(
-            failures=Sum("failures_since_start"), last=Max("attempt_time")
-        )
-        if (counted["failures"] or 0) >= settings.AXES_FAILURE_LIMIT and counted["last"]:
-            ends.append(counted["last"] + lock)
-    if not ends:
-        return math.ceil(lock.total_seconds())
-    left: timedelta = max(ends) - now
-    return max(1, math.ceil(left.total_seconds()))
+    """Return how many seconds are left of the lock on this sign-in (at least 1)."""
+    end = lock_ends(request, credentials)
+    if end is None:  # ended between the check and now: try again at once
+        return 1
+    return max(1, math.ceil((end - clock(request)).total_seconds()))
 
 
 def in_words(seconds: int) -> str:
-    """Return a wait in words: "40 seconds", "1 minute", "15 minutes".
+    """Return a wait in words: "40 seconds", "1 minute", "15 minutes", "4 hours".
 
-    >>> in_words(40), in_words(60), in_words(61)
-    ('40 seconds', '1 minute', '2 minutes')
+    >>> in_words(40), in_words(60), in_words(61), in_words(7200), in_words(7201)
+    ('40 seconds', '1 minute', '2 minutes', '2 hours', '3 hours')
     """
     if seconds < 60:
         return f"{seconds} second{'s' if seconds != 1 else ''}"
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    if minutes < 120:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{math.ceil(minutes / 60)} hours"
 
 
 def locked_out(
@@ -117,8 +76,9 @@ def locked_out(
         "form": AuthenticationForm(request),
         "next": request.POST.get("next") or request.GET.get("next") or default_next,
         "locked_out": (
-            "Too many failed sign-ins for this account or from this address. "
-            f"Wait {in_words(wait)}, then try again."
+            "Too many failed sign-ins for this account from this address, or for many "
+            f"accounts from it. Wait {in_words(wait)}, then try again. In a browser you "
+            "have signed in with before, you can sign in now."
         ),
     }
     response = render(request, "web/login.html", context, status=429)
@@ -126,4 +86,4 @@ def locked_out(
     return response
 
 
-__all__ = ["SignInBackend", "client_address", "in_words", "locked_out", "lockout_time"]
+__all__ = ["SignInBackend", "client_address", "in_words", "locked_out", "seconds_left"]

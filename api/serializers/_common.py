@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from tournaments.display_names import display_name
 
 from ..access import visible_tournaments
 
@@ -30,8 +33,17 @@ class StrictModel(Strict, serializers.ModelSerializer):  # type: ignore[type-arg
 
 
 class UserRef(serializers.Serializer):  # type: ignore[type-arg]
+    """An account as others see it: its id and its display name, never its user name (half
+    of what signs in; docs/api.md, "How an account is shown")."""
+
     id = serializers.IntegerField(read_only=True)
-    username = serializers.CharField(read_only=True)
+    display_name = serializers.SerializerMethodField(
+        help_text='The full name the account\'s owner gave, else "Account <id>".'
+    )
+
+    @extend_schema_field(serializers.CharField())
+    def get_display_name(self, user: Any) -> str:
+        return display_name(user)
 
 
 class TeamRef(serializers.Serializer):  # type: ignore[type-arg]

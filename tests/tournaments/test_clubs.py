@@ -143,10 +143,16 @@ class TestMakingAClub:
 class TestClubFor:
     def test_a_user_without_a_club_gets_one_of_their_own_once(self, outsider: Any) -> None:
         made = clubs.club_for(outsider)
-        assert (made.name, made.slug) == ("outsider's club", "outsiders-club")
+        # named for the account, never by its user name (its name and slug are public)
+        number = outsider.pk
+        assert (made.name, made.slug) == (f"Account {number}'s club", f"account-{number}s-club")
         assert list(made.directors.all()) == [outsider]
         assert clubs.club_for(outsider) == made
         assert Club.objects.count() == 1
+
+    def test_a_club_made_for_a_user_with_a_full_name_bears_it(self, django_user_model: Any) -> None:
+        user = django_user_model.objects.create_user("ar7", first_name="Asha", last_name="Rao")
+        assert clubs.club_for(user).name == "Asha Rao's club"
 
     def test_a_director_of_clubs_gets_the_oldest(self, director: Any, club: Club) -> None:
         clubs.club_create(actor=director, name="A later club")

@@ -71,6 +71,20 @@ def test_a_scorekeeper_enters_a_deal_and_the_other_team_confirms_it(club: Club) 
     assert ended.payload["points"] == [55, 45] and ended.payload["sweeps"][0] == [50]
 
 
+@pytest.mark.parametrize(("full_name", "shown"), [("", "the score-keeper"), ("Ravi K", "Ravi K")])
+def test_the_players_see_a_score_keepers_entry_by_full_name_never_the_user_name(
+    club: Club, full_name: str, shown: str
+) -> None:
+    keeper_account = club.users["scorekeeper"]
+    keeper_account.first_name = full_name
+    keeper_account.save()
+    match = club.matches[0]
+    club.client("scorekeeper").post(f"/keep/{match.pk}/enter/", entry(match, "enter-0101"))
+    page = club.client(club.player_of(match, 1)).get(f"/keep/{match.pk}/").content.decode()
+    assert f"entered by {shown}" in page
+    assert keeper_account.get_username() not in page
+
+
 def test_the_team_that_entered_a_result_cannot_confirm_it(club: Club) -> None:
     match = club.matches[0]
     enterer, partner = club.player_of(match, 0, 0), club.player_of(match, 0, 1)

@@ -26,7 +26,8 @@ class Tournament:
         name (str):
         slug (str): Its address, /t/<slug>/ (left out: made from the name). One that a tournament you may not see holds
             is replaced by a free one made from it, as this answer says (cup-2); one you may see taken is refused (400).
-        organizer (UserRef):
+        organizer (UserRef): An account as others see it: its id and its display name, never its user name (half
+            of what signs in; docs/api.md, "How an account is shown").
         created_at (datetime.datetime):
         club (int | None | Unset): The club it belongs to: one you direct (a club's token: its club). Left out: your
             oldest club (one is made for you if you direct none). Fixed once made.

@@ -11,27 +11,29 @@ T = TypeVar("T", bound="UserRef")
 
 @_attrs_define
 class UserRef:
-    """
-    Attributes:
-        id (int):
-        username (str):
+    """An account as others see it: its id and its display name, never its user name (half
+    of what signs in; docs/api.md, "How an account is shown").
+
+        Attributes:
+            id (int):
+            display_name (str): The full name the account's owner gave, else "Account <id>".
     """
 
     id: int
-    username: str
+    display_name: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
 
-        username = self.username
+        display_name = self.display_name
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "id": id,
-                "username": username,
+                "display_name": display_name,
             }
         )
 
@@ -42,11 +44,11 @@ class UserRef:
         d = dict(src_dict)
         id = d.pop("id")
 
-        username = d.pop("username")
+        display_name = d.pop("display_name")
 
         user_ref = cls(
             id=id,
-            username=username,
+            display_name=display_name,
         )
 
         user_ref.additional_properties = d
