@@ -19,7 +19,7 @@ import secrets
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from .access import LinkActor, is_director
@@ -54,6 +54,36 @@ def held_by(match: Match | int, claim_id: object) -> SeatClaim | None:
 def holders(match: Match | int) -> dict[int, SeatClaim]:
     """Return the claims holding ``match``'s seats, by seat."""
     return {claim.seat: claim for claim in _holding(match)}
+
+
+def held_in(match_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
+    """Return the seats phones hold in each of the matches ``match_ids`` (seat and player's
+    name, in seat order), in one query (none for no match)."""
+    if not match_ids:
+        return {}
+    found: dict[int, list[tuple[int, str]]] = {}
+    claims = (
+        SeatClaim.objects.filter(
+            match_id__in=match_ids, released_at__isnull=True, link__revoked_at__isnull=True
+        )
+        .select_related(
+            *(f"match__team{t}__{n}_player" for t in (0, 1) for n in ("first", "second"))
+        )
+        .order_by("match_id", "seat")
+    )
+    for claim in claims:
+        found.setdefault(claim.match_id, []).append(
+            (claim.seat, player_name(claim.match, claim.seat))
+        )
+    return found
+
+
+def claims_tag(tournament_id: int) -> str:
+    """A tag that changes whenever a seat of the tournament is claimed or released."""
+    counts = SeatClaim.objects.filter(match__tournament_id=tournament_id).aggregate(
+        n=Count("pk"), released=Count("released_at")
+    )
+    return f"{counts['n']}.{counts['released']}"
 
 
 def player_name(match: Match, seat: int) -> str:

@@ -10,8 +10,10 @@ import html
 
 import pytest
 
+from competition import services as competition
+from competition.models import Stage
 from tournaments import links
-from tournaments.models import Match, SeatClaim
+from tournaments.models import Match, Player, SeatClaim, Tournament
 
 from .conftest import Club, CommittingClient
 from .test_seat import assert_hides_the_others, hands_now, shows_a_card
@@ -147,3 +149,50 @@ def test_only_a_director_may_release_a_seat(club: Club) -> None:
     assert release(club, None, match, 2) == 302  # to sign in
     assert shows_the_hand(page(holder, match)[1], match, 2)
     assert claim(phone(club, 0), match, 2)[0] == 409
+
+
+def digital_table(club: Club) -> Match:
+    """A match in play at a table of a digital stage's published round, on the board of a
+    tournament the club's director runs."""
+    director = club.users["director"]
+    t = Tournament.objects.create(name="Digital night", slug="digital-night", organizer=director)
+    teams = [
+        competition.team_register(
+            actor=director, tournament=t, name=name, checked_in=True,
+            first_player=Player.objects.create(name=f"{name} 1"),
+            second_player=Player.objects.create(name=f"{name} 2"),
+        )
+        for name in ("Lotus", "Tigers")
+    ]  # fmt: skip
+    assert len(teams) == 2
+    stage = competition.stage_create(
+        actor=director, tournament=t, name="Digital", mode="digital",
+        format=Stage.Format.ROUND_ROBIN, match_format={"bazzis": 1, "deal_cap": 1},
+    )  # fmt: skip
+    competition.stage_start(actor=director, stage=stage)
+    round_ = competition.round_pair(actor=director, stage=stage)
+    competition.round_publish(actor=director, round=round_)
+    match = Match.objects.filter(fixture__stage=stage, status=Match.Status.IN_PROGRESS).first()
+    assert match is not None
+    return match
+
+
+def test_the_board_shows_a_held_seat_and_releases_it_back_to_the_board(club: Club) -> None:
+    """A digital stage's table on the director's board: the seat a phone holds there has its
+    "Release …'s seat" button, which asks first and comes back to the board."""
+    director, match = club.users["director"], digital_table(club)
+    slug = match.tournament.slug
+    holder = CommittingClient()
+    _, key = links.team_link(actor=director, team=match.team1)
+    holder.get(f"/l/{key}/")
+    assert claim(holder, match, 1)[0] == 302
+    name, board = name_at(match, 1), f"/desk/{slug}/board/"
+    desk = club.client("director")
+    assert f"Release {name}'s seat" in html.unescape(desk.get(board).content.decode())
+    url = f"/desk/{slug}/matches/{match.pk}/seats/release/"
+    asked = desk.post(url, {"seat": "1", "from": "board"})
+    assert asked.status_code == 200 and 'name="from" value="board"' in asked.content.decode()
+    done = desk.post(url, {"seat": "1", "from": "board", "confirmed": "yes"})
+    assert done.status_code == 302 and done["Location"] == f"{board}#match-{match.pk}"
+    assert f"Release {name}'s seat" not in html.unescape(desk.get(board).content.decode())
+    assert "seat was released by the director" in page(holder, match)[1]

@@ -141,7 +141,13 @@ def seat_release(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     visible_or_404(request.user, match.tournament)
     if not is_director(request.user, match.tournament):
         raise PermissionDenied("only a director of this tournament may release a seat")
-    back = redirect(reverse("web:desk-match", args=[slug, match.pk]))
+    board = request.POST.get("from") == "board"  # the board's button: back to the board
+    back_to = (
+        reverse("web:desk-board", args=[slug]) + f"#match-{match.pk}"
+        if board
+        else reverse("web:desk-match", args=[slug, match.pk])
+    )
+    back = redirect(back_to)
     seat = request.POST.get("seat", "")
     if seat not in ("0", "1", "2", "3"):
         messages.error(request, "Nothing was released: the form was damaged, try again.")
@@ -157,8 +163,8 @@ def seat_release(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             f"The next phone of the team to say “I am {name}” holds the seat.",
         ],
         button=f"Release {name}'s seat",
-        cancel=reverse("web:desk-match", args=[slug, match.pk]),
-        fields={"seat": seat},
+        cancel=back_to,
+        fields={"seat": seat, **({"from": "board"} if board else {})},
     )
     if asked is not None:
         return asked
