@@ -26,6 +26,10 @@ from .access import LinkActor, is_director
 from .errors import ClubNotPermitted, SeatRefused
 from .keys import key_hash
 from .models import Match, SeatClaim
+from .selectors import match_state
+
+#: what a match's seat players are read through
+_PLAYERS = tuple(f"team{t}__{n}_player" for t in (0, 1) for n in ("first", "second"))
 
 
 def new_claim_id() -> str:
@@ -76,6 +80,17 @@ def held_in(match_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
             (claim.seat, player_name(claim.match, claim.seat))
         )
     return found
+
+
+def held_to_play(match_id: int, side: int | None) -> str | None:
+    """Return the name of the player whose turn it is in ``match_id``'s deal in play if they
+    sit on ``side`` and a phone holds their seat (that phone plays it, and no one else through
+    the team's link), else None."""
+    deal = match_state(match_id).deal
+    seat = None if deal is None else deal.to_play
+    if seat is None or seat % 2 != side or not _holding(match_id).filter(seat=seat).exists():
+        return None
+    return player_name(Match.objects.select_related(*_PLAYERS).get(pk=match_id), seat)
 
 
 def claims_tag(tournament_id: int) -> str:
