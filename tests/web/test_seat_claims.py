@@ -15,6 +15,7 @@ from competition.models import Stage
 from tournaments import links
 from tournaments.models import Match, Player, SeatClaim, Tournament
 
+from .checks import check_html
 from .conftest import Club, CommittingClient
 from .test_seat import assert_hides_the_others, hands_now, shows_a_card
 
@@ -73,6 +74,7 @@ def test_a_second_browser_claiming_a_held_seat_is_refused_in_words_and_sees_no_h
     assert f"{name_at(match, 3)}'s seat is held by another phone" in text
     assert_hides_the_others(text, match, None)
     assert page(second, match, "live/")[0] == 404
+    check_html(second.get(f"/play/{match.pk}/").content.decode())
     # the first browser keeps the seat, and its hand
     status, text = page(first, match)
     assert status == 200 and shows_the_hand(text, match, 3)
@@ -107,6 +109,7 @@ def test_the_directors_release_lets_a_new_browser_claim_the_seat_and_the_old_one
     old, new = phone(club, 1), phone(club, 1)
     assert claim(old, match, 1)[0] == 302
     desk = club.client("director")
+    check_html(desk.get(f"/desk/{club.tournament.slug}/matches/{match.pk}/").content.decode())
     text = html.unescape(
         desk.get(f"/desk/{club.tournament.slug}/matches/{match.pk}/").content.decode()
     )
@@ -127,6 +130,7 @@ def test_the_directors_release_lets_a_new_browser_claim_the_seat_and_the_old_one
         status, text = page(old, match, part)
         assert status == 200 and f"{name}'s seat was released by the director" in text
         assert_hides_the_others(text, match, None)
+    check_html(old.get(f"/play/{match.pk}/").content.decode())
     # the next browser to claim it holds it
     assert claim(new, match, 1)[0] == 302
     status, text = page(new, match)
@@ -188,7 +192,9 @@ def test_the_board_shows_a_held_seat_and_releases_it_back_to_the_board(club: Clu
     assert claim(holder, match, 1)[0] == 302
     name, board = name_at(match, 1), f"/desk/{slug}/board/"
     desk = club.client("director")
-    assert f"Release {name}'s seat" in html.unescape(desk.get(board).content.decode())
+    shown = desk.get(board).content.decode()
+    assert f"Release {name}'s seat" in html.unescape(shown)
+    check_html(shown)
     url = f"/desk/{slug}/matches/{match.pk}/seats/release/"
     asked = desk.post(url, {"seat": "1", "from": "board"})
     assert asked.status_code == 200 and 'name="from" value="board"' in asked.content.decode()
