@@ -146,8 +146,8 @@ def live_part(
 def seat_held(session_key: str, pk: int, seat_no: int) -> bool:
     """Whether the browser whose session is ``session_key`` may still see seat ``seat_no`` of
     match ``pk``: the page's own check (:class:`Viewer`), made again for a stream that
-    outlives the request that opened it. Signed out, its team link reissued or its
-    tournament over, the seat is no longer its own."""
+    outlives the request that opened it. Signed out, its team link reissued, its seat
+    released by a director or its tournament over, the seat is no longer its own."""
     request = HttpRequest()
     request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
     request.user = auth.get_user(request)
