@@ -22,7 +22,7 @@ from rest_framework.request import Request
 
 from competition import access as competition_access
 from competition import selectors as competition_selectors
-from tournaments import links
+from tournaments import links, matchlog, seats
 from tournaments.access import LinkActor, directed_clubs, is_club_director, is_director
 from tournaments.models import ID_LIMIT, Club, Player, Tournament
 
@@ -153,7 +153,7 @@ def get_visible_row(
     return obj
 
 
-def admit_to_append(request: Request, match: Any, listed: bool) -> None:
+def admit_to_append(request: Request, match: Any, listed: bool, *, kind: str = "") -> None:
     """The API's check of an append, on the match the append service has just locked.
 
     The ``gate`` of ``match_append_event``: the same refusals, in the same order, as
@@ -166,6 +166,15 @@ def admit_to_append(request: Request, match: Any, listed: bool) -> None:
     if team is not None:  # a team's token: its own tournament's matches, as its link
         if match.tournament_id != team.tournament_id:
             raise Http404
+        moves = kind == matchlog.MOVE_PLAYED
+        held = seats.held_to_play(match.pk, team.side_in(match)) if moves else None
+        if held is not None:  # that player's phone plays the seat, and only it
+            raise Problem(
+                f"{held}'s seat is held by a phone through the team's link: it is played "
+                "there, not through the team's token",
+                code="seat_held",
+                status_code=409,
+            )
         return
     _admit(request, match.tournament, listed=listed)
     require_write(request, match.tournament_id)

@@ -58,6 +58,7 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal(errors.CompetitionRefused, 422, None, "any other refusal of the competition"),
     Refusal(store.ClubNotPermitted, 403, None, "the actor does not direct the club"),
     Refusal(store.ClubRefused, 422, None, "a club's or a member's details refused"),
+    Refusal(store.SeatRefused, 409, "Seat held", "the seat is held, or this phone holds one"),
     Refusal(sc.SeepError, 422, None, "the engine refused it (with its rule)"),
 )
 #: what the kinds above have in common: anything else is not a refusal
@@ -65,6 +66,7 @@ ROOTS: tuple[type[Exception], ...] = (
     store.AppendRefused,
     errors.CompetitionRefused,
     store.ClubRefused,
+    store.SeatRefused,
     sc.SeepError,
 )
 

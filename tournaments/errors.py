@@ -82,6 +82,14 @@ class StoreUnavailable(AppendRefused):
     """
 
 
+# --- A seat of a digital match, claimed by a phone (``tournaments.seats``) ---------------
+
+
+class SeatRefused(Refused):
+    """A phone's claim of a seat that changed nothing: another phone holds it (code
+    ``seat_held``), or this phone holds the partner's seat already (``one_seat_a_phone``)."""
+
+
 # --- Clubs and their members (``tournaments.clubs``) -------------------------------------
 
 

@@ -616,3 +616,44 @@ class MatchReceipt(models.Model):
 
     def __str__(self) -> str:
         return f"receipt of match {self.match_id} at #{self.seq}"
+
+
+class SeatClaim(models.Model):
+    """A seat of a digital match held by one phone acting through its team's link (docs/links.md,
+    "Playing a digital match"): the first phone to claim the seat holds it until a director
+    releases it. The phone is known by the SHA-256 of a random claim id kept in its session
+    (never the id itself). One holder a seat, one seat a phone, per match: the database keeps
+    both, so two phones claiming at the same moment cannot both win. A release is kept (who,
+    when), not deleted.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_claims")
+    seat = models.PositiveSmallIntegerField(validators=[MaxValueValidator(3)])
+    link = models.ForeignKey(TeamLink, on_delete=models.CASCADE, related_name="seat_claims")
+    browser_hash = models.CharField(max_length=64, editable=False)
+    claimed_at = models.DateTimeField(default=timezone.now, editable=False)
+    released_at = models.DateTimeField(null=True, blank=True)
+    released_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["match", "seat", "-claimed_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "seat"],
+                condition=Q(released_at__isnull=True),
+                name="seat_claim_one_holder",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "browser_hash"],
+                condition=Q(released_at__isnull=True),
+                name="seat_claim_one_seat_a_phone",
+            ),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="seat_claim_seat_0_to_3"),
+        ]
+
+    def __str__(self) -> str:
+        held = " (released)" if self.released_at else ""
+        return f"seat {self.seat} of match {self.match_id}{held}"

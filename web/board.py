@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from competition.models import Fixture, Round, Stage
 from scoring.models import MatchResult
-from tournaments import matchlog
+from tournaments import matchlog, seats
 from tournaments import selectors as store
 from tournaments.models import Match, MatchEvent, Tournament
 
@@ -81,6 +81,8 @@ class BoardTable:
     settled: list[str] = field(default_factory=list)
     expected_seq: int = 0
     client_id: str = ""
+    #: the seats phones hold through their team's link (a digital match): seat, player
+    held_seats: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def match_id(self) -> int | None:
@@ -346,9 +348,13 @@ def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
     ]
     states = store.match_states(playing)
     waits = _waits([m for m in playing if m.pk in states], states)
+    held = seats.held_in([m.pk for m in playing if m.mode == Match.Mode.DIGITAL])
     by_stage: dict[int, list[BoardTable]] = {s.pk: [] for s in stages}
     for f in fixtures:
-        by_stage[f.stage_id].append(_table(f, states, waits, now))
+        table = _table(f, states, waits, now)
+        if table.state not in (FINISHED, CALLED_OFF) and f.match_id in held:
+            table.held_seats = held[f.match_id]
+        by_stage[f.stage_id].append(table)
     return Board(
         [BoardStage(s, current[s.pk], by_stage[s.pk]) for s in stages],
         now,

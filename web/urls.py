@@ -98,6 +98,7 @@ tournament_desk = [
     path("matches/<int:pk>/decide/", matches.decide, name="desk-decide"),
     path("matches/<int:pk>/confirm/", matches.confirm_entry, name="desk-confirm"),
     path("matches/<int:pk>/correct/", matches.correct, name="desk-correct"),
+    path("matches/<int:pk>/seats/release/", desk_links.seat_release, name="desk-seat-release"),
 ]
 
 urlpatterns = [

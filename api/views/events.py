@@ -156,7 +156,7 @@ class MatchEvents(APIView):
                 idempotency_key=key,
                 via=via_of(request),
                 # who may see the match, decided on the row the service locks (access's doc)
-                gate=functools.partial(admit_to_append, request),
+                gate=functools.partial(admit_to_append, request, kind=body["kind"]),
             )
         except MatchNotFound as exc:  # the same 404 as a match the caller may not see
             raise Http404 from exc

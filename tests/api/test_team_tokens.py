@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import seep_core as sc
-from tournaments import links
+from tournaments import links, seats
 from tournaments.access import SYSTEM
 from tournaments.models import Match, MatchEvent
 from tournaments.selectors import match_state
@@ -163,3 +163,26 @@ def test_a_teams_token_plays_its_own_seats_of_a_digital_match_and_no_other(
     assert refused.status_code == 403 and refused.json()["code"] == "not_your_seat"
     last = MatchEvent.objects.filter(match=match).order_by("-seq").first()
     assert last is not None and last.via.startswith(f"team-link:{side}:")
+
+
+def test_a_teams_token_plays_no_seat_a_phone_holds(league: League) -> None:
+    """A seat claimed by a phone through the team's link is played on that phone only: the
+    team's token is refused (409 ``seat_held``, nothing written) until a director releases it."""
+    match = league.digital
+    deal = match_state(match).deal
+    assert deal is not None and deal.to_play is not None
+    side, seat = deal.to_play % 2, deal.to_play
+    team = (match.team0, match.team1)[side]
+    ours = as_team(league, team_token(league, team))
+    link = links.actor_for(links.team_link(actor=league.users["organizer_a"], team=team)[0])
+    seats.seat_claim(actor=link, match=match, seat=seat, claim_id=seats.new_claim_id())
+    move = {"move": sc.legal_moves(deal)[0]}
+    match.refresh_from_db()
+    head = match.last_seq
+    refused = append(ours, match, "move_played", move)
+    assert refused.status_code == 409 and refused.json()["code"] == "seat_held"
+    assert str(match.seat_players()[seat].name) in refused.json()["detail"]
+    match.refresh_from_db()
+    assert match.last_seq == head
+    seats.seat_release(actor=league.users["organizer_a"], match=match, seat=seat)
+    assert append(ours, match, "move_played", move).status_code == 201

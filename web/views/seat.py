@@ -3,7 +3,9 @@
 Who sits where is the log's (``match_started`` fixed the seats' accounts): a signed-in
 player is at their seat. A browser holding the team's private link (docs/links.md) acts for
 the team, not for a seat: its holder says once which of the team's two players they are
-("I am Asha"), and the browser's session keeps that seat for the match.
+("I am Asha"), and that claim is the server's (``tournaments.seats``): the first browser to
+claim a seat holds it until a director releases it, a browser holds one seat of a match, and
+the browser is known by a random claim id its session keeps.
 
 The page shows what ``seep_core.view`` shows that seat (``web.seat``, read through the
 selector the API's ``state/`` reads) and offers the engine's legal moves; a move is posted
@@ -31,9 +33,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from competition.refusals import status_of
 from tournaments import matchlog
+from tournaments import seats as seat_claims
 from tournaments import selectors as store
 from tournaments.access import seat_lineup, seats_in
+from tournaments.errors import SeatRefused
 from tournaments.models import Match
 from tournaments.reads import consistent_read
 
@@ -42,8 +47,8 @@ from .. import links as team_links
 from ..clubtime import use_club_time
 from .common import POLL_MS, conditional, etag_of
 
-#: the session's seats chosen through a team's link: {match id: seat}
-SESSION_SEATS = "seats"
+#: the session's claim id: the browser's name in its seat claims (``tournaments.seats``)
+SESSION_CLAIM = "seat_claim"
 #: what a move refused as no longer offered means to the player
 STALE_MOVE = (
     "That move is not open any more: the deal has moved on. The page now shows where it "
@@ -53,8 +58,8 @@ STALE_MOVE = (
 
 class Viewer:
     """Who is looking at a seat page: the match, its state, the seat (None: a team's link
-    whose holder has not said which player they are), and who appends (an account or the
-    team's link)."""
+    whose holder holds no seat), who appends (an account or the team's link), and the seat a
+    director released from under this browser (``released``, else None)."""
 
     def __init__(self, request: HttpRequest, pk: int) -> None:
         match = get_object_or_404(
@@ -67,12 +72,16 @@ class Viewer:
         self.link = None if seats else team_links.acting_for(request, match)
         self.side: int | None = seats[0] % 2 if seats else None
         self.seat: int | None = seats[0] if seats else None
+        self.released: int | None = None
         if self.link is not None:
             self.side = self.link.side_in(match)
-            chosen = request.session.get(SESSION_SEATS, {}).get(str(match.pk))
-            self.seat = (
-                chosen if self.side is not None and chosen in _team_seats(self.side) else None
-            )
+            claim_id = request.session.get(SESSION_CLAIM)
+            claim = seat_claims.held_by(match, claim_id) if self.side is not None else None
+            if claim is not None and self.side is not None and claim.seat in _team_seats(self.side):
+                self.seat = claim.seat
+            elif claim is None and claim_id is not None:
+                gone = seat_claims.released_from(match, claim_id)
+                self.released = None if gone is None else gone.seat
         elif not seats:
             if team_links.held(request).stopped:
                 raise team_links.LinkStopped()
@@ -86,7 +95,17 @@ class Viewer:
             Match.objects.filter(pk=self.match.pk).values_list("result__seq", flat=True).first()
         )
         link = "" if self.link is None else f"-l{self.link.link_id}"
-        return f"p{self.match.pk}-{self.match.last_seq}-{result or 0}-s{self.seat}{link}"
+        released = "" if self.released is None else f"-r{self.released}"
+        return f"p{self.match.pk}-{self.match.last_seq}-{result or 0}-s{self.seat}{link}{released}"
+
+    def released_words(self) -> str:
+        """What a browser whose seat a director released is told."""
+        assert self.released is not None
+        name = seat_claims.player_name(self.match, self.released)
+        return (
+            f"{name}'s seat was released by the director: this phone no longer holds it, and "
+            "shows no cards. The next phone to say who it is holds the seat."
+        )
 
 
 def _team_seats(side: int) -> tuple[int, int]:
@@ -127,8 +146,8 @@ def live_part(
 def seat_held(session_key: str, pk: int, seat_no: int) -> bool:
     """Whether the browser whose session is ``session_key`` may still see seat ``seat_no`` of
     match ``pk``: the page's own check (:class:`Viewer`), made again for a stream that
-    outlives the request that opened it. Signed out, its team link reissued or its
-    tournament over, the seat is no longer its own."""
+    outlives the request that opened it. Signed out, its team link reissued, its seat
+    released by a director or its tournament over, the seat is no longer its own."""
     request = HttpRequest()
     request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
     request.user = auth.get_user(request)
@@ -139,12 +158,19 @@ def seat_held(session_key: str, pk: int, seat_no: int) -> bool:
 
 
 def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResponse:
-    """The team link's question: which of the team's two players is holding this phone."""
+    """The team link's question: which of the team's two players is holding this phone (a
+    seat another phone holds says so)."""
     assert viewer.side is not None
     players = viewer.match.seat_players()
-    choices = [(s, players[s].name) for s in _team_seats(viewer.side)]
+    held = seat_claims.holders(viewer.match)
+    choices = [(s, players[s].name, s in held) for s in _team_seats(viewer.side)]
     team = (viewer.match.team0, viewer.match.team1)[viewer.side]
-    context = {"match": viewer.match, "team": team, "choices": choices}
+    context = {
+        "match": viewer.match,
+        "team": team,
+        "choices": choices,
+        "released": viewer.released_words() if viewer.released is not None else "",
+    }
     return render(request, "web/seat_choose.html", context, status=status)
 
 
@@ -166,6 +192,9 @@ def seat_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The seat page's live part: rendered for this seat alone, never from a shared cache."""
     with consistent_read():
         viewer = Viewer(request, pk)
+        if viewer.seat is None and viewer.released is not None:
+            words, match = viewer.released_words(), viewer.match
+            return conditional(request, viewer.version(), lambda: _released_part(match, words))
         if viewer.seat is None:
             raise Http404("say which player you are first")
 
@@ -183,13 +212,20 @@ def seat_live(request: HttpRequest, pk: int) -> HttpResponse:
         return conditional(request, viewer.version(), build)
 
 
+def _released_part(match: Match, words: str) -> HttpResponse:
+    """The live part of a browser whose seat was released: the words, no hand, no move."""
+    context = {"match": match, "words": words}
+    return HttpResponse(render_to_string("web/_seat_released.html", context))
+
+
 @team_links.signed_in_or_linked
 @require_POST
 def seat_choose(request: HttpRequest, pk: int) -> HttpResponse:
-    """Keep the seat a team link's holder chose, for this match, in the browser's session.
+    """Claim the seat a team link's holder chose, for this browser (``tournaments.seats``).
 
-    Chosen once: a phone that said "I am Asha" stays Asha's for the session (a second
-    choice is refused), so it never shows the partner's hand."""
+    The first browser to claim a seat holds it until a director releases it; another
+    browser's claim of it is refused in words (409), and a browser that holds one seat of the
+    match cannot claim the partner's as well, so no phone ever shows both hands."""
     viewer = Viewer(request, pk)
     if viewer.link is None or viewer.side is None:
         return redirect(reverse("web:seat", args=[pk]))  # seated by their account
@@ -197,15 +233,20 @@ def seat_choose(request: HttpRequest, pk: int) -> HttpResponse:
         wanted = int(request.POST.get("seat", ""))
     except ValueError:
         wanted = -1
-    if viewer.seat is not None and wanted != viewer.seat:
-        messages.error(request, "This phone plays for one player of the team; it stays theirs.")
-        return redirect(reverse("web:seat", args=[pk]))
-    if wanted not in _team_seats(viewer.side):
+    if viewer.seat is None and wanted not in _team_seats(viewer.side):
         messages.error(request, "Choose one of your team's two players.")
         return _choose(request, viewer, status=commands.FORM_REFUSED)
-    chosen = dict(request.session.get(SESSION_SEATS, {}))
-    chosen[str(viewer.match.pk)] = wanted
-    request.session[SESSION_SEATS] = chosen
+    claim_id = seat_claims.claim_id_or_new(request.session.get(SESSION_CLAIM))
+    try:
+        seat_claims.seat_claim(
+            actor=viewer.link, match=viewer.match, seat=wanted, claim_id=claim_id
+        )
+    except SeatRefused as refused:
+        if viewer.seat is not None:  # it holds a seat: it stays on that seat's page
+            return _refused(request, viewer, refused.message, status_of(refused))
+        messages.error(request, refused.message)
+        return _choose(request, viewer, status=status_of(refused))
+    request.session[SESSION_CLAIM] = claim_id
     return redirect(reverse("web:seat", args=[pk]))
 
 

@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import matchlog
+from tournaments import matchlog, seats
 from tournaments.models import Tournament
 from tournaments.reads import consistent_read
 
@@ -46,7 +46,8 @@ class CountVersion(forms.Command):
 
 
 def _version(t: Tournament) -> str:
-    return f"b{pages.tournament_version(t)}-{int(time.time() // 60)}"
+    claims = seats.claims_tag(t.pk)  # a seat claimed or released changes the board too
+    return f"b{pages.tournament_version(t)}-{claims}-{int(time.time() // 60)}"
 
 
 def _part(request: HttpRequest, t: Tournament) -> str:

@@ -1,5 +1,6 @@
 """The desk's team links (docs/links.md): a team's link and card, reissued when a card is
-lost (asked first), and every card of the tournament or of a round, printed on A4."""
+lost (asked first), every card of the tournament or of a round, printed on A4, and the
+release of a digital match's seat a phone holds through its team's link (asked first)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,22 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import links
-from tournaments.models import Team, Tournament
+from tournaments import links, seats
+from tournaments.access import is_director
+from tournaments.errors import SeatRefused
+from tournaments.models import Match, Team, Tournament
 from tournaments.site import absolute_url, unreachable_host
 
+from ... import pages
+from ...access import visible_or_404
 from ...qr import qr_svg
-from ._common import confirm_first, round_or_404, team_or_404, tournament_or_404
+from ._common import confirm_first, refusal, round_or_404, team_or_404, tournament_or_404
 
 
 def _card(request: HttpRequest, t: Tournament, team: Team, key: str) -> dict[str, Any]:
@@ -122,3 +128,52 @@ def _cards_page(
         "unreachable": _unreachable(request),
     }
     return render(request, "web/desk_cards.html", context)
+
+
+@login_required
+@require_POST
+def seat_release(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Release a seat of a digital match that a phone holds through its team's link (asked
+    first): that phone shows its cards no more, and the next phone to claim it holds it.
+    Anyone but the tournament's directors is refused (403)."""
+    found = pages.match_for_page(Match.objects.all())
+    match = get_object_or_404(found, pk=pk, tournament__slug=slug, mode=Match.Mode.DIGITAL)
+    visible_or_404(request.user, match.tournament)
+    if not is_director(request.user, match.tournament):
+        raise PermissionDenied("only a director of this tournament may release a seat")
+    board = request.POST.get("from") == "board"  # the board's button: back to the board
+    back_to = (
+        reverse("web:desk-board", args=[slug]) + f"#match-{match.pk}"
+        if board
+        else reverse("web:desk-match", args=[slug, match.pk])
+    )
+    back = redirect(back_to)
+    seat = request.POST.get("seat", "")
+    if seat not in ("0", "1", "2", "3"):
+        messages.error(request, "Nothing was released: the form was damaged, try again.")
+        return back
+    name = seats.player_name(match, int(seat))
+    asked = confirm_first(
+        request,
+        tournament=match.tournament,
+        title=f"Release {name}'s seat?",
+        consequences=[
+            f"The phone that holds {name}'s seat stops showing their cards at once, and is "
+            "told that the seat was released.",
+            f"The next phone of the team to say “I am {name}” holds the seat.",
+        ],
+        button=f"Release {name}'s seat",
+        cancel=back_to,
+        fields={"seat": seat, **({"from": "board"} if board else {})},
+    )
+    if asked is not None:
+        return asked
+    try:
+        seats.seat_release(actor=request.user, match=match, seat=int(seat))
+    except SeatRefused as exc:
+        refusal(request, exc)
+        return back
+    messages.success(
+        request, f"{name}'s seat is released: the next phone to say “I am {name}” holds it."
+    )
+    return back

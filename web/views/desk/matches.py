@@ -18,7 +18,7 @@ from competition import errors as competition_errors
 from competition.refusals import status_of
 from scoring import selectors as scoring
 from tournaments import errors as store_errors
-from tournaments import matchlog
+from tournaments import matchlog, seats
 from tournaments import selectors as store
 from tournaments.models import Match, Tournament
 from tournaments.reads import consistent_read
@@ -88,9 +88,19 @@ def _match_page(
             "preview": preview,
             "answer_initial": initial,
             "score_mode": match.mode == Match.Mode.SCORE,
+            "held_seats": _held_seats(match),
         },
         status=status,
     )
+
+
+def _held_seats(match: Match) -> list[tuple[int, str, Any]]:
+    """The seats of a digital match that phones hold through their team's link: each seat,
+    its player's name and since when (what the director may release)."""
+    if match.mode != Match.Mode.DIGITAL:
+        return []
+    held = seats.holders(match)
+    return [(s, seats.player_name(match, s), held[s].claimed_at) for s in sorted(held)]
 
 
 @login_required
