@@ -111,7 +111,7 @@ def erase_member(*, actor: Any, member: Player) -> Erasure:
 
     A member of no club, or one erased already, is refused (``ClubRefused``); anyone else
     than the club's directors and the member is refused (``ClubNotPermitted``)."""
-    if not may_ask(actor, member):
+    if member.club_id is None or not may_ask(actor, member):
         raise ClubNotPermitted("only a director of the club, or the member, may erase a member")
     club = Club.objects.get(pk=member.club_id)
     by_member = own(actor, member) and not is_club_director(actor, club)

@@ -105,6 +105,10 @@ def test_a_second_erasure_is_refused(club_world: ClubWorld) -> None:
         erase_member(actor=club_world.director, member=Player.objects.get(pk=member.pk))
     assert caught.value.code == "already_erased"
     assert Erasure.objects.count() == 1
+    with pytest.raises(InvalidClubData) as caught:  # nor linked to an account again
+        invites.member_invite(actor=club_world.director, member=member)
+    assert caught.value.code == "already_erased"
+    assert not MemberInvite.objects.exists()
 
 
 def test_only_the_clubs_directors_and_the_member_may_erase(club_world: ClubWorld) -> None:

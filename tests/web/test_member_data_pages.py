@@ -57,6 +57,8 @@ def test_a_director_downloads_a_members_data_and_erases_them(roster: dict[str, A
     roster_page = director.get(f"/clubs/{club.slug}/members/").content.decode()
     assert "Anil" not in roster_page and "anil@x" not in roster_page
     assert "erased already" in director.get(erase_url).content.decode()
+    desk = director.get(f"/clubs/{club.slug}/members/{anil.pk}/").content.decode()
+    assert "was erased on" in desk and "/invite/" not in desk  # no account linked again
 
 
 def test_the_erasure_needs_the_csrf_token(roster: dict[str, Any]) -> None:
