@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.models import Erasure, Player
+from api.models import ResultEntry, Webhook, WebhookDelivery
+from competition.models import Notice, Stage
+from tournaments.models import Erasure, Player, Team
 
 from .conftest import Clubs
 from .test_people import problem
@@ -58,3 +60,28 @@ def test_nobody_else_reaches_a_members_data(scene: Clubs) -> None:
     assert scene.client(token="club_read").get(export).status_code == 200
     assert not Erasure.objects.exists()
     assert Player.objects.get(pk=scene.members["bina"].pk).name == "Bina"
+
+
+def test_what_was_stored_with_the_name_is_rewritten_and_nothing_else(scene: Clubs) -> None:
+    bina, chetan = scene.members["bina"], scene.members["chetan"]
+    Team.objects.create(
+        tournament=scene.cup, name="Bina & Chetan", first_player=bina, second_player=chetan
+    )
+    hook = Webhook.objects.create(
+        tournament=scene.cup, url="https://example.org/", secret="s", created_by=scene.users["asha"]
+    )
+    body = {"sides": [{"id": 1, "name": "Bina & Chetan"}, {"id": 2, "name": "Binary"}]}
+    delivery = WebhookDelivery.objects.create(webhook=hook, kind="match.completed", body=body)
+    entry = ResultEntry.objects.create(tournament=scene.cup, seq=1, kind="x", body=body)
+    stage = Stage.objects.create(
+        tournament=scene.cup, order=1, name="Swiss", format="swiss", match_format={}
+    )
+    notice = Notice.objects.create(stage=stage, code="x", message="Bina & Chetan moved on")
+    scene.client("asha").post(f"/api/v1/members/{bina.pk}/erase/")
+    label = f"Erased member {bina.pk}"
+    scrubbed = {"sides": [{"id": 1, "name": f"{label} & Chetan"}, {"id": 2, "name": "Binary"}]}
+    for row in (delivery, entry):
+        row.refresh_from_db()
+        assert row.body == scrubbed
+    notice.refresh_from_db()
+    assert notice.message == f"{label} & Chetan moved on"
