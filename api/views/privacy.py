@@ -64,8 +64,8 @@ class MemberErase(APIView):
         """Erase a member's name, contact and account link (its directors, or the member):
         shown as "Erased member N" from now on; their matches, results and ratings stay, by
         id (docs/privacy.md). A member erased already: 422 ``already_erased``."""
+        member = _asked(request, pk)  # a member the caller does not see: 404 first
         require_write_token(request)
-        member = _asked(request, pk)
         erasure = privacy.erase_member(actor=request.user, member=member)
         return Response(
             {
