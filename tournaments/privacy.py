@@ -50,9 +50,9 @@ class Renamed:
     def scrub(self, text: str) -> str:
         """Return ``text`` with every old team name and the member's name replaced (whole
         words, capitals ignored)."""
-        for old, new in self.teams.values():
-            text = text.replace(old, new)
-        return name_pattern(self.name).sub(self.label, text)
+        for old, new in self.teams.values():  # a function: a name's "\\1" is no group
+            text = name_pattern(old).sub(lambda _, new=new: new, text)
+        return name_pattern(self.name).sub(lambda _: self.label, text)
 
     def scrub_json(self, value: Any) -> Any:
         """Return a JSON value with ``scrub`` applied to every string in it, keys included."""

@@ -184,3 +184,13 @@ def test_a_name_is_scrubbed_as_a_whole_word_only(name: str, before: str, after: 
         assert scrubbed == f"{before}Erased member 1{after}"
     else:  # part of a longer word ("Dev" in "Devika"): left alone
         assert scrubbed == text
+
+
+def test_a_team_named_after_the_member_alone_is_replaced_as_a_whole_word_only() -> None:
+    renamed = Renamed(1, 1, "Dev", "Erased member 1", {7: ("Dev", "Erased member 1")}, frozenset())
+    assert renamed.scrub_json(["Dev", "Devika & Ravi", "Dev & Ravi", {"Dev": "dev"}]) == [
+        "Erased member 1", "Devika & Ravi", "Erased member 1 & Ravi",
+        {"Erased member 1": "Erased member 1"},
+    ]  # fmt: skip
+    odd = Renamed(2, 1, r"A\1b", "Erased member 2", {8: (r"A\1b & C", r"X\2 & C")}, frozenset())
+    assert odd.scrub(r"A\1b & C won") == r"X\2 & C won"
