@@ -17,6 +17,7 @@ bodies, the desk's notices) in the same transaction, and drop what they cached. 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -50,9 +51,10 @@ class Renamed:
     def scrub(self, text: str) -> str:
         """Return ``text`` with every old team name and the member's name replaced (whole
         words, capitals ignored)."""
-        for old, new in self.teams.values():  # a function: a name's "\\1" is no group
-            text = name_pattern(old).sub(lambda _, new=new: new, text)
-        return name_pattern(self.name).sub(lambda _: self.label, text)
+        # a function, not a template: a name's "\\1" is text, not a group
+        for old, new in self.teams.values():
+            text = name_pattern(old).sub(functools.partial(_as, new), text)
+        return name_pattern(self.name).sub(functools.partial(_as, self.label), text)
 
     def scrub_json(self, value: Any) -> Any:
         """Return a JSON value with ``scrub`` applied to every string in it, keys included."""
@@ -69,6 +71,10 @@ class Renamed:
         text = json.dumps(value, ensure_ascii=False)
         olds = [old for old, _ in self.teams.values()]
         return any(old in text for old in olds) or bool(name_pattern(self.name).search(text))
+
+
+def _as(text: str, _: re.Match[str]) -> str:
+    return text
 
 
 def label_of(member: Player | int) -> str:
