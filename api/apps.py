@@ -11,10 +11,13 @@ class ApiConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
+        from tournaments.signals import member_erased
+
         from . import webhooks
         from .models import ApiToken
 
         webhooks.connect()
+        member_erased.connect(_scrub_bodies, dispatch_uid="api-member-erased")
         # a token or a user changed: no process trusts a token it verified before (api.auth)
         user = get_user_model()
         post_save.connect(_token_saved, sender=ApiToken, dispatch_uid="api-token-saved")
@@ -38,3 +41,17 @@ def _user_saved(sender: Any, created: bool, update_fields: Any = None, **kwargs:
     # Not for a new user (no token yet), nor for the time of a sign-in, saved on its own.
     if not created and set(update_fields or ()) != {"last_login"}:
         _forget(sender)
+
+
+def _scrub_bodies(sender: Any, renamed: Any, **kwargs: Any) -> None:
+    """A member's erasure: the results log's entries and the webhook deliveries kept of their
+    tournaments name them, and their teams, by the new names (docs/privacy.md)."""
+    from .models import ResultEntry, WebhookDelivery
+
+    for model, where in (
+        (ResultEntry, {"tournament__in": renamed.tournaments}),
+        (WebhookDelivery, {"webhook__tournament__in": renamed.tournaments}),
+    ):
+        for pk, body in model.objects.filter(**where).values_list("pk", "body").iterator():
+            if renamed.found_in_json(body):
+                model.objects.filter(pk=pk).update(body=renamed.scrub_json(body))

@@ -42,6 +42,8 @@ ROUTES: list[tuple[str, type[APIView], str]] = [
     ("clubs/<int:pk>/members/", views.ClubMembers, "club-members"),
     ("members/<int:pk>/", views.MemberDetail, "member"),
     ("members/<int:pk>/invite/", views.MemberInvite, "member-invite"),
+    ("members/<int:pk>/export/", views.MemberExport, "member-export"),
+    ("members/<int:pk>/erase/", views.MemberErase, "member-erase"),
     ("clubs/<int:pk>/ratings/", views.ClubRatings, "club-ratings"),
     ("clubs/<int:pk>/seasons/", views.ClubSeasonsView, "club-seasons"),
     ("clubs/<int:pk>/seasons-settings/", views.ClubSeasonsSettings, "club-seasons-settings"),

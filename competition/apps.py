@@ -3,7 +3,7 @@ from typing import Any
 from django.apps import AppConfig
 
 from scoring.signals import match_completed, projections_rebuilt
-from tournaments.signals import Receivers, follow_rows, verifying
+from tournaments.signals import Receivers, follow_rows, member_erased, verifying
 
 from .signals import standings_due
 
@@ -52,6 +52,17 @@ def _round_records(sender: Any, match_id: int, **kwargs: Any) -> list[Any]:
     from .services import round_record_anchors
 
     return round_record_anchors(match_id)
+
+
+@receivers.on(member_erased, "member_erased")
+def _scrub_notices(sender: Any, renamed: Any, **kwargs: Any) -> None:
+    """A member's erasure: the desk's notices of their tournaments name them no more."""
+    from .models import Notice
+
+    for notice in Notice.objects.filter(stage__tournament__in=renamed.tournaments):
+        message = renamed.scrub(notice.message)
+        if message != notice.message:
+            Notice.objects.filter(pk=notice.pk).update(message=message)
 
 
 def _stage_changed(sender: Any, instance: Any, **kwargs: Any) -> None:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from .access import is_club_director
 from .errors import ClubNotPermitted, InvalidClubData
 from .keys import key_hash
-from .models import MemberInvite, Player
+from .models import Erasure, MemberInvite, Player
 
 #: how long an invitation stays open
 INVITE_DAYS = 14
@@ -45,6 +45,11 @@ def member_invite(*, actor: Any, member: Player) -> tuple[MemberInvite, str]:
         raise ClubNotPermitted("only a director of the member's club may invite them")
     with transaction.atomic():
         stored = Player.objects.select_for_update().get(pk=member.pk)
+        if Erasure.objects.filter(member=stored).exists():  # a person back is a new member
+            raise InvalidClubData(
+                f"{stored.name} is erased: an account is never linked to them again",
+                code="already_erased",
+            )
         if stored.user_id is not None:
             raise InvalidClubData(
                 f"{stored.name} has an account already: nothing to invite them to",

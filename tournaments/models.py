@@ -657,3 +657,26 @@ class SeatClaim(models.Model):
     def __str__(self) -> str:
         held = " (released)" if self.released_at else ""
         return f"seat {self.seat} of match {self.match_id}{held}"
+
+
+class Erasure(models.Model):
+    """That a member's personal data was erased (tournaments.privacy, docs/privacy.md): who
+    asked and when, never what was erased. The member's row stays, under its neutral label,
+    so the logs, results and ratings that name it by id still hold together."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="erasures")
+    member = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="erasure")
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", help_text="The director (or the member) who asked for it.",
+    )  # fmt: skip
+    by_member = models.BooleanField(
+        default=False, help_text="The member asked for their own erasure."
+    )
+    at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["club", "-at"]
+
+    def __str__(self) -> str:
+        return f"erasure of member {self.member_id} at {self.at:%Y-%m-%d}"

@@ -8,6 +8,10 @@ append has committed already.
 of this match's log recorded elsewhere (``verify.Anchor``, and ``receipts.Receipt`` copies),
 for example the competition's record of each completed round, which the log must still reach.
 
+``member_erased`` is sent inside a member's erasure's transaction (``renamed``, a
+``privacy.Renamed``): a receiver rewrites what its app stored with the member's or their teams'
+old names, in that transaction (docs/privacy.md).
+
 ``Receivers`` and ``follow_rows`` are how the apps wire their receivers, in their ``ready``.
 """
 
@@ -28,6 +32,9 @@ log_appended = Signal()
 
 #: sent with ``match_id`` by verify_match; receivers return anchors the log must still reach
 verifying = Signal()
+
+#: sent with ``renamed`` inside a member's erasure; receivers scrub what they stored
+member_erased = Signal()
 
 
 class Receivers:

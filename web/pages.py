@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.urls import reverse
 
 import seep_core as sc
@@ -22,7 +22,7 @@ from scoring.models import DealResult, MatchResult
 from tournaments import matchlog
 from tournaments import selectors as store
 from tournaments.display_names import full_name, full_names
-from tournaments.models import Match, MatchReceipt, Player, Tournament
+from tournaments.models import Erasure, Match, MatchReceipt, Player, Tournament
 
 from . import charts, words
 
@@ -133,11 +133,15 @@ class StagePage:
     printed: bool = False  # on the print page: a running stage, or every stage once all ended
 
 
+_last_erasure = Erasure.objects.filter(club=OuterRef("tournament__club")).order_by("-pk")
+
+
 def tournament_version(tournament: Tournament) -> str:
     """Return a tag that changes whenever anything the live part of the page shows changes.
 
     Five aggregate queries, far cheaper than rendering: the matches' heads, their
-    projections, the fixtures' results and slots, the standings' checkpoints, the stages.
+    projections, the fixtures' results and slots, the standings' checkpoints, the stages (and
+    the club's last erasure of a member, whose names it showed).
     """
     matches = Match.objects.filter(tournament=tournament).aggregate(
         n=Count("pk"), seq=Sum("last_seq"), last=Max("pk")
@@ -162,6 +166,8 @@ def tournament_version(tournament: Tournament) -> str:
         running=Count("pk", filter=Q(status=Stage.Status.RUNNING)),
         complete=Count("pk", filter=Q(status=Stage.Status.COMPLETE)),
         teams=Count("tournament__teams", distinct=True),
+        # a member erased: the names shown changed (docs/privacy.md), the rest did not
+        erased=Max(Subquery(_last_erasure.values("pk")[:1])),
     )
     text = repr(
         (

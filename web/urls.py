@@ -8,7 +8,7 @@ score-keeper page...); a more particular path stands before the one that would t
 from django.contrib.auth import views as auth
 from django.urls import include, path
 
-from .views import invites, keeper, links, public, recorder, seasons, seat, wall
+from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
 from .views.desk import links as desk_links
 from .views.desk import seasons as desk_seasons
@@ -62,6 +62,8 @@ club_desk = [
 club_pages = [
     path("", seasons.club_page, name="club-page"),
     path("m/<int:pk>/", seasons.member_page, name="club-member-page"),
+    path("m/<int:pk>/data.json", privacy.member_data, name="club-member-data"),
+    path("m/<int:pk>/erase/", privacy.member_erase, name="club-member-erase"),
 ]
 tournament_desk = [
     path("", tournament.desk, name="desk"),

@@ -10,6 +10,7 @@ from .events import MatchEvents, MatchHistory
 from .index import Index
 from .matches import MatchDeals, MatchDetail, Matches, MatchState
 from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
+from .privacy import MemberErase, MemberExport
 from .results import TournamentResults
 from .rounds import RoundDetail, RoundPublish, RoundUnpublish, StageRounds
 from .seasons import (
@@ -43,6 +44,8 @@ __all__ = [
     "MatchState",
     "Matches",
     "MemberDetail",
+    "MemberErase",
+    "MemberExport",
     "MemberInvite",
     "MemberRatingView",
     "NoticeResolve",

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from seasons import selectors
+from seasons import privacy, selectors
 from seasons.models import Season
 from tournaments.models import Club, Player
 
@@ -92,5 +92,6 @@ def member_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "partners": selectors.partners(player=member),
             "evenings": selectors.evenings(player=member),
             "places": selectors.ladder_places(player=member),
+            "own": privacy.own(request.user, member),
         },
     )

@@ -72,12 +72,14 @@ from .matches_list_status import MatchesListStatus
 from .matches_state_retrieve_response_200 import MatchesStateRetrieveResponse200
 from .measure_enum import MeasureEnum
 from .member import Member
+from .member_erasure import MemberErasure
 from .member_invitation import MemberInvitation
 from .member_rating import MemberRating
 from .member_ref import MemberRef
 from .member_request import MemberRequest
 from .member_request_user_type_1 import MemberRequestUserType1
 from .member_user_type_1 import MemberUserType1
+from .members_export_retrieve_response_200 import MembersExportRetrieveResponse200
 from .method_enum import MethodEnum
 from .mode_enum import ModeEnum
 from .move_played_command_kind_enum import MovePlayedCommandKindEnum
@@ -267,12 +269,14 @@ __all__ = (
     "MatchesStateRetrieveResponse200",
     "MeasureEnum",
     "Member",
+    "MemberErasure",
     "MemberInvitation",
     "MemberRating",
     "MemberRef",
     "MemberRequest",
     "MemberRequestUserType1",
     "MemberUserType1",
+    "MembersExportRetrieveResponse200",
     "MethodEnum",
     "ModeEnum",
     "MovePlayedCommandKindEnum",
