@@ -47,6 +47,7 @@ class Renamed:
     label: str
     teams: Mapping[int, tuple[str, str]]
     tournaments: frozenset[int]
+    retired_account: int | None = None
 
     def scrub(self, text: str) -> str:
         """Return ``text`` with every old team name and the member's name replaced (whole
@@ -130,6 +131,8 @@ def erase_member(*, actor: Any, member: Player) -> Erasure:
                 f"member no. {stored.pk} is erased already", code="already_erased"
             )
         label = label_of(stored)
+        account = stored.user
+        retired = account is not None and retire_account(account, stored)
         renamed = Renamed(
             member_id=stored.pk,
             club_id=club.pk,
@@ -141,6 +144,7 @@ def erase_member(*, actor: Any, member: Player) -> Erasure:
                 .values_list("tournament_id", flat=True)
                 .distinct()
             ),
+            retired_account=account.pk if retired and account is not None else None,
         )
         stored.name, stored.contact, stored.user = label, "", None
         stored.save(update_fields=["name", "contact", "user"])
@@ -155,6 +159,35 @@ def erase_member(*, actor: Any, member: Player) -> Erasure:
     member.name, member.contact, member.user = stored.name, "", None
     log.info("member %s of club %s erased (erasure %s)", stored.pk, club.pk, erasure.pk)
     return erasure
+
+
+def retire_account(account: Any, member: Player) -> bool:
+    """Close the account linked to ``member`` and clear what it holds of the person (its user
+    name, which the demo and many clubs make from the name, its names and its e-mail), unless
+    it has a part to play beyond being this member: staff, another club's member, a club's
+    director, a tournament's organizer or director. Return whether it was closed.
+
+    Closed, it signs in no more (no usable password, inactive: its sessions and tokens are
+    refused), and what named it by its user name (a match's history, to its directors) names
+    it ``erased-member-N``. An account that stays keeps its own name, as its other parts
+    need: docs/privacy.md says so."""
+    if account.is_staff or account.is_superuser:
+        return False
+    if Player.objects.filter(user=account).exclude(pk=member.pk).exists():
+        return False
+    if account.clubs_directed.exists() or account.directed_tournaments.exists():
+        return False
+    if account.organized_tournaments.exists():
+        return False
+    username, n = f"erased-member-{member.pk}", 1
+    while type(account).objects.filter(username=username).exclude(pk=account.pk).exists():
+        n += 1
+        username = f"erased-member-{member.pk}-{n}"
+    account.username, account.first_name, account.last_name, account.email = username, "", "", ""
+    account.is_active = False
+    account.set_unusable_password()
+    account.save()
+    return True
 
 
 def _rename_teams(member: Player, label: str) -> dict[int, tuple[str, str]]:
@@ -197,4 +230,5 @@ __all__ = [
     "may_ask",
     "name_pattern",
     "own",
+    "retire_account",
 ]

@@ -98,6 +98,30 @@ def test_an_erasure_replaces_the_name_everywhere_it_is_kept_and_records_no_name(
     assert after["teams"][0]["partner"] == label
 
 
+def test_an_account_that_was_the_member_alone_is_closed_and_one_with_other_parts_kept(
+    club_world: ClubWorld, client: Any
+) -> None:
+    accounts = get_user_model().objects
+    alone = accounts.create_user("asha", "asha@example.org", "a-long-password", first_name="Asha")
+    member, director_member = club_world.members[0], club_world.members[1]
+    clubs.member_update(actor=club_world.director, member=member, user=alone)
+    assert client.login(username="asha", password="a-long-password")
+    erase_member(actor=alone, member=member)  # the member asks themself
+    closed = accounts.get(pk=alone.pk)
+    assert (closed.username, closed.first_name, closed.email, closed.is_active) == (
+        f"erased-member-{member.pk}", "", "", False,
+    )  # fmt: skip
+    assert not closed.has_usable_password()
+    assert client.get("/desk/").status_code == 302  # signed out: the session holds no one
+    assert not client.login(username="asha", password="a-long-password")
+    # a club's director who is also a member keeps their account, and its name
+    clubs.member_update(actor=club_world.director, member=director_member, user=club_world.director)
+    erase_member(actor=club_world.director, member=director_member)
+    kept = accounts.get(pk=club_world.director.pk)
+    assert (kept.username, kept.is_active) == (club_world.director.username, True)
+    assert Player.objects.get(pk=director_member.pk).user_id is None
+
+
 def test_a_second_erasure_is_refused(club_world: ClubWorld) -> None:
     member = club_world.members[0]
     erase_member(actor=SYSTEM, member=member)
