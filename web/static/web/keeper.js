@@ -65,11 +65,10 @@
     }).then(function (response) {
       return response.json().then(function (answer) {
         if (answer.ok) {
+          // the server keeps the message for the page loaded now, at the top, where it
+          // has the focus (below): read whole, not cut off by a reload
           drop(item.id);
-          say(answer.message, "sum ok");
-          // the page's own pause before showing where things stand (data-refresh-ms on the
-          // form: a seat's next turn comes at once), else long enough to read the message
-          setTimeout(refresh, parseInt(item.refreshMs || "600", 10));
+          refresh();
           return;
         }
         if (answer.retry) throw new Error("retry");
@@ -151,13 +150,20 @@
     var submitter = event.submitter;
     if (submitter && submitter.name) data[submitter.name] = submitter.value;
     // getAttribute: a field named "action" (the answer buttons) shadows form.action
-    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data,
-                 refreshMs: form.getAttribute("data-refresh-ms") };
+    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data };
     save(outbox().filter(function (i) { return i.id !== item.id; }).concat([item]));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     flush();
   });
   window.addEventListener("online", flush);
+
+  // what the server said of the last thing done (the notification banner at the top of
+  // the page loaded after it) has the focus, so a screen reader reads it first
+  var banner = document.querySelector("main > .messages");
+  if (banner) {
+    banner.setAttribute("tabindex", "-1");
+    banner.focus();
+  }
 
   // an entry left from before (the page was closed while offline): send it now
   flush();
