@@ -1,7 +1,8 @@
 """What a live page says to a screen reader when its part changes, in words.
 
 A live part carries, hidden, a few sentences about itself, each keyed by what it is about
-(``<p data-announce="key">``): live.js reads the ones that changed since the last version
+(``<span data-about="table-7" data-announce="Table 7: …">``, attributes, so no search of
+the page's text finds them twice): live.js reads the ones that changed since the last version
 into the page's one polite live region, so a person who cannot see the part change hears
 what changed ("Lotus entered deal 3: Lotus 64, your team 36. Confirm or reject."), once,
 and never the whole part. The tournament page's, the match sheet's, the seat page's and the

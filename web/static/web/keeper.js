@@ -20,9 +20,10 @@
   function drop(id) { save(outbox().filter(function (item) { return item.id !== id; })); }
   function say(text, kind) {
     if (!notice) return;
+    // the region stays in the page, empty when it has nothing to say (site.css): one that
+    // appears at the moment it speaks is often not heard
     notice.textContent = text;
     notice.className = kind || "";
-    notice.hidden = !text;
   }
   function csrf() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -68,15 +69,14 @@
           // the server keeps the message for the page loaded now, at the top, where it
           // has the focus (below): read whole, not cut off by a reload
           drop(item.id);
-          refresh();
+          setTimeout(refresh, parseInt(item.refreshMs || "0", 10)); // the form's own pause
           return;
         }
         if (answer.retry) throw new Error("retry");
         if (answer.moved) {
           // the other team's entry got there first: show it (with Confirm) at once; the
-          // server keeps the words for the page it sends back
+          // server keeps the words for the page loaded now (its banner, focused)
           drop(item.id);
-          say(answer.message, "sum bad");
           document.querySelectorAll("form[data-dirty]").forEach(function (f) {
             f.removeAttribute("data-dirty");
           });
@@ -150,7 +150,8 @@
     var submitter = event.submitter;
     if (submitter && submitter.name) data[submitter.name] = submitter.value;
     // getAttribute: a field named "action" (the answer buttons) shadows form.action
-    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data };
+    var item = { id: data.client_id, url: form.getAttribute("action"), fields: data,
+                 refreshMs: form.getAttribute("data-refresh-ms") };
     save(outbox().filter(function (i) { return i.id !== item.id; }).concat([item]));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     flush();

@@ -13,8 +13,8 @@
 // the words back at the first poll that gets through.
 //
 // For a screen reader: the part carries, hidden, what the server says of it in a few
-// sentences (each a [data-announce] element, keyed by what it is about: a table, the
-// standings, the deal); after an update, the sentences that changed are copied into the
+// sentences (each the data-announce attribute of an empty element, keyed by what it is
+// about in data-about: a table, the standings, the deal); after an update, the sentences that changed are copied into the
 // page's one polite live region, so what changed is read, once, and never the whole part.
 // The focus stays on the same control (or its replacement) when the part is replaced, and a
 // "Pause updates" button holds the part as it is until it is pressed again.
@@ -36,7 +36,8 @@
   function sentences(el) {
     var out = {};
     el.querySelectorAll("[data-announce]").forEach(function (node) {
-      out[node.getAttribute("data-announce")] = node.textContent.replace(/\s+/g, " ").trim();
+      var words = node.getAttribute("data-announce").replace(/\s+/g, " ").trim();
+      out[node.getAttribute("data-about")] = words;
     });
     return out;
   }
