@@ -14,8 +14,9 @@
 //
 // For a screen reader: the part carries, hidden, what the server says of it in a few
 // sentences (each the data-announce attribute of an empty element, keyed by what it is
-// about in data-about: a table, the standings, the deal); after an update, the sentences that changed are copied into the
-// page's one polite live region, so what changed is read, once, and never the whole part.
+// about in data-about: a table, the standings, the deal); after an update, the sentences
+// that changed are copied into the page's one polite live region, so what changed is read,
+// once, and never the whole part.
 // The focus stays on the same control (or its replacement) when the part is replaced, and a
 // "Pause updates" button holds the part as it is until it is pressed again.
 (function () {
@@ -173,7 +174,7 @@
 
     var stream = null;
     var text = null; // the part as the stream last sent it (the patches' base)
-    var pending = null; // a pushed part held back while a form is being filled in
+    var pending = null; // a part held back while a form is being filled in, or paused
     var stale = false; // the stream said the part changed, and it is not fetched yet
     function streaming() { return stream !== null && stream.readyState === 1; }
     function pushed(html) {
@@ -252,7 +253,6 @@
     if (!own) {
       pause.type = "button";
       pause.className = "secondary live-pause";
-      pause.setAttribute("data-live-pause", "");
       pause.textContent = "Pause updates";
       el.parentNode.insertBefore(pause, notice);
     }
