@@ -17,7 +17,7 @@ from scoring import selectors as scoring
 from scoring.models import DealResult
 from tournaments import matchlog
 from tournaments import selectors as store
-from tournaments.models import Match
+from tournaments.models import Match, MatchEvent
 
 from . import moves, words
 from .pages import card_label, card_words
@@ -67,6 +67,7 @@ class SeatPage:
     deals: list[DealResult]
     over: bool
     winner: str | None
+    last_move: str | None  # the deal's last move in words ("Ann (North) played: bid 9")
 
 
 def seat_page(match: Match, seat: int, state: matchlog.MatchState | None = None) -> SeatPage:
@@ -131,4 +132,24 @@ def seat_page(match: Match, seat: int, state: matchlog.MatchState | None = None)
         deals=list(scoring.deal_results(match=match)),
         over=progress is not None and progress.over,
         winner=winner,
+        last_move=_last_move(match, state, seats) if in_play else None,
     )
+
+
+def _last_move(match: Match, state: matchlog.MatchState, seats: list[Seat]) -> str | None:
+    """Return the deal's last move in words, and who made it (one query), for the sentence
+    a screen reader is read when another seat moves."""
+    payload = (
+        MatchEvent.objects.filter(
+            match=match, kind=matchlog.MOVE_PLAYED, payload__deal=state.deal_no
+        )
+        .order_by("-seq")
+        .values_list("payload", flat=True)
+        .first()
+    )
+    if payload is None:
+        return None
+    move = payload["move"]
+    who = seats[int(move["seat"])]
+    what = moves.describe(move, spoken=True)
+    return f"{who.name} ({who.place}) played: {what[:1].lower()}{what[1:]}"

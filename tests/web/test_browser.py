@@ -100,7 +100,7 @@ def test_a_deal_entered_on_a_phone_and_confirmed_on_another_shows_on_the_wall(
     # the wall was never reloaded: its live part polled, got a new ETag, and redrew itself
     expect(standing(wall, match.team0.name)).to_have_text("2", timeout=15_000)
     assert never_reloaded(wall)
-    expect(keeper.get_by_text("The match is over")).to_be_visible(timeout=15_000)
+    expect(keeper.locator("#live").get_by_text("The match is over")).to_be_visible(timeout=15_000)
 
 
 def test_a_phone_that_loses_its_connection_keeps_the_entry_and_sends_it_later(

@@ -377,7 +377,7 @@ class Phone(Person):
             expect(self.page.get_by_text(words)).to_have_count(0)
 
     def over(self) -> None:
-        expect(self.page.get_by_text("The match is over")).to_be_visible()
+        expect(self.page.locator("#live").get_by_text("The match is over")).to_be_visible()
 
     def look(self, name: str) -> None:
         """An axe-core scan and a screenshot of one phone's page."""
@@ -680,7 +680,7 @@ def play_swiss_match(
         b.fill(ours, str(100 - OURS))  # b's own points come first here too
         expect(b.page.locator("[data-entry] details input.points").nth(1)).to_have_value(str(OURS))
         b.click(b.page.get_by_role("button", name="Reject"))
-        expect(b.page.get_by_text("Deal 1 is disputed")).to_be_visible()
+        expect(b.page.locator("#live").get_by_text("Deal 1 is disputed")).to_be_visible()
         accept = a.page.get_by_role("button", name="Accept their numbers")
         expect(accept).to_be_visible()  # on a's page, never reloaded by the test
         a.look("keep-dispute")
@@ -717,7 +717,9 @@ def play_swiss_match(
     )
     for phone in (a, b):
         phone.over()
-        expect(phone.page.get_by_text("The match is over: a draw.")).to_be_visible()
+        expect(
+            phone.page.locator("#live").get_by_text("The match is over: a draw.")
+        ).to_be_visible()
     # "our points" typed in the first box went to the phone's own team, every time
     assert points_of(database, match, a.team) == [OURS, 100 - OURS]
     assert points_of(database, match, b.team) == [100 - OURS, OURS]
@@ -741,6 +743,6 @@ def play_knockout_match(a: Phone, b: Phone, database: Path, per_deal: list[dict[
         }
     )
     b.over()
-    expect(a.page.get_by_text("The match is over: your team won.")).to_be_visible()
+    expect(a.page.locator("#live").get_by_text("The match is over: your team won.")).to_be_visible()
     assert points_of(database, match, a.team) == [75]
     return a.team

@@ -68,4 +68,4 @@ def test_the_entering_team_accepts_the_other_teams_numbers_on_its_phone(
     with database():
         counted = DealResult.objects.filter(match=Match.objects.get(pk=match.pk))
         assert [(d.points0, d.points1) for d in counted] == [(60, 40)]
-    expect(theirs.get_by_text("The match is over")).to_be_visible(timeout=15_000)
+    expect(theirs.locator("#live").get_by_text("The match is over")).to_be_visible(timeout=15_000)

@@ -150,9 +150,9 @@ def test_the_phone_page_drops_what_it_said_about_an_entry_once_the_deal_is_dispu
         rejected = match.events.get(kind="deal_rejected")
         assert rejected.payload["points"] == [60, 40]
         assert match_state(Match.objects.get(pk=match.pk)).disputed
-    expect(phone.get_by_text("Deal 1 is disputed: the director decides it.")).to_be_visible(
-        timeout=15_000
-    )
+    expect(
+        phone.locator("#live").get_by_text("Deal 1 is disputed: the director decides it.")
+    ).to_be_visible(timeout=15_000)
     expect(entered).to_have_count(0)  # only where things stand now
     expect(phone.get_by_text("Waiting for the other team to confirm")).to_have_count(0)
 

@@ -34,6 +34,7 @@ from tournaments.reads import consistent_read
 from .. import forms, pages
 from .. import links as team_links
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
+from ..announce import keep_words
 from ..board import result_words as board_words
 from ..clubtime import use_club_time
 from ..commands import (
@@ -232,7 +233,7 @@ def _context(
         for line in lines
     ]
     finished = state.status == matchlog.FINISHED
-    return {
+    page = {
         "match": match,
         "state": state,
         "role": role,
@@ -263,6 +264,8 @@ def _context(
         "rules": entry_form.rules,
         "settle": [] if ended else settle_options(state, me, teams),
     }
+    page["announce"] = keep_words(page)
+    return page
 
 
 def _reopened(match: Match) -> dict[str, Any] | None:

@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import auth, messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -277,11 +277,8 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     if refused is not None:
         words = commands.plain_words(refused)
         return _refused(request, viewer, words, commands.status_code(refused))
-    done = f"{moves.describe(move)}: played."
-    if commands.wants_json(request):
-        return JsonResponse({"ok": True, "message": done})
-    messages.success(request, done)
-    return redirect(reverse("web:seat", args=[pk]))
+    done = f"{moves.describe(move, spoken=True)}: played."
+    return commands.written(request, done, reverse("web:seat", args=[pk]))
 
 
 def _refused(request: HttpRequest, viewer: Viewer, message: str, status: int) -> HttpResponse:

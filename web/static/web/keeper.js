@@ -20,9 +20,10 @@
   function drop(id) { save(outbox().filter(function (item) { return item.id !== id; })); }
   function say(text, kind) {
     if (!notice) return;
+    // the region stays in the page, empty when it has nothing to say (site.css): one that
+    // appears at the moment it speaks is often not heard
     notice.textContent = text;
     notice.className = kind || "";
-    notice.hidden = !text;
   }
   function csrf() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -65,19 +66,17 @@
     }).then(function (response) {
       return response.json().then(function (answer) {
         if (answer.ok) {
+          // the server keeps the message for the page loaded now, at the top, where it
+          // has the focus (below): read whole, not cut off by a reload
           drop(item.id);
-          say(answer.message, "sum ok");
-          // the page's own pause before showing where things stand (data-refresh-ms on the
-          // form: a seat's next turn comes at once), else long enough to read the message
-          setTimeout(refresh, parseInt(item.refreshMs || "600", 10));
+          setTimeout(refresh, parseInt(item.refreshMs || "0", 10)); // the form's own pause
           return;
         }
         if (answer.retry) throw new Error("retry");
         if (answer.moved) {
           // the other team's entry got there first: show it (with Confirm) at once; the
-          // server keeps the words for the page it sends back
+          // server keeps the words for the page loaded now (its banner, focused)
           drop(item.id);
-          say(answer.message, "sum bad");
           document.querySelectorAll("form[data-dirty]").forEach(function (f) {
             f.removeAttribute("data-dirty");
           });
@@ -158,6 +157,14 @@
     flush();
   });
   window.addEventListener("online", flush);
+
+  // what the server said of the last thing done (the notification banner at the top of
+  // the page loaded after it) has the focus, so a screen reader reads it first
+  var banner = document.querySelector("main > .messages");
+  if (banner) {
+    banner.setAttribute("tabindex", "-1");
+    banner.focus();
+  }
 
   // an entry left from before (the page was closed while offline): send it now
   flush();

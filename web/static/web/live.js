@@ -11,9 +11,98 @@
 // A poll that fails (no connection, the server down, an error page) leaves the part as it
 // was, so the page says so in a polite live region above it ("stopped updating"), and takes
 // the words back at the first poll that gets through.
+//
+// For a screen reader: the part carries, hidden, what the server says of it in a few
+// sentences (each the data-announce attribute of an empty element, keyed by what it is
+// about in data-about: a table, the standings, the deal); after an update, the sentences
+// that changed are copied into the page's one polite live region, so what changed is read,
+// once, and never the whole part.
+// The focus stays on the same control (or its replacement) when the part is replaced, and a
+// "Pause updates" button holds the part as it is until it is pressed again.
 (function () {
   "use strict";
   var AFTER = 2; // failed polls in a row before the page says so (one can be a blip)
+  var MOST = 3; // sentences read at once; more are counted ("and 2 more changes")
+
+  // the page's one live region, present from the start (a region added at the moment it
+  // speaks is often not heard)
+  var speaker = document.createElement("div");
+  speaker.className = "visually-hidden";
+  speaker.setAttribute("role", "status");
+  speaker.setAttribute("aria-live", "polite");
+  speaker.setAttribute("data-announcer", "");
+  (document.getElementById("main") || document.body).appendChild(speaker);
+
+  // what the part says of itself: its sentences by key
+  function sentences(el) {
+    var out = {};
+    el.querySelectorAll("[data-announce]").forEach(function (node) {
+      var words = node.getAttribute("data-announce").replace(/\s+/g, " ").trim();
+      out[node.getAttribute("data-about")] = words;
+    });
+    return out;
+  }
+  // read the sentences of ``now`` that ``before`` did not have; whether there were any
+  function announce(before, now) {
+    var news = Object.keys(now).filter(function (key) {
+      return now[key] && now[key] !== before[key];
+    }).map(function (key) { return now[key]; });
+    if (!news.length) return false;
+    if (news.length > MOST) {
+      var more = news.length - MOST;
+      news = news.slice(0, MOST).concat(["And " + more + " more change" + (more > 1 ? "s" : "") + "."]);
+    }
+    speaker.textContent = news.join(" ");
+    return true;
+  }
+
+  // the focused control, described well enough to find its replacement in the new part
+  function described(node) {
+    var text = (node.textContent || "").replace(/\s+/g, " ").trim();
+    return {
+      tag: node.tagName, id: node.id, name: node.getAttribute("name"),
+      value: node.getAttribute("value"), href: node.getAttribute("href"),
+      label: node.getAttribute("aria-label"), text: text
+    };
+  }
+  // the ways a control is the same one again, surest first: all of it; its accessible
+  // name (a scrolling table's, whose rows change); what it sends or links to; its words
+  var WAYS = [
+    function (a, b) {
+      return a.name === b.name && a.value === b.value && a.href === b.href &&
+        a.label === b.label && a.text === b.text;
+    },
+    function (a, b) { return !!a.label && a.label === b.label; },
+    function (a, b) {
+      return !!(a.name || a.href) && a.name === b.name && a.value === b.value && a.href === b.href;
+    },
+    function (a, b) { return !!a.text && a.text === b.text; }
+  ];
+  function focusedIn(el) {
+    var active = document.activeElement;
+    if (!active || active === el || !el.contains(active)) return null;
+    return described(active);
+  }
+  function focusAgain(el, was) {
+    if (!was) return;
+    var found = was.id ? document.getElementById(was.id) : null;
+    if (found && !el.contains(found)) found = null;
+    var all = Array.prototype.slice.call(el.querySelectorAll(was.tag)).map(function (node) {
+      return { node: node, is: described(node) };
+    });
+    WAYS.forEach(function (same) {
+      for (var i = 0; i < all.length && !found; i++) {
+        if (same(was, all[i].is)) found = all[i].node;
+      }
+    });
+    if (found) found.focus({ preventScroll: true });
+    else focusPart(el); // gone (a Confirm button once confirmed)
+  }
+  // the part itself then, not the page's body: a screen reader stays where it was
+  function focusPart(el) {
+    el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: true });
+  }
 
   // the time as the page's other times are shown: in the club's zone (data-time-zone on
   // <html>), not the phone's own
@@ -37,6 +126,8 @@
     var busy = false;
     var failed = 0;
     var since = new Date();
+    var said = sentences(el);
+    var paused = false;
     // present from the start (a region added at the moment it speaks is often not heard)
     var notice = document.createElement("p");
     notice.className = "live-lost offline";
@@ -63,22 +154,33 @@
       return active && el.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
     }
     function show(html) {
+      var was = focusedIn(el);
       el.innerHTML = html;
-      // what the page said about the last thing done ("Deal 2 entered…") described
-      // the page as it was: the part now shows where things stand instead
-      document.querySelectorAll("main > .messages").forEach(function (m) { m.remove(); });
+      focusAgain(el, was);
+      var now = sentences(el);
+      if (announce(said, now)) {
+        // what the page said about the last thing done ("Deal 2 entered…") described
+        // the page as it was: the part now shows where things stand instead (kept while
+        // nothing said changed: a stream's first part is the page as it loaded)
+        document.querySelectorAll("main > .messages").forEach(function (m) {
+          var had = m.contains(document.activeElement);
+          m.remove();
+          if (had) focusPart(el); // the banner read: the focus on what replaced it
+        });
+      }
+      said = now;
       el.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
     }
 
     var stream = null;
     var text = null; // the part as the stream last sent it (the patches' base)
-    var pending = null; // a pushed part held back while a form is being filled in
+    var pending = null; // a part held back while a form is being filled in, or paused
     var stale = false; // the stream said the part changed, and it is not fetched yet
     function streaming() { return stream !== null && stream.readyState === 1; }
     function pushed(html) {
       text = html;
       etag = ""; // the next poll, if any, fetches the part afresh
-      if (busyTyping()) { pending = html; return; }
+      if (paused || busyTyping()) { hold(html); return; }
       pending = null;
       show(html);
     }
@@ -105,7 +207,7 @@
 
     function poll() {
       if (streaming()) {
-        if (pending !== null && !busyTyping()) { var held = pending; pending = null; show(held); }
+        if (pending !== null && !paused && !busyTyping()) { var held = pending; pending = null; show(held); }
         if (stale) fetchPart();
         return;
       }
@@ -125,12 +227,52 @@
           return response.text().then(function (html) {
             reached();
             el.setAttribute("data-etag", etag);
-            show(html);
+            if (paused) hold(html);
+            else show(html);
           });
         })
         .catch(lost)
         .then(function () { busy = false; });
     }
+    // a pause: the part stays as it is (what arrives is held, and the page says that there
+    // is more) until resumed, which shows what was held and fetches the part as it is now.
+    // A page with a pause of its own (the wall's) names its button in data-live-pause.
+    var own = el.getAttribute("data-live-pause");
+    var pause = own ? document.getElementById(own) : document.createElement("button");
+    var note = document.createElement("p");
+    note.className = "live-paused";
+    note.setAttribute("data-live-paused", "");
+    note.hidden = true;
+    el.parentNode.insertBefore(note, el);
+    var pausedAt = null;
+    function hold(html) {
+      pending = html;
+      if (paused) note.textContent = "Updates paused at " + clock(pausedAt) +
+        ". There are new ones: resume updates to see them.";
+    }
+    if (!own) {
+      pause.type = "button";
+      pause.className = "secondary live-pause";
+      pause.textContent = "Pause updates";
+      el.parentNode.insertBefore(pause, notice);
+    }
+    if (pause) {
+      pause.addEventListener("click", function () {
+        paused = !paused;
+        if (!own) pause.textContent = paused ? "Resume updates" : "Pause updates";
+        note.hidden = !paused;
+        if (paused) {
+          pausedAt = new Date();
+          note.textContent = "Updates paused at " + clock(pausedAt) + ".";
+          return;
+        }
+        note.textContent = "";
+        if (pending !== null && !busyTyping()) { var held = pending; pending = null; show(held); }
+        stale = true;
+        fetchPart();
+      });
+    }
+
     var pushUrl = el.getAttribute("data-push-url");
     if (pushUrl && window.EventSource) listen(pushUrl);
     setInterval(poll, every);
