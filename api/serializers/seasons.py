@@ -10,6 +10,8 @@ from rest_framework import serializers
 
 from seasons.models import Season
 
+from ._common import Strict, StrictModel
+
 
 class MemberRef(serializers.Serializer[Any]):
     id = serializers.IntegerField()
@@ -30,7 +32,7 @@ class RatedMemberSerializer(serializers.Serializer[Any]):
     rating = RatingFields()
 
 
-class SeasonSerializer(serializers.ModelSerializer[Season]):
+class SeasonSerializer(StrictModel):
     points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=10_000), min_length=1, max_length=64,
         help_text="places: the points of the 1st, 2nd... place; wins: one number, per match won.",
@@ -108,6 +110,8 @@ MemberRatingSerializer = inline_serializer(
 
 
 #: whether anyone may see a club's ladders, ratings and member pages
-ClubSeasonsSettingsSerializer = inline_serializer(
-    "ClubSeasonsSettings", {"public": serializers.BooleanField()}
-)
+class ClubSeasonsSettings(Strict):
+    public = serializers.BooleanField()
+
+
+ClubSeasonsSettingsSerializer = ClubSeasonsSettings()

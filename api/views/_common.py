@@ -23,6 +23,21 @@ from ..pagination import Pages
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+def refuse_unknown(request: Request, fields: frozenset[str] = frozenset()) -> None:
+    """Refuse a body with a field other than ``fields`` (none: a write that takes no body),
+    as the serializers refuse one (400 ``invalid``, each named "not a field you may send")."""
+    body = request.data
+    if isinstance(body, dict):
+        unknown = sorted(str(name) for name in body if name not in fields)
+        if unknown:
+            raise serializers.ValidationError(
+                {name: ["not a field you may send"] for name in unknown}
+            )
+    elif body not in (None, "", b""):
+        raise serializers.ValidationError({"non_field_errors": ["the body is a JSON object"]})
+
+
 PROBLEM = OpenApiResponse(
     response=inline_serializer(
         "Problem",
