@@ -33,6 +33,9 @@ class RatedMemberSerializer(serializers.Serializer[Any]):
 
 
 class SeasonSerializer(StrictModel):
+    """A club's season: its dates, how its evenings score (``rule``, ``points``) and how many
+    of each member's evenings count (``best``)."""
+
     points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=10_000), min_length=1, max_length=64,
         help_text="places: the points of the 1st, 2nd... place; wins: one number, per match won.",
@@ -111,6 +114,8 @@ MemberRatingSerializer = inline_serializer(
 
 #: whether anyone may see a club's ladders, ratings and member pages
 class ClubSeasonsSettings(Strict):
+    """Whether anyone may see the club's ladders, ratings and member pages."""
+
     public = serializers.BooleanField()
 
 
