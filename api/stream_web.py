@@ -2,14 +2,14 @@
 
 Without a push process (``LIVE_PUSH`` off: ``make run``, ``make club``, the tests), the web
 process serves the two streams itself: the same views as the push process (api/stream.py,
-the same events, positions, refusals and ends), their events written from one event loop of
-this process's own (a thread) while the request's thread waits for each. Each open stream
-holds one of the web server's threads, so at most ``EMBEDDED_STREAMS`` are open at once in a
-process; one more is answered 503 ``streams_busy`` (``Retry-After``). An idle stream sends a
-comment line every ``HEARTBEAT_SECONDS``: the server learns that a client went only when a
-write fails, and only then frees its thread. Changes made in this
-process reach the streams at once; changes made by another process (a second gunicorn
-worker) within the hub's recheck (``tournaments.live.RECHECK_SECONDS``).
+the same events, positions, refusals and ends), their events made on one event loop of this
+process's own (a thread) while the request's thread waits for each. Each open stream holds
+one of the web server's threads, so at most ``EMBEDDED_STREAMS`` are open at once in a
+process (``API_STREAMS_EMBEDDED``, default 4); one more is answered 503 ``streams_busy``
+(``Retry-After``). An idle stream sends a comment line every ``HEARTBEAT_SECONDS``: the
+server learns that a client went only when a write fails, and only then frees its thread.
+Changes made in this process reach the streams at once; changes made by another process (a
+second gunicorn worker) within the hub's recheck (``tournaments.live.RECHECK_SECONDS``).
 
 With a push process (``LIVE_PUSH`` on: ``make stack``, production), the streams are its
 (deploy/push.py): on the web port their paths answer a 404 problem document that says where
@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 
 from tournaments import live
 
@@ -33,7 +34,7 @@ from . import stream
 from .problems import CONTENT_TYPE, problem
 
 #: the streams one web process holds open at once (each holds one of its threads)
-EMBEDDED_STREAMS = 8
+EMBEDDED_STREAMS: int = settings.API_STREAMS_EMBEDDED
 #: how often an idle stream sends a comment line here (seconds)
 HEARTBEAT_SECONDS = 1.0
 
@@ -124,8 +125,8 @@ def _elsewhere(request: HttpRequest) -> HttpResponse:
     return JsonResponse(document, status=404, content_type=CONTENT_TYPE)
 
 
-def _serving(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    def serve(request: HttpRequest, pk: int) -> HttpResponse:
+def _serving(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBase]:
+    def serve(request: HttpRequest, pk: int) -> HttpResponseBase:
         if getattr(settings, "LIVE_PUSH", False):
             return _elsewhere(request)
         if not _slots.acquire(blocking=False):

@@ -34,7 +34,7 @@ def refuse_unknown(request: Request, fields: frozenset[str] = frozenset()) -> No
             raise serializers.ValidationError(
                 {name: ["not a field you may send"] for name in unknown}
             )
-    elif body not in (None, "", b""):
+    elif body or isinstance(body, list):  # anything but no body (None, "") or an object
         raise serializers.ValidationError({"non_field_errors": ["the body is a JSON object"]})
 
 
