@@ -38,6 +38,9 @@ EMBEDDED_STREAMS: int = settings.API_STREAMS_EMBEDDED
 #: how often an idle stream sends a comment line here (seconds)
 HEARTBEAT_SECONDS = 1.0
 
+#: the headers that let the site's own pages on another origin read a stream (api/stream.py)
+_CORS = ("Access-Control-Allow-Origin", "Access-Control-Allow-Credentials", "Vary")
+
 _slots = threading.BoundedSemaphore(EMBEDDED_STREAMS)
 _loop_lock = threading.Lock()
 #: the event loop the streams' events are made on ("loop"), while one runs
@@ -147,8 +150,9 @@ def _serving(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBas
             _slots.release()
             return answer
         streamed = StreamingHttpResponse(_Written(answer), content_type="text/event-stream")
-        for header in ("Cache-Control", "X-Accel-Buffering"):
-            streamed[header] = answer[header]
+        for header in ("Cache-Control", "X-Accel-Buffering", *_CORS):
+            if header in answer:
+                streamed[header] = answer[header]
         return streamed
 
     serve.__name__ = view.__name__

@@ -160,3 +160,20 @@ def test_with_a_push_process_the_web_port_says_where_the_streams_are(
         else:
             assert "stream_url" not in document
             assert "proxy" in document["detail"]
+
+
+def test_the_sites_own_pages_on_another_port_may_read_the_streams_no_other_origin(
+    league: Any, settings: Any
+) -> None:
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
+    with push_server() as server:
+        url = stream_urls(league, server.url)["match"]
+        own = "http://127.0.0.1:8000"  # make stack's pages, the streams on 8001
+        with reading(url, {"Origin": own, "Accept": "text/event-stream"}) as reader:
+            assert reader.response.headers["Access-Control-Allow-Origin"] == own
+            assert reader.response.headers["Access-Control-Allow-Credentials"] == "true"
+        with reading(url, {"Origin": "https://elsewhere.example"}) as reader:
+            assert reader.response.status_code == 200
+            assert "Access-Control-Allow-Origin" not in reader.response.headers
+    with web_server() as base, reading(stream_urls(league, base)["results"], {"Origin": own}) as r:
+        assert r.response.headers["Access-Control-Allow-Origin"] == own
