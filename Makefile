@@ -36,6 +36,7 @@ run: $(STAMP)
 	@echo "  http://$(HOST):$(PORT)/keep/ as anil / anil      the Online friendly's digital match: play your seat (and bina, govind, hema)"
 	@echo "  http://$(HOST):$(PORT)/admin/                   the admin: organizer / organizer"
 	@echo "  http://$(HOST):$(PORT)/c/friday-seep-club/      the club: its season's ladder, ratings, members' pages"
+	@echo "  http://$(HOST):$(PORT)/api/v1/matches/<id>/stream/  the API's streams, served here too (docs/api.md)"
 	@echo "  webhooks: to public hosts only; WEBHOOKS_ALLOW_PRIVATE_NETWORKS=$${WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-0} (1: this machine's too)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 

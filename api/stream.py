@@ -31,7 +31,10 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.request import split_domain_port, validate_host
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
@@ -53,9 +56,21 @@ RECHECK_SECONDS = 10.0
 SLOW_SECONDS = 5.0
 
 
+class EventStreamAccepted(JSONRenderer):
+    """What makes ``Accept: text/event-stream`` (every EventSource's) acceptable to DRF's
+    content negotiation. The stream's events are not rendered by DRF; a refusal at the start
+    is: as JSON, under its own ``application/problem+json``, whatever the Accept."""
+
+    media_type = "text/event-stream"
+    format = "event-stream"
+
+
 class _Gate(APIView):
     """DRF's way in (authentication, throttles, problem documents), for a view DRF does not
-    serve: the stream is an async view of the push process."""
+    serve: the stream is an async view of the push process. It accepts ``text/event-stream``,
+    ``application/json``, ``*/*`` and no Accept at all (406 for anything else)."""
+
+    renderer_classes = [JSONRenderer, EventStreamAccepted]
 
 
 @dataclass
@@ -169,12 +184,14 @@ def _stream(
     head: Callable[[], int | None],
     read: Callable[[Caller, int], list[dict[str, Any]]],
     gone: str,
+    heartbeat: float,
 ) -> HttpResponse:
     """The stream of a log that grows: its entries after the client's seq, then each new one.
 
     ``admit`` decides who may read it (and again every ``RECHECK_SECONDS``), ``topic`` is the
     live message of its growth, ``head`` reads its last seq (None: it is gone), ``read`` a page
-    of it as the caller sees it; ``gone`` what the client is told when the thing is deleted."""
+    of it as the caller sees it; ``gone`` what the client is told when the thing is deleted;
+    ``heartbeat`` how long it waits for the next entry before it sends a comment line."""
     if request.method != "GET":
         return HttpResponse(status=405, headers={"Allow": "GET"})
     after = position(request)
@@ -213,7 +230,7 @@ def _stream(
                         return
                 if len(shown) == PAGE:
                     continue
-                got = await sub.next(RECHECK_SECONDS)
+                got = await sub.next(heartbeat)
                 if sub.closed is not None:
                     yield _end("gone", gone)
                     return
@@ -222,19 +239,38 @@ def _stream(
         finally:
             hub.unsubscribe(feed, sub)
 
-    return live.StreamResponse(events)
+    response = live.StreamResponse(events)
+    _allow_origin(request, response)
+    return response
 
 
-def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
-    """The match's events after a seq, then each new one as it is appended."""
+def _allow_origin(request: HttpRequest, response: HttpResponse) -> None:
+    """Let the site's own pages on another port or host of ALLOWED_HOSTS read the stream with
+    their session (``make stack``: the pages on ``PORT``, the streams on ``PUSH_PORT``), as the
+    pages' own streams do (web/push.py); no other origin."""
+    origin = request.headers.get("Origin", "")
+    if "://" not in origin:
+        return
+    host, _ = split_domain_port(origin.split("://", 1)[1])
+    if host and validate_host(host, settings.ALLOWED_HOSTS or ["localhost", "127.0.0.1"]):
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Credentials"] = "true"
+        response["Vary"] = "Origin"
+
+
+def match_stream(request: HttpRequest, pk: int, heartbeat: float | None = None) -> HttpResponse:
+    """The match's events after a seq, then each new one as it is appended (a comment line
+    after ``heartbeat`` seconds without one, default ``RECHECK_SECONDS``)."""
 
     def head() -> int | None:
         return Match.objects.filter(pk=pk).values_list("last_seq", flat=True).first()
 
-    return _stream(request, pk, admit, f"m{pk}", head, _events_after, "The match is gone.")
+    gone = "The match is gone."
+    beat = heartbeat or RECHECK_SECONDS
+    return _stream(request, pk, admit, f"m{pk}", head, _events_after, gone, beat)
 
 
-def results_stream(request: HttpRequest, pk: int) -> HttpResponse:
+def results_stream(request: HttpRequest, pk: int, heartbeat: float | None = None) -> HttpResponse:
     """The tournament's results log after a seq, then each new entry as it is written."""
 
     def head() -> int | None:
@@ -245,4 +281,6 @@ def results_stream(request: HttpRequest, pk: int) -> HttpResponse:
     def read(caller: Caller, after: int) -> list[dict[str, Any]]:
         return results.entries(pk, after, PAGE)
 
-    return _stream(request, pk, admit_to_results, f"x{pk}", head, read, "The tournament is gone.")
+    gone = "The tournament is gone."
+    beat = heartbeat or RECHECK_SECONDS
+    return _stream(request, pk, admit_to_results, f"x{pk}", head, read, gone, beat)

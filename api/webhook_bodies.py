@@ -98,7 +98,8 @@ class StandingsChangedBody(DeliveryBody):
         help_text="The rounds whose tables changed (0: the seeding).",
     )
     as_of_round = serializers.IntegerField(
-        help_text="The last of them: the table below is as of it."
+        help_text="The last of them: the table is as of it (a webhook's ``rows``; a results "
+        "log entry carries no table: GET /stages/{id}/standings/?round=as_of_round)."
     )
     rows = StandingRowSerializer(
         many=True, help_text="The table, as GET /stages/{id}/standings/?round=as_of_round gives it."

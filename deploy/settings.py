@@ -470,6 +470,9 @@ LIVE_PUSH_ORIGIN = (_raw("LIVE_PUSH_ORIGIN") or "").rstrip("/")
 #: those threads; always so on SQLite)
 PUSH_DB_THREADS = _int("PUSH_DB_THREADS", 4, minimum=1)
 PUSH_RENDER_PROCESSES = _int("PUSH_RENDER_PROCESSES", 2, minimum=0)
+#: without a push process (LIVE_PUSH off), the API's streams the web process serves itself at
+#: once, each holding one of its threads (api/stream_web.py): a few, so the pages keep theirs
+API_STREAMS_EMBEDDED = _int("API_STREAMS_EMBEDDED", 4, minimum=1)
 if LIVE_PUSH_ORIGIN and not _raw("CONTENT_SECURITY_POLICY"):
     CONTENT_SECURITY_POLICY += f"; connect-src 'self' {LIVE_PUSH_ORIGIN}"
 

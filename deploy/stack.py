@@ -9,6 +9,9 @@ of its own), one beat, and one push process (uvicorn, deploy/push.py: the live s
 (or SIGTERM to honcho) stops them all gracefully: gunicorn finishes its requests, each worker
 its tasks.
 
+``python -m deploy.stack manage <command> ...`` runs one ``manage.py`` command with the same
+settings (the first organizer: ``manage first_run``; README.md).
+
 Defaults (each one only if the variable is unset or empty; honcho also reads ``.env``):
 
 - ``DATABASE_URL=postgres://postgres@127.0.0.1:5432/seep_stack``,
@@ -120,13 +123,30 @@ def _create_database(url: str) -> None:
         print(f"stack: created database {name}", flush=True)
 
 
-def main() -> None:
+def manage(args: list[str]) -> int:
+    """``python -m deploy.stack manage <command> ...``: a ``manage.py`` command with the
+    stack's settings (its database, made and migrated first if new, its keys), which a plain
+    shell does not have: ``make stack`` sets them for its own processes only. Returns the
+    command's exit status."""
     env = _environment()
     if env.get("DATABASE_URL"):
         _create_database(env["DATABASE_URL"])
-    manage = [sys.executable, str(REPO / "manage.py")]
+    command = [sys.executable, str(REPO / "manage.py")]
+    subprocess.run(
+        [*command, "migrate", "--noinput", "--verbosity", "0"], cwd=REPO, env=env, check=True
+    )
+    return subprocess.run([*command, *args], cwd=REPO, env=env, check=False).returncode
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["manage"]:
+        sys.exit(manage(sys.argv[2:]))
+    env = _environment()
+    if env.get("DATABASE_URL"):
+        _create_database(env["DATABASE_URL"])
+    manage_py = [sys.executable, str(REPO / "manage.py")]
     for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "--verbosity", "0"]):
-        subprocess.run([*manage, *step], cwd=REPO, env=env, check=True)
+        subprocess.run([*manage_py, *step], cwd=REPO, env=env, check=True)
     honcho = shutil.which("honcho", path=env["PATH"])
     if honcho is None:
         sys.exit("stack: honcho is not installed (make .venv/.installed installs it)")

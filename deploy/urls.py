@@ -4,12 +4,19 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api import problems
+from api import problems, stream_web
 
 from . import views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # the API's streams: served here without a push process, else a 404 that says where
+    path("api/v1/matches/<int:pk>/stream/", stream_web.match_stream, name="match-stream"),
+    path(
+        "api/v1/tournaments/<int:pk>/results/stream/",
+        stream_web.results_stream,
+        name="results-stream",
+    ),
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # its script a file the page loads, not inline: the Content-Security-Policy allows no other

@@ -12,11 +12,26 @@ from competition.models import Fixture, Round
 
 from ._common import FIXTURE_RESULT, WINNER_SIDE, SidesField, Strict, TeamRef
 
+#: where a bracket fixture's winner and loser go (docs/competition.md), as the API says it
+_SLOT = (
+    '"<key>:<slot>": the key of the fixture of a later round they go to, and their place '
+    'there: "a" for its sides[0], "b" for its sides[1] (the a/b of the deprecated team_a and '
+    'team_b). E.g. "R2-1:a". Null: '
+)
+WINNER_TO = "Where the winner goes: " + _SLOT + "the final, or not a bracket."
+LOSER_TO = "Where the loser goes (a double elimination's lower bracket): " + _SLOT + "out."
+
 
 @extend_schema_serializer(deprecate_fields=["team_a", "team_b", "source_a", "source_b"])
 class FixtureSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     sides = SidesField("fixture", competition_selectors.fixture_sides)
     winner_side = serializers.SerializerMethodField()
+    key = serializers.CharField(
+        read_only=True, allow_null=True,
+        help_text='A bracket fixture\'s key ("R2-1": round 2, fixture 1), null elsewhere.',
+    )  # fmt: skip
+    winner_to = serializers.CharField(read_only=True, allow_null=True, help_text=WINNER_TO)
+    loser_to = serializers.CharField(read_only=True, allow_null=True, help_text=LOSER_TO)
     team_a = TeamRef(read_only=True, allow_null=True, help_text="Deprecated: sides[0].")
     team_b = TeamRef(read_only=True, allow_null=True, help_text="Deprecated: sides[1].")
 
@@ -45,6 +60,12 @@ class FixtureSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "source_b": {"help_text": "Deprecated: sides[1].source."},
             "result": {"help_text": FIXTURE_RESULT},
         }
+
+    def to_representation(self, instance: Any) -> Any:
+        data = super().to_representation(instance)
+        for name in ("key", "winner_to", "loser_to"):  # none: null, as round.published says
+            data[name] = data[name] or None
+        return data
 
     @extend_schema_field(serializers.IntegerField(allow_null=True, help_text=WINNER_SIDE))
     def get_winner_side(self, fixture: Fixture) -> int | None:

@@ -10,6 +10,8 @@ from rest_framework import serializers
 
 from seasons.models import Season
 
+from ._common import Strict, StrictModel
+
 
 class MemberRef(serializers.Serializer[Any]):
     id = serializers.IntegerField()
@@ -30,7 +32,10 @@ class RatedMemberSerializer(serializers.Serializer[Any]):
     rating = RatingFields()
 
 
-class SeasonSerializer(serializers.ModelSerializer[Season]):
+class SeasonSerializer(StrictModel):
+    """A club's season: its dates, how its evenings score (``rule``, ``points``) and how many
+    of each member's evenings count (``best``)."""
+
     points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=10_000), min_length=1, max_length=64,
         help_text="places: the points of the 1st, 2nd... place; wins: one number, per match won.",
@@ -108,6 +113,10 @@ MemberRatingSerializer = inline_serializer(
 
 
 #: whether anyone may see a club's ladders, ratings and member pages
-ClubSeasonsSettingsSerializer = inline_serializer(
-    "ClubSeasonsSettings", {"public": serializers.BooleanField()}
-)
+class ClubSeasonsSettings(Strict):
+    """Whether anyone may see the club's ladders, ratings and member pages."""
+
+    public = serializers.BooleanField()
+
+
+ClubSeasonsSettingsSerializer = ClubSeasonsSettings()

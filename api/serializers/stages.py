@@ -14,6 +14,7 @@ from tournaments.models import ID_LIMIT
 
 from ..accounts import AccountsField
 from ._common import FIXTURE_RESULT, WINNER_SIDE, Strict, StrictModel, TeamRef, sides_field
+from .rounds import LOSER_TO, WINNER_TO
 
 
 class StageSerializer(StrictModel):
@@ -174,8 +175,8 @@ class BracketFixtureSerializer(serializers.Serializer):  # type: ignore[type-arg
         choices=["waiting", "ready", "playing", "decided", "void", "bye"]
     )
     match = serializers.IntegerField(allow_null=True)
-    winner_to = serializers.CharField(allow_null=True)
-    loser_to = serializers.CharField(allow_null=True)
+    winner_to = serializers.CharField(allow_null=True, help_text=WINNER_TO)
+    loser_to = serializers.CharField(allow_null=True, help_text=LOSER_TO)
 
 
 class BracketRoundSerializer(serializers.Serializer):  # type: ignore[type-arg]

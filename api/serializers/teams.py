@@ -101,3 +101,11 @@ class TeamCheckedInSerializer(TeamSerializer):
         "stage to come that takes the registered teams. A check-in after a stage started that "
         "no stage can take is refused instead (409 late_entry_refused).",
     )  # fmt: skip
+
+
+class TeamTokenRequest(Strict):
+    """The body of ``POST /teams/{id}/token/``: how long the token lasts (nothing else)."""
+
+    expires_in_days = serializers.IntegerField(
+        min_value=1, max_value=30, default=1, help_text="How long it lasts, in days: 1 to 30."
+    )

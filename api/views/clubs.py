@@ -32,7 +32,7 @@ from ..access import (
 )
 from ..problems import Problem
 from ..serializers import clubs as s
-from ._common import ERRORS, listed, paginate
+from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _member_context(request: Request, club: Club | int) -> dict[str, Any]:
@@ -175,6 +175,7 @@ class MemberInvite(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """Invite a member with no account to make one (its club's directors): a one-time
         link that ends the invitations before it (docs/clubs.md, "Accounts")."""
+        refuse_unknown(request)
         member, club_id = _member(request, pk)
         require_club_director(request, club_id)
         invite, key = invites.member_invite(actor=request.user, member=member)

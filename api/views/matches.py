@@ -12,7 +12,6 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.http import HttpResponse
 from django_filters import rest_framework as filters
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -32,6 +31,7 @@ from tournaments.models import ID_LIMIT, Match, MatchEvent
 from ..access import directs, get_or_404, get_visible, get_visible_row, signed_in, visible
 from ..pagination import Pages, int_param
 from ..serializers import matches as s
+from ..serializers.state import MatchStateSerializer
 from ._common import ERRORS, conditional, viewer_key
 
 
@@ -150,7 +150,7 @@ def _waited(request: Request, match: Match, wanted: int) -> Match:
 
 class MatchState(APIView):
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 304: None, **ERRORS},
+        responses={200: MatchStateSerializer, 304: None, **ERRORS},
         summary="The position as the caller may see it, and their legal moves",
     )
     def get(self, request: Request, pk: int) -> HttpResponse:

@@ -19,7 +19,7 @@ from tournaments.models import Tournament
 
 from ..access import get_directed
 from ..serializers import notices as s
-from ._common import ERRORS
+from ._common import ERRORS, refuse_unknown
 
 
 class ToSettle(APIView):
@@ -66,6 +66,7 @@ class TournamentDisputes(ToSettle):
 class NoticeResolve(APIView):
     @extend_schema(request=None, responses={200: s.NoticeSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
+        refuse_unknown(request)
         notice = get_directed(request, Notice.objects.all(), pk, "stage__tournament")
         notice = competition.notice_resolve(actor=request.user, notice=notice)
         return Response(s.NoticeSerializer(notice).data)

@@ -25,7 +25,7 @@ from ..access import (
     visible,
 )
 from ..serializers import rounds as s
-from ._common import ERRORS, listed, paginate
+from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _rounds(request: Request) -> QuerySet[Round]:
@@ -69,6 +69,7 @@ class StageRounds(APIView):
         summary="Pair the stage's next round, as a draft",
     )
     def post(self, request: Request, pk: int) -> Response:
+        refuse_unknown(request)
         stage = get_directed(request, Stage.objects.all(), pk)
         round_ = competition.round_pair(actor=request.user, stage=stage)
         return Response(_round_data(round_), status=status.HTTP_201_CREATED)
@@ -111,6 +112,7 @@ class RoundDetail(APIView):
 class RoundPublish(APIView):
     @extend_schema(request=None, responses={200: s.RoundSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
+        refuse_unknown(request)
         round_ = _directed_round(request, pk)
         competition.round_publish(actor=request.user, round=round_)
         return Response(_round_data(round_))
@@ -121,6 +123,7 @@ class RoundUnpublish(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """Take a published round back to a draft while nothing is recorded in it (a
         bracket: the whole bracket): its matches are called off (status ``called_off``)."""
+        refuse_unknown(request)
         round_ = _directed_round(request, pk)
         draft = competition.round_unpublish(actor=request.user, round=round_)
         return Response(_round_data(draft))

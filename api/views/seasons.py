@@ -28,7 +28,7 @@ from tournaments.models import Club, Player, Tournament
 from ..access import get_directed, get_directed_club, get_or_404, get_seen_club
 from ..problems import Problem
 from ..serializers import seasons as s
-from ._common import ERRORS, listed, paginate
+from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _seasons_club(request: Request, pk: Any) -> Club:
@@ -111,6 +111,7 @@ class SeasonDetail(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request: Request, pk: int) -> Response:
         """Remove a season (its ladder is computed: nothing else goes)."""
+        refuse_unknown(request)
         season = _season(request, pk)
         get_directed_club(request, season.club_id)
         seasons.season_delete(actor=request.user, season=season)
@@ -245,6 +246,7 @@ class TournamentSeedByRatings(APIView):
         """Set each team's rating from its members' ratings (the sum of their ratings, or of
         their conservative estimates) and the stages not started to seed by rating."""
         tournament = get_directed(request, Tournament.objects.all(), pk, "")
+        refuse_unknown(request, frozenset({"measure"}))
         measure = request.data.get("measure") if hasattr(request.data, "get") else None
         if not isinstance(measure, str):
             raise Problem("measure: one of sum, conservative", code="invalid", status_code=400)

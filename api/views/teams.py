@@ -20,7 +20,7 @@ from .. import services as api_services
 from ..access import get_directed, get_visible, token_of
 from ..accounts import people
 from ..serializers import teams as s
-from ._common import ERRORS, listed, paginate
+from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _teams(queryset: QuerySet[Team]) -> QuerySet[Team]:
@@ -74,6 +74,7 @@ class TeamCommand(APIView):
 
     @extend_schema(request=None, responses={200: s.TeamSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
+        refuse_unknown(request)
         team = get_directed(request, Team.objects.all(), pk)
         type(self).command(actor=request.user, team=team)
         return Response(s.TeamSerializer(_teams(Team.objects.filter(pk=team.pk)).get()).data)
@@ -88,6 +89,7 @@ class TeamCheckIn(TeamCommand):
         entries at its next round, or waits for a stage to come that takes the registered
         teams (``plays_in`` says which); anywhere else it is refused (409
         ``late_entry_refused``, saying why), never checked in for nothing."""
+        refuse_unknown(request)
         team = get_directed(request, Team.objects.all(), pk)
         competition.team_check_in(actor=request.user, team=team)
         plays_in = [
@@ -112,14 +114,7 @@ class TeamReinstate(TeamCommand):
 
 class TeamToken(APIView):
     @extend_schema(
-        request=inline_serializer(
-            "TeamTokenRequest",
-            {
-                "expires_in_days": serializers.IntegerField(
-                    min_value=1, max_value=30, default=1, help_text="How long it lasts."
-                )
-            },
-        ),
+        request=s.TeamTokenRequest,
         responses={
             201: inline_serializer(
                 "TeamTokenMade",
@@ -133,13 +128,15 @@ class TeamToken(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        """A team's token (a director): it enters and answers the team's results in the
-        tournament's score matches, through the team's link, and nothing else (docs/links.md).
-        A new token of the team, or a new link, ends the one before."""
+        """A team's token (a director): through the team's link, it enters and answers the
+        team's results, and plays its two seats' moves in the team's digital matches, and
+        nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
+        default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
+        link, ends the one before."""
         team = get_directed(request, Team.objects.all(), pk)
-        days = request.data.get("expires_in_days", 1) if isinstance(request.data, dict) else 1
-        if type(days) is not int or not 1 <= days <= 30:
-            raise serializers.ValidationError({"expires_in_days": ["a whole number, 1 to 30"]})
+        body = s.TeamTokenRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        days = body.validated_data["expires_in_days"]
         token, text = api_services.team_token_create(
             actor=request.user, team=team, expires_in_days=days, made_by=token_of(request)
         )

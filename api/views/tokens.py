@@ -16,7 +16,7 @@ from ..access import get_or_404, refuse_tournament_token, require_write_token
 from ..models import ApiToken
 from ..serializers import tokens as s
 from ..throttling import TokensMadeThrottle
-from ._common import ERRORS, listed, paginate
+from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _manager(request: Request) -> ApiToken | None:
@@ -80,6 +80,7 @@ class TokenDetail(APIView):
     @extend_schema(responses={204: None, **ERRORS})
     def delete(self, request: Request, pk: int) -> Response:
         """Revoke a token (and those it made)."""
+        refuse_unknown(request)
         made_by = _manager(request)
         if made_by is not None:
             require_write_token(request)

@@ -14,7 +14,7 @@ from .. import services
 from ..access import directed_tournaments, get_or_404, require_director, require_signed_in
 from ..models import Webhook
 from ..serializers import webhooks as s
-from ._common import ERRORS, listed, paginate
+from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _hooks(request: Request) -> QuerySet[Webhook]:
@@ -74,6 +74,7 @@ class WebhookDetail(APIView):
     @extend_schema(responses={204: None, **ERRORS}, operation_id="webhook_delete")
     def delete(self, request: Request, pk: int) -> Response:
         """Delete a subscription, with its deliveries and their attempts."""
+        refuse_unknown(request)
         services.webhook_delete(webhook=_changeable_or_404(request, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -85,6 +86,7 @@ class WebhookPause(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """Pause a subscription: nothing is sent until it is resumed, and what happens
         meanwhile is not delivered."""
+        refuse_unknown(request)
         hook = services.webhook_pause(webhook=_changeable_or_404(request, pk))
         return Response(s.WebhookSerializer(hook).data)
 
@@ -95,6 +97,7 @@ class WebhookResume(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         """Resume a paused subscription; its pending deliveries are sent."""
+        refuse_unknown(request)
         hook = services.webhook_resume(webhook=_changeable_or_404(request, pk))
         return Response(s.WebhookSerializer(hook).data)
 

@@ -112,7 +112,9 @@ def stage_start(
             _refuse_left_out(stage, {t.pk for t in teams}, set(not_checked_in))
         if len(teams) < 2:
             raise NotNow(
-                f"the stage needs at least 2 teams, and {len(teams)} are in", code="too_few_teams"
+                f"the stage needs at least 2 teams, and {len(teams)} are in (a registered team "
+                "is in once it has checked in)",
+                code="too_few_teams",
             )
         refuse(group_by_field(field_problems(stage, len(teams))))
         groups = draw.groups_of(stage, [t.pk for t in teams])

@@ -183,3 +183,13 @@ def test_only_a_director_starts_or_undoes_a_withdrawal_over_the_api(league: Leag
     assert stage.status == "pending"
     assert Registration.objects.get(team=gone).withdrawn_at is not None
     assert league.client("organizer_a").post("/api/v1/teams/0/reinstate/").status_code == 404
+
+
+def test_a_start_with_too_few_teams_checked_in_says_they_must_check_in(league: League) -> None:
+    Registration.objects.filter(team__tournament=league.a).update(checked_in_at=None)
+    stage = new_stage(league)
+    answer = league.client("organizer_a").post(f"/api/v1/stages/{stage.pk}/start/")
+    assert answer.status_code == 409
+    body = answer.json()
+    assert body["code"] == "too_few_teams"
+    assert "0 are in" in body["detail"] and "checked in" in body["detail"]

@@ -5,6 +5,7 @@ docs/api-changelog.md lists them; and the answers agree with themselves."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -114,3 +115,60 @@ def test_a_published_round_says_its_sides_alike_in_answers_and_webhooks(league: 
     assert [[f["a"], f["b"]] for f in body["fixtures"]] == [
         [s["id"] for s in f["sides"]] for f in published["fixtures"]
     ]
+
+
+@pytest.mark.parametrize("format_", ["round_robin", "single_elimination"])
+def test_a_fixtures_key_and_where_its_teams_go_read_alike_everywhere(
+    league: League, format_: str
+) -> None:
+    """``key``, ``winner_to`` and ``loser_to``: null where there is none, in a round's answer
+    as in ``round.published`` (the answer said ``""``); in a bracket, as the schema documents
+    them ("R2-1:a": a later fixture's key, and the place there)."""
+    director = league.client("organizer_a")
+    Webhook.objects.create(
+        tournament=league.a,
+        url="https://example.com/h",
+        kinds=["round.published"],
+        secret="s",
+        created_by=league.users["organizer_a"],
+    )
+    stage = director.post(
+        f"/api/v1/tournaments/{league.a.pk}/stages/",
+        {"name": "Stage", "format": format_, "mode": "score"},
+        format="json",
+    ).json()
+    assert director.post(f"/api/v1/stages/{stage['id']}/start/").status_code == 200
+    if format_ == "round_robin":
+        draft = director.post(f"/api/v1/stages/{stage['id']}/rounds/").json()
+        published = director.post(f"/api/v1/rounds/{draft['id']}/publish/").json()
+    else:  # a bracket's first round is drawn and published at its start
+        published = director.get(f"/api/v1/stages/{stage['id']}/rounds/").json()["results"][0]
+    read = director.get(f"/api/v1/rounds/{published['id']}/").json()
+    assert read["fixtures"] == published["fixtures"]
+    (body,) = [
+        d.body
+        for d in WebhookDelivery.objects.filter(kind="round.published")
+        if d.body["round"] == read["number"]
+    ]
+    assert [f["key"] for f in body["fixtures"]] == [f["key"] for f in read["fixtures"]]
+    for fixture in read["fixtures"]:
+        if format_ == "round_robin":
+            assert fixture["key"] is None
+            assert fixture["winner_to"] is None and fixture["loser_to"] is None
+        else:
+            assert re.fullmatch(r"R\d+-\d+", fixture["key"]), fixture
+            assert re.fullmatch(r"R\d+-\d+:[ab]", fixture["winner_to"]), fixture
+            assert fixture["loser_to"] is None  # a single elimination: out
+
+
+def test_a_matchs_state_is_described_key_for_key(schema: dict[str, Any], league: League) -> None:
+    state = schema["paths"]["/api/v1/matches/{id}/state/"]["get"]["responses"]["200"]
+    assert state["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/MatchState"
+    }
+    described = components(schema)["MatchState"]["properties"]
+    answer = league.client("organizer_a").get(f"/api/v1/matches/{league.digital.pk}/state/")
+    assert set(answer.json()) == set(described)
+    progress = components(schema)["StateProgress"]["properties"]
+    assert answer.json()["progress"] is not None
+    assert set(answer.json()["progress"]) == set(progress)

@@ -194,3 +194,43 @@ def reading(url: str, headers: dict[str, str] | None = None) -> Iterator[Reader]
                     sock.shutdown(socket.SHUT_RDWR)
             response.close()
             thread.join(5)
+
+
+@contextlib.contextmanager
+def web_server(lock: Any = SQLITE) -> Iterator[str]:
+    """The web process as ``make run`` serves it (Django's threaded WSGI server, a thread for
+    each request) in a thread of the test process; yield its URL. On SQLite each request's
+    view runs under ``lock``, and so does the hub's database work (as in push_server)."""
+    from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+    from django.core.wsgi import get_wsgi_application
+
+    from api import stream_web
+
+    django_app = get_wsgi_application()
+
+    def application(environ: Any, start_response: Any) -> Any:
+        with database(lock):
+            return django_app(environ, start_response)
+
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadedWSGIServer(("127.0.0.1", 0), Quiet, allow_reuse_address=False)
+    server.set_app(application)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    job = live._job
+
+    def locked(work: Any, *args: Any) -> Any:
+        with database(lock):
+            return job(work, *args)
+
+    with unittest.mock.patch.object(live, "_job", locked):
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join(10)
+            stream_web.stop()

@@ -67,9 +67,11 @@ from .match_result import MatchResult
 from .match_started_command_kind_enum import MatchStartedCommandKindEnum
 from .match_started_command_request import MatchStartedCommandRequest
 from .match_started_payload_request import MatchStartedPayloadRequest
+from .match_state import MatchState
+from .match_state_legal_moves_type_0_item import MatchStateLegalMovesType0Item
+from .match_state_position_type_0 import MatchStatePositionType0
 from .match_status_enum import MatchStatusEnum
 from .matches_list_status import MatchesListStatus
-from .matches_state_retrieve_response_200 import MatchesStateRetrieveResponse200
 from .measure_enum import MeasureEnum
 from .member import Member
 from .member_erasure import MemberErasure
@@ -168,6 +170,8 @@ from .standings import Standings
 from .standings_changed_body import StandingsChangedBody
 from .standings_changed_body_kind import StandingsChangedBodyKind
 from .standings_changed_entry import StandingsChangedEntry
+from .state_entry import StateEntry
+from .state_progress import StateProgress
 from .swiss_method_enum import SwissMethodEnum
 from .team import Team
 from .team_checked_in import TeamCheckedIn
@@ -264,9 +268,11 @@ __all__ = (
     "MatchStartedCommandKindEnum",
     "MatchStartedCommandRequest",
     "MatchStartedPayloadRequest",
+    "MatchState",
+    "MatchStateLegalMovesType0Item",
+    "MatchStatePositionType0",
     "MatchStatusEnum",
     "MatchesListStatus",
-    "MatchesStateRetrieveResponse200",
     "MeasureEnum",
     "Member",
     "MemberErasure",
@@ -361,6 +367,8 @@ __all__ = (
     "StandingsChangedBody",
     "StandingsChangedBodyKind",
     "StandingsChangedEntry",
+    "StateEntry",
+    "StateProgress",
     "SwissMethodEnum",
     "Team",
     "TeamCheckedIn",

@@ -36,8 +36,12 @@ class BracketFixture:
             * `void` - void
             * `bye` - bye
         match (int | None):
-        winner_to (None | str):
-        loser_to (None | str):
+        winner_to (None | str): Where the winner goes: "<key>:<slot>": the key of the fixture of a later round they go
+            to, and their place there: "a" for its sides[0], "b" for its sides[1] (the a/b of the deprecated team_a and
+            team_b). E.g. "R2-1:a". Null: the final, or not a bracket.
+        loser_to (None | str): Where the loser goes (a double elimination's lower bracket): "<key>:<slot>": the key of
+            the fixture of a later round they go to, and their place there: "a" for its sides[0], "b" for its sides[1] (the
+            a/b of the deprecated team_a and team_b). E.g. "R2-1:a". Null: out.
     """
 
     key: str

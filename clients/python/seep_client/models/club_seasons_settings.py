@@ -11,7 +11,8 @@ T = TypeVar("T", bound="ClubSeasonsSettings")
 
 @_attrs_define
 class ClubSeasonsSettings:
-    """
+    """Whether anyone may see the club's ladders, ratings and member pages.
+
     Attributes:
         public (bool):
     """

@@ -23,7 +23,7 @@ class Fixture:
     Attributes:
         id (int):
         table (int | None):
-        key (str):
+        key (None | str): A bracket fixture's key ("R2-1": round 2, fixture 1), null elsewhere.
         group (int | None):
         sides (list[Side]): The fixture's two sides, side 0 first (docs/api.md, "One vocabulary").
         winner_side (int | None): The side that won or went through (0 or 1), or null: not decided, or drawn.
@@ -43,14 +43,18 @@ class Fixture:
             * `forfeit_b` - forfeited by b
             * `void` - not played
         match (int | None):
-        winner_to (str):
-        loser_to (str):
+        winner_to (None | str): Where the winner goes: "<key>:<slot>": the key of the fixture of a later round they go
+            to, and their place there: "a" for its sides[0], "b" for its sides[1] (the a/b of the deprecated team_a and
+            team_b). E.g. "R2-1:a". Null: the final, or not a bracket.
+        loser_to (None | str): Where the loser goes (a double elimination's lower bracket): "<key>:<slot>": the key of
+            the fixture of a later round they go to, and their place there: "a" for its sides[0], "b" for its sides[1] (the
+            a/b of the deprecated team_a and team_b). E.g. "R2-1:a". Null: out.
         floats (Any):
     """
 
     id: int
     table: int | None
-    key: str
+    key: None | str
     group: int | None
     sides: list[Side]
     winner_side: int | None
@@ -60,8 +64,8 @@ class Fixture:
     source_b: str
     result: BlankEnum | ResultEnum
     match: int | None
-    winner_to: str
-    loser_to: str
+    winner_to: None | str
+    loser_to: None | str
     floats: Any
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -73,6 +77,7 @@ class Fixture:
         table: int | None
         table = self.table
 
+        key: None | str
         key = self.key
 
         group: int | None
@@ -111,8 +116,10 @@ class Fixture:
         match: int | None
         match = self.match
 
+        winner_to: None | str
         winner_to = self.winner_to
 
+        loser_to: None | str
         loser_to = self.loser_to
 
         floats = self.floats
@@ -156,7 +163,12 @@ class Fixture:
 
         table = _parse_table(d.pop("table"))
 
-        key = d.pop("key")
+        def _parse_key(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        key = _parse_key(d.pop("key"))
 
         def _parse_group(data: object) -> int | None:
             if data is None:
@@ -237,9 +249,19 @@ class Fixture:
 
         match = _parse_match(d.pop("match"))
 
-        winner_to = d.pop("winner_to")
+        def _parse_winner_to(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
 
-        loser_to = d.pop("loser_to")
+        winner_to = _parse_winner_to(d.pop("winner_to"))
+
+        def _parse_loser_to(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        loser_to = _parse_loser_to(d.pop("loser_to"))
 
         floats = d.pop("floats")
 

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="PatchedClubSeasonsSettingsRequest")
 
 @_attrs_define
 class PatchedClubSeasonsSettingsRequest:
-    """
+    """Whether anyone may see the club's ladders, ratings and member pages.
+
     Attributes:
         public (bool | Unset):
     """

@@ -15,15 +15,17 @@ T = TypeVar("T", bound="PatchedSeasonRequest")
 
 @_attrs_define
 class PatchedSeasonRequest:
-    """
-    Attributes:
-        name (str | Unset):
-        starts_on (datetime.date | Unset):
-        ends_on (datetime.date | Unset):
-        rule (RuleEnum | Unset): * `places` - points per place each evening
-            * `wins` - points per match won
-        points (list[int] | Unset): places: the points of the 1st, 2nd... place; wins: one number, per match won.
-        best (int | None | Unset): Only each member's best N evenings count (null: all).
+    """A club's season: its dates, how its evenings score (``rule``, ``points``) and how many
+    of each member's evenings count (``best``).
+
+        Attributes:
+            name (str | Unset):
+            starts_on (datetime.date | Unset):
+            ends_on (datetime.date | Unset):
+            rule (RuleEnum | Unset): * `places` - points per place each evening
+                * `wins` - points per match won
+            points (list[int] | Unset): places: the points of the 1st, 2nd... place; wins: one number, per match won.
+            best (int | None | Unset): Only each member's best N evenings count (null: all).
     """
 
     name: str | Unset = UNSET

@@ -15,17 +15,19 @@ T = TypeVar("T", bound="Season")
 
 @_attrs_define
 class Season:
-    """
-    Attributes:
-        id (int):
-        club (int):
-        name (str):
-        starts_on (datetime.date):
-        ends_on (datetime.date):
-        points (list[int]): places: the points of the 1st, 2nd... place; wins: one number, per match won.
-        rule (RuleEnum | Unset): * `places` - points per place each evening
-            * `wins` - points per match won
-        best (int | None | Unset): Only each member's best N evenings count (null: all).
+    """A club's season: its dates, how its evenings score (``rule``, ``points``) and how many
+    of each member's evenings count (``best``).
+
+        Attributes:
+            id (int):
+            club (int):
+            name (str):
+            starts_on (datetime.date):
+            ends_on (datetime.date):
+            points (list[int]): places: the points of the 1st, 2nd... place; wins: one number, per match won.
+            rule (RuleEnum | Unset): * `places` - points per place each evening
+                * `wins` - points per match won
+            best (int | None | Unset): Only each member's best N evenings count (null: all).
     """
 
     id: int

@@ -15,15 +15,17 @@ T = TypeVar("T", bound="SeasonRequest")
 
 @_attrs_define
 class SeasonRequest:
-    """
-    Attributes:
-        name (str):
-        starts_on (datetime.date):
-        ends_on (datetime.date):
-        points (list[int]): places: the points of the 1st, 2nd... place; wins: one number, per match won.
-        rule (RuleEnum | Unset): * `places` - points per place each evening
-            * `wins` - points per match won
-        best (int | None | Unset): Only each member's best N evenings count (null: all).
+    """A club's season: its dates, how its evenings score (``rule``, ``points``) and how many
+    of each member's evenings count (``best``).
+
+        Attributes:
+            name (str):
+            starts_on (datetime.date):
+            ends_on (datetime.date):
+            points (list[int]): places: the points of the 1st, 2nd... place; wins: one number, per match won.
+            rule (RuleEnum | Unset): * `places` - points per place each evening
+                * `wins` - points per match won
+            best (int | None | Unset): Only each member's best N evenings count (null: all).
     """
 
     name: str

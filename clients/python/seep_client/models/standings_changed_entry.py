@@ -19,7 +19,8 @@ class StandingsChangedEntry:
         tournament (int):
         stage (int):
         rounds (list[int]): The rounds whose tables changed (0: the seeding).
-        as_of_round (int): The last of them: the table below is as of it.
+        as_of_round (int): The last of them: the table is as of it (a webhook's ``rows``; a results log entry carries no
+            table: GET /stages/{id}/standings/?round=as_of_round).
         kind (str): What happened: the webhook's kind.
     """
 

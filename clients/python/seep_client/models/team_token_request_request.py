@@ -13,9 +13,10 @@ T = TypeVar("T", bound="TeamTokenRequestRequest")
 
 @_attrs_define
 class TeamTokenRequestRequest:
-    """
+    """The body of ``POST /teams/{id}/token/``: how long the token lasts (nothing else).
+
     Attributes:
-        expires_in_days (int | Unset): How long it lasts. Default: 1.
+        expires_in_days (int | Unset): How long it lasts, in days: 1 to 30. Default: 1.
     """
 
     expires_in_days: int | Unset = 1

@@ -129,7 +129,9 @@ def sync_detailed(
 
     Args:
         id (int):
-        body (SeasonRequest):
+        body (SeasonRequest): A club's season: its dates, how its evenings score (``rule``,
+            ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,7 +163,9 @@ def sync(
 
     Args:
         id (int):
-        body (SeasonRequest):
+        body (SeasonRequest): A club's season: its dates, how its evenings score (``rule``,
+            ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,7 +192,9 @@ async def asyncio_detailed(
 
     Args:
         id (int):
-        body (SeasonRequest):
+        body (SeasonRequest): A club's season: its dates, how its evenings score (``rule``,
+            ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,7 +224,9 @@ async def asyncio(
 
     Args:
         id (int):
-        body (SeasonRequest):
+        body (SeasonRequest): A club's season: its dates, how its evenings score (``rule``,
+            ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -132,7 +132,8 @@ def sync_detailed(
 
     Args:
         id (int):
-        body (PatchedClubSeasonsSettingsRequest | Unset):
+        body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
+            ladders, ratings and member pages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,7 +165,8 @@ def sync(
 
     Args:
         id (int):
-        body (PatchedClubSeasonsSettingsRequest | Unset):
+        body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
+            ladders, ratings and member pages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,7 +193,8 @@ async def asyncio_detailed(
 
     Args:
         id (int):
-        body (PatchedClubSeasonsSettingsRequest | Unset):
+        body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
+            ladders, ratings and member pages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,7 +224,8 @@ async def asyncio(
 
     Args:
         id (int):
-        body (PatchedClubSeasonsSettingsRequest | Unset):
+        body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
+            ladders, ratings and member pages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

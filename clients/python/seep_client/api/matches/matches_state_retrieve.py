@@ -6,9 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.matches_state_retrieve_response_200 import (
-    MatchesStateRetrieveResponse200,
-)
+from ...models.match_state import MatchState
 from ...models.problem import Problem
 from ...types import Response
 
@@ -29,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | MatchesStateRetrieveResponse200 | Problem | None:
+) -> Any | MatchState | Problem | None:
     if response.status_code == 200:
-        response_200 = MatchesStateRetrieveResponse200.from_dict(response.json())
+        response_200 = MatchState.from_dict(response.json())
 
         return response_200
 
@@ -107,7 +105,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | MatchesStateRetrieveResponse200 | Problem]:
+) -> Response[Any | MatchState | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -120,7 +118,7 @@ def sync_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Any | MatchesStateRetrieveResponse200 | Problem]:
+) -> Response[Any | MatchState | Problem]:
     """The position as the caller may see it, and their legal moves
 
     Args:
@@ -131,7 +129,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | MatchesStateRetrieveResponse200 | Problem]
+        Response[Any | MatchState | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -149,7 +147,7 @@ def sync(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Any | MatchesStateRetrieveResponse200 | Problem | None:
+) -> Any | MatchState | Problem | None:
     """The position as the caller may see it, and their legal moves
 
     Args:
@@ -160,7 +158,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | MatchesStateRetrieveResponse200 | Problem
+        Any | MatchState | Problem
     """
 
     return sync_detailed(
@@ -173,7 +171,7 @@ async def asyncio_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Any | MatchesStateRetrieveResponse200 | Problem]:
+) -> Response[Any | MatchState | Problem]:
     """The position as the caller may see it, and their legal moves
 
     Args:
@@ -184,7 +182,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | MatchesStateRetrieveResponse200 | Problem]
+        Response[Any | MatchState | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -200,7 +198,7 @@ async def asyncio(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Any | MatchesStateRetrieveResponse200 | Problem | None:
+) -> Any | MatchState | Problem | None:
     """The position as the caller may see it, and their legal moves
 
     Args:
@@ -211,7 +209,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | MatchesStateRetrieveResponse200 | Problem
+        Any | MatchState | Problem
     """
 
     return (

@@ -130,7 +130,9 @@ def sync_detailed(
 
     Args:
         id (int):
-        body (PatchedSeasonRequest | Unset):
+        body (PatchedSeasonRequest | Unset): A club's season: its dates, how its evenings score
+            (``rule``, ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,7 +164,9 @@ def sync(
 
     Args:
         id (int):
-        body (PatchedSeasonRequest | Unset):
+        body (PatchedSeasonRequest | Unset): A club's season: its dates, how its evenings score
+            (``rule``, ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,7 +193,9 @@ async def asyncio_detailed(
 
     Args:
         id (int):
-        body (PatchedSeasonRequest | Unset):
+        body (PatchedSeasonRequest | Unset): A club's season: its dates, how its evenings score
+            (``rule``, ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,7 +225,9 @@ async def asyncio(
 
     Args:
         id (int):
-        body (PatchedSeasonRequest | Unset):
+        body (PatchedSeasonRequest | Unset): A club's season: its dates, how its evenings score
+            (``rule``, ``points``) and how many
+            of each member's evenings count (``best``).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -126,13 +126,16 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TeamTokenRequestRequest | Unset = UNSET,
 ) -> Response[Problem | TeamTokenMade]:
-    """A team's token (a director): it enters and answers the team's results in the
-    tournament's score matches, through the team's link, and nothing else (docs/links.md).
-    A new token of the team, or a new link, ends the one before.
+    """A team's token (a director): through the team's link, it enters and answers the
+    team's results, and plays its two seats' moves in the team's digital matches, and
+    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
+    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
+    link, ends the one before.
 
     Args:
         id (int):
-        body (TeamTokenRequestRequest | Unset):
+        body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
+            the token lasts (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,13 +163,16 @@ def sync(
     client: AuthenticatedClient,
     body: TeamTokenRequestRequest | Unset = UNSET,
 ) -> Problem | TeamTokenMade | None:
-    """A team's token (a director): it enters and answers the team's results in the
-    tournament's score matches, through the team's link, and nothing else (docs/links.md).
-    A new token of the team, or a new link, ends the one before.
+    """A team's token (a director): through the team's link, it enters and answers the
+    team's results, and plays its two seats' moves in the team's digital matches, and
+    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
+    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
+    link, ends the one before.
 
     Args:
         id (int):
-        body (TeamTokenRequestRequest | Unset):
+        body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
+            the token lasts (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,13 +195,16 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TeamTokenRequestRequest | Unset = UNSET,
 ) -> Response[Problem | TeamTokenMade]:
-    """A team's token (a director): it enters and answers the team's results in the
-    tournament's score matches, through the team's link, and nothing else (docs/links.md).
-    A new token of the team, or a new link, ends the one before.
+    """A team's token (a director): through the team's link, it enters and answers the
+    team's results, and plays its two seats' moves in the team's digital matches, and
+    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
+    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
+    link, ends the one before.
 
     Args:
         id (int):
-        body (TeamTokenRequestRequest | Unset):
+        body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
+            the token lasts (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,13 +230,16 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TeamTokenRequestRequest | Unset = UNSET,
 ) -> Problem | TeamTokenMade | None:
-    """A team's token (a director): it enters and answers the team's results in the
-    tournament's score matches, through the team's link, and nothing else (docs/links.md).
-    A new token of the team, or a new link, ends the one before.
+    """A team's token (a director): through the team's link, it enters and answers the
+    team's results, and plays its two seats' moves in the team's digital matches, and
+    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
+    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
+    link, ends the one before.
 
     Args:
         id (int):
-        body (TeamTokenRequestRequest | Unset):
+        body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
+            the token lasts (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

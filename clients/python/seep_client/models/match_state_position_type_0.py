@@ -6,11 +6,16 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="MatchesStateRetrieveResponse200")
+T = TypeVar("T", bound="MatchStatePositionType0")
 
 
 @_attrs_define
-class MatchesStateRetrieveResponse200:
+class MatchStatePositionType0:
+    """The deal as the caller may see it (a card they may not see is null; a director sees every card), or null between
+    deals.
+
+    """
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -23,10 +28,10 @@ class MatchesStateRetrieveResponse200:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        matches_state_retrieve_response_200 = cls()
+        match_state_position_type_0 = cls()
 
-        matches_state_retrieve_response_200.additional_properties = d
-        return matches_state_retrieve_response_200
+        match_state_position_type_0.additional_properties = d
+        return match_state_position_type_0
 
     @property
     def additional_keys(self) -> list[str]:
