@@ -20,7 +20,7 @@ from tournaments.models import Player
 
 from ..access import get_or_404, require_write_token, seen_clubs
 from ..problems import Problem
-from ._common import ERRORS
+from ._common import ERRORS, refuse_unknown
 
 ErasureSerializer = inline_serializer(
     "MemberErasure",
@@ -64,6 +64,7 @@ class MemberErase(APIView):
         """Erase a member's name, contact and account link (its directors, or the member):
         shown as "Erased member N" from now on; their matches, results and ratings stay, by
         id (docs/privacy.md). A member erased already: 422 ``already_erased``."""
+        refuse_unknown(request)  # it takes no body (docs/api.md: an unknown field is refused)
         member = _asked(request, pk)  # a member the caller does not see: 404 first
         require_write_token(request)
         erasure = privacy.erase_member(actor=request.user, member=member)
