@@ -24,7 +24,7 @@ from tournaments.access import directed_tournaments
 from tournaments.models import Match, MatchEvent
 
 from . import moves, words
-from .pages import card_label, card_words, public_position, seat_list
+from .pages import card_label, public_position, seat_list
 
 K = matchlog.Kind
 
@@ -182,7 +182,7 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
         playable = {c.card for c in offered}
         page.cards = [
             Card(
-                code, card_label(code), card_words(code), not deal.unseen >> i & 1, code in playable
+                code, card_label(code), words.card(code), not deal.unseen >> i & 1, code in playable
             )
             for i, code in enumerate(sc.ordered_deck())
         ]
@@ -196,7 +196,7 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
             page.throw_anyway = unseen
     elif deal.phase == "bid":
         page.cards = [
-            Card(code, card_label(code), card_words(code), False, True)
+            Card(code, card_label(code), words.card(code), False, True)
             for code in sc.ordered_deck()
         ]
     return page

@@ -36,6 +36,7 @@ pytestmark = pytest.mark.django_db
 MOVE = re.compile(r'name="move" value="([^"]+)"')
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 
 
 def seat_user(club: Club, seat: int) -> str:
@@ -58,9 +59,10 @@ def hands_now(match: Match) -> list[list[str]]:
 
 def shows_a_card(text: str, code: str) -> bool:
     """Whether ``text`` names the card ``code`` in any form a page uses: its code, as a
-    label (10♦) or in words (10 of diamonds)."""
+    label (10♦) or in words (10 of diamonds, Ace of spades)."""
     rank, suit = code[:-1], code[-1]
-    forms = (code, f"{rank}{SUIT[suit]}", f"{rank} of {SUIT_WORDS[suit]}")
+    spoken = f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}"
+    forms = (code, f"{rank}{SUIT[suit]}", f"{rank} of {SUIT_WORDS[suit]}", spoken)
     return any(re.search(rf"(?<![A-Za-z0-9]){re.escape(f)}(?![A-Za-z0-9])", text) for f in forms)
 
 
