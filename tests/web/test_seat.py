@@ -107,6 +107,28 @@ def test_each_seat_sees_its_own_hand_and_is_offered_exactly_the_engines_moves(
     check_html(page.content.decode())
 
 
+def spoken(element: Any) -> str:
+    """The text a screen reader reads in ``element``: all but what is aria-hidden."""
+    if element.get("aria-hidden") == "true":
+        return ""
+    return (element.text or "") + "".join(spoken(c) + (c.tail or "") for c in element)
+
+
+def test_the_move_buttons_say_the_card_and_the_move_in_words(club: Club) -> None:
+    match = club.digital
+    deal = match_state(match).deal
+    assert deal is not None and deal.to_play is not None
+    page = club.client(seat_user(club, deal.to_play)).get(f"/play/{match.pk}/")
+    doc = check_html(page.content.decode())
+    buttons = [b for b in doc.iter("button") if b.get("name") == "move"]
+    assert buttons
+    for button in buttons:
+        said = spoken(button).strip()
+        assert not re.search("[♠♥♦♣]", said), said
+        assert re.search(r" of (spades|hearts|diamonds|clubs)", said), said
+        assert not re.search(r"(?<![A-Za-z])[AJQK] of ", said), said
+
+
 def test_only_the_seated_players_reach_a_seat_page(club: Club) -> None:
     match = club.digital
     assert club.client("outsider").get(f"/play/{match.pk}/").status_code == 404
