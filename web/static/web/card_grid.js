@@ -29,6 +29,13 @@
       to.tabIndex = 0;
       to.focus();
     }
+    // a card reached another way (a tap, a click) becomes the grid's tab stop too
+    grid.addEventListener("focusin", function (event) {
+      if (place(event.target) && event.target.tabIndex !== 0) {
+        all.forEach(function (el) { el.tabIndex = -1; });
+        event.target.tabIndex = 0;
+      }
+    });
     grid.addEventListener("keydown", function (event) {
       var at = place(event.target);
       if (!at) return;
