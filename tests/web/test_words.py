@@ -8,7 +8,7 @@ import html
 import re
 
 from django.template import Context, Template
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seep_core as sc
@@ -54,6 +54,11 @@ SCRIPTS = [
 ]
 
 
+#: rendering a template takes its time on a loaded machine: no deadline (nothing here is timed)
+UNTIMED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@UNTIMED
 @given(st.data(), st.sampled_from(SCRIPTS))
 def test_a_name_in_another_script_is_marked_with_its_language(
     data: st.DataObject, script: tuple[int, int, str]
@@ -63,6 +68,7 @@ def test_a_name_in_another_script_is_marked_with_its_language(
     assert marked(name) == f"{opening}{name}</span>"
 
 
+@UNTIMED
 @given(st.text(max_size=30))
 def test_any_name_is_shown_whole_and_escaped_marked_or_not(name: str) -> None:
     shown = marked(name)
@@ -75,6 +81,7 @@ def test_any_name_is_shown_whole_and_escaped_marked_or_not(name: str) -> None:
     assert (inner.group(1) is None) == (words.script_language(name) is None)
 
 
+@UNTIMED
 @given(st.text(st.characters(max_codepoint=0x024F), max_size=30))
 def test_a_name_in_latin_letters_stays_in_the_pages_language(name: str) -> None:
     assert "<span" not in marked(name)
