@@ -458,6 +458,7 @@ def public_position(deal: Any, names: list[str]) -> dict[str, Any]:
             {
                 "value": h["value"],
                 "sets": [" ".join(card_label(c) for c in s) for s in h["sets"]],
+                "spoken": " + ".join(", ".join(words.card(c) for c in s) for s in h["sets"]),
                 "owners": [names[o] for o in h["owners"]],
             }
             for h in floor.get("houses", [])

@@ -120,6 +120,7 @@ def seat_page(match: Match, seat: int, state: matchlog.MatchState | None = None)
             {
                 "value": h["value"],
                 "sets": [" ".join(card_label(c) for c in s) for s in h["sets"]],
+                "spoken": " + ".join(", ".join(words.card(c) for c in s) for s in h["sets"]),
                 "owners": [players[o].name for o in h["owners"]],
             }
             for h in floor.get("houses", [])

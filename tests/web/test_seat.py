@@ -27,7 +27,7 @@ from tournaments.services import match_append_event, match_create
 from tournaments.verify import verify_match
 from web.moves import key
 
-from .checks import check_html
+from .checks import check_html, spoken
 from .conftest import Club, CommittingClient, make_club
 
 pytestmark = pytest.mark.django_db
@@ -105,13 +105,6 @@ def test_each_seat_sees_its_own_hand_and_is_offered_exactly_the_engines_moves(
         else:
             assert offered == []
     check_html(page.content.decode())
-
-
-def spoken(element: Any) -> str:
-    """The text a screen reader reads in ``element``: all but what is aria-hidden."""
-    if element.get("aria-hidden") == "true":
-        return ""
-    return (element.text or "") + "".join(spoken(c) + (c.tail or "") for c in element)
 
 
 def test_the_move_buttons_say_the_card_and_the_move_in_words(club: Club) -> None:
