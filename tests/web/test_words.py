@@ -7,12 +7,15 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from django.template import Context, Template
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seep_core as sc
 from web import words
+
+from .conftest import Club
 
 RANKS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -90,3 +93,22 @@ def test_a_name_in_latin_letters_stays_in_the_pages_language(name: str) -> None:
 def test_a_latin_name_with_a_word_in_devanagari_goes_by_most_of_its_letters() -> None:
     assert words.script_language("Delhi दिल्ली Kings") is None
     assert words.script_language("दिल्ली किंग्स XI") == ("hi", "ltr")
+
+
+@pytest.mark.django_db
+def test_the_pages_mark_a_team_named_in_devanagari_as_hindi(club: Club) -> None:
+    match = club.matches[0]
+    team = match.team0
+    team.name = "दिल्ली किंग्स"
+    team.save()
+    marked_name = '<span lang="hi">दिल्ली किंग्स</span>'
+    slug = club.tournament.slug
+    for who, url in (
+        (None, f"/t/{slug}/"),
+        (None, f"/t/{slug}/wall/"),
+        (None, f"/m/{match.pk}/"),
+        ("director", f"/desk/{slug}/"),
+        ("scorekeeper", f"/keep/{match.pk}/"),
+    ):
+        text = club.client(who).get(url).content.decode()
+        assert marked_name in text, url
