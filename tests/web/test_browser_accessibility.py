@@ -29,7 +29,7 @@ from .browser import (
 )
 from .checks import every_page
 from .conftest import Club, make_club
-from .test_browser_recorder import DEAL, start_and_bid, table_match
+from .test_browser_recorder import DEAL, table_match, words
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,9 +111,29 @@ def test_the_recorders_cards_are_one_tab_stop_moved_with_the_arrow_keys(
         sc.new_table_deal(DEAL["dealer"]), at_the_table(DEAL["deck"], DEAL["moves"])[0]
     )
     phone = signed_in(contexts, browser, base, "scorekeeper", PHONE)
-    start_and_bid(phone, base, match, bid)
+    phone.goto(f"{base}/record/{match.pk}/")
+    phone.get_by_label("East:").check()
+    phone.get_by_role("button", name="Start the match").click()
+    # the bid's 52 checkboxes: one tab stop too; Space and Enter check the card the focus is on
+    boxes = phone.get_by_role("grid")
+    expect(boxes.locator("input[tabindex='0']")).to_have_count(1)
+    assert boxes.locator("input:not([tabindex='-1'])").count() == 1
+    boxes.locator("input[tabindex='0']").focus()
+    phone.keyboard.press("ArrowRight")
+    second = boxes.locator("input").nth(1)
+    expect(second).to_be_focused()
+    phone.keyboard.press("Space")
+    expect(second).to_be_checked()
+    phone.keyboard.press("Enter")
+    expect(second).not_to_be_checked()
+    expect(boxes.locator("input[tabindex='0']")).to_have_count(1)
+    assert not wcag_violations(phone), wcag_violations(phone)
+    phone.get_by_label(f"Bid {bid['value']}").check()
+    for card in bid["floor"]:
+        phone.get_by_role("checkbox", name=words(card), exact=True).check()
+    phone.get_by_role("button", name="Record the bid").click()
     grid = phone.get_by_role("grid")
-    expect(grid).to_be_visible()
+    expect(grid.locator("a").first).to_be_visible()
     assert grid.locator("[role=row]").count() == 13
     assert grid.locator("[role=gridcell]").count() == 52
     expect(grid.locator("[tabindex='0']")).to_have_count(1)
