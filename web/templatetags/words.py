@@ -1,4 +1,5 @@
-"""Template filters that say a code in words (``{% load words %}``): ``web.words`` decides."""
+"""Template filters that say a code in words (``{% load words %}``), and ``lang``, which marks
+a name with the language its script tells: ``web.words`` decides."""
 
 from __future__ import annotations
 
