@@ -26,7 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .pages import card_label, card_words
+from . import words
+from .pages import card_label
 
 #: the most characters a posted key may have (a move's canonical JSON is far shorter)
 MAX_KEY = 400
@@ -63,7 +64,7 @@ def _items(take: Iterable[str], spoken: bool) -> list[str]:
         if item.startswith("H") and item[1:].isdigit():
             out.append(f"the house of {item[1:]}")
         else:
-            out.append(card_words(item) if spoken else card_label(item))
+            out.append(words.card(item) if spoken else card_label(item))
     return out
 
 
@@ -101,7 +102,7 @@ def describe(
     card = str(move.get("card", ""))
     take = [str(t) for t in move.get("take", ())]
     if action == "throw":
-        return f"Throw {card_words(card) if spoken else card_label(card)}"
+        return f"Throw {words.card(card) if spoken else card_label(card)}"
     if action == "capture":
         return f"Capture {_join(_items(take, spoken))}"
     if action == "build":
@@ -138,7 +139,7 @@ def offered(
         )
         cards.setdefault(str(move["card"]), []).append(choice)
     return [
-        CardChoices(card=c, label=card_label(c), words=card_words(c), choices=tuple(ms))
+        CardChoices(card=c, label=card_label(c), words=words.card(c), choices=tuple(ms))
         for c, ms in cards.items()
     ]
 

@@ -27,17 +27,11 @@ from tournaments.models import Erasure, Match, MatchReceipt, Player, Tournament
 from . import charts, words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 def card_label(code: str) -> str:
     """Return a card code as people read it: ``10D`` -> ``10♦``."""
     return f"{code[:-1]}{SUITS.get(code[-1], code[-1])}"
-
-
-def card_words(code: str) -> str:
-    """Return a card code in words, for screen readers: ``10D`` -> ``10 of diamonds``."""
-    return f"{code[:-1]} of {SUIT_NAMES.get(code[-1], code[-1])}"
 
 
 # --- home --------------------------------------------------------------------------------
@@ -466,11 +460,12 @@ def public_position(deal: Any, names: list[str]) -> dict[str, Any]:
         "bid": seen.get("bid"),
         "to_play": None if seen.get("to_play") is None else names[seen["to_play"]],
         "plays": seen.get("plays", 0),
-        "loose": [(card_label(c), card_words(c)) for c in floor.get("loose", [])],
+        "loose": [(card_label(c), words.card(c)) for c in floor.get("loose", [])],
         "houses": [
             {
                 "value": h["value"],
                 "sets": [" ".join(card_label(c) for c in s) for s in h["sets"]],
+                "spoken": " + ".join(", ".join(words.card(c) for c in s) for s in h["sets"]),
                 "owners": [names[o] for o in h["owners"]],
             }
             for h in floor.get("houses", [])

@@ -24,7 +24,7 @@ from tournaments.access import directed_tournaments
 from tournaments.models import Match, MatchEvent
 
 from . import moves, words
-from .pages import card_label, card_words, public_position, seat_list
+from .pages import card_label, public_position, seat_list
 
 K = matchlog.Kind
 
@@ -46,7 +46,8 @@ class Play:
 
     number: int
     seat: str
-    what: str
+    what: str  # with the cards' glyphs (A♠), as shown
+    words: str  # with the cards in words ("Ace of spades"), as a screen reader reads it
 
 
 @dataclass(frozen=True)
@@ -126,13 +127,14 @@ def _deal_moves(match: Match, deal_no: int) -> list[dict[str, Any]]:
     return out
 
 
-def _describe(move: dict[str, Any], before: Any) -> str:
+def _describe(move: dict[str, Any], before: Any, spoken: bool = False) -> str:
     if move.get("action") == "bid":
-        floor = ", ".join(card_label(c) for c in move.get("floor", ()))
+        name = words.card if spoken else card_label
+        floor = ", ".join(name(c) for c in move.get("floor", ()))
         return f"Bid {move['value']}; the floor turned up: {floor}"
     if move.get("action") == "redeal":
         return "Threw the hand in (no card above 8)"
-    return moves.describe(move, before)
+    return moves.describe(move, before, spoken=spoken)
 
 
 def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> RecorderPage:
@@ -154,8 +156,14 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
     history = _deal_moves(match, state.deal_no)
     replayed: Any = sc.new_table_deal(deal.dealer, deal.rules)
     for number, move in enumerate(history):
+        before = floor_houses(replayed)
         page.plays.append(
-            Play(number, _seat(page, move["seat"]), _describe(move, floor_houses(replayed)))
+            Play(
+                number,
+                _seat(page, move["seat"]),
+                _describe(move, before),
+                _describe(move, before, spoken=True),
+            )
         )
         replayed = sc.apply(replayed, move)
     if state.last_play is not None and page.plays:
@@ -182,7 +190,7 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
         playable = {c.card for c in offered}
         page.cards = [
             Card(
-                code, card_label(code), card_words(code), not deal.unseen >> i & 1, code in playable
+                code, card_label(code), words.card(code), not deal.unseen >> i & 1, code in playable
             )
             for i, code in enumerate(sc.ordered_deck())
         ]
@@ -196,7 +204,7 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
             page.throw_anyway = unseen
     elif deal.phase == "bid":
         page.cards = [
-            Card(code, card_label(code), card_words(code), False, True)
+            Card(code, card_label(code), words.card(code), False, True)
             for code in sc.ordered_deck()
         ]
     return page

@@ -20,7 +20,7 @@ from tournaments import selectors as store
 from tournaments.models import Match, MatchEvent
 
 from . import moves, words
-from .pages import card_label, card_words
+from .pages import card_label
 
 #: the phases in which a deal is being played (its cards are still in hands)
 IN_PLAY = ("bid", "opening", "play")
@@ -87,7 +87,7 @@ def seat_page(match: Match, seat: int, state: matchlog.MatchState | None = None)
     offered = {c.card: c.choices for c in moves.offered(legal, view)}
     hands = view.get("hands") or [None] * 4
     hand = [
-        Card(code, card_label(code), card_words(code), offered.get(code, ()))
+        Card(code, card_label(code), words.card(code), offered.get(code, ()))
         for code in (hands[seat] or [])
     ]
     calls = [
@@ -116,11 +116,12 @@ def seat_page(match: Match, seat: int, state: matchlog.MatchState | None = None)
         my_turn=bool(legal),
         hand=hand,
         calls=calls,
-        loose=[(card_label(c), card_words(c)) for c in floor.get("loose", [])],
+        loose=[(card_label(c), words.card(c)) for c in floor.get("loose", [])],
         houses=[
             {
                 "value": h["value"],
                 "sets": [" ".join(card_label(c) for c in s) for s in h["sets"]],
+                "spoken": " + ".join(", ".join(words.card(c) for c in s) for s in h["sets"]),
                 "owners": [players[o].name for o in h["owners"]],
             }
             for h in floor.get("houses", [])

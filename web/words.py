@@ -1,4 +1,4 @@
-"""What the pages call things: seats, bracket parts and fixtures, bazzi reasons, in words.
+"""What the pages call things: cards, seats, bracket parts and fixtures, bazzi reasons, in words.
 
 The one place where a code of the engine or the formats ("seat 0", "L2-1", "third_place")
 becomes what a person at the club reads; templates use it through the ``words`` filters
@@ -9,6 +9,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+#: a card code's rank and suit (seep_core.cards), as a card is named aloud: "Ace of spades"
+RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+#: scripts a screen reader needs told apart from English, by Unicode block: (first, last,
+#: the language the page marks a name in, its direction); a name in one of them is most
+#: likely in that language at a club in South Asia (Devanagari read as Hindi)
+SCRIPTS = (
+    (0x0900, 0x097F, "hi", "ltr"),  # Devanagari
+    (0x0980, 0x09FF, "bn", "ltr"),  # Bengali
+    (0x0A00, 0x0A7F, "pa", "ltr"),  # Gurmukhi
+    (0x0600, 0x06FF, "ur", "rtl"),  # Arabic script
+)
 
 #: the seats by number (S1: play passes to the right, anticlockwise), as a bridge table
 #: names them: partners face each other, team 0 North and South, team 1 West and East
@@ -34,6 +48,38 @@ _KEY_ROUNDS = {"R": "round", "W": "winners' round", "L": "losers' round"}
 _KEY = re.compile(r"([RWL])(\d+)-(\d+)")
 _SPECIAL = {"3P": "the third-place match", "GF1": "the grand final", "GF2": "the grand final reset"}
 _SOURCE = re.compile(r"(winner|loser) of (\S+)")
+
+
+def card(code: str) -> str:
+    """Return a card code in words, the one name every page gives a card for a screen reader.
+
+    >>> [card(c) for c in ("AS", "10D", "JH", "QC", "KS")]
+    ['Ace of spades', '10 of diamonds', 'Jack of hearts', 'Queen of clubs', 'King of spades']
+    """
+    rank, suit = code[:-1], code[-1:]
+    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}"
+
+
+def script_language(text: str) -> tuple[str, str] | None:
+    """Return the language and direction a name is marked with, told by its script: the
+    script of most of its letters, or None when most are in none of ``SCRIPTS`` (Latin).
+
+    >>> script_language("अनिल"), script_language("Anil"), script_language("عمران")
+    (('hi', 'ltr'), None, ('ur', 'rtl'))
+    """
+    counts: dict[tuple[str, str] | None, int] = {}
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        point = ord(ch)
+        found = next(((lang, d) for lo, hi, lang, d in SCRIPTS if lo <= point <= hi), None)
+        counts[found] = counts.get(found, 0) + 1
+    if not counts:
+        return None
+    top = max(counts.values())
+    # a tie goes to no mark: the page's own language (English) stays
+    winners = [k for k, n in counts.items() if n == top]
+    return winners[0] if len(winners) == 1 else None
 
 
 def seat(number: int) -> str:

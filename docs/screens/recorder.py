@@ -28,10 +28,12 @@ from playwright.sync_api import Locator, Page, sync_playwright
 HERE = Path(__file__).resolve().parent
 PHONE = {"width": 390, "height": 844}
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANKS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 
 
 def words(code: str) -> str:
-    return f"{code[:-1]} of {SUITS[code[-1]]}"
+    """A card as the page names it aloud (web.words.card): "Ace of spades", "9 of hearts"."""
+    return f"{RANKS.get(code[:-1], code[:-1])} of {SUITS[code[-1]]}"
 
 
 def shot(page: Page, name: str) -> None:

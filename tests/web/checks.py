@@ -29,6 +29,13 @@ def check_html(text: str) -> Any:
     return doc
 
 
+def spoken(element: Any) -> str:
+    """The text a screen reader reads in ``element``: all but what is aria-hidden."""
+    if element.get("aria-hidden") == "true":
+        return ""
+    return (element.text or "") + "".join(spoken(c) + (c.tail or "") for c in element)
+
+
 PAGES = [
     "home",
     "tournament",

@@ -78,7 +78,9 @@ def checked(page: Page, name: str) -> None:
 
 
 def words(code: str) -> str:
-    return f"{code[:-1]} of {dict(S='spades', H='hearts', D='diamonds', C='clubs')[code[-1]]}"
+    """A card as the pages name it aloud: "Ace of spades", "10 of diamonds"."""
+    rank = dict(A="Ace", J="Jack", Q="Queen", K="King").get(code[:-1], code[:-1])
+    return f"{rank} of {dict(S='spades', H='hearts', D='diamonds', C='clubs')[code[-1]]}"
 
 
 def recorded(match: Match, kind: str) -> int:
@@ -127,11 +129,11 @@ def test_a_digital_deal_recorded_card_by_card_ends_with_the_digital_score(
     # the floor is above the 52 cards to choose from (on the screen while choosing), and the
     # suits differ by colour as well as by glyph
     floor = phone.locator("#floor").bounding_box()
-    grid = phone.locator("ul.card-grid").bounding_box()
+    grid = phone.locator("[role=grid].card-grid").bounding_box()
     assert floor is not None and grid is not None and floor["y"] < grid["y"]
     colours = {
         suit: phone.locator(
-            f'ul.card-grid li[data-suit="{suit}"] .card-pick:not(.no-play)'
+            f'.card-grid [role=gridcell][data-suit="{suit}"] .card-pick:not(.no-play)'
         ).first.evaluate("el => getComputedStyle(el).color")
         for suit in "HDCS"
     }
@@ -187,7 +189,7 @@ def test_a_breach_is_shown_with_its_rule_an_illegal_play_refused_and_a_play_undo
     start_and_bid(phone, base, match, {"value": 9, "floor": ["9S", "9H", "9D", "5C"]})
     # an illegal play: the opening play thrown off the bid (the engine's words, its rule)
     phone.get_by_role("link", name=words("2H")).first.click()
-    phone.get_by_role("button", name="Throw 2♥ loose anyway").click()
+    phone.get_by_role("button", name="Throw 2 of hearts loose anyway").click()
     refusal = phone.locator("#connection")
     expect(refusal).to_contain_text(
         "The opening play must use the bid value 9: you cannot throw a 2 (B4)."

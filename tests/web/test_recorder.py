@@ -7,6 +7,7 @@ written once, and valid HTML at every step."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from tournaments.selectors import match_state
 from tournaments.services import match_create
 from web import moves
 
-from .checks import check_html
+from .checks import check_html, spoken
 from .conftest import Club, CommittingClient, make_club
 
 pytestmark = pytest.mark.django_db
@@ -110,11 +111,14 @@ def test_a_deal_is_recorded_card_by_card_and_a_breach_is_shown_with_its_rule(
     capture = key_of(table, "9C", "capture")
     assert post(keeper, table, "play", {"move": capture}).status_code == 302
     page = keeper.get(f"/record/{table.pk}/").content.decode()
-    check_html(page)
+    # what a screen reader reads: the plays, the breaches and the houses with cards in words
+    said = " ".join(spoken(check_html(page).find(".//main")).split())
     assert 'role="alert"' in page and 'data-breach="B1"' in page and 'data-breach="H5"' in page
-    assert "Promised at play 0: North (South 1), Bid 9" in page
-    assert "Shown broken by play 2: West (" in page
-    assert "all four 9s had been seen by play 2" in page
+    assert "Promised at play 0: North (South 1), Bid 9; the floor turned up: 5 of clubs" in said
+    assert "Shown broken by play 2: West (" in said
+    assert "all four 9s had been seen by play 2" in said
+    assert "Build a house of 9 with 5 of clubs" in said
+    assert not re.search("[♠♥♦♣]", said), said
     assert_log_intact(table)
 
 

@@ -27,7 +27,7 @@ from tournaments.services import match_append_event, match_create
 from tournaments.verify import verify_match
 from web.moves import key
 
-from .checks import check_html
+from .checks import check_html, spoken
 from .conftest import Club, CommittingClient, make_club
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +36,7 @@ pytestmark = pytest.mark.django_db
 MOVE = re.compile(r'name="move" value="([^"]+)"')
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 
 
 def seat_user(club: Club, seat: int) -> str:
@@ -58,9 +59,10 @@ def hands_now(match: Match) -> list[list[str]]:
 
 def shows_a_card(text: str, code: str) -> bool:
     """Whether ``text`` names the card ``code`` in any form a page uses: its code, as a
-    label (10♦) or in words (10 of diamonds)."""
+    label (10♦) or in words (10 of diamonds, Ace of spades)."""
     rank, suit = code[:-1], code[-1]
-    forms = (code, f"{rank}{SUIT[suit]}", f"{rank} of {SUIT_WORDS[suit]}")
+    spoken = f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}"
+    forms = (code, f"{rank}{SUIT[suit]}", f"{rank} of {SUIT_WORDS[suit]}", spoken)
     return any(re.search(rf"(?<![A-Za-z0-9]){re.escape(f)}(?![A-Za-z0-9])", text) for f in forms)
 
 
@@ -103,6 +105,21 @@ def test_each_seat_sees_its_own_hand_and_is_offered_exactly_the_engines_moves(
         else:
             assert offered == []
     check_html(page.content.decode())
+
+
+def test_the_move_buttons_say_the_card_and_the_move_in_words(club: Club) -> None:
+    match = club.digital
+    deal = match_state(match).deal
+    assert deal is not None and deal.to_play is not None
+    page = club.client(seat_user(club, deal.to_play)).get(f"/play/{match.pk}/")
+    doc = check_html(page.content.decode())
+    buttons = [b for b in doc.iter("button") if b.get("name") == "move"]
+    assert buttons
+    for button in buttons:
+        said = spoken(button).strip()
+        assert not re.search("[♠♥♦♣]", said), said
+        assert re.search(r" of (spades|hearts|diamonds|clubs)", said), said
+        assert not re.search(r"(?<![A-Za-z])[AJQK] of ", said), said
 
 
 def test_only_the_seated_players_reach_a_seat_page(club: Club) -> None:

@@ -240,7 +240,8 @@ def play(
     if move is None:
         return _refused(request, match, STALE_PLAY, status=MOVED_ON)
     seat = pages.seat_list(match)[move["seat"]][1].name
-    done = f"Recorded: {seat}: {moves.describe(move, floor_houses(deal))}."
+    # a message is read out as it stands: the cards in words, no glyph
+    done = f"Recorded: {seat}: {moves.describe(move, floor_houses(deal), spoken=True)}."
     return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
 
 
