@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seep_core as sc
+from tournaments.models import Club as ClubModel
 from web import words
 
 from .conftest import Club
@@ -112,3 +113,25 @@ def test_the_pages_mark_a_team_named_in_devanagari_as_hindi(club: Club) -> None:
     ):
         text = club.client(who).get(url).content.decode()
         assert marked_name in text, url
+
+
+@pytest.mark.django_db
+def test_an_evening_and_a_club_named_in_another_script_are_marked_too(club: Club) -> None:
+    tournament = club.tournament
+    tournament.name = "शुक्रवार की शाम"  # an evening named in Hindi
+    tournament.save()
+    tournament.club = ClubModel.objects.create(name="لاہور سیپ کلب", slug="lahore-seep")  # Urdu
+    tournament.save()
+    evening = '<span lang="hi">शुक्रवार की शाम</span>'
+    club_name = '<span lang="ur" dir="rtl">لاہور سیپ کلب</span>'
+    slug = tournament.slug
+    for who, url, marked in (
+        (None, f"/t/{slug}/", evening),
+        (None, f"/t/{slug}/wall/", evening),
+        (None, f"/m/{club.matches[0].pk}/", evening),
+        ("director", f"/desk/{slug}/", evening),
+        ("director", f"/desk/{slug}/", club_name),
+        ("director", f"/desk/{slug}/board/", evening),
+    ):
+        text = club.client(who).get(url).content.decode()
+        assert marked in text, url
