@@ -5,6 +5,7 @@ two matches started), a digital match in play, a director, a score-keeper and an
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,3 +161,33 @@ def make_club(
 def club(db: None, django_capture_on_commit_callbacks: Any) -> Club:
     with django_capture_on_commit_callbacks(execute=True):
         return make_club()
+
+
+# --- The browser tests' fixtures -----------------------------------------------------------
+# (tests/web/browser.py, imported when a test asks for one: importing it skips a module when
+# Chromium, axe-core or Playwright is missing, which must not skip every test of this folder)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium, one a test module (asking for it marks a test ``browser``)."""
+    from .browser import launched
+
+    yield from launched()
+
+
+@pytest.fixture
+def live_club(transactional_db: None) -> Club:
+    """The small club, written where the live server's thread reads it."""
+    from .browser import database
+
+    with database():
+        return make_club()
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[list[Any]]:
+    """The browser contexts a test opens, closed at its end (no page polls the next test)."""
+    from .browser import closing
+
+    yield from closing([])

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,10 +28,8 @@ from .browser import (
     WIDE,
     Browser,
     Page,
-    closing,
     database,
     expect,
-    launched,
     mark_loaded,
     never_reloaded,
     page_width,
@@ -40,26 +37,9 @@ from .browser import (
     signed_in,
 )
 from .checks import every_page
-from .conftest import Club, friendly, make_club
+from .conftest import Club, friendly
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    """The browser contexts a test opens, closed at its end (no page polls the next test)."""
-    yield from closing([])
 
 
 def standing(page: Page, team: str) -> Any:

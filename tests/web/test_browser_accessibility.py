@@ -7,7 +7,6 @@ finds nothing against the WCAG 2.2 AA rules."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,14 +20,11 @@ from .browser import (
     WIDE,
     Browser,
     Page,
-    closing,
-    database,
     expect,
-    launched,
     signed_in,
 )
 from .checks import every_page
-from .conftest import Club, make_club
+from .conftest import Club
 from .test_browser_recorder import DEAL, table_match, words
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,22 +32,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 #: the pages whose names, cards and tables this change marks up, axe-checked on the way
 AXED = {"tournament", "print", "desk", "desk-round", "wall", "seat", "match-digital"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def wcag_violations(page: Page) -> list[dict[str, Any]]:

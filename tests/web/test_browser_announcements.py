@@ -9,7 +9,6 @@ rules find nothing on the updated pages."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,37 +27,19 @@ from .browser import (
     Browser,
     Locator,
     Page,
-    closing,
     database,
     expect,
-    launched,
     mark_loaded,
     never_reloaded,
     signed_in,
 )
-from .conftest import Club, make_club
+from .conftest import Club
 from .test_seat import play, seat_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WAIT = 20_000  # ms: the machine is shared and slow; every wait is on a condition
 WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def announced(page: Page) -> Locator:

@@ -9,7 +9,6 @@ serious or critical violation, and no page wider than its screen.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,10 +22,8 @@ from .browser import (
     SHOTS,
     WIDE,
     Browser,
-    closing,
     database,
     expect,
-    launched,
     mark_loaded,
     never_reloaded,
     page_width,
@@ -40,20 +37,10 @@ PROJECTOR = {"width": 1920, "height": 1080}
 BIG = [f"Team {n:02d}" for n in range(16)]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
 @pytest.fixture
 def live_club(transactional_db: None) -> Club:
     with database():
         return make_club(teams=BIG)
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def fits(page: Any, viewport: dict[str, int]) -> None:

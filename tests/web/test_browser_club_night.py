@@ -51,9 +51,7 @@ from .browser import (
     Browser,
     Locator,
     Page,
-    closing,
     expect,
-    launched,
     page_width,
     serious_violations,
 )
@@ -385,16 +383,6 @@ class Phone(Person):
         self.page.screenshot(path=str(SHOTS / f"club-night-{name}-390.png"), full_page=True)
         serious = serious_violations(self.page)
         assert not serious, (self.page.url, serious)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def tables_on_the_cards(page: Page) -> list[list[str]]:

@@ -4,7 +4,6 @@ tap, and the deal counts with them; the other team's phone shows the match over.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,26 +12,10 @@ from scoring.models import DealResult
 from tournaments.models import Match
 
 # Playwright's names from .browser, which first skips this module without the browser tools
-from .browser import PHONE, Browser, closing, database, expect, launched, signed_in
-from .conftest import Club, make_club
+from .browser import PHONE, Browser, database, expect, signed_in
+from .conftest import Club
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def test_the_entering_team_accepts_the_other_teams_numbers_on_its_phone(

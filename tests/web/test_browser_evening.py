@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -41,10 +40,8 @@ from .browser import (
     Browser,
     Locator,
     Page,
-    closing,
     database,
     expect,
-    launched,
     page_width,
     serious_violations,
 )
@@ -208,16 +205,6 @@ class Evening:
         if won[0] != won[1]:
             return a if won[0] > won[1] else b
         return ""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def test_a_club_evening_from_an_empty_database_on_the_desk_alone(

@@ -6,7 +6,6 @@ words."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,35 +18,17 @@ from .browser import (
     WIDE,
     Browser,
     Page,
-    closing,
     database,
     expect,
-    launched,
     mark_loaded,
     never_reloaded,
     page_width,
     serious_violations,
     signed_in,
 )
-from .conftest import Club, make_club
+from .conftest import Club
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def card_link(director: Page, base: str, slug: str, team_id: int) -> str:

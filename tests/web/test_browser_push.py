@@ -8,7 +8,6 @@ polling)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,33 +27,15 @@ from .browser import (
     DATABASE,
     PHONE,
     WIDE,
-    closing,
     database,
-    launched,
     mark_loaded,
     never_reloaded,
     signed_in,
 )
-from .conftest import Club, make_club
+from .conftest import Club
 from .test_seat import play, seat_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def test_a_confirmed_deal_is_pushed_to_the_tournament_page(

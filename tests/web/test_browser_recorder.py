@@ -11,7 +11,6 @@ plain forms, so the long flow needs no waiting for the script's reload."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,36 +27,18 @@ from .browser import (
     SHOTS,
     Browser,
     Page,
-    closing,
     database,
     expect,
-    launched,
     page_width,
     serious_violations,
     signed_in,
 )
-from .conftest import Club, make_club
+from .conftest import Club
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: a recorded digital deal (random play, seat 3 dealing, the default rules)
 DEAL = json.loads((Path(__file__).parents[1] / "data" / "deals" / "random-505.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def table_match(club: Club) -> Match:

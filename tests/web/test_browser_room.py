@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,10 +19,8 @@ from .browser import (
     SHOTS,
     Browser,
     Page,
-    closing,
     database,
     expect,
-    launched,
     mark_loaded,
     never_reloaded,
     page_width,
@@ -35,16 +32,6 @@ from .test_desk_evening import make_evening, register
 from .test_room import final_of_two
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def final(django_user_model: Any) -> tuple[Tournament, Match, dict[int, str]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,9 +25,7 @@ from .browser import (
     SHOTS,
     Browser,
     Page,
-    closing,
     database,
-    launched,
     page_width,
     serious_violations,
     signed_in,
@@ -41,16 +38,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SEED = 29
 BUTTONS = "#live button[name=move]"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ the phone page drops "Deal 1 entered…" once the deal is disputed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,33 +20,15 @@ from .browser import (
     SHOTS,
     WIDE,
     Browser,
-    closing,
     database,
     expect,
-    launched,
     page_width,
     serious_violations,
     signed_in,
 )
-from .conftest import Club, make_club
+from .conftest import Club
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launched()
-
-
-@pytest.fixture
-def live_club(transactional_db: None) -> Club:
-    with database():
-        return make_club()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[Any]]:
-    yield from closing([])
 
 
 def test_on_a_phone_the_standings_say_they_scroll_for_their_tie_breaks(
