@@ -31,9 +31,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.http.request import split_domain_port, validate_host
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
@@ -240,22 +238,8 @@ def _stream(
             hub.unsubscribe(feed, sub)
 
     response = live.StreamResponse(events)
-    _allow_origin(request, response)
+    live.allow_own_origins(request, response)
     return response
-
-
-def _allow_origin(request: HttpRequest, response: HttpResponse) -> None:
-    """Let the site's own pages on another port or host of ALLOWED_HOSTS read the stream with
-    their session (``make stack``: the pages on ``PORT``, the streams on ``PUSH_PORT``), as the
-    pages' own streams do (web/push.py); no other origin."""
-    origin = request.headers.get("Origin", "")
-    if "://" not in origin:
-        return
-    host, _ = split_domain_port(origin.split("://", 1)[1])
-    if host and validate_host(host, settings.ALLOWED_HOSTS or ["localhost", "127.0.0.1"]):
-        response["Access-Control-Allow-Origin"] = origin
-        response["Access-Control-Allow-Credentials"] = "true"
-        response["Vary"] = "Origin"
 
 
 def match_stream(request: HttpRequest, pk: int, heartbeat: float | None = None) -> HttpResponse:

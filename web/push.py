@@ -38,7 +38,6 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.http.request import split_domain_port, validate_host
 from django.middleware.csrf import get_token
 from django.urls import path, reverse, set_urlconf
 from django.views.decorators.http import require_GET
@@ -346,19 +345,6 @@ async def tournament_topics(kind: str, pk: int) -> list[str]:
 # --- the streams ----------------------------------------------------------------------------
 
 
-def _allow_origin(request: HttpRequest, response: HttpResponse) -> None:
-    """Let the site's own pages on another port or host of ALLOWED_HOSTS read the stream
-    (``LIVE_PUSH_ORIGIN``: the push process on a port of its own), with their cookies."""
-    origin = request.headers.get("Origin", "")
-    if not origin or "://" not in origin:
-        return
-    host, _ = split_domain_port(origin.split("://", 1)[1])
-    if host and validate_host(host, settings.ALLOWED_HOSTS or ["localhost", "127.0.0.1"]):
-        response["Access-Control-Allow-Origin"] = origin
-        response["Access-Control-Allow-Credentials"] = "true"
-        response["Vary"] = "Origin"
-
-
 def last_event_id(request: HttpRequest) -> str:
     """The version the viewer holds: the header a reconnecting EventSource sends, or
     ``?v=`` (the page's first connection cannot set a header)."""
@@ -403,7 +389,7 @@ def stream(
         heartbeat=HEARTBEAT_SECONDS,
         resolver=tournament_topics,
     )
-    _allow_origin(request, response)
+    live.allow_own_origins(request, response)
     return response
 
 
