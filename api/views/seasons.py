@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -25,19 +26,20 @@ from seasons import services as seasons
 from seasons.models import ClubSeasons, RatingSeeding, Season
 from tournaments.models import Club, Player, Tournament
 
-from ..access import get_directed, get_directed_club, get_or_404, get_seen_club
+from ..access import get_directed, get_directed_club, get_or_404, sees_club
 from ..problems import Problem
 from ..serializers import seasons as s
 from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _seasons_club(request: Request, pk: Any) -> Club:
-    """The club with this id if its pages are public or the caller sees it; else 404."""
-    club: Club | None = get_or_404(Club.objects.all(), pk)
-    assert club is not None
-    if selectors.is_public(club):
+    """The club with this id if its pages are public or the caller sees it; else 404, to
+    anyone: a private club's id answers as one that does not exist (not 401 to the anonymous
+    nor 403 to a tournament's token, which would tell them it exists)."""
+    club: Club = get_or_404(Club.objects.all(), pk)
+    if selectors.is_public(club) or sees_club(request, club):
         return club
-    return get_seen_club(request, pk)
+    raise Http404
 
 
 def _ref(player: Player) -> dict[str, Any]:
