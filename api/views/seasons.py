@@ -13,7 +13,6 @@ from datetime import date
 from typing import Any
 
 from django.http import Http404
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -23,6 +22,7 @@ from rest_framework.views import APIView
 from competition.models import Registration
 from seasons import rating, selectors
 from seasons import services as seasons
+from seasons.clubdate import club_today
 from seasons.models import ClubSeasons, RatingSeeding, Season
 from tournaments.models import Club, Player, Tournament
 
@@ -60,9 +60,9 @@ class ClubRatings(APIView):
     @listed(s.RatedMemberSerializer, "club_ratings_list")
     def get(self, request: Request, pk: int) -> Response:
         """The club's rated members, best first by the conservative estimate (with the drift
-        of time away up to now)."""
+        of time away up to today, the club's date in its time zone, as its page)."""
         club = _seasons_club(request, pk)
-        rows = selectors.rating_list(club=club, on=timezone.localdate())
+        rows = selectors.rating_list(club=club, on=club_today(club))
         return paginate(
             self, request, rows,
             lambda r: {"rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating)},
@@ -158,8 +158,8 @@ class MemberRatingView(APIView):
         places (what the member's page shows)."""
         member: Player = get_or_404(Player.objects.filter(club__isnull=False), pk)
         assert member.club_id is not None
-        _seasons_club(request, member.club_id)
-        now = selectors.ratings_now(players=[member.pk], on=timezone.localdate()).get(member.pk)
+        club = _seasons_club(request, member.club_id)
+        now = selectors.ratings_now(players=[member.pk], on=club_today(club)).get(member.pk)
         history = [
             {
                 "match": c.match_id,

@@ -20,6 +20,7 @@ from scoring.models import MatchResult
 from tournaments.models import Team, Tournament
 
 from .. import ladder
+from ..clubdate import club_date
 from ..models import EveningResult
 from .ratings import locked_checkpoint
 
@@ -31,12 +32,14 @@ def update_evening(*, tournament_id: int) -> int:
     tournament of no club has no rows.
     """
     tournament = (
-        Tournament.objects.filter(pk=tournament_id).values_list("club_id", "date", "created_at")
+        Tournament.objects.filter(pk=tournament_id).values_list(
+            "club_id", "date", "created_at", "club__time_zone"
+        )
     ).first()
     if tournament is None or tournament[0] is None:
         return 0
-    club_id, day, created_at = tournament
-    day = day or created_at.date()
+    club_id, day, created_at, zone = tournament
+    day = day or club_date(zone, created_at)  # undated: the club's date it was made on
     with transaction.atomic():
         if locked_checkpoint(club_id) is None:
             return 0
