@@ -22,7 +22,7 @@ from tournaments.models import Team, Tournament
 from .. import ladder
 from ..clubdate import club_date
 from ..models import EveningResult
-from .ratings import locked_checkpoint
+from .ratings import locked_checkpoint, update_club_ratings
 
 
 def update_evening(*, tournament_id: int) -> int:
@@ -53,6 +53,16 @@ def update_evening(*, tournament_id: int) -> int:
         EveningResult.objects.filter(tournament_id=tournament_id).delete()
         EveningResult.objects.bulk_create(wanted)
         return len(wanted)
+
+
+def evening_redated(*, tournament_id: int) -> None:
+    """A tournament's date changed: its club's ratings are folded again from the first game
+    it moves, and its evening rows take the new date, at once (not at the next rebuild)."""
+    club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return
+    update_club_ratings(club_id=club_id)
+    update_evening(tournament_id=tournament_id)
 
 
 def rebuild_all_evenings() -> str:

@@ -7,11 +7,8 @@ ahead from 18:30 UTC to midnight), so a figure read by the server's date would d
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
-from unittest import mock
 
 import pytest
 from django.test import Client
@@ -25,18 +22,12 @@ from seasons.models import EveningResult, RatingChange
 from tournaments import matchlog
 from tournaments.models import MatchEvent, Tournament
 
-from .conftest import ClubWorld
+from .conftest import ClubWorld, frozen
 
 pytestmark = pytest.mark.django_db
 
 #: 18:30 to 24:00 UTC: Kolkata is already on the next day
 KOLKATA_AHEAD = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
-
-
-@contextlib.contextmanager
-def frozen(at: datetime) -> Iterator[None]:
-    with mock.patch("django.utils.timezone.now", side_effect=lambda: at):
-        yield
 
 
 @pytest.fixture
