@@ -39,6 +39,8 @@ def update_evening(*, tournament_id: int) -> int:
     if tournament is None or tournament[0] is None:
         return 0
     club_id, day, created_at, zone = tournament
+    if not _anything_to_write(tournament_id):
+        return 0  # nothing played, nothing written: no checkpoint row made for the lock
     day = day or club_date(zone, created_at)  # undated: the club's date it was made on
     with transaction.atomic():
         if locked_checkpoint(club_id) is None:
@@ -53,6 +55,15 @@ def update_evening(*, tournament_id: int) -> int:
         EveningResult.objects.filter(tournament_id=tournament_id).delete()
         EveningResult.objects.bulk_create(wanted)
         return len(wanted)
+
+
+def _anything_to_write(tournament_id: int) -> bool:
+    """Whether the tournament has a result, standings or evening rows already."""
+    return (
+        MatchResult.objects.filter(match__tournament_id=tournament_id).exists()
+        or StandingRow.objects.filter(stage__tournament_id=tournament_id).exists()
+        or EveningResult.objects.filter(tournament_id=tournament_id).exists()
+    )
 
 
 def evening_redated(*, tournament_id: int) -> None:

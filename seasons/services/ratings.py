@@ -64,6 +64,8 @@ def update_club_ratings(
     ``match_id``: only that match may have changed. ``rebuild``: delete every rating and fold
     every game from the start. Safe to run twice, concurrently or late.
     """
+    if not _anything_to_rate(club_id):
+        return RatingsUpdate(club_id, CURRENT, 0)  # and no empty checkpoint written for it
     with transaction.atomic():
         checkpoint = locked_checkpoint(club_id)
         if checkpoint is None:
@@ -94,6 +96,16 @@ def update_club_ratings(
                 return RatingsUpdate(club_id, CURRENT, 0)
             start = min(differ)
         return RatingsUpdate(club_id, REFOLDED, _refold(checkpoint, start))
+
+
+def _anything_to_rate(club_id: int) -> bool:
+    """Whether the club has a finished match or ratings already: a club with neither gets no
+    checkpoint row (a match that ends later is rated by its own message, sent after its
+    result was written)."""
+    return (
+        RatingCheckpoint.objects.filter(club_id=club_id).exists()
+        or MatchResult.objects.filter(over=True, match__tournament__club_id=club_id).exists()
+    )
 
 
 def rebuild_all_ratings() -> str:
