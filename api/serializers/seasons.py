@@ -27,7 +27,9 @@ class RatingFields(serializers.Serializer[Any]):
 
 
 class RatedMemberSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text='By the conservative estimate: members level on it share a rank ("1, 2, 2, 4").'
+    )
     member = MemberRef()
     rating = RatingFields()
 
@@ -70,13 +72,16 @@ class SeasonSerializer(StrictModel):
 
 
 class LadderLineSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text="By points, then first places, then matches won: members level on all three "
+        'share a rank ("1, 2, 2, 4").'
+    )
     member = MemberRef()
-    points = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="Of the counted evenings.")
     evenings = serializers.IntegerField(help_text="Evenings played in the season so far.")
     counted = serializers.IntegerField(help_text="Of which count (the best N).")
-    wins = serializers.IntegerField(help_text="Evenings won (first places).")
-    won = serializers.IntegerField(help_text="Matches won.")
+    wins = serializers.IntegerField(help_text="Evenings won (first places), of the counted.")
+    won = serializers.IntegerField(help_text="Matches won, in the counted evenings.")
 
 
 class RatingChangeSerializer(serializers.Serializer[Any]):
