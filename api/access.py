@@ -355,6 +355,17 @@ def seen_clubs(request: Request) -> QuerySet[Club]:
     return seen
 
 
+def sees_club(request: Request, club: Club | int) -> bool:
+    """Whether the caller sees the club (``seen_clubs``), asked without refusing anyone: the
+    anonymous and a tournament's token see no club. For a check made after the club was found
+    (a public club's pages), so that a private club answers as a missing one would."""
+    token = token_of(request)
+    if not signed_in(request) or (token is not None and token.club_id is None):
+        return False
+    club_id = club if isinstance(club, int) else club.pk
+    return seen_clubs(request).filter(pk=club_id).exists()
+
+
 def get_seen_club(request: Request, pk: Any) -> Club:
     """Return the club with this id if the caller sees it (with its directors); else Http404."""
     club: Club = get_or_404(seen_clubs(request).prefetch_related("directors"), pk)

@@ -2,10 +2,18 @@
 
 Each evening a member played earns points by the season's rule: by the place their team
 finished (``points[0]`` for first, ``points[1]`` for second...; no points past the list), or
-``points[0]`` for each match won. With ``best`` set, only a member's best ``best`` evenings
-count. Members rank by points, then by first places, then by matches won, then by fewer
-evenings played, then by name (so a tie is shown in one order every time); members level on
-points, first places and matches won share a rank.
+``points[0]`` for each match won.
+
+With ``best`` set, only a member's best ``best`` evenings count, for everything the ladder
+ranks by: their points, first places and matches won are those of the counted evenings alone
+(an evening left out counts for nothing, not even a tie-break). The best are the evenings
+that earned the most points; among evenings of equal points, a first place before any other,
+then more matches won, then the earlier (``best_evenings``).
+
+Members rank by points, then by first places, then by matches won: members level on all
+three share a rank, and the next rank skips as many ("1, 2, 2, 4"). Within a shared rank
+they are listed by fewer evenings played, then by name, so a tie is shown in one order every
+time.
 """
 
 from __future__ import annotations
@@ -63,26 +71,43 @@ class Line:
     won: int  # matches won
 
 
+def best_evenings(played: Sequence[Evening], rule: Rule) -> list[Evening]:
+    """Return the member's evenings that count: all, or the best ``rule.best`` (module
+    docstring), best first.
+
+    >>> d, e = date(2026, 3, 6), date(2026, 3, 13)
+    >>> two = [Evening(1, d, 7, 2, 3, 3), Evening(2, e, 7, 1, 1, 3)]
+    >>> [x.tournament_id for x in best_evenings(two, Rule(WINS, (1,), best=1))]
+    [1]
+    """
+    ordered = sorted(
+        played,
+        key=lambda e: (
+            -rule.evening_points(e.place, e.won), e.place != 1, -e.won, e.date, e.tournament_id
+        ),
+    )  # fmt: skip
+    return ordered if rule.best is None else ordered[: rule.best]
+
+
 def ladder(evenings: Iterable[Evening], rule: Rule, names: Mapping[int, str]) -> list[Line]:
     """Return the ladder of ``evenings`` under ``rule``, best first (``names`` break ties).
 
     >>> d = date(2026, 3, 6)
     >>> rows = [Evening(1, d, 7, 1, 3, 3), Evening(1, d, 8, 2, 2, 3), Evening(2, d, 8, 1, 3, 3)]
-    >>> [(x.player_id, x.points) for x in ladder(rows, Rule(PLACES, (10, 6), best=1), {})]
-    [(8, 10), (7, 10)]
+    >>> [(x.rank, x.player_id, x.points) for x in ladder(rows, Rule(PLACES, (10, 6), best=1), {})]
+    [(1, 7, 10), (1, 8, 10)]
     """
     by_player: dict[int, list[Evening]] = {}
     for evening in evenings:
         by_player.setdefault(evening.player_id, []).append(evening)
     lines = []
     for player, played in by_player.items():
-        earned = sorted((rule.evening_points(e.place, e.won) for e in played), reverse=True)
-        best = earned if rule.best is None else earned[: rule.best]
+        best = best_evenings(played, rule)
         lines.append(
             (
-                sum(best),
-                sum(1 for e in played if e.place == 1),
-                sum(e.won for e in played),
+                sum(rule.evening_points(e.place, e.won) for e in best),
+                sum(1 for e in best if e.place == 1),
+                sum(e.won for e in best),
                 len(played),
                 len(best),
                 player,

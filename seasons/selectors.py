@@ -58,14 +58,19 @@ class RatedMember:
 
 def rating_list(*, club: Club, on: date) -> list[RatedMember]:
     """Return the club's rated members by conservative estimate as of the day ``on``, best
-    first."""
+    first. Members level on it share a rank and the next skips as many ("1, 2, 2, 4", as on
+    a ladder); within a rank, the higher ``mu`` first, then by name."""
     rows = MemberRating.objects.filter(club=club).select_related("player")
     rated = [
         (r.player, rating.drifted(rating.Rating(r.mu, r.sigma, r.matches, r.last_played_on), on))
         for r in rows
     ]
     rated.sort(key=lambda x: (-x[1].conservative, -x[1].mu, x[0].name, x[0].pk))
-    return [RatedMember(n, p, r) for n, (p, r) in enumerate(rated, start=1)]
+    out: list[RatedMember] = []
+    for n, (player, now) in enumerate(rated, start=1):
+        level = out and out[-1].rating.conservative == now.conservative
+        out.append(RatedMember(out[-1].rank if level else n, player, now))
+    return out
 
 
 def shown(rows: QuerySet[Any], tournament: str = "tournament") -> QuerySet[Any]:

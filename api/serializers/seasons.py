@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import inline_serializer
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from seasons.models import Season
@@ -27,22 +27,42 @@ class RatingFields(serializers.Serializer[Any]):
 
 
 class RatedMemberSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text='By the conservative estimate: members level on it share a rank ("1, 2, 2, 4").'
+    )
     member = MemberRef()
     rating = RatingFields()
 
 
+@extend_schema_field(serializers.ChoiceField(choices=Season.Rule.choices))
+class RuleField(serializers.CharField):
+    """A season's rule: read as text, so that an unknown one is refused where the season is
+    saved (422 ``bad_season``), with every other value a season refuses."""
+
+
 class SeasonSerializer(StrictModel):
     """A club's season: its dates, how its evenings score (``rule``, ``points``) and how many
-    of each member's evenings count (``best``)."""
+    of each member's evenings count (``best``).
 
+    A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+    value a season refuses, 422 ``bad_season`` (docs/seasons.md).
+    """
+
+    # only the shapes here: the values are the season's to refuse where it is saved
+    # (``Season.clean``), so that they are 422 ``bad_season`` as documented, not 400s
+
+    name = serializers.CharField(
+        allow_blank=True, trim_whitespace=False, help_text="1 to 200 characters."
+    )
+    rule = RuleField(required=False)
     points = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=10_000), min_length=1, max_length=64,
-        help_text="places: the points of the 1st, 2nd... place; wins: one number, per match won.",
+        child=serializers.IntegerField(),
+        help_text="places: the points of the 1st, 2nd... place; wins: one number, per match "
+        "won (1 to 64 whole numbers from 0 to 10,000).",
     )  # fmt: skip
     best = serializers.IntegerField(
-        min_value=1, max_value=1000, allow_null=True, required=False,
-        help_text="Only each member's best N evenings count (null: all).",
+        allow_null=True, required=False,
+        help_text="Only each member's best N evenings count, 1 to 1000 (null: all).",
     )  # fmt: skip
 
     class Meta:
@@ -52,13 +72,16 @@ class SeasonSerializer(StrictModel):
 
 
 class LadderLineSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text="By points, then first places, then matches won: members level on all three "
+        'share a rank ("1, 2, 2, 4").'
+    )
     member = MemberRef()
-    points = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="Of the counted evenings.")
     evenings = serializers.IntegerField(help_text="Evenings played in the season so far.")
     counted = serializers.IntegerField(help_text="Of which count (the best N).")
-    wins = serializers.IntegerField(help_text="Evenings won (first places).")
-    won = serializers.IntegerField(help_text="Matches won.")
+    wins = serializers.IntegerField(help_text="Evenings won (first places), of the counted.")
+    won = serializers.IntegerField(help_text="Matches won, in the counted evenings.")
 
 
 class RatingChangeSerializer(serializers.Serializer[Any]):

@@ -41,6 +41,7 @@ class TournamentSerializer(StrictModel):
             "rules",
             "match_format",
             "published",
+            "date",
             "created_at",
         ]
         read_only_fields = ["id", "organizer", "created_at"]
@@ -48,10 +49,16 @@ class TournamentSerializer(StrictModel):
         # wording of tournaments.models.slug_taken; one held by a tournament the caller may
         # not see is replaced before (competition.services.slug_for)
         extra_kwargs: dict[str, dict[str, Any]] = {
+            "date": {
+                "help_text": "The day it is played (null: undated). A club's evening with a date "
+                "is rated and counted on its ladders on that date, its matches in the order they "
+                "ended; an undated one, on the club's date (its time zone) each match ended "
+                "(docs/seasons.md)."
+            },
             "slug": {
                 "validators": [],
                 "help_text": "Its address, /t/<slug>/ (left out: made from the name). One that "
                 "a tournament you may not see holds is replaced by a free one made from it, "
                 "as this answer says (cup-2); one you may see taken is refused (400).",
-            }
+            },
         }

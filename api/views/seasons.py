@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.utils import timezone
+from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -22,22 +22,24 @@ from rest_framework.views import APIView
 from competition.models import Registration
 from seasons import rating, selectors
 from seasons import services as seasons
+from seasons.clubdate import club_today
 from seasons.models import ClubSeasons, RatingSeeding, Season
 from tournaments.models import Club, Player, Tournament
 
-from ..access import get_directed, get_directed_club, get_or_404, get_seen_club
+from ..access import get_directed, get_directed_club, get_or_404, sees_club
 from ..problems import Problem
 from ..serializers import seasons as s
 from ._common import ERRORS, listed, paginate, refuse_unknown
 
 
 def _seasons_club(request: Request, pk: Any) -> Club:
-    """The club with this id if its pages are public or the caller sees it; else 404."""
-    club: Club | None = get_or_404(Club.objects.all(), pk)
-    assert club is not None
-    if selectors.is_public(club):
+    """The club with this id if its pages are public or the caller sees it; else 404, to
+    anyone: a private club's id answers as one that does not exist (not 401 to the anonymous
+    nor 403 to a tournament's token, which would tell them it exists)."""
+    club: Club = get_or_404(Club.objects.all(), pk)
+    if selectors.is_public(club) or sees_club(request, club):
         return club
-    return get_seen_club(request, pk)
+    raise Http404
 
 
 def _ref(player: Player) -> dict[str, Any]:
@@ -58,9 +60,9 @@ class ClubRatings(APIView):
     @listed(s.RatedMemberSerializer, "club_ratings_list")
     def get(self, request: Request, pk: int) -> Response:
         """The club's rated members, best first by the conservative estimate (with the drift
-        of time away up to now)."""
+        of time away up to today, the club's date in its time zone, as its page)."""
         club = _seasons_club(request, pk)
-        rows = selectors.rating_list(club=club, on=timezone.localdate())
+        rows = selectors.rating_list(club=club, on=club_today(club))
         return paginate(
             self, request, rows,
             lambda r: {"rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating)},
@@ -156,8 +158,8 @@ class MemberRatingView(APIView):
         places (what the member's page shows)."""
         member: Player = get_or_404(Player.objects.filter(club__isnull=False), pk)
         assert member.club_id is not None
-        _seasons_club(request, member.club_id)
-        now = selectors.ratings_now(players=[member.pk], on=timezone.localdate()).get(member.pk)
+        club = _seasons_club(request, member.club_id)
+        now = selectors.ratings_now(players=[member.pk], on=club_today(club)).get(member.pk)
         history = [
             {
                 "match": c.match_id,

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition import services as competition
+from seasons import services as seasons
 from tournaments.access import directed_clubs
 from tournaments.models import Club, Tournament
 
@@ -124,10 +125,13 @@ class TournamentDetail(APIView):
                 actor=request.user, slug=values["slug"], tournament=tournament
             )
         checked = Tournament.objects.get(pk=tournament.pk)
+        dated = checked.date
         for name, value in values.items():
             setattr(checked, name, value)
         _clean(checked)  # a 400 naming each field, before the service checks it again
         tournament = competition.tournament_update(
             actor=request.user, tournament=tournament, directors=directors, **values
         )
+        if tournament.date != dated:  # its club's ratings and ladders move with it, now
+            seasons.evening_redated(tournament_id=tournament.pk)
         return Response(s.TournamentSerializer(tournament).data)

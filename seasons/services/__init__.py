@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .evenings import rebuild_all_evenings, update_evening
+from .evenings import evening_redated, rebuild_all_evenings, update_evening
 from .ratings import (
     APPENDED,
     CURRENT,
@@ -20,6 +20,7 @@ __all__ = [
     "REFOLDED",
     "RatingsUpdate",
     "club_seasons_update",
+    "evening_redated",
     "rebuild_all_evenings",
     "rebuild_all_ratings",
     "season_create",

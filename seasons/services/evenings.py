@@ -20,8 +20,9 @@ from scoring.models import MatchResult
 from tournaments.models import Team, Tournament
 
 from .. import ladder
+from ..clubdate import club_date
 from ..models import EveningResult
-from .ratings import locked_checkpoint
+from .ratings import locked_checkpoint, update_club_ratings
 
 
 def update_evening(*, tournament_id: int) -> int:
@@ -31,12 +32,16 @@ def update_evening(*, tournament_id: int) -> int:
     tournament of no club has no rows.
     """
     tournament = (
-        Tournament.objects.filter(pk=tournament_id).values_list("club_id", "date", "created_at")
+        Tournament.objects.filter(pk=tournament_id).values_list(
+            "club_id", "date", "created_at", "club__time_zone"
+        )
     ).first()
     if tournament is None or tournament[0] is None:
         return 0
-    club_id, day, created_at = tournament
-    day = day or created_at.date()
+    club_id, day, created_at, zone = tournament
+    if not _anything_to_write(tournament_id):
+        return 0  # nothing played, nothing written: no checkpoint row made for the lock
+    day = day or club_date(zone, created_at)  # undated: the club's date it was made on
     with transaction.atomic():
         if locked_checkpoint(club_id) is None:
             return 0
@@ -50,6 +55,25 @@ def update_evening(*, tournament_id: int) -> int:
         EveningResult.objects.filter(tournament_id=tournament_id).delete()
         EveningResult.objects.bulk_create(wanted)
         return len(wanted)
+
+
+def _anything_to_write(tournament_id: int) -> bool:
+    """Whether the tournament has a result, standings or evening rows already."""
+    return (
+        MatchResult.objects.filter(match__tournament_id=tournament_id).exists()
+        or StandingRow.objects.filter(stage__tournament_id=tournament_id).exists()
+        or EveningResult.objects.filter(tournament_id=tournament_id).exists()
+    )
+
+
+def evening_redated(*, tournament_id: int) -> None:
+    """A tournament's date changed: its club's ratings are folded again from the first game
+    it moves, and its evening rows take the new date, at once (not at the next rebuild)."""
+    club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return
+    update_club_ratings(club_id=club_id)
+    update_evening(tournament_id=tournament_id)
 
 
 def rebuild_all_evenings() -> str:

@@ -4,8 +4,9 @@
 through scoring's results: which members sat where (the log's ``match_started``), who won
 (``MatchResult``), and when the match first ended (the log's first ``match_ended``, which a
 later correction does not move). Games are rated by the evening's date (the tournament's;
-with none, the UTC date the match ended), then by when they ended, then by match id; a
-forfeited match, and a match of a tournament without a club, is not rated.
+with none, the club's date, in its time zone, when the match ended), then by when they ended,
+then by match id; a forfeited match, and a match of a tournament without a club, is not
+rated.
 
 It locks the club's ``RatingCheckpoint`` first, so two workers never write one club's ratings
 at once. With a ``match_id`` (a match just ended, or a correction changed its result) it reads
@@ -24,7 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from django.db import transaction
 from django.db.models import Min, Q
@@ -35,6 +36,7 @@ from tournaments import matchlog
 from tournaments.models import Club, MatchEvent, Player, Team
 
 from .. import rating
+from ..clubdate import club_date
 from ..models import MemberRating, RatingChange, RatingCheckpoint
 
 log = logging.getLogger(__name__)
@@ -62,6 +64,8 @@ def update_club_ratings(
     ``match_id``: only that match may have changed. ``rebuild``: delete every rating and fold
     every game from the start. Safe to run twice, concurrently or late.
     """
+    if not _anything_to_rate(club_id):
+        return RatingsUpdate(club_id, CURRENT, 0)  # and no empty checkpoint written for it
     with transaction.atomic():
         checkpoint = locked_checkpoint(club_id)
         if checkpoint is None:
@@ -92,6 +96,16 @@ def update_club_ratings(
                 return RatingsUpdate(club_id, CURRENT, 0)
             start = min(differ)
         return RatingsUpdate(club_id, REFOLDED, _refold(checkpoint, start))
+
+
+def _anything_to_rate(club_id: int) -> bool:
+    """Whether the club has a finished match or ratings already: a club with neither gets no
+    checkpoint row (a match that ends later is rated by its own message, sent after its
+    result was written)."""
+    return (
+        RatingCheckpoint.objects.filter(club_id=club_id).exists()
+        or MatchResult.objects.filter(over=True, match__tournament__club_id=club_id).exists()
+    )
 
 
 def rebuild_all_ratings() -> str:
@@ -131,6 +145,7 @@ def _games(club_id: int, *, match_ids: list[int] | None = None) -> list[rating.G
         events.filter(kind=matchlog.MATCH_STARTED).values_list("match_id", "payload__players")
     )
     members = set(Player.objects.filter(club_id=club_id).values_list("pk", flat=True))
+    zone = Club.objects.filter(pk=club_id).values_list("time_zone", flat=True).first() or "UTC"
     teams = {
         t: (a, b)
         for t, a, b in Team.objects.filter(
@@ -150,7 +165,7 @@ def _games(club_id: int, *, match_ids: list[int] | None = None) -> list[rating.G
             log.error("match %s seats a member twice: not rated", match_id)
             continue
         at = ended[match_id]
-        day = date_of or at.astimezone(UTC).date()
+        day = date_of or club_date(zone, at)
         games.append(rating.Game(match_id, day, at, sides, None if draw else winner))
     return sorted(games, key=lambda g: g.key)
 

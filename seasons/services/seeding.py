@@ -19,9 +19,10 @@ from django.utils import timezone
 from competition.errors import InvalidSettings
 from competition.models import Registration, Stage
 from competition.services import registration_update, stage_update
-from tournaments.models import Tournament
+from tournaments.models import Club, Tournament
 
 from .. import rating
+from ..clubdate import club_today
 from ..models import RatingSeeding
 from ..selectors import ratings_now
 
@@ -50,7 +51,9 @@ def seed_by_member_ratings(*, actor: Any, tournament: Tournament, measure: str) 
         players = [
             p for r in registrations for p in (r.team.first_player_id, r.team.second_player_id)
         ]
-        now = ratings_now(players=players, on=tournament.date or timezone.localdate())
+        club = Club.objects.get(pk=tournament.club_id)
+        # an undated evening: as of today where the club plays (docs/seasons.md)
+        now = ratings_now(players=players, on=tournament.date or club_today(club))
         for registration in registrations:
             team = registration.team
             members = [

@@ -7,8 +7,9 @@ import contextlib
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -96,6 +97,14 @@ def make_club_world(members: int = 8, *, name: str | None = None) -> ClubWorld:
 @pytest.fixture
 def club_world(db: None) -> ClubWorld:
     return make_club_world()
+
+
+@contextlib.contextmanager
+def frozen(at: datetime) -> Iterator[None]:
+    """Within the block, the clock stands at ``at`` (what ``timezone.now`` answers: a match's
+    log records it, the pages and the API read today from it)."""
+    with mock.patch("django.utils.timezone.now", side_effect=lambda: at):
+        yield
 
 
 @contextlib.contextmanager

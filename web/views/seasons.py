@@ -11,10 +11,10 @@ from datetime import date
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from seasons import privacy, selectors
+from seasons.clubdate import club_today
 from seasons.models import Season
 from tournaments.models import Club, Player
 
@@ -44,7 +44,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's season ladder (as of an evening: ``?season=ID&as_of=YYYY-MM-DD``) and its
     rating list."""
     club = _club_or_404(request, slug)
-    today = timezone.localdate()
+    today = club_today(club)
     seasons = list(Season.objects.filter(club=club).order_by("-starts_on", "-pk"))
     chosen = ascii_id(request.GET.get("season"))
     if "season" in request.GET:
@@ -75,7 +75,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
 def member_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A member's rating over time, evenings, partners, results and ladder places."""
     club = _club_or_404(request, slug)
-    today = timezone.localdate()
+    today = club_today(club)
     member = get_object_or_404(Player, club=club, pk=pk)
     history = list(selectors.rating_history(player=member))
     now = selectors.ratings_now(players=[member.pk], on=today).get(member.pk)

@@ -1,8 +1,9 @@
 """``manage.py seed_demo_seasons``: a few past evenings of the demo club, and its season.
 
 Run after ``seed_demo`` (``make run`` does): the "Friday Seep Club" gets three past Friday
-evenings (four teams each, a round robin in score mode, the pairs changing from one evening
-to the next, played by the score-keeper bot through the real services and tasks), a season
+evenings (on the last three Fridays before today, in the club's time zone; four teams each,
+a round robin in score mode, the pairs changing from one evening to the next, played by the
+score-keeper bot through the real services and tasks), a season
 that holds them and today's evenings, ranked by places (10, 6, 4, 2), and pages made
 public, so its page (``/c/friday-seep-club/``) and every member's have something to show.
 The members' ratings and the ladder are what the projections made of those matches. Demo
@@ -16,15 +17,16 @@ import logging
 import random
 
 from django.core.management.base import CommandError
-from django.utils import timezone
 
 from competition import demo, presets
 from competition import services as competition
 from seasons import services
+from seasons.clubdate import club_today
 from seasons.models import Season
 from tournaments.models import Club, Player
 
 CLUB_SLUG = "friday-seep-club"
+FRIDAY = 4  # date.weekday()'s
 #: each past evening's pairs, by member name (all on the demo's roster): partners change
 EVENINGS = [
     [("Asha", "Bilal"), ("Chitra", "Dev"), ("Esha", "Farhan"), ("Gita", "Harpreet")],
@@ -34,6 +36,17 @@ EVENINGS = [
 PAST = presets.Preset(
     "round_robin", mode="score", confirmation="none", match_format={"bazzis": 1, "deal_cap": 3}
 )
+
+
+def last_friday_before(today: datetime.date) -> datetime.date:
+    """Return the last Friday before ``today`` (on a Friday, the one a week before: today's
+    evenings are ``seed_demo``'s).
+
+    >>> monday, friday = datetime.date(2026, 12, 7), datetime.date(2026, 12, 4)
+    >>> last_friday_before(monday), last_friday_before(friday)
+    (datetime.date(2026, 12, 4), datetime.date(2026, 11, 27))
+    """
+    return today - datetime.timedelta(days=(today.weekday() - FRIDAY - 1) % 7 + 1)
 
 
 class Command(demo.DemoCommand):
@@ -53,10 +66,10 @@ class Command(demo.DemoCommand):
         if director is None:
             raise CommandError(f"{club} has no director")
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # a line a task
-        today = timezone.localdate()
+        today = club_today(club)
         roster = {p.name: p for p in Player.objects.filter(club=club)}
-        for weeks, pairs in zip((3, 2, 1), EVENINGS, strict=True):
-            day = today - datetime.timedelta(days=7 * weeks)
+        for weeks, pairs in zip((2, 1, 0), EVENINGS, strict=True):
+            day = last_friday_before(today) - datetime.timedelta(days=7 * weeks)
             evening = competition.tournament_create(
                 actor=director, club=club, name=f"Friday evening, {day:%-d %B}", date=day,
                 published=True, stages=presets.stages_for(PAST),

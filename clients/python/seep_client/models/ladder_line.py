@@ -17,13 +17,14 @@ T = TypeVar("T", bound="LadderLine")
 class LadderLine:
     """
     Attributes:
-        rank (int):
+        rank (int): By points, then first places, then matches won: members level on all three share a rank ("1, 2, 2,
+            4").
         member (MemberRef):
-        points (int):
+        points (int): Of the counted evenings.
         evenings (int): Evenings played in the season so far.
         counted (int): Of which count (the best N).
-        wins (int): Evenings won (first places).
-        won (int): Matches won.
+        wins (int): Evenings won (first places), of the counted.
+        won (int): Matches won, in the counted evenings.
     """
 
     rank: int

@@ -18,7 +18,7 @@ T = TypeVar("T", bound="RatedMember")
 class RatedMember:
     """
     Attributes:
-        rank (int):
+        rank (int): By the conservative estimate: members level on it share a rank ("1, 2, 2, 4").
         member (MemberRef):
         rating (RatingFields):
     """

@@ -18,14 +18,18 @@ class SeasonRequest:
     """A club's season: its dates, how its evenings score (``rule``, ``points``) and how many
     of each member's evenings count (``best``).
 
+    A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+    value a season refuses, 422 ``bad_season`` (docs/seasons.md).
+
         Attributes:
-            name (str):
+            name (str): 1 to 200 characters.
             starts_on (datetime.date):
             ends_on (datetime.date):
-            points (list[int]): places: the points of the 1st, 2nd... place; wins: one number, per match won.
+            points (list[int]): places: the points of the 1st, 2nd... place; wins: one number, per match won (1 to 64 whole
+                numbers from 0 to 10,000).
             rule (RuleEnum | Unset): * `places` - points per place each evening
                 * `wins` - points per match won
-            best (int | None | Unset): Only each member's best N evenings count (null: all).
+            best (int | None | Unset): Only each member's best N evenings count, 1 to 1000 (null: all).
     """
 
     name: str

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
@@ -33,6 +34,9 @@ class TournamentRequest:
         match_format (Any | Unset): Default match format (M1).
         published (bool | Unset): Anyone may follow a published tournament; an unpublished one is seen only by its
             directors, players and score-keepers.
+        date (datetime.date | None | Unset): The day it is played (null: undated). A club's evening with a date is rated
+            and counted on its ladders on that date, its matches in the order they ended; an undated one, on the club's date
+            (its time zone) each match ended (docs/seasons.md).
     """
 
     name: str
@@ -42,6 +46,7 @@ class TournamentRequest:
     rules: Any | Unset = UNSET
     match_format: Any | Unset = UNSET
     published: bool | Unset = UNSET
+    date: datetime.date | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,6 +81,14 @@ class TournamentRequest:
 
         published = self.published
 
+        date: None | str | Unset
+        if isinstance(self.date, Unset):
+            date = UNSET
+        elif isinstance(self.date, datetime.date):
+            date = self.date.isoformat()
+        else:
+            date = self.date
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -94,6 +107,8 @@ class TournamentRequest:
             field_dict["match_format"] = match_format
         if published is not UNSET:
             field_dict["published"] = published
+        if date is not UNSET:
+            field_dict["date"] = date
 
         return field_dict
 
@@ -148,6 +163,23 @@ class TournamentRequest:
 
         published = d.pop("published", UNSET)
 
+        def _parse_date(data: object) -> datetime.date | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                date_type_0 = datetime.date.fromisoformat(data)
+
+                return date_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.date | None | Unset, data)
+
+        date = _parse_date(d.pop("date", UNSET))
+
         tournament_request = cls(
             name=name,
             slug=slug,
@@ -156,6 +188,7 @@ class TournamentRequest:
             rules=rules,
             match_format=match_format,
             published=published,
+            date=date,
         )
 
         tournament_request.additional_properties = d

@@ -130,7 +130,7 @@ def sync_detailed(
     page_size: int | Unset = UNSET,
 ) -> Response[PaginatedRatedMemberList | Problem]:
     """The club's rated members, best first by the conservative estimate (with the drift
-    of time away up to now).
+    of time away up to today, the club's date in its time zone, as its page).
 
     Args:
         id (int):
@@ -166,7 +166,7 @@ def sync(
     page_size: int | Unset = UNSET,
 ) -> PaginatedRatedMemberList | Problem | None:
     """The club's rated members, best first by the conservative estimate (with the drift
-    of time away up to now).
+    of time away up to today, the club's date in its time zone, as its page).
 
     Args:
         id (int):
@@ -197,7 +197,7 @@ async def asyncio_detailed(
     page_size: int | Unset = UNSET,
 ) -> Response[PaginatedRatedMemberList | Problem]:
     """The club's rated members, best first by the conservative estimate (with the drift
-    of time away up to now).
+    of time away up to today, the club's date in its time zone, as its page).
 
     Args:
         id (int):
@@ -231,7 +231,7 @@ async def asyncio(
     page_size: int | Unset = UNSET,
 ) -> PaginatedRatedMemberList | Problem | None:
     """The club's rated members, best first by the conservative estimate (with the drift
-    of time away up to now).
+    of time away up to today, the club's date in its time zone, as its page).
 
     Args:
         id (int):

@@ -133,6 +133,9 @@ def sync_detailed(
             ``points``) and how many
             of each member's evenings count (``best``).
 
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -167,6 +170,9 @@ def sync(
             ``points``) and how many
             of each member's evenings count (``best``).
 
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -195,6 +201,9 @@ async def asyncio_detailed(
         body (SeasonRequest): A club's season: its dates, how its evenings score (``rule``,
             ``points``) and how many
             of each member's evenings count (``best``).
+
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,6 +236,9 @@ async def asyncio(
         body (SeasonRequest): A club's season: its dates, how its evenings score (``rule``,
             ``points``) and how many
             of each member's evenings count (``best``).
+
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

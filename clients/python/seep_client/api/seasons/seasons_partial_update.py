@@ -134,6 +134,9 @@ def sync_detailed(
             (``rule``, ``points``) and how many
             of each member's evenings count (``best``).
 
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -168,6 +171,9 @@ def sync(
             (``rule``, ``points``) and how many
             of each member's evenings count (``best``).
 
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -196,6 +202,9 @@ async def asyncio_detailed(
         body (PatchedSeasonRequest | Unset): A club's season: its dates, how its evenings score
             (``rule``, ``points``) and how many
             of each member's evenings count (``best``).
+
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -228,6 +237,9 @@ async def asyncio(
         body (PatchedSeasonRequest | Unset): A club's season: its dates, how its evenings score
             (``rule``, ``points``) and how many
             of each member's evenings count (``best``).
+
+            A body of the wrong shape (not a date, not a list of whole numbers) is 400 ``invalid``; a
+            value a season refuses, 422 ``bad_season`` (docs/seasons.md).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
