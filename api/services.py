@@ -147,7 +147,7 @@ def token_renew(*, token: ApiToken, expires_in_days: int) -> tuple[ApiToken, str
             "POST /api/v1/teams/{id}/token/",
             code="invalid",
         )
-    if token.club_id is not None and not is_club_director(token.user, token.club):
+    if token.club_id is not None and not is_club_director(token.user, token.club_id):
         raise Problem("only a director of the club may renew its tokens", code="forbidden",
                       status_code=403)  # fmt: skip
     digest, text = get_digest_token()
