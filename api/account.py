@@ -73,7 +73,10 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST, user=request.user)
     if not form.is_valid():
         return _page(request, form)
-    if not TokensMadeThrottle().allow_request(request, None):  # type: ignore[arg-type]
+    scope = form.scope_objects()
+    club = scope.get("club")
+    club_id = club.pk if club is not None else scope["tournament"].club_id
+    if not TokensMadeThrottle().allow_made(request, club_id):  # type: ignore[arg-type]
         form.add_error(None, "Too many tokens made lately: try again later.")
         return _page(request, form)
     try:
@@ -82,7 +85,7 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
             name=form.cleaned_data["name"],
             expires_in_days=form.cleaned_data["days"],
             write=form.cleaned_data["write"],
-            **form.scope_objects(),
+            **scope,
         )
     except Problem as exc:
         form.add_error(None, str(exc.detail))

@@ -15,6 +15,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from knox.models import get_digest_token
+from knox.settings import CONSTANTS
 
 from tournaments import links
 from tournaments.access import is_club_director
@@ -44,9 +46,9 @@ def token_create(
     it and its text (shown once).
 
     A club's token is for a director of the club. A token made by a token (``made_by``) is
-    never broader than it: only a club's token that may write makes one, and only for a
-    tournament of its club (403 ``token_scope``); it writes only if asked, expires no later,
-    and is revoked with it.
+    never broader than it: only a club's token that may write makes one, and only for its
+    club or a tournament of its club (403 ``token_scope``); it writes only if asked, expires
+    no later, and is revoked with it.
 
     Refused (409, ``too_many_tokens``) when the user holds ``API_TOKENS_PER_ACCOUNT``
     unexpired tokens already: each token has its own rate limit, so minting tokens must not
@@ -66,13 +68,10 @@ def token_create(
                 code="token_scope" if made_by.club_id is None else "token_read_only",
                 status_code=403,
             )
-        if (
-            user.pk != made_by.user_id
-            or tournament is None
-            or (tournament.club_id != made_by.club_id)
-        ):
+        club_id = club.pk if club is not None else tournament.club_id if tournament else None
+        if user.pk != made_by.user_id or club_id != made_by.club_id:
             raise Problem(
-                "a club's token makes tokens for the tournaments of its club only",
+                "a club's token makes tokens for its club and the club's tournaments only",
                 code="token_scope",
                 status_code=403,
             )
@@ -130,6 +129,41 @@ def team_token_create(
         if made_by is not None and made_by.expiry is not None and token.expiry > made_by.expiry:
             token.expiry = made_by.expiry
             ApiToken.objects.filter(pk=token.pk).update(expiry=token.expiry)
+    return token, text
+
+
+def token_renew(*, token: ApiToken, expires_in_days: int) -> tuple[ApiToken, str]:
+    """Give ``token`` a new secret and a new expiry, ``expires_in_days`` from now (no later
+    than its maker's, if a token made it); return it and its new text (shown once).
+
+    The same token, not a new one: the tokens it made stay (a new token, the old revoked,
+    would take them along), and so do its id, name and scope. The old secret is refused from
+    the commit on (the row's digest changes; ``api.auth`` forgets it on every process). A
+    team's token is renewed by making the team a new one (400 ``invalid``); a club's token,
+    only while its user directs the club (403 ``forbidden``)."""
+    if token.team_link_id is not None:
+        raise Problem(
+            "a team's token is renewed by making the team a new one: "
+            "POST /api/v1/teams/{id}/token/",
+            code="invalid",
+        )
+    if token.club_id is not None and not is_club_director(token.user, token.club_id):
+        raise Problem("only a director of the club may renew its tokens", code="forbidden",
+                      status_code=403)  # fmt: skip
+    digest, text = get_digest_token()
+    expiry = timezone.now() + timedelta(days=expires_in_days)
+    with transaction.atomic():
+        maker = (
+            ApiToken.objects.filter(pk=token.made_by_id).values_list("expiry", flat=True).first()
+        )
+        if maker is not None and expiry > maker:
+            expiry = maker
+        token.digest, token.token_key, token.expiry = (
+            digest,
+            text[: CONSTANTS.TOKEN_KEY_LENGTH],
+            expiry,
+        )
+        token.save(update_fields=["digest", "token_key", "expiry"])
     return token, text
 
 

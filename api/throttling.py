@@ -1,5 +1,5 @@
 """Rate limits: per address for anonymous callers, per token for integrations, per user;
-and the tokens made, per account and per address (``TokensMadeThrottle``).
+and the tokens made, per account and per club (``TokensMadeThrottle``).
 
 Each caller is counted in one scope: ``anon`` (by address) when signed out, ``token`` (by
 token) with an integration token, ``user`` (by user) for a signed-in browser session; the
@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from django.core.cache import cache
+from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -105,18 +106,28 @@ class RateThrottle(SimpleRateThrottle):
 
 
 class TokensMadeThrottle(RateThrottle):
-    """Tokens made (``POST /api/v1/tokens/``), counted by the account and by the client's
-    address apart, each against the ``tokens_made`` rate (settings: ``API_THROTTLE_TOKENS_MADE``):
-    a session, stolen or not, cannot mint tokens as fast as it likes, nor can one address
-    through many sessions. On top of the caller's own rate (``RateThrottle``)."""
+    """Tokens made or renewed (``POST /api/v1/tokens/``, ``POST /api/v1/tokens/{id}/renew/``),
+    counted by the account and by the club the token is for, apart, each against the
+    ``tokens_made`` rate (settings: ``API_THROTTLE_TOKENS_MADE``, 60 an hour): a session or a
+    token, stolen or not, cannot mint tokens as fast as it likes, nor can a club's directors
+    together. Not by address: two clubs behind one address (a venue's NAT, a phone carrier's)
+    would share a count, and an evening's setting up is one club's, not one network's.
+
+    The club is known only once the body is read, so the view calls ``allow_made`` after
+    validating it (DRF's throttles run before the body is parsed), on top of the caller's own
+    rate (``RateThrottle``)."""
 
     scope = "tokens_made"
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        user = getattr(request, "user", None)
-        counted = [f"address-{self.get_ident(request)}"]
-        if user is not None and user.is_authenticated:
-            counted.insert(0, f"account-{user.pk}")
+        return True  # counted by allow_made, once the club is known
+
+    def allow_made(self, request: Request, club_id: int | None) -> bool:
+        """Count a token made (or renewed) for ``club_id`` (None: a tournament of no club) by
+        the request's account; False when the account's or the club's count is over the rate."""
+        counted = [f"account-{request.user.pk}"]
+        if club_id is not None:
+            counted.append(f"club-{club_id}")
         for ident in counted:
             found = self.window(self.scope, ident)
             if found is None:
@@ -127,6 +138,11 @@ class TokensMadeThrottle(RateThrottle):
                 self._left = left
                 return False
         return True
+
+    def refuse_over_rate(self, request: Request, club_id: int | None) -> None:
+        """Raise 429 (``throttled``, with ``Retry-After``) when ``allow_made`` says no."""
+        if not self.allow_made(request, club_id):
+            raise exceptions.Throttled(wait=self.wait())
 
 
 def _count(key: str, seconds: int) -> int | None:

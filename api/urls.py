@@ -57,6 +57,7 @@ ROUTES: list[tuple[str, type[APIView], str]] = [
     ),
     ("tokens/", views.Tokens, "tokens"),
     ("tokens/<int:pk>/", views.TokenDetail, "token"),
+    ("tokens/<int:pk>/renew/", views.TokenRenew, "token-renew"),
     ("webhooks/", views.Webhooks, "webhooks"),
     ("webhooks/<int:pk>/", views.WebhookDetail, "webhook"),
     ("webhooks/<int:pk>/pause/", views.WebhookPause, "webhook-pause"),

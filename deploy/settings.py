@@ -494,6 +494,8 @@ REST_KNOX = {
     "TOKEN_PREFIX": "seep_",
     "TOKEN_TTL": None,  # each token is made with its own expiry (api.views.Tokens)
 }
+#: tokens made or renewed an hour, per account and per club (docs/api.md, "Tokens per account")
+API_THROTTLE_TOKENS_MADE_DEFAULT = "60/hour"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # the token first: a bad token is a 401 with WWW-Authenticate: Bearer
@@ -516,8 +518,11 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON") or "600/min",
         "token": os.environ.get("API_THROTTLE_TOKEN") or "1200/min",
         "user": os.environ.get("API_THROTTLE_USER") or "2400/min",
-        # tokens made (POST /api/v1/tokens/), counted by account and by address apart
-        "tokens_made": os.environ.get("API_THROTTLE_TOKENS_MADE") or "20/hour",
+        # tokens made or renewed (POST /api/v1/tokens/, .../renew/), counted by account and
+        # by club apart: a club's evening (its own few tokens and their renewals; its teams'
+        # tokens are made elsewhere, one a team) stays far under it; a loop is stopped
+        "tokens_made": os.environ.get("API_THROTTLE_TOKENS_MADE")
+        or API_THROTTLE_TOKENS_MADE_DEFAULT,
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -1,4 +1,5 @@
-"""An API token's shape (its scope, a tournament or a club; its secret, shown once)."""
+"""An API token's shape (its scope, a tournament or a club; its secret, shown once), and a
+renewal's body."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from tournaments.access import directed_clubs
 from tournaments.models import ID_LIMIT
 
 from ..models import ApiToken
-from ._common import StrictModel, VisibleTournament
+from ._common import Strict, StrictModel, VisibleTournament
 
 
 class DirectedClub(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
@@ -72,3 +73,14 @@ class TokenSerializer(StrictModel):
         if (data.get("tournament") is None) == (data.get("club") is None):
             raise serializers.ValidationError("send a tournament or a club (one of them)")
         return data
+
+
+class TokenRenewSerializer(Strict):
+    """A renewal's body: how long the renewed token lasts from now."""
+
+    expires_in_days = serializers.IntegerField(
+        min_value=1,
+        max_value=366,
+        default=30,
+        help_text="Days it lasts from now (a token made by a token: no longer than that token).",
+    )

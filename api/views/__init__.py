@@ -25,7 +25,7 @@ from .seasons import (
 from .stages import StageBracket, StageCut, StageDetail, StageStart, TournamentStages
 from .standings import StageStandings
 from .teams import TeamCheckIn, TeamReinstate, TeamToken, TeamWithdraw, TournamentTeams
-from .tokens import TokenDetail, Tokens
+from .tokens import TokenDetail, TokenRenew, Tokens
 from .tournaments import TournamentDetail, Tournaments
 from .webhooks import WebhookDeliveries, WebhookDetail, WebhookPause, WebhookResume, Webhooks
 
@@ -65,6 +65,7 @@ __all__ = [
     "TeamToken",
     "TeamWithdraw",
     "TokenDetail",
+    "TokenRenew",
     "Tokens",
     "TournamentDetail",
     "TournamentDisputes",

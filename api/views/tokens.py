@@ -1,14 +1,14 @@
-"""API tokens: a signed-in user's list, making one, revoking one; and a club's token's, the
-tokens it made (``api.services.token_create`` says what a token may make)."""
+"""API tokens: a signed-in user's list, making one, renewing one, revoking one; and a club's
+token's, itself and the tokens it made (``api.services.token_create`` says what a token may
+make). Tokens made and renewed are counted per account and per club (``TokensMadeThrottle``)."""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from .. import services
@@ -40,13 +40,6 @@ def _managed(request: Request, token: ApiToken | None) -> QuerySet[ApiToken]:
 
 
 class Tokens(APIView):
-    def get_throttles(self) -> list[BaseThrottle]:
-        """The caller's rate, and for making one the tokens made (by account and address)."""
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(TokensMadeThrottle())
-        return throttles
-
     @listed(s.TokenSerializer, "tokens_list")
     def get(self, request: Request) -> Response:
         """Your tokens (a club's token: those it made), without their secrets."""
@@ -62,6 +55,9 @@ class Tokens(APIView):
         data = s.TokenSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
+        club = values.get("club")  # or else a tournament (the serializer wants one of them)
+        club_id = club.pk if club is not None else values["tournament"].club_id
+        TokensMadeThrottle().refuse_over_rate(request, club_id)
         token, text = services.token_create(
             user=request.user,
             name=values["name"],
@@ -87,3 +83,29 @@ class TokenDetail(APIView):
         token = get_or_404(_managed(request, made_by), pk)
         services.token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenRenew(APIView):
+    @extend_schema(request=s.TokenRenewSerializer, responses={200: s.TokenSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        """Renew a token: a new secret (in this answer only; the old one is refused from now
+        on) and a new expiry, ``expires_in_days`` from now (default 30, at most 366; a token
+        made by a token: no later than it). A session renews any of its tokens; a club's token
+        that may write, itself and those it made."""
+        made_by = _manager(request)
+        if made_by is not None:
+            require_write_token(request)
+        body = s.TokenRenewSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        managed = _managed(request, made_by)
+        if made_by is not None:  # and itself: a club's token renewed without a browser
+            managed = ApiToken.objects.filter(Q(pk=made_by.pk) | Q(made_by=made_by))
+        token = get_or_404(managed.select_related("tournament"), pk)
+        club_id = token.club_id if token.tournament is None else token.tournament.club_id
+        TokensMadeThrottle().refuse_over_rate(request, club_id)
+        token, text = services.token_renew(
+            token=token, expires_in_days=body.validated_data["expires_in_days"]
+        )
+        out = dict(s.TokenSerializer(token).data)
+        out["token"] = text
+        return Response(out)

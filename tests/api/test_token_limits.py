@@ -1,22 +1,26 @@
 """One account cannot multiply its rate limit by minting tokens: at most API_TOKENS_PER_ACCOUNT
-unexpired tokens each, and tokens made at most at the ``tokens_made`` rate, counted by
-account and by address apart (429 problem with Retry-After). A team's tokens, outside the cap,
-share one counter of their maker's."""
+unexpired tokens each, and tokens made (or renewed) at most at the ``tokens_made`` rate,
+counted by account and by club apart, never by address (429 problem with Retry-After); a
+club's evening stays under it. A team's tokens, outside the cap, share one counter of their
+maker's."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.models import ApiToken
+from tournaments import clubs
 from tournaments.models import Player, Team
 
-from .conftest import League
+from .conftest import Clubs, League
 from .test_errors import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -77,13 +81,90 @@ def test_tokens_are_made_at_most_at_the_rate_by_account(league: League, three_an
     assert ApiToken.objects.filter(user=league.users["organizer_a"]).count() == 2 + 3
 
 
-def test_tokens_are_made_at_most_at_the_rate_by_address(league: League, three_an_hour: Any) -> None:
-    codes = [
-        make(league.client(who), league, REMOTE_ADDR="10.0.0.1").status_code
-        for who in ("organizer_a", "organizer_b", "director_a", "keeper_a")
-    ]
-    assert codes == [201, 201, 201, 429]  # four accounts, one address
-    assert make(league.client("keeper_a"), league, REMOTE_ADDR="10.0.0.2").status_code == 201
+def test_tokens_are_made_at_most_at_the_rate_by_club_and_never_by_address(
+    scene: Clubs, three_an_hour: Any
+) -> None:
+    """Two clubs behind one address (a venue's NAT) do not share a count; one club's
+    directors do, whichever account asks."""
+    scene.one.directors.add(scene.users["dev"])
+    own = clubs.club_create(actor=scene.users["dev"], name="Dev's club")
+
+    def make_for(who: str, club: Any) -> int:
+        body = {"name": "bot", "club": club.pk}
+        answer = scene.client(who).post("/api/v1/tokens/", body, REMOTE_ADDR="10.0.0.1")
+        return int(answer.status_code)
+
+    assert [make_for("asha", scene.one) for _ in range(4)] == [201, 201, 201, 429]
+    assert make_for("dev", scene.one) == 429  # another director: the club's count
+    assert make_for("dev", own) == 201  # his own club, from the same address
+    assert [make_for("ravi", scene.two) for _ in range(3)] == [201] * 3  # the other club
+    assert_problem(
+        scene.client(token="club_write").post(
+            "/api/v1/tokens/", {"name": "no", "club": scene.one.pk}, format="json"
+        ),
+        429,
+        "throttled",
+    )  # a club's token is counted with its club (and its account)
+
+
+def test_a_clubs_evening_is_never_throttled_and_a_runaway_client_is_stopped(
+    scene: Clubs, settings: Any, fresh_cache: None
+) -> None:
+    settings.API_TOKENS_PER_ACCOUNT = 1000  # the rate, not the cap, is what this is about
+    figure = settings.API_THROTTLE_TOKENS_MADE_DEFAULT  # production's (the suite's is huge)
+    assert figure == "60/hour"
+    for doc in ("docs/api.md", "docs/deploy.md"):
+        assert f"`{figure}`" in (Path(__file__).parents[2] / doc).read_text(), doc
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "tokens_made": figure}
+    venue = {"REMOTE_ADDR": "10.9.9.9", "format": "json"}
+    asha = scene.client("asha")
+    players = [Player.objects.create(name=f"p{n}") for n in range(30)]
+    teams = [
+        Team.objects.create(
+            tournament=scene.cup, name=f"T{n}", first_player=players[2 * n],
+            second_player=players[2 * n + 1],
+        )
+        for n in range(15)
+    ]  # fmt: skip
+    with (
+        mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", rates),
+        mock.patch("api.throttling.time.time", return_value=1_800_000_000.0 + 10),
+    ):
+        # the evening: the club's own three tokens, its fifteen teams' (made by its token,
+        # no browser), its tokens renewed; the other club at the same venue, its own three
+        own = [
+            asha.post("/api/v1/tokens/", {"name": n, "club": scene.one.pk, "write": True}, **venue)
+            for n in ("desk", "board", "bots")
+        ]
+        assert [m.status_code for m in own] == [201] * 3
+        desk = scene.client()
+        desk.credentials(HTTP_AUTHORIZATION=f"Bearer {own[0].json()['token']}")
+        made = [desk.post(f"/api/v1/teams/{t.pk}/token/", {}, **venue) for t in teams]
+        assert [m.status_code for m in made] == [201] * 15
+        mine = [
+            desk.post(f"/api/v1/tokens/{m.json()['id']}/renew/", {}, **venue) for m in own[::-1]
+        ]
+        assert [r.status_code for r in mine] == [404, 404, 200]  # desk made neither other: itself
+        renewed = [asha.post(f"/api/v1/tokens/{m.json()['id']}/renew/", {}, **venue) for m in own]
+        assert [r.status_code for r in renewed] == [200] * 3
+        ravi = scene.client("ravi")
+        theirs = [
+            ravi.post("/api/v1/tokens/", {"name": n, "club": scene.two.pk}, **venue).status_code
+            for n in ("desk", "board", "bots")
+        ]
+        assert theirs == [201] * 3
+        # a runaway loop: the account and the club reach 60 in the hour, then 429
+        made_so_far = 3 + 1 + 3  # asha's three, her token's renewal, her three renewals
+        loop = [
+            asha.post("/api/v1/tokens/", {"name": "loop", "club": scene.one.pk}, **venue)
+            for _ in range(60 - made_so_far)
+        ]
+        assert {m.status_code for m in loop} == {201}
+        stopped = asha.post("/api/v1/tokens/", {"name": "loop", "club": scene.one.pk}, **venue)
+        assert_problem(stopped, 429, "throttled")
+        assert 0 < int(stopped["Retry-After"]) <= 3600
+        again = ravi.post("/api/v1/tokens/", {"name": "x", "club": scene.two.pk}, **venue)
+        assert again.status_code == 201  # the other club, same address: not stopped
 
 
 def test_reading_the_tokens_is_not_counted_as_making_them(
@@ -130,3 +211,18 @@ def test_team_tokens_share_one_bucket_of_their_maker_so_minting_them_multiplies_
         theirs = league.client()
         theirs.credentials(HTTP_AUTHORIZATION=f"Bearer {other.json()['token']}")
         assert theirs.get("/api/v1/tournaments/").status_code == 200
+
+
+def test_the_account_page_counts_in_the_same_account_and_club(
+    scene: Clubs, three_an_hour: Any
+) -> None:
+    scene.one.directors.add(scene.users["dev"])
+    api = scene.client("asha")
+    body = {"name": "bot", "club": scene.one.pk}
+    assert [api.post("/api/v1/tokens/", body).status_code for _ in range(3)] == [201] * 3
+    dev = Client()  # another director of the club, in a browser
+    dev.force_login(scene.users["dev"])
+    form = {"name": "board", "scope": f"club-{scene.one.pk}", "days": 7}
+    page = dev.post("/account/tokens/", form, REMOTE_ADDR="10.0.0.7")  # elsewhere: the club's count
+    assert b"Too many tokens made lately" in page.content
+    assert not ApiToken.objects.filter(name="board").exists()

@@ -182,6 +182,7 @@ from .team_token_made import TeamTokenMade
 from .team_token_request_request import TeamTokenRequestRequest
 from .tiebreaks_enum import TiebreaksEnum
 from .token import Token
+from .token_renew_request import TokenRenewRequest
 from .token_request import TokenRequest
 from .tournament import Tournament
 from .tournament_directors_item_type_1 import TournamentDirectorsItemType1
@@ -379,6 +380,7 @@ __all__ = (
     "TeamTokenRequestRequest",
     "TiebreaksEnum",
     "Token",
+    "TokenRenewRequest",
     "TokenRequest",
     "Tournament",
     "TournamentDirectorsItemType1",
