@@ -162,3 +162,16 @@ def test_a_team_token_is_bound_to_first_or_second_and_nothing_else(
     else:
         assert made.status_code == 400, made.content
         assert made.json()["code"] == "invalid"
+
+
+def test_a_bound_tokens_state_is_never_the_publics_cached_answer(league: League) -> None:
+    """The public's ETag, sent by the bot, is not its own version: it gets its hand, not 304."""
+    match = league.digital
+    team, player, seat = to_play(match)
+    url = f"/api/v1/matches/{match.pk}/state/"
+    public = league.client().get(url)
+    bot = bound_token(league, team, player)
+    mine = bot.get(url, HTTP_IF_NONE_MATCH=public["ETag"])
+    assert mine.status_code == 200 and mine.json()["position"]["hands"][seat]
+    again = bot.get(url, HTTP_IF_NONE_MATCH=mine["ETag"])
+    assert again.status_code == 304
