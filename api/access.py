@@ -10,6 +10,7 @@ may see is a 404, whatever its id.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,7 +25,7 @@ from competition import access as competition_access
 from competition import selectors as competition_selectors
 from tournaments import links, matchlog, seats
 from tournaments.access import LinkActor, directed_clubs, is_club_director, is_director
-from tournaments.models import ID_LIMIT, Club, Player, Tournament
+from tournaments.models import ID_LIMIT, Club, Match, Player, Tournament
 
 from . import sql as queries
 from .models import ApiToken
@@ -167,11 +168,15 @@ def admit_to_append(request: Request, match: Any, listed: bool, *, kind: str = "
         if match.tournament_id != team.tournament_id:
             raise Http404
         moves = kind == matchlog.MOVE_PLAYED
+        if team.player is not None:  # bound to a player: it holds that player's seat itself
+            if moves:
+                bound_seat(request, match)
+            return
         held = seats.held_to_play(match.pk, team.side_in(match)) if moves else None
         if held is not None:  # that player's phone plays the seat, and only it
             raise Problem(
-                f"{held}'s seat is held by a phone through the team's link: it is played "
-                "there, not through the team's token",
+                f"{held}'s seat is held by a phone through the team's link (or by a token "
+                "bound to that player): it is played there, not through the team's token",
                 code="seat_held",
                 status_code=409,
             )
@@ -277,8 +282,26 @@ def team_actor(request: Request) -> LinkActor | None:
                 code="team_link_stopped",
                 status_code=403,
             )
-        found["actor"] = links.actor_for(link[0])
+        found["actor"] = dataclasses.replace(links.actor_for(link[0]), player=token.player)
     return found["actor"]
+
+
+def bound_seat(request: Request, match: Match) -> int | None:
+    """Return the seat of ``match`` that the request's team token, bound to one of its team's
+    players, holds (claimed now if it holds it not yet, as a phone claims it through the
+    team's link: ``tournaments.seats``); None for any other caller, and for a match that is
+    not one of its team's digital matches. A seat held by a phone is refused (409
+    ``seat_held``): a phone and a bot never hold one seat together."""
+    token = token_of(request)
+    if token is None or token.player is None or match.mode != Match.Mode.DIGITAL:
+        return None
+    team = team_actor(request)
+    mine = () if team is None else team.seats_in(match)
+    if team is None or len(mine) != 1:
+        return None
+    claim_id = seats.bound_claim_id(team.link_id, token.player)
+    seats.seat_claim(actor=team, match=match, seat=mine[0], claim_id=claim_id)  # or 409
+    return mine[0]
 
 
 def require_write(request: Request, tournament: Tournament | int) -> None:

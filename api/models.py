@@ -36,6 +36,14 @@ class ApiToken(AbstractAuthToken):
         help_text="A team's token: it acts for the team through this link (docs/links.md), "
         "and only that; a new link of the team, or a new token, ends it.",
     )
+    player = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        choices=[(0, "first"), (1, "second")],
+        help_text="A team's token bound to one of its players (0: first, 1: second): it sees "
+        "and plays only that player's seat in the team's digital matches, and holds the seat "
+        "as a phone would (tournaments.seats).",
+    )
     made_by = models.ForeignKey(
         "self",
         null=True,
@@ -52,7 +60,12 @@ class ApiToken(AbstractAuthToken):
                 condition=models.Q(tournament__isnull=True) ^ models.Q(club__isnull=True),
                 name="api_token_one_scope",
                 violation_error_message="a token is scoped to a tournament or to a club",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=True) | models.Q(team_link__isnull=False),
+                name="api_token_player_of_a_team",
+                violation_error_message="only a team's token is bound to a player",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -106,7 +106,12 @@ def token_create(
 
 
 def team_token_create(
-    *, actor: Any, team: Team, expires_in_days: int = 1, made_by: ApiToken | None = None
+    *,
+    actor: Any,
+    team: Team,
+    expires_in_days: int = 1,
+    made_by: ApiToken | None = None,
+    player: int | None = None,
 ) -> tuple[ApiToken, str]:
     """Make a team's token (a director of its tournament): it acts for the team through the
     team's live link (made if it has none), as a phone that opened the link would, and only
@@ -114,16 +119,22 @@ def team_token_create(
     link of the team. Not counted in the maker's cap (an evening needs one a team), so its
     requests are counted with every team token of its maker, as one token's
     (``api.throttling.token_bucket``): minting more multiplies nothing. Made by a token
-    (``made_by``), it expires no later and is revoked with it, as every token a token makes."""
+    (``made_by``), it expires no later and is revoked with it, as every token a token makes.
+
+    Bound to one of the team's players (``player``, 0: first, 1: second), it plays only that
+    player's seat, and holds it as a phone would (``api.access.bound_seat``); the team holds
+    one token unbound and one for each player, a new one ending the one before it (bound to
+    the same player, it goes on holding the seats that one held: ``seats.bound_claim_id``)."""
     link, _ = links.team_link(actor=actor, team=team)  # refuses anyone but a director
     with transaction.atomic():
-        ApiToken.objects.filter(team_link__team=team).delete()
+        ApiToken.objects.filter(team_link__team=team, player=player).delete()
         token, text = ApiToken.objects.create(
             user=actor,
             expiry=timedelta(days=expires_in_days),
             name=f"team {team.name}"[:200],
             tournament_id=team.tournament_id,
             team_link=link,  # it writes only what a team's link may (api.access.team_actor)
+            player=player,
             made_by=made_by,
         )
         if made_by is not None and made_by.expiry is not None and token.expiry > made_by.expiry:

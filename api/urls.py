@@ -42,6 +42,7 @@ ROUTES: list[tuple[str, type[APIView], str]] = [
     ("clubs/<int:pk>/members/", views.ClubMembers, "club-members"),
     ("members/<int:pk>/", views.MemberDetail, "member"),
     ("members/<int:pk>/invite/", views.MemberInvite, "member-invite"),
+    ("members/<int:pk>/account/", views.MemberAccount, "member-account"),
     ("members/<int:pk>/export/", views.MemberExport, "member-export"),
     ("members/<int:pk>/erase/", views.MemberErase, "member-erase"),
     ("clubs/<int:pk>/ratings/", views.ClubRatings, "club-ratings"),

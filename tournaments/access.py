@@ -50,6 +50,8 @@ class LinkActor:
     link_id: int
     team_id: int
     tournament_id: int
+    #: a team's token bound to one of its players (0: first, 1: second) plays only their seat
+    player: int | None = None
     pk = None
     is_authenticated = False  # not a signed-in user: directors' and keepers' checks say no
     is_superuser = False
@@ -61,6 +63,14 @@ class LinkActor:
         if match.team0_id == self.team_id:
             return 0
         return 1 if match.team1_id == self.team_id else None
+
+    def seats_in(self, match: Match) -> tuple[int, ...]:
+        """Return the seats it may play in ``match``: its team's two (partners sit opposite:
+        side s sits at s and s + 2), or its player's one when it is bound to a player."""
+        side = self.side_in(match)
+        if side is None:
+            return ()
+        return (side + 2 * self.player,) if self.player is not None else (side, side + 2)
 
 
 def is_system(actor: Any) -> bool:

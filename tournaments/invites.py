@@ -4,8 +4,10 @@ A director invites a member who has no account; the invitation is a one-time lin
 256 bits from ``secrets``, stored as its SHA-256, shown once) that expires after
 ``INVITE_DAYS`` days. Whoever opens it chooses a user name and a password: the account is
 made and becomes the member's, and the invitation is used. A new invitation of the member
-ends the ones before. Nobody makes an account for someone else, and the member never needed
-one to play (a team's link does: docs/links.md).
+ends the ones before. The member never needed one to play (a team's link does:
+docs/links.md). A director may also make the account themselves (``member_account_create``:
+the API's ``members/{id}/account/``, for a bot's or a player's account set up without a web
+form), handing the password to the player, who changes it.
 """
 
 from __future__ import annotations
@@ -84,7 +86,6 @@ def invite_accept(*, key: str, username: str, password: str) -> Any:
     user name taken or not allowed, a password Django's validators refuse (``bad_account``),
     a member who has an account meanwhile (``has_account``).
     """
-    users = get_user_model()
     with transaction.atomic():
         invite = _open(key).select_for_update().first()
         if invite is None:
@@ -93,22 +94,54 @@ def invite_accept(*, key: str, username: str, password: str) -> Any:
                 code="invite_closed",
             )
         member = Player.objects.select_for_update().get(pk=invite.member_id)
-        if member.user_id is not None:
-            raise InvalidClubData(f"{member.name} has an account already", code="has_account")
-        user = users(username=username)
-        try:
-            user.full_clean(exclude=["password"])
-            password_validation.validate_password(password, user)
-        except ValidationError as exc:
-            raise InvalidClubData(" ".join(exc.messages), code="bad_account") from exc
-        user.set_password(password)
-        try:
-            with transaction.atomic():
-                user.save()
-        except IntegrityError as exc:  # the same name taken at the same moment
-            raise InvalidClubData("that user name is taken", code="bad_account") from exc
-        member.user = user
-        member.save(update_fields=["user"])
+        user = _account_for(member, username, password)
         invite.used_at = timezone.now()
         invite.save(update_fields=["used_at"])
+    return user
+
+
+def member_account_create(*, actor: Any, member: Player, username: str, password: str) -> Any:
+    """Make an account for ``member`` (of a club ``actor`` directs) with this user name and
+    password, and give it to them; return it. For a director who sets up a player's account
+    without a web form (a bot's, or a player's who will change the password they are handed:
+    docs/clubs.md, "Accounts"). Their open invitations end: the account is made.
+
+    Refused, writing nothing: a member erased (``already_erased``), a member with an account
+    (``has_account``), a user name taken or not allowed and a password Django's validators
+    refuse (``bad_account``)."""
+    if member.club_id is None or not is_club_director(actor, member.club_id):
+        raise ClubNotPermitted("only a director of the member's club may make their account")
+    with transaction.atomic():
+        stored = Player.objects.select_for_update().get(pk=member.pk)
+        if Erasure.objects.filter(member=stored).exists():
+            raise InvalidClubData(
+                f"{stored.name} is erased: an account is never linked to them again",
+                code="already_erased",
+            )
+        user = _account_for(stored, username, password)
+        now = timezone.now()
+        MemberInvite.objects.filter(member=stored, used_at__isnull=True, expires_at__gt=now).update(
+            expires_at=now
+        )
+    return user
+
+
+def _account_for(member: Player, username: str, password: str) -> Any:
+    """Make the account and give it to ``member`` (locked by the caller's transaction)."""
+    if member.user_id is not None:
+        raise InvalidClubData(f"{member.name} has an account already", code="has_account")
+    user = get_user_model()(username=username)
+    try:
+        user.full_clean(exclude=["password"])
+        password_validation.validate_password(password, user)
+    except ValidationError as exc:
+        raise InvalidClubData(" ".join(exc.messages), code="bad_account") from exc
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError as exc:  # the same name taken at the same moment
+        raise InvalidClubData("that user name is taken", code="bad_account") from exc
+    member.user = user
+    member.save(update_fields=["user"])
     return user

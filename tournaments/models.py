@@ -620,11 +620,12 @@ class MatchReceipt(models.Model):
 
 class SeatClaim(models.Model):
     """A seat of a digital match held by one phone acting through its team's link (docs/links.md,
-    "Playing a digital match"): the first phone to claim the seat holds it until a director
-    releases it. The phone is known by the SHA-256 of a random claim id kept in its session
-    (never the id itself). One holder a seat, one seat a phone, per match: the database keeps
-    both, so two phones claiming at the same moment cannot both win. A release is kept (who,
-    when), not deleted.
+    "Playing a digital match"), or by a bot through a team token bound to the seat's player
+    ("A bot at one seat"): the first to claim the seat holds it until a director releases it.
+    The phone is known by the SHA-256 of a random claim id kept in its session (never the id
+    itself), the bot by the SHA-256 of one the server derives (``seats.bound_claim_id``). One
+    holder a seat, one seat a phone, per match: the database keeps both, so two claiming at the
+    same moment cannot both win. A release is kept (who, when), not deleted.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_claims")

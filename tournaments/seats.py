@@ -9,18 +9,24 @@ both rules (``SeatClaim``'s two unique constraints), so two phones claiming the 
 the same moment cannot both win: the second is refused in words (``SeatRefused``).
 
 A phone is known by a random claim id kept in its session (``new_claim_id``); the row keeps
-its SHA-256 only. A claim made through a link reissued since holds nothing: its phone acts no
-more, and the seat is free for the team's new link.
+its SHA-256 only. A team's token bound to one of its players (a bot) is known by a claim id
+the server derives from the team's link and the player (``bound_claim_id``): a keyed hash no
+phone can send, the same for every token bound to that player through that link, so a token
+made again for the same bot goes on holding its seat. A claim made through a link reissued
+since holds nothing: its phone (or bot) acts no more, and the seat is free for the team's new
+link.
 """
 
 from __future__ import annotations
 
+import base64
 import secrets
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from .access import LinkActor, is_director
 from .errors import ClubNotPermitted, SeatRefused
@@ -35,6 +41,13 @@ _PLAYERS = tuple(f"team{t}__{n}_player" for t in (0, 1) for n in ("first", "seco
 def new_claim_id() -> str:
     """Return a new phone's claim id: 256 random bits, as a key is written (43 characters)."""
     return secrets.token_urlsafe(32)
+
+
+def bound_claim_id(link_id: int, player: int) -> str:
+    """Return the claim id of the team's tokens bound to ``player`` (0: first, 1: second)
+    through the link ``link_id``: an HMAC under the site's secret key, as a key is written."""
+    digest = salted_hmac("seep.seats.bound", f"{link_id}:{player}", algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def claim_id_or_new(kept: object) -> str:

@@ -542,15 +542,20 @@ def _authorize_link(match: Match, link: LinkActor, kind: str, payload: Any) -> N
     """A team's link: in its team's score matches, entries and answers only (as a seated
     player of that team may; the two-person rule is the planner's, for every way in); in its
     team's digital matches, the moves of its team's two seats (partners sit opposite: the
-    seats of side s are s and s + 2)."""
+    seats of side s are s and s + 2), or of its player's one seat (a token bound to one)."""
     side = link.side_in(match)
     if side is None:
         raise NotPermitted("this team's link does not play in this match", code="not_your_match")
     if kind == matchlog.MOVE_PLAYED and match.mode == matchlog.DIGITAL:
         move = payload.get("move") if isinstance(payload, dict) else None
         seat = move.get("seat") if isinstance(move, dict) else None
-        if type(seat) is int and seat in (side, side + 2):
+        if type(seat) is int and seat in link.seats_in(match):
             return
+        if link.player is not None:
+            raise NotPermitted(
+                "a team's token bound to a player plays only that player's seat",
+                code="not_your_seat",
+            )
         raise NotPermitted("a team's link plays only its own team's seats", code="not_your_seat")
     if match.mode != matchlog.SCORE:
         raise NotPermitted("a team's link records results of score matches only", code="forbidden")

@@ -6,7 +6,7 @@ score-keeper page...); a more particular path stands before the one that would t
 """
 
 from django.contrib.auth import views as auth
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
 
 from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
@@ -107,6 +107,20 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("login/", auth.LoginView.as_view(template_name="web/login.html"), name="login"),
     path("logout/", auth.LogoutView.as_view(), name="logout"),
+    # an account a director made (members/{id}/account/) gets a password of its owner's own
+    path(
+        "password/",
+        auth.PasswordChangeView.as_view(
+            template_name="web/password_change.html",
+            success_url=reverse_lazy("web:password-changed"),
+        ),
+        name="password-change",
+    ),
+    path(
+        "password/changed/",
+        auth.PasswordChangeDoneView.as_view(template_name="web/password_changed.html"),
+        name="password-changed",
+    ),
     path("t/<slug:slug>/", include(tournament_pages)),
     path("m/<int:pk>/", include(match_sheets)),
     path("l/<str:key>/", links.open_link, name="team-link"),

@@ -57,3 +57,16 @@ class MemberSerializer(Strict):
             "contact": member.contact if self.context.get("directs") else None,
             "user": member.user_id,
         }
+
+
+class MemberAccountRequest(Strict):
+    """The body of ``POST /members/{id}/account/``: the new account's user name and password
+    (the site's password validators decide; the password is never shown again)."""
+
+    username = serializers.CharField(max_length=150, help_text="The user name it signs in with.")
+    password = serializers.CharField(
+        write_only=True,
+        trim_whitespace=False,
+        max_length=4096,
+        help_text="Its first password: hand it to the player, who changes it.",
+    )

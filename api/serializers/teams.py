@@ -103,9 +103,21 @@ class TeamCheckedInSerializer(TeamSerializer):
     )  # fmt: skip
 
 
+#: a team's players as a token names them, and their index (0: first, 1: second)
+PLAYERS = {"first": 0, "second": 1}
+
+
 class TeamTokenRequest(Strict):
-    """The body of ``POST /teams/{id}/token/``: how long the token lasts (nothing else)."""
+    """The body of ``POST /teams/{id}/token/``: how long the token lasts, and the player it
+    is bound to, if any (nothing else)."""
 
     expires_in_days = serializers.IntegerField(
         min_value=1, max_value=30, default=1, help_text="How long it lasts, in days: 1 to 30."
+    )
+    player = serializers.ChoiceField(
+        choices=list(PLAYERS),
+        required=False,
+        help_text="Bind the token to the team's first or second player (a bot for one seat): "
+        "it sees that player's hand and legal moves in a digital match's state/ and plays "
+        "only their seat, which it holds as a phone would. Left out: the team's token.",
     )

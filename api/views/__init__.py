@@ -5,7 +5,7 @@ One module a resource; ``_common`` holds what several share. The views are re-ex
 for ``api.urls``.
 """
 
-from .clubs import ClubDetail, ClubMembers, Clubs, MemberDetail, MemberInvite
+from .clubs import ClubDetail, ClubMembers, Clubs, MemberAccount, MemberDetail, MemberInvite
 from .events import MatchEvents, MatchHistory
 from .index import Index
 from .matches import MatchDeals, MatchDetail, Matches, MatchState
@@ -43,6 +43,7 @@ __all__ = [
     "MatchHistory",
     "MatchState",
     "Matches",
+    "MemberAccount",
     "MemberDetail",
     "MemberErase",
     "MemberExport",

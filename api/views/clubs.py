@@ -183,3 +183,32 @@ class MemberInvite(APIView):
         return Response(
             {"url": url, "expires_at": invite.expires_at}, status=status.HTTP_201_CREATED
         )
+
+
+class MemberAccount(APIView):
+    @extend_schema(
+        request=s.MemberAccountRequest,
+        responses={201: s.MemberSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Make a member's account (its club's directors), with the user name and password
+        given, and link it to them: for a player, or a bot, set up without a web form. The
+        director hands the password to the player, who changes it once signed in. Refused
+        (422), writing nothing: a member who has an account (``has_account``) or is erased
+        (``already_erased``), a user name taken or not allowed, a password the site's
+        validators refuse (``bad_account``)."""
+        member, club_id = _member(request, pk)
+        require_club_director(request, club_id)
+        body = s.MemberAccountRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        invites.member_account_create(
+            actor=request.user,
+            member=member,
+            username=body.validated_data["username"],
+            password=body.validated_data["password"],
+        )
+        member.refresh_from_db()
+        context = _member_context(request, club_id)
+        return Response(
+            s.MemberSerializer(member, context=context).data, status=status.HTTP_201_CREATED
+        )

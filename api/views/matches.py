@@ -28,7 +28,15 @@ from tournaments import selectors as store
 from tournaments.access import seats_in
 from tournaments.models import ID_LIMIT, Match, MatchEvent
 
-from ..access import directs, get_or_404, get_visible, get_visible_row, signed_in, visible
+from ..access import (
+    bound_seat,
+    directs,
+    get_or_404,
+    get_visible,
+    get_visible_row,
+    signed_in,
+    visible,
+)
 from ..pagination import Pages, int_param
 from ..serializers import matches as s
 from ..serializers.state import MatchStateSerializer
@@ -154,14 +162,19 @@ class MatchState(APIView):
         summary="The position as the caller may see it, and their legal moves",
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
+        """A team's token bound to one of its players sees that player's seat (its hand, its
+        legal moves) and holds it, as a phone would (409 ``seat_held`` when a phone holds it)."""
         match = get_visible_row(request, Match, pk, fields=("last_seq", "last_hash"))
+        bound = bound_seat(request, match)
         viewer = viewer_key(request, match.tournament_id)
-        tag = f"state:{match.pk}:{match.last_seq}:{match.last_hash}:{viewer}"
-        return conditional(request, tag, lambda: Response(self.position(request, match)))
+        tag = f"state:{match.pk}:{match.last_seq}:{match.last_hash}:{viewer}:{bound}"
+        return conditional(request, tag, lambda: Response(self.position(request, match, bound)))
 
-    def position(self, request: Request, match: Match) -> dict[str, Any]:
+    def position(self, request: Request, match: Match, bound: int | None) -> dict[str, Any]:
         state = store.match_state(match)
         seats = seats_in(state.users, request.user) if signed_in(request) else []
+        if bound is not None:  # a team's token bound to a player: that seat, and only it
+            seats = [bound]
         director = directs(request, match.tournament_id)
         return store.match_position(match, seats=seats, director=director, state=state)
 

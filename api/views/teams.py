@@ -121,6 +121,11 @@ class TeamToken(APIView):
                 {
                     "token": serializers.CharField(help_text="Shown once: keep it secret."),
                     "team": serializers.IntegerField(),
+                    "player": serializers.ChoiceField(
+                        choices=list(s.PLAYERS),
+                        allow_null=True,
+                        help_text="The player it is bound to; null: the team's token.",
+                    ),
                     "expiry": serializers.DateTimeField(),
                 },
             ),
@@ -130,17 +135,24 @@ class TeamToken(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """A team's token (a director): through the team's link, it enters and answers the
         team's results, and plays its two seats' moves in the team's digital matches, and
-        nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
-        default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
-        link, ends the one before."""
+        nothing else (docs/links.md). The body's fields are ``expires_in_days`` (1 to 30,
+        default 1) and ``player`` (``"first"`` or ``"second"``: a token for one player's bot,
+        which sees and plays only that player's seat); any other is refused (400 ``invalid``).
+        A new token of the team (for the same player, if bound), or a new link, ends the one
+        before."""
         team = get_directed(request, Team.objects.all(), pk)
         body = s.TeamTokenRequest(data=request.data)
         body.is_valid(raise_exception=True)
         days = body.validated_data["expires_in_days"]
+        named = body.validated_data.get("player")
         token, text = api_services.team_token_create(
-            actor=request.user, team=team, expires_in_days=days, made_by=token_of(request)
+            actor=request.user,
+            team=team,
+            expires_in_days=days,
+            made_by=token_of(request),
+            player=None if named is None else s.PLAYERS[named],
         )
         return Response(
-            {"token": text, "team": team.pk, "expiry": token.expiry},
+            {"token": text, "team": team.pk, "player": named, "expiry": token.expiry},
             status=status.HTTP_201_CREATED,
         )

@@ -74,6 +74,7 @@ from .match_status_enum import MatchStatusEnum
 from .matches_list_status import MatchesListStatus
 from .measure_enum import MeasureEnum
 from .member import Member
+from .member_account_request_request import MemberAccountRequestRequest
 from .member_erasure import MemberErasure
 from .member_invitation import MemberInvitation
 from .member_rating import MemberRating
@@ -122,6 +123,7 @@ from .patched_tournament_request_directors_item_type_1 import (
     PatchedTournamentRequestDirectorsItemType1,
 )
 from .player import Player
+from .player_enum import PlayerEnum
 from .player_request import PlayerRequest
 from .player_request_user_type_1 import PlayerRequestUserType1
 from .player_user_type_1 import PlayerUserType1
@@ -276,6 +278,7 @@ __all__ = (
     "MatchesListStatus",
     "MeasureEnum",
     "Member",
+    "MemberAccountRequestRequest",
     "MemberErasure",
     "MemberInvitation",
     "MemberRating",
@@ -320,6 +323,7 @@ __all__ = (
     "PatchedTournamentRequest",
     "PatchedTournamentRequestDirectorsItemType1",
     "Player",
+    "PlayerEnum",
     "PlayerRequest",
     "PlayerRequestUserType1",
     "PlayerUserType1",

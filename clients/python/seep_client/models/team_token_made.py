@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..models.player_enum import PlayerEnum
 
 T = TypeVar("T", bound="TeamTokenMade")
 
@@ -16,11 +18,16 @@ class TeamTokenMade:
     Attributes:
         token (str): Shown once: keep it secret.
         team (int):
+        player (None | PlayerEnum): The player it is bound to; null: the team's token.
+
+            * `first` - first
+            * `second` - second
         expiry (datetime.datetime):
     """
 
     token: str
     team: int
+    player: None | PlayerEnum
     expiry: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -28,6 +35,12 @@ class TeamTokenMade:
         token = self.token
 
         team = self.team
+
+        player: None | str
+        if isinstance(self.player, PlayerEnum):
+            player = self.player.value
+        else:
+            player = self.player
 
         expiry = self.expiry.isoformat()
 
@@ -37,6 +50,7 @@ class TeamTokenMade:
             {
                 "token": token,
                 "team": team,
+                "player": player,
                 "expiry": expiry,
             }
         )
@@ -50,11 +64,27 @@ class TeamTokenMade:
 
         team = d.pop("team")
 
+        def _parse_player(data: object) -> None | PlayerEnum:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                player_type_0 = PlayerEnum(data)
+
+                return player_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PlayerEnum, data)
+
+        player = _parse_player(d.pop("player"))
+
         expiry = datetime.datetime.fromisoformat(d.pop("expiry"))
 
         team_token_made = cls(
             token=token,
             team=team,
+            player=player,
             expiry=expiry,
         )
 

@@ -6,6 +6,7 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.player_enum import PlayerEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="TeamTokenRequestRequest")
@@ -13,23 +14,33 @@ T = TypeVar("T", bound="TeamTokenRequestRequest")
 
 @_attrs_define
 class TeamTokenRequestRequest:
-    """The body of ``POST /teams/{id}/token/``: how long the token lasts (nothing else).
+    """The body of ``POST /teams/{id}/token/``: how long the token lasts, and the player it
+    is bound to, if any (nothing else).
 
-    Attributes:
-        expires_in_days (int | Unset): How long it lasts, in days: 1 to 30. Default: 1.
+        Attributes:
+            expires_in_days (int | Unset): How long it lasts, in days: 1 to 30. Default: 1.
+            player (PlayerEnum | Unset): * `first` - first
+                * `second` - second
     """
 
     expires_in_days: int | Unset = 1
+    player: PlayerEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         expires_in_days = self.expires_in_days
+
+        player: str | Unset = UNSET
+        if not isinstance(self.player, Unset):
+            player = self.player.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
         if expires_in_days is not UNSET:
             field_dict["expires_in_days"] = expires_in_days
+        if player is not UNSET:
+            field_dict["player"] = player
 
         return field_dict
 
@@ -38,8 +49,16 @@ class TeamTokenRequestRequest:
         d = dict(src_dict)
         expires_in_days = d.pop("expires_in_days", UNSET)
 
+        _player = d.pop("player", UNSET)
+        player: PlayerEnum | Unset
+        if isinstance(_player, Unset):
+            player = UNSET
+        else:
+            player = PlayerEnum(_player)
+
         team_token_request_request = cls(
             expires_in_days=expires_in_days,
+            player=player,
         )
 
         team_token_request_request.additional_properties = d

@@ -121,6 +121,9 @@ def sync_detailed(
 ) -> Response[Any | MatchState | Problem]:
     """The position as the caller may see it, and their legal moves
 
+     A team's token bound to one of its players sees that player's seat (its hand, its
+    legal moves) and holds it, as a phone would (409 ``seat_held`` when a phone holds it).
+
     Args:
         id (int):
 
@@ -150,6 +153,9 @@ def sync(
 ) -> Any | MatchState | Problem | None:
     """The position as the caller may see it, and their legal moves
 
+     A team's token bound to one of its players sees that player's seat (its hand, its
+    legal moves) and holds it, as a phone would (409 ``seat_held`` when a phone holds it).
+
     Args:
         id (int):
 
@@ -173,6 +179,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Any | MatchState | Problem]:
     """The position as the caller may see it, and their legal moves
+
+     A team's token bound to one of its players sees that player's seat (its hand, its
+    legal moves) and holds it, as a phone would (409 ``seat_held`` when a phone holds it).
 
     Args:
         id (int):
@@ -200,6 +209,9 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Any | MatchState | Problem | None:
     """The position as the caller may see it, and their legal moves
+
+     A team's token bound to one of its players sees that player's seat (its hand, its
+    legal moves) and holds it, as a phone would (409 ``seat_held`` when a phone holds it).
 
     Args:
         id (int):

@@ -128,14 +128,17 @@ def sync_detailed(
 ) -> Response[Problem | TeamTokenMade]:
     """A team's token (a director): through the team's link, it enters and answers the
     team's results, and plays its two seats' moves in the team's digital matches, and
-    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
-    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
-    link, ends the one before.
+    nothing else (docs/links.md). The body's fields are ``expires_in_days`` (1 to 30,
+    default 1) and ``player`` (``"first"`` or ``"second"``: a token for one player's bot,
+    which sees and plays only that player's seat); any other is refused (400 ``invalid``).
+    A new token of the team (for the same player, if bound), or a new link, ends the one
+    before.
 
     Args:
         id (int):
         body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
-            the token lasts (nothing else).
+            the token lasts, and the player it
+            is bound to, if any (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -165,14 +168,17 @@ def sync(
 ) -> Problem | TeamTokenMade | None:
     """A team's token (a director): through the team's link, it enters and answers the
     team's results, and plays its two seats' moves in the team's digital matches, and
-    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
-    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
-    link, ends the one before.
+    nothing else (docs/links.md). The body's fields are ``expires_in_days`` (1 to 30,
+    default 1) and ``player`` (``"first"`` or ``"second"``: a token for one player's bot,
+    which sees and plays only that player's seat); any other is refused (400 ``invalid``).
+    A new token of the team (for the same player, if bound), or a new link, ends the one
+    before.
 
     Args:
         id (int):
         body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
-            the token lasts (nothing else).
+            the token lasts, and the player it
+            is bound to, if any (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -197,14 +203,17 @@ async def asyncio_detailed(
 ) -> Response[Problem | TeamTokenMade]:
     """A team's token (a director): through the team's link, it enters and answers the
     team's results, and plays its two seats' moves in the team's digital matches, and
-    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
-    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
-    link, ends the one before.
+    nothing else (docs/links.md). The body's fields are ``expires_in_days`` (1 to 30,
+    default 1) and ``player`` (``"first"`` or ``"second"``: a token for one player's bot,
+    which sees and plays only that player's seat); any other is refused (400 ``invalid``).
+    A new token of the team (for the same player, if bound), or a new link, ends the one
+    before.
 
     Args:
         id (int):
         body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
-            the token lasts (nothing else).
+            the token lasts, and the player it
+            is bound to, if any (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -232,14 +241,17 @@ async def asyncio(
 ) -> Problem | TeamTokenMade | None:
     """A team's token (a director): through the team's link, it enters and answers the
     team's results, and plays its two seats' moves in the team's digital matches, and
-    nothing else (docs/links.md). The body's one field is ``expires_in_days`` (1 to 30,
-    default 1); any other is refused (400 ``invalid``). A new token of the team, or a new
-    link, ends the one before.
+    nothing else (docs/links.md). The body's fields are ``expires_in_days`` (1 to 30,
+    default 1) and ``player`` (``"first"`` or ``"second"``: a token for one player's bot,
+    which sees and plays only that player's seat); any other is refused (400 ``invalid``).
+    A new token of the team (for the same player, if bound), or a new link, ends the one
+    before.
 
     Args:
         id (int):
         body (TeamTokenRequestRequest | Unset): The body of ``POST /teams/{id}/token/``: how long
-            the token lasts (nothing else).
+            the token lasts, and the player it
+            is bound to, if any (nothing else).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
