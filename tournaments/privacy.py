@@ -161,23 +161,29 @@ def erase_member(*, actor: Any, member: Player) -> Erasure:
     return erasure
 
 
-def retire_account(account: Any, member: Player) -> bool:
-    """Close the account linked to ``member`` and clear what it holds of the person (its user
-    name, which the demo and many clubs make from the name, its names and its e-mail), unless
-    it has a part to play beyond being this member: staff, another club's member, a club's
-    director, a tournament's organizer or director. Return whether it was closed.
-
-    Closed, it signs in no more (no usable password, inactive: its sessions and tokens are
-    refused), and what named it by its user name (a match's history, to its directors) names
-    it ``erased-member-N``. An account that stays keeps its own name, as its other parts
-    need: docs/privacy.md says so."""
+def account_closes(account: Any, member: Player) -> bool:
+    """Whether erasing ``member`` closes ``account`` (the account linked to them): yes when it
+    was this membership alone; no when it has another part to play (staff, another club's
+    member, a club's director, a tournament's organizer or director), which needs its name."""
     if account.is_staff or account.is_superuser:
         return False
     if Player.objects.filter(user=account).exclude(pk=member.pk).exists():
         return False
     if account.clubs_directed.exists() or account.directed_tournaments.exists():
         return False
-    if account.organized_tournaments.exists():
+    return not account.organized_tournaments.exists()
+
+
+def retire_account(account: Any, member: Player) -> bool:
+    """Close the account linked to ``member`` and clear what it holds of the person (its user
+    name, which the demo and many clubs make from the name, its names and its e-mail), when
+    ``account_closes`` says so. Return whether it was closed.
+
+    Closed, it signs in no more (no usable password, inactive: its sessions and tokens are
+    refused), and what named it by its user name (a match's history, to its directors) names
+    it ``erased-member-N``. An account that stays keeps its own name, as its other parts
+    need: docs/privacy.md says so."""
+    if not account_closes(account, member):
         return False
     username, n = f"erased-member-{member.pk}", 1
     while type(account).objects.filter(username=username).exclude(pk=account.pk).exists():
@@ -225,6 +231,7 @@ def _free_name(team: Team, name: str) -> str:
 
 __all__ = [
     "Renamed",
+    "account_closes",
     "erase_member",
     "label_of",
     "may_ask",

@@ -93,3 +93,18 @@ def test_nobody_else_downloads_or_erases(roster: dict[str, Any]) -> None:
     assert client(roster["director"]).get(f"/c/{club.slug}/m/999999/data.json").status_code == 404
     assert Player.objects.get(pk=anil.pk).name == "Anil"
     assert not Erasure.objects.exists()
+
+
+def test_the_page_says_whether_the_members_account_is_closed_or_kept(
+    roster: dict[str, Any],
+) -> None:
+    director, club = roster["director"], roster["club"]
+    _, erase = pages(club, roster["member"])
+    page = client(director).get(erase).content.decode()
+    assert "The account anil, which was this membership alone: it is closed" in page
+    # the director is a member too: erasing that membership keeps the director's account
+    own = clubs.member_add(actor=director, club=club, name="Dev", user=director)
+    _, erase = pages(club, own)
+    page = client(director).get(erase).content.decode()
+    assert "The account itself stays, with its name" in page
+    assert "it is closed" not in page

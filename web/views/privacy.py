@@ -23,6 +23,7 @@ from seasons import privacy
 from tournaments.access import is_club_director
 from tournaments.errors import ClubRefused
 from tournaments.models import Player
+from tournaments.privacy import account_closes
 
 from .desk._common import refusal
 
@@ -61,7 +62,12 @@ def member_erase(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return render(
             request,
             "web/member_erase.html",
-            {"club": member.club, "member": member, "director": director},
+            {
+                "club": member.club,
+                "member": member,
+                "director": director,
+                "closes": member.user is not None and account_closes(member.user, member),
+            },
         )
     try:
         privacy.erase_member(actor=request.user, member=member)
