@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import uvicorn
-from django.db import connection
+from django.db import connection, connections
 
 from deploy.push import PushApplication
 from tournaments import live
@@ -196,6 +196,41 @@ def reading(url: str, headers: dict[str, str] | None = None) -> Iterator[Reader]
             thread.join(5)
 
 
+class ClosingConnections:
+    """A WSGI answer that, once the server closes it, closes the database connections of the
+    thread that served it. Each request has a thread of its own here, which ends with it; with
+    ``CONN_MAX_AGE`` a connection outlives its request, and a thread's would stay open on the
+    test database, where a later test counts the sessions (tests/scoring/test_worker.py)."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.answer)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.answer, "close", None)
+            if close is not None:
+                close()
+        finally:
+            connections.close_all()
+
+
+def streams_ended(timeout: float) -> bool:
+    """Wait until the web process's streams have all ended (each ends at its next heartbeat
+    after its client went, and hands its slot back); return whether they did in time."""
+    from api import stream_web
+
+    slots = stream_web._slots
+    deadline = time.monotonic() + timeout
+    while slots._value < slots._initial_value:  # type: ignore[attr-defined]
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 @contextlib.contextmanager
 def web_server(lock: Any = SQLITE) -> Iterator[str]:
     """The web process as ``make run`` serves it (Django's threaded WSGI server, a thread for
@@ -210,7 +245,7 @@ def web_server(lock: Any = SQLITE) -> Iterator[str]:
 
     def application(environ: Any, start_response: Any) -> Any:
         with database(lock):
-            return django_app(environ, start_response)
+            return ClosingConnections(django_app(environ, start_response))
 
     class Quiet(WSGIRequestHandler):
         def log_message(self, *args: Any) -> None:
@@ -230,6 +265,7 @@ def web_server(lock: Any = SQLITE) -> Iterator[str]:
         try:
             yield f"http://127.0.0.1:{server.server_address[1]}"
         finally:
+            streams_ended(10.0)  # their threads closed their connections (ClosingConnections)
             server.shutdown()
             server.server_close()
             thread.join(10)
