@@ -22,8 +22,8 @@ from rest_framework.views import APIView
 from competition.models import Registration
 from seasons import rating, selectors
 from seasons import services as seasons
-from seasons.clubdate import club_today
 from seasons.models import ClubSeasons, RatingSeeding, Season
+from tournaments.clubdate import club_today
 from tournaments.models import Club, Player, Tournament
 
 from ..access import get_directed, get_directed_club, get_or_404, sees_club

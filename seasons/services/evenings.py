@@ -17,10 +17,10 @@ from django.db import transaction
 from competition.models import Stage, StandingRow
 from competition.selectors import latest_standings_round, tournaments_over
 from scoring.models import MatchResult
+from tournaments.clubdate import club_date
 from tournaments.models import Team, Tournament
 
 from .. import ladder
-from ..clubdate import club_date
 from ..models import EveningResult
 from .ratings import locked_checkpoint, update_club_ratings
 

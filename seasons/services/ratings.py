@@ -33,10 +33,10 @@ from django.utils import timezone
 
 from scoring.models import MatchResult
 from tournaments import matchlog
+from tournaments.clubdate import club_date
 from tournaments.models import Club, MatchEvent, Player, Team
 
 from .. import rating
-from ..clubdate import club_date
 from ..models import MemberRating, RatingChange, RatingCheckpoint
 
 log = logging.getLogger(__name__)

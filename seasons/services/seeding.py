@@ -19,10 +19,10 @@ from django.utils import timezone
 from competition.errors import InvalidSettings
 from competition.models import Registration, Stage
 from competition.services import registration_update, stage_update
+from tournaments.clubdate import club_today
 from tournaments.models import Club, Tournament
 
 from .. import rating
-from ..clubdate import club_today
 from ..models import RatingSeeding
 from ..selectors import ratings_now
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from seasons import services
-from seasons.clubdate import club_today
 from seasons.models import EveningResult, RatingChange
 from tournaments import matchlog
+from tournaments.clubdate import club_today
 from tournaments.models import MatchEvent, Tournament
 
 from .conftest import ClubWorld, frozen

@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from seasons import privacy, selectors
-from seasons.clubdate import club_today
 from seasons.models import Season
+from tournaments.clubdate import club_today
 from tournaments.models import Club, Player
 
 from ..clubtime import use_club_zone

@@ -40,13 +40,11 @@ import datetime
 import logging
 import random
 import time
-import zoneinfo
 from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.utils import timezone
 from django.utils.crypto import get_random_string
 
 from competition import demo, presets, services
@@ -54,6 +52,7 @@ from competition.models import Fixture, Round, Stage
 from competition.selectors import standings_for_stage
 from competition.teamlines import TeamLine
 from tournaments import clubs, matchlog
+from tournaments.clubdate import club_today
 from tournaments.models import Club, Match, Player, Tournament
 
 USERNAME = PASSWORD = "organizer"
@@ -346,7 +345,7 @@ class Command(demo.DemoCommand):
 
 def _today(club: Club) -> datetime.date:
     """Return today's date where the club plays."""
-    return timezone.now().astimezone(zoneinfo.ZoneInfo(club.time_zone)).date()
+    return club_today(club)
 
 
 @contextlib.contextmanager

@@ -21,8 +21,8 @@ from django.core.management.base import CommandError
 from competition import demo, presets
 from competition import services as competition
 from seasons import services
-from seasons.clubdate import club_today
 from seasons.models import Season
+from tournaments.clubdate import club_today
 from tournaments.models import Club, Player
 
 CLUB_SLUG = "friday-seep-club"
