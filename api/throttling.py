@@ -119,9 +119,6 @@ class TokensMadeThrottle(RateThrottle):
 
     scope = "tokens_made"
 
-    def allow_request(self, request: Request, view: Any) -> bool:
-        return True  # counted by allow_made, once the club is known
-
     def allow_made(self, request: Request, club_id: int | None) -> bool:
         """Count a token made (or renewed) for ``club_id`` (None: a tournament of no club) by
         the request's account; False when the account's or the club's count is over the rate."""

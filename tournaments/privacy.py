@@ -18,13 +18,13 @@ bodies, the desk's notices) in the same transaction, and drop what they cached. 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.db import transaction
 from django.db.models import Q
 
@@ -68,10 +68,9 @@ class Renamed:
         return value
 
     def found_in_json(self, value: Any) -> bool:
-        """Whether a JSON value holds a name to scrub (to rewrite only the rows that do)."""
-        text = json.dumps(value, ensure_ascii=False)
-        olds = [old for old, _ in self.teams.values()]
-        return any(old in text for old in olds) or bool(name_pattern(self.name).search(text))
+        """Whether a JSON value holds a name to scrub (to rewrite only the rows that do): as
+        ``scrub`` finds them, capitals ignored."""
+        return bool(self.scrub_json(value) != value)
 
 
 def _as(text: str, _: re.Match[str]) -> str:
@@ -185,6 +184,10 @@ def retire_account(account: Any, member: Player) -> bool:
     need: docs/privacy.md says so."""
     if not account_closes(account, member):
         return False
+    # what the sign-in's lock-outs recorded under the old user name (often the person's name)
+    old = account.get_username()
+    for record in (AccessAttempt, AccessFailureLog, AccessLog):
+        record.objects.filter(username=old).delete()
     username, n = f"erased-member-{member.pk}", 1
     while type(account).objects.filter(username=username).exclude(pk=account.pk).exists():
         n += 1

@@ -97,8 +97,9 @@ class TokenRenew(APIView):
             require_write_token(request)
         body = s.TokenRenewSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        managed = _managed(request, made_by)
-        if made_by is not None:  # and itself: a club's token renewed without a browser
+        if made_by is None:
+            managed = _managed(request, None)
+        else:  # what it made, and itself: a club's token renewed without a browser
             managed = ApiToken.objects.filter(Q(pk=made_by.pk) | Q(made_by=made_by))
         token = get_or_404(managed.select_related("tournament"), pk)
         club_id = token.club_id if token.tournament is None else token.tournament.club_id

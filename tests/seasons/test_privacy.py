@@ -9,6 +9,7 @@ from io import StringIO
 from typing import Any
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
@@ -106,7 +107,9 @@ def test_an_account_that_was_the_member_alone_is_closed_and_one_with_other_parts
     member, director_member = club_world.members[0], club_world.members[1]
     clubs.member_update(actor=club_world.director, member=member, user=alone)
     assert client.login(username="asha", password="a-long-password")
+    AccessAttempt.objects.create(username="asha", ip_address="10.0.0.1", failures_since_start=3)
     erase_member(actor=alone, member=member)  # the member asks themself
+    assert not AccessAttempt.objects.filter(username="asha").exists()  # the locks' record too
     closed = accounts.get(pk=alone.pk)
     assert (closed.username, closed.first_name, closed.email, closed.is_active) == (
         f"erased-member-{member.pk}", "", "", False,
