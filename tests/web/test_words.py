@@ -135,3 +135,14 @@ def test_an_evening_and_a_club_named_in_another_script_are_marked_too(club: Club
     ):
         text = club.client(who).get(url).content.decode()
         assert marked in text, url
+
+
+@pytest.mark.django_db
+def test_a_name_in_urdu_beside_a_number_is_isolated_right_to_left(club: Club) -> None:
+    """Without isolation "شیر 7" shows as "7 شیر": the name is a right-to-left run of its own."""
+    match = club.digital
+    player = match.seat_players()[0]
+    player.name = "شیر"
+    player.save()
+    text = club.client(None).get(f"/m/{match.pk}/").content.decode()
+    assert re.search(r'Cards in hand: <span lang="ur" dir="rtl">شیر</span> \d', text), text
