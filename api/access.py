@@ -300,7 +300,9 @@ def bound_seat(request: Request, match: Match) -> int | None:
     if team is None or len(mine) != 1:
         return None
     claim_id = seats.bound_claim_id(team.link_id, token.player)
-    seats.seat_claim(actor=team, match=match, seat=mine[0], claim_id=claim_id)  # or 409
+    held = seats.held_by(match, claim_id)  # one read on each poll once the seat is the bot's
+    if held is None or held.seat != mine[0]:
+        seats.seat_claim(actor=team, match=match, seat=mine[0], claim_id=claim_id)  # or 409
     return mine[0]
 
 
