@@ -181,15 +181,21 @@ def seat_release(*, actor: Any, match: Match, seat: int) -> SeatClaim:
     return claim
 
 
-def released_from(match: Match | int, claim_id: object) -> SeatClaim | None:
-    """Return the seat claim the phone with ``claim_id`` held last at ``match`` if a director
-    released it since (and the phone holds nothing now), else None."""
+def last_claim(match: Match | int, claim_id: object) -> SeatClaim | None:
+    """Return the newest seat claim the phone with ``claim_id`` made at ``match`` (its link
+    with it), whether it holds its seat now (``holds``), was released, or was not: a phone
+    holds one seat at most, so its newest claim says all the seat page asks, in one read."""
     hashed = key_hash(claim_id)
-    if hashed is None or held_by(match, claim_id) is not None:
+    if hashed is None:
         return None
-    last = (
+    return (
         SeatClaim.objects.filter(match=match, browser_hash=hashed)
+        .select_related("link")
         .order_by("-claimed_at", "-pk")
         .first()
     )
-    return last if last is not None and last.released_by_id is not None else None
+
+
+def holds(claim: SeatClaim) -> bool:
+    """Whether ``claim`` holds its seat now: not released, its link still live."""
+    return claim.released_at is None and claim.link.revoked_at is None

@@ -75,13 +75,13 @@ class Viewer:
         self.released: int | None = None
         if self.link is not None:
             self.side = self.link.side_in(match)
-            claim_id = request.session.get(SESSION_CLAIM)
-            claim = seat_claims.held_by(match, claim_id) if self.side is not None else None
-            if claim is not None and self.side is not None and claim.seat in _team_seats(self.side):
-                self.seat = claim.seat
-            elif claim is None and claim_id is not None:
-                gone = seat_claims.released_from(match, claim_id)
-                self.released = None if gone is None else gone.seat
+            last = seat_claims.last_claim(match, request.session.get(SESSION_CLAIM))
+            held = last is not None and self.side is not None and seat_claims.holds(last)
+            if held and last is not None and self.side is not None:
+                if last.seat in _team_seats(self.side):
+                    self.seat = last.seat
+            elif last is not None and last.released_by_id is not None:  # a director released it
+                self.released = last.seat
         elif not seats:
             if team_links.held(request).stopped:
                 raise team_links.LinkStopped()
