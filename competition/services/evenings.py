@@ -36,11 +36,12 @@ def slug_for(*, actor: Any, slug: str, tournament: Tournament | None = None) -> 
     then a free one made from it ("cup-b-2"), as when no slug is asked for.
 
     A tournament's address is one for the whole site (``/t/<slug>/``), so a slug is one
-    tournament's; refusing one that a private tournament holds would tell an outsider that it
-    exists, an answer no other question gives them. So the answer is the one a free slug gets
-    (the tournament is made, its slug in the answer). A slug the actor may see taken (a
-    published tournament, one of theirs) is refused as before (``slug_taken``): they could
-    see it anyway, and they would rather choose again.
+    tournament's; refusing one that a private tournament holds told an outsider that it
+    exists. Now the tournament is made (its slug in the answer), as for a free slug. That
+    narrows the leak but does not close it: the slug given back differs from the one asked
+    for, so a caller who compares them learns the slug was taken (closing it needs slugs per
+    club). A slug the actor may see taken (a published tournament, one of theirs) is refused
+    as before (``slug_taken``): they could see it anyway, and they would rather choose again.
     """
     holder = Tournament.objects.filter(slug=slug)
     if tournament is not None:
