@@ -6,7 +6,9 @@ in. So every successful sign-in (the sign-in form, the admin's, an invitation ac
 the browser a cookie naming the account: signed with the site's key (it cannot be forged or
 edited), HttpOnly (no script reads it), ``Secure`` as the session's cookie is, SameSite=Lax,
 kept ``SIGNIN_KNOWN_BROWSER_DAYS`` (and refused once older, whatever the browser keeps). It
-names up to ``ACCOUNTS`` accounts, the latest first (a desk computer several directors use).
+names up to ``ACCOUNTS`` accounts, the latest first (a desk computer several directors use),
+each by a keyed digest of its user name, not the name: a signed cookie is only encoded, and
+whoever sits at the browser could read the names in it (``account_mark``).
 
 It skips no password: it only lifts the lock-outs (``web.lockouts``) for the accounts it
 names. Nor does it lift them for ever: its own failures are counted (by the cookie's random
@@ -29,6 +31,7 @@ from django.core import signing
 from django.core.cache import cache
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
+from django.utils.crypto import salted_hmac
 
 COOKIE = "seep_known_browser"
 SALT = "web.known_browsers"
@@ -42,7 +45,7 @@ def lifetime() -> int:
 
 
 def read(request: HttpRequest) -> dict[str, Any] | None:
-    """Return the browser's cookie, checked (``{"id": str, "accounts": [names]}``), or None
+    """Return the browser's cookie, checked (``{"id": str, "accounts": [marks]}``), or None
     if it has none, or one that is forged, edited, too old or not of this shape."""
     raw = request.COOKIES.get(COOKIE)
     if not raw:
@@ -61,6 +64,12 @@ def read(request: HttpRequest) -> dict[str, Any] | None:
     return value
 
 
+def account_mark(username: str) -> str:
+    """Return how the cookie names an account: a digest of its user name keyed with the
+    site's secret (the same name, the same mark; the mark tells no one the name)."""
+    return salted_hmac(SALT, username, algorithm="sha256").hexdigest()[:32]
+
+
 def failures_key(browser: dict[str, Any]) -> str:
     return f"signin:known-browser-failures:{browser['id']}"
 
@@ -69,7 +78,7 @@ def may_pass(request: HttpRequest, username: str | None) -> bool:
     """Whether this browser is known for ``username`` and its own failures are under the
     limit: then no lock-out refuses it."""
     browser = read(request)
-    if browser is None or username is None or username not in browser["accounts"]:
+    if browser is None or username is None or account_mark(username) not in browser["accounts"]:
         return False
     failures = cache.get(failures_key(browser), 0)
     return isinstance(failures, int) and failures < settings.AXES_FAILURE_LIMIT
@@ -79,7 +88,7 @@ def count_failure(request: HttpRequest, username: str | None, remembered: timede
     """Count a failed sign-in by a browser known for ``username``, against its own limit,
     for as long as ``remembered`` (as failures are, ``web.lockouts.memory``)."""
     browser = read(request)
-    if browser is None or username is None or username not in browser["accounts"]:
+    if browser is None or username is None or account_mark(username) not in browser["accounts"]:
         return
     key = failures_key(browser)
     timeout = int(remembered.total_seconds())
@@ -101,7 +110,8 @@ def remember(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any)
 def cookie_value(request: HttpRequest, username: str) -> str:
     """Return the browser's new cookie: its id kept, ``username`` first among its accounts."""
     browser = read(request) or {"id": secrets.token_urlsafe(16), "accounts": []}
-    accounts = [username] + [name for name in browser["accounts"] if name != username]
+    mark = account_mark(username)
+    accounts = [mark] + [other for other in browser["accounts"] if other != mark]
     return signing.dumps({"id": browser["id"], "accounts": accounts[:ACCOUNTS]}, salt=SALT)
 
 
@@ -126,4 +136,12 @@ class KnownBrowserMiddleware:
         return response
 
 
-__all__ = ["COOKIE", "KnownBrowserMiddleware", "count_failure", "may_pass", "read", "remember"]
+__all__ = [
+    "COOKIE",
+    "KnownBrowserMiddleware",
+    "account_mark",
+    "count_failure",
+    "may_pass",
+    "read",
+    "remember",
+]

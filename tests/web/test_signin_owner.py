@@ -156,7 +156,8 @@ def test_a_cookie_older_than_its_lifetime_is_no_pass(
         sign_in("organizer", f"guess{n}", CLUB_WIFI)
     then = time.time() - days_old * 86400
     with mock.patch("django.core.signing.time.time", return_value=then):
-        cookie = signing.dumps({"id": "x", "accounts": ["organizer"]}, salt=known_browsers.SALT)
+        mark = known_browsers.account_mark("organizer")
+        cookie = signing.dumps({"id": "x", "accounts": [mark]}, salt=known_browsers.SALT)
     browser = Client()
     browser.cookies[known_browsers.COOKIE] = cookie
     answer = sign_in("organizer", "organizerorganizer", CLUB_WIFI, browser)
@@ -177,8 +178,20 @@ def test_the_cookie_is_kept_from_scripts_and_other_sites(
     # one browser, two accounts: it stays known for both, the latest first
     browser.post("/logout/", REMOTE_ADDR=CLUB_WIFI)
     assert signed_in(sign_in("organizer", "organizerorganizer", CLUB_WIFI, browser))
-    named = signing.loads(browser.cookies[known_browsers.COOKIE].value, salt=known_browsers.SALT)
-    assert named["accounts"] == ["organizer", "dev"]
+    raw = browser.cookies[known_browsers.COOKIE].value
+    named = signing.loads(raw, salt=known_browsers.SALT)
+    marks = [known_browsers.account_mark(name) for name in ("organizer", "dev")]
+    assert named["accounts"] == marks
+    # the cookie is only signed, not sealed: it names its accounts by marks, never by name
+    assert "organizer" not in raw and "organizer" not in str(named) and "dev" not in str(named)
+    # a cookie of the old kind, naming the account, is no pass
+    for n in range(10):
+        sign_in("organizer", f"guess{n}", CLUB_WIFI)
+    old = Client()
+    old.cookies[known_browsers.COOKIE] = signing.dumps(
+        {"id": "y", "accounts": ["organizer"]}, salt=known_browsers.SALT
+    )
+    assert not signed_in(sign_in("organizer", "organizerorganizer", CLUB_WIFI, old))
     # a failed sign-in makes no browser known
     stranger = Client()
     sign_in("dev", "wrong", CLUB_WIFI, stranger)
