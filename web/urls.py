@@ -8,7 +8,7 @@ score-keeper page...); a more particular path stands before the one that would t
 from django.contrib.auth import views as auth
 from django.urls import include, path, reverse_lazy
 
-from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
+from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, share, wall
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
 from .views.desk import links as desk_links
 from .views.desk import seasons as desk_seasons
@@ -21,6 +21,7 @@ tournament_pages = [
     path("print/", public.tournament_print, name="tournament-print"),
     path("wall/", wall.wall_page, name="tournament-wall"),
     path("wall/live/", wall.wall_live, name="tournament-wall-live"),
+    path("share/<str:kind>/<int:stage>/", share.tournament_share, name="tournament-share"),
 ]
 match_sheets = [
     path("", public.match_sheet, name="match"),
