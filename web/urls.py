@@ -8,6 +8,7 @@ score-keeper page...); a more particular path stands before the one that would t
 from django.contrib.auth import views as auth
 from django.urls import include, path, reverse_lazy
 
+from .views import calendar as club_calendar
 from .views import exports as csv_files
 from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
 from .views import share as sharing
@@ -67,6 +68,7 @@ club_desk = [
 ]
 club_pages = [
     path("", seasons.club_page, name="club-page"),
+    path("evenings.ics", club_calendar.club_evenings, name="club-evenings-ics"),
     path("m/<int:pk>/", seasons.member_page, name="club-member-page"),
     path("m/<int:pk>/data.json", privacy.member_data, name="club-member-data"),
     path("m/<int:pk>/erase/", privacy.member_erase, name="club-member-erase"),
