@@ -44,7 +44,8 @@ def fold(line: str) -> str:
     """Return a content line folded at :data:`LINE_OCTETS` octets: each further part on its
     own line after CRLF and one space (which counts), never splitting a UTF-8 character."""
     parts: list[str] = []
-    current, size, limit = [], 0, LINE_OCTETS
+    current: list[str] = []
+    size, limit = 0, LINE_OCTETS
     for char in line:
         octets = len(char.encode())
         if size + octets > limit:
