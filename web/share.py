@@ -14,13 +14,16 @@ left out, with the page's address, so the link stays short enough for every phon
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from competition.models import Fixture, Round
+
+from . import words
 from .pages import StagePage, Table
 
 #: the longest text a button sends: a wa.me link of Devanagari names grows nine times when
@@ -69,14 +72,14 @@ def fit(head: Sequence[str], lines: Sequence[str], url: str, limit: int = MAX_TE
         kept.pop()
 
 
-def _place(table: Table) -> str:
+def _place(table: Mapping[str, Any]) -> str:
     if table["table"]:
         return _("Table %(n)s") % {"n": table["table"]}
     name = one_line(table["round"])
     return name[:1].upper() + name[1:]
 
 
-def pairing_lines(tables: Iterable[Table]) -> list[str]:
+def pairing_lines(tables: Iterable[Mapping[str, Any]]) -> list[str]:
     """Return a round's pairings, one line a table: "Table 1: Aces v Kings"."""
     out = []
     for t in tables:
@@ -162,6 +165,32 @@ def standings_text(tournament: str, stage: StagePage, url: str) -> str:
             lines.append(_("Group %(group)s") % {"group": group})
         lines += standings_lines(rows)
     return fit([h.strip() for h in head], lines, url)
+
+
+def round_pairings_text(
+    tournament: str, round_: Round, rows: Iterable[Mapping[str, Any]], url: str
+) -> str:
+    """Return the text of a published round's pairings from the desk's rows of it
+    (``competition.selectors.draft_explained``), one line a table whose teams are known (a
+    bracket's slot still waiting for a result is left out)."""
+    tables = []
+    for row in rows:
+        a, b = row["sides"]
+        fixture: Fixture = row["fixture"]
+        if a["known"] and (b["known"] or row["bye"]):
+            tables.append(
+                {
+                    "table": fixture.table,
+                    "round": words.fixture(fixture.key) if fixture.key else str(round_),
+                    "team_a": a["name"],
+                    "team_b": b["name"] if b["known"] else None,
+                }
+            )
+    head = [
+        f"{one_line(tournament)} · {one_line(round_.stage.name)}",
+        _("Pairings, %(round)s") % {"round": one_line(round_)},
+    ]
+    return fit(head, pairing_lines(tables), url)
 
 
 def notice_text(tournament: str, stage: str, message: str, url: str) -> str:

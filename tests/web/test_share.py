@@ -212,3 +212,21 @@ def test_a_team_link_is_shared_from_its_card_alone_and_says_whose_it_is(club: Cl
     assert text.splitlines()[-1] == html.unescape(card_url.group(1))
     public = club.client("director").get(f"/t/{slug}/").content.decode()
     assert "team-link" not in share_links(public) and "/l/" not in public
+
+
+def test_the_desk_shares_a_published_round_s_pairings_and_never_a_draft_s(
+    cup: CupClub, client: Any
+) -> None:
+    slug = cup.tournament.slug
+    stage = cup.tournament.stages.get()
+    played = stage.round_set.get()
+    client.force_login(cup.organizer)
+    page = client.get(f"/desk/{slug}/rounds/{played.pk}/").content.decode()
+    text = text_of(share_links(page)["round"]).splitlines()
+    assert text[:2] == ["Share-Cup · stage 1", "Pairings, round 1"]
+    tables = [line for line in text if re.match(r"Table \d+: .+ v .+", line)]
+    assert len(tables) == 2 and any(DEVANAGARI in line for line in tables)
+    assert text[-1] == f"http://testserver/t/{slug}/"
+    draft = cup.pair(stage)
+    page = client.get(f"/desk/{slug}/rounds/{draft.pk}/").content.decode()
+    assert share_links(page) == {}

@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from competition.models import Notice
+from competition.models import Notice, Round
 from tournaments.models import Tournament
 from tournaments.site import absolute_url
 
@@ -45,3 +45,17 @@ def notice_share_url(context: template.Context, notice: Notice, tournament: Tour
 def team_link_share_url(card: dict[str, Any], tournament: Tournament) -> str:
     """Return the wa.me link that hands a team its private link (``card``: the desk's card)."""
     return share.whatsapp_url(share.team_link_text(tournament.name, card["team"].name, card["url"]))
+
+
+@register.simple_tag(takes_context=True)
+def round_share_url(
+    context: template.Context, round_: Round, rows: list[dict[str, Any]], tournament: Tournament
+) -> str:
+    """Return the wa.me link that shares a published round's pairings from the desk (``rows``:
+    the page's rows of its fixtures), or "" for a draft (only directors see it: nothing of it
+    goes to a group)."""
+    if round_.status == Round.Status.DRAFT:
+        return ""
+    url = _page_url(context, tournament)
+    text = share.round_pairings_text(tournament.name, round_, rows, url)
+    return share.whatsapp_url(text)
