@@ -95,7 +95,8 @@ def pairing_lines(tables: Iterable[Mapping[str, Any]]) -> list[str]:
 
 def result_lines(tables: Iterable[Table]) -> list[str]:
     """Return a round's scores, one line a table that has one: "Table 1: Aces 2-1 Kings,
-    final" (or "after 5 deals" while it is played)."""
+    final" (or "after 5 deals" while it is played); with the bazzis level, the running
+    difference too (team a's, as the page shows it), which decides a match that ends level."""
     out = []
     for t in tables:
         if t["team_b"] is None or not t["started"]:
@@ -105,14 +106,19 @@ def result_lines(tables: Iterable[Table]) -> list[str]:
             if t["over"]
             else ngettext("after %(n)d deal", "after %(n)d deals", t["deals"]) % {"n": t["deals"]}
         )
+        if t["bazzis0"] == t["bazzis1"]:
+            line = _("%(place)s: %(a)s %(x)d-%(y)d %(b)s, running difference %(d)+d, %(where)s")
+        else:
+            line = _("%(place)s: %(a)s %(x)d-%(y)d %(b)s, %(where)s")
         out.append(
-            _("%(place)s: %(a)s %(x)d-%(y)d %(b)s, %(where)s")
+            line
             % {
                 "place": _place(t),
                 "a": one_line(t["team_a"]),
                 "x": t["bazzis0"],
                 "y": t["bazzis1"],
                 "b": one_line(t["team_b"]),
+                "d": t["difference"],
                 "where": where,
             }
         )

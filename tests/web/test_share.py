@@ -68,6 +68,15 @@ def test_pairings_and_results_are_one_line_a_table_with_both_names(
     assert [line.endswith(", final") for line in results] == [t["over"] for t in tables]
 
 
+def test_a_result_with_the_bazzis_level_says_the_running_difference() -> None:
+    level = {**table(1, "Aces", "Kings", over=True), "bazzis0": 0, "bazzis1": 0, "difference": -6}
+    playing = {**table(2, "Jokers", "Queens"), "bazzis1": 2, "deals": 1}
+    assert share.result_lines([level, playing]) == [
+        "Table 1: Aces 0-0 Kings, running difference -6, final",
+        "Table 2: Jokers 2-2 Queens, running difference +30, after 1 deal",
+    ]
+
+
 def test_a_bye_is_its_own_line_and_a_table_without_a_score_has_no_result() -> None:
     tables = [table(1, "Aces", "Kings", started=False), table(2, "Jokers", None)]
     assert share.pairing_lines(tables) == ["Table 1: Aces v Kings", "Table 2: Jokers has a bye"]
