@@ -172,9 +172,13 @@ def test_a_public_club_s_calendar_holds_its_published_evenings_alone(world: Club
     assert read[0].value("LOCATION") == "Hall 2, Karol Bagh; upstairs"
     assert read[0].value("URL") == f"http://testserver/t/{shown[0].slug}/"
     assert len({e.value("UID") for e in read}) == 2
+    url = f"/c/{world.club.slug}/evenings.ics"
+    assert Client().get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
     # the same evening keeps its UID when renamed and moved (a subscribed calendar updates it)
     Tournament.objects.filter(pk=shown[0].pk).update(name="Renamed", date=date(2026, 3, 7))
-    again = events(parse(Client().get(f"/c/{world.club.slug}/evenings.ics").content))
+    changed = Client().get(url, HTTP_IF_NONE_MATCH=response["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != response["ETag"]
+    again = events(parse(changed.content))
     assert again[0].value("UID") == read[0].value("UID")
     assert again[0].value("SUMMARY") == "Renamed"
 
