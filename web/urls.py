@@ -8,7 +8,10 @@ score-keeper page...); a more particular path stands before the one that would t
 from django.contrib.auth import views as auth
 from django.urls import include, path, reverse_lazy
 
+from .views import calendar as club_calendar
+from .views import exports as csv_files
 from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
+from .views import share as sharing
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
 from .views.desk import links as desk_links
 from .views.desk import seasons as desk_seasons
@@ -21,6 +24,10 @@ tournament_pages = [
     path("print/", public.tournament_print, name="tournament-print"),
     path("wall/", wall.wall_page, name="tournament-wall"),
     path("wall/live/", wall.wall_live, name="tournament-wall-live"),
+    path("share/<str:kind>/<int:stage>/", sharing.tournament_share, name="tournament-share"),
+    path("stages/<int:pk>/standings.csv", csv_files.standings_csv, name="tournament-standings-csv"),
+    path("matches.csv", csv_files.matches_csv, name="tournament-matches-csv"),
+    path("deals.csv", csv_files.deals_csv, name="tournament-deals-csv"),
 ]
 match_sheets = [
     path("", public.match_sheet, name="match"),
@@ -61,6 +68,7 @@ club_desk = [
 ]
 club_pages = [
     path("", seasons.club_page, name="club-page"),
+    path("evenings.ics", club_calendar.club_evenings, name="club-evenings-ics"),
     path("m/<int:pk>/", seasons.member_page, name="club-member-page"),
     path("m/<int:pk>/data.json", privacy.member_data, name="club-member-data"),
     path("m/<int:pk>/erase/", privacy.member_erase, name="club-member-erase"),

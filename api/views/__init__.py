@@ -7,6 +7,7 @@ for ``api.urls``.
 
 from .clubs import ClubDetail, ClubMembers, Clubs, MemberAccount, MemberDetail, MemberInvite
 from .events import MatchEvents, MatchHistory
+from .exports import StageStandingsCsv, TournamentDealsCsv, TournamentMatchesCsv
 from .index import Index
 from .matches import MatchDeals, MatchDetail, Matches, MatchState
 from .notices import NoticeResolve, TournamentDisputes, TournamentNotices
@@ -60,6 +61,7 @@ __all__ = [
     "StageDetail",
     "StageRounds",
     "StageStandings",
+    "StageStandingsCsv",
     "StageStart",
     "TeamCheckIn",
     "TeamReinstate",
@@ -68,8 +70,10 @@ __all__ = [
     "TokenDetail",
     "TokenRenew",
     "Tokens",
+    "TournamentDealsCsv",
     "TournamentDetail",
     "TournamentDisputes",
+    "TournamentMatchesCsv",
     "TournamentNotices",
     "TournamentResults",
     "TournamentSeedByRatings",
