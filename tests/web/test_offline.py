@@ -1,0 +1,196 @@
+"""The phone pages as an installable app: the manifest, the icons and the service worker
+served with the right headers and scope, the worker's rules (what it may keep on the phone,
+and what never), the pages the server lets it keep, and a command sent again (a phone back
+online) written once."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from typing import Any
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+from tournaments import links
+from tournaments.models import Match
+
+from .conftest import Club
+
+pytestmark = pytest.mark.django_db
+JSON = {"HTTP_ACCEPT": "application/json"}
+KEPT = "X-Seep-Offline"
+
+
+def linked_phone(club: Club, match: Match, side: int) -> Client:
+    """A phone with no account that opened the link of ``match``'s team ``side``."""
+    team = match.team0 if side == 0 else match.team1
+    _, key = links.team_link(actor=club.users["director"], team=team)
+    phone = club.client()
+    assert phone.get(f"/l/{key}/").status_code == 302
+    return phone
+
+
+def worker_script(client: Client) -> str:
+    return client.get("/keep/sw.js").content.decode()
+
+
+def worker_list(script: str, name: str) -> list[str]:
+    found = re.search(rf"^var {name} = (\[.*\]);$", script, re.MULTILINE)
+    assert found is not None, f"the worker names no {name}"
+    listed: list[str] = json.loads(found.group(1))
+    return listed
+
+
+def test_the_worker_is_javascript_asked_for_again_each_time_with_its_scope_at_keep(
+    club: Club,
+) -> None:
+    response = Client().get("/keep/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "no-cache"
+    # its scope can be no wider than the phone pages, whatever a page asks for
+    assert response["Service-Worker-Allowed"] == "/keep/"
+    assert "Content-Security-Policy" in response  # the worker runs under the site's policy
+
+
+def test_the_worker_passes_the_content_security_policy(club: Club) -> None:
+    response = Client().get("/keep/sw.js")
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-eval" not in policy
+    script = response.content.decode()
+    # no code made from text, no script from elsewhere, and every address it keeps is this site's
+    for refused in (
+        "eval(",
+        "new Function",
+        "importScripts",
+        'setTimeout("',
+        "http://",
+        "https://",
+    ):
+        assert refused not in script, refused
+    for url in worker_list(script, "SHELL"):
+        assert url.startswith("/") and not url.startswith("//")
+
+
+def test_the_worker_keeps_the_shell_the_phone_pages_load(club: Club) -> None:
+    phone = club.client("scorekeeper")
+    match = club.matches[0]
+    page = phone.get(f"/keep/{match.pk}/").content.decode()
+    shell = worker_list(worker_script(phone), "SHELL")
+    loaded = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', page)
+    assert loaded and set(loaded) <= set(shell)
+    for url in shell:
+        if url.startswith("/static/"):
+            assert finders.find(url.removeprefix("/static/")), url
+        else:
+            assert phone.get(url).status_code == 200, url
+
+
+def test_the_worker_never_keeps_a_seat_a_recorder_a_directors_page_or_the_api(
+    club: Club,
+) -> None:
+    script = worker_script(Client())
+    never = worker_list(script, "NEVER")
+    for path in ("/play/", "/record/", "/desk/", "/admin/", "/api/", "/l/"):
+        assert path in never
+    # the pages it may keep: /keep/ and a match's phone page, no more (in the worker's words)
+    assert re.search(r"/\^\(\\d\+\\/\)\?\$/\.test\(rest\)", script)
+    assert 'response.headers.get(HEADER) === "keep"' in script
+    assert 'if (request.method !== "GET") return;' in script
+
+
+def test_the_manifest_makes_the_phone_pages_an_app_that_opens_at_keep(club: Club) -> None:
+    response = Client().get("/keep/app.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = response.json()
+    assert manifest["start_url"] == manifest["scope"] == "/keep/"
+    assert manifest["display"] == "standalone"
+    assert manifest["name"] and manifest["short_name"]
+    sizes = set()
+    for icon in manifest["icons"]:
+        png = Client().get(icon["src"])
+        assert png.status_code == 200 and png["Content-Type"] == "image/png"
+        body = png.content
+        assert body[:8] == b"\x89PNG\r\n\x1a\n" and body[12:16] == b"IHDR"
+        width, height = struct.unpack(">II", body[16:24])
+        assert icon["sizes"] == f"{width}x{height}" and width == height
+        sizes.add(width)
+    assert {192, 512} <= sizes  # what a browser asks of an installable app
+
+
+def test_an_icon_of_a_size_the_manifest_does_not_list_is_not_found(club: Club) -> None:
+    assert Client().get("/keep/icon-100.png").status_code == 404
+
+
+def test_the_phone_pages_link_the_manifest_and_register_the_worker(club: Club) -> None:
+    match = club.matches[0]
+    phone = linked_phone(club, match, 0)
+    for path in ("/keep/", f"/keep/{match.pk}/"):
+        page = phone.get(path).content.decode()
+        assert '<link rel="manifest" href="/keep/app.webmanifest"' in page, path
+        assert 'data-worker="/keep/sw.js" data-scope="/keep/"' in page, path
+        assert "/static/web/offline.js" in page, path
+    page = phone.get(f"/keep/{match.pk}/").content.decode()
+    assert 'id="phone-state"' in page and "Waiting to be sent ({n}):" in page
+
+
+def test_only_a_teams_and_a_score_keepers_phone_pages_may_be_kept(club: Club) -> None:
+    match = club.matches[0]
+    team = linked_phone(club, match, 0)
+    keeper = club.client("scorekeeper")
+    director = club.client("director")
+    mine = [(team, "/keep/"), (team, f"/keep/{match.pk}/"), (keeper, f"/keep/{match.pk}/")]
+    for client, path in mine:
+        response = client.get(path)
+        assert response.status_code == 200 and response[KEPT] == "keep", path
+    # a director's view of the phone page, the desk, the board, a seat page and the live
+    # parts are never marked: the worker keeps none of them
+    kept = [
+        (director, f"/keep/{match.pk}/"),
+        (director, "/keep/"),
+        (director, f"/desk/{club.tournament.slug}/"),
+        (director, f"/desk/{club.tournament.slug}/board/"),
+        (team, f"/keep/{match.pk}/status/"),
+        (linked_phone(club, club.digital, 0), f"/play/{club.digital.pk}/"),
+    ]
+    for client, path in kept:
+        response = client.get(path)
+        assert response.status_code in (200, 302), path
+        assert KEPT not in response, path
+
+
+def test_an_entry_and_its_confirmation_sent_twice_from_phones_are_written_once(club: Club) -> None:
+    match = club.matches[0]
+    ours, theirs = linked_phone(club, match, 0), linked_phone(club, match, 1)
+    match.refresh_from_db()
+    entry = {
+        "expected_seq": match.last_seq,
+        "client_id": "phone-entry-0001",
+        "points_a": 64,
+        "points_b": 36,
+        "sweeps_a": 0,
+        "sweeps_b": 0,
+    }
+    sent = [ours.post(f"/keep/{match.pk}/enter/", entry, **JSON) for _ in range(2)]
+    assert [r.json()["ok"] for r in sent] == [True, True]
+    match.refresh_from_db()
+    number = match.events.get(kind="deal_entered").payload
+    answer: dict[str, Any] = {
+        "expected_seq": match.last_seq,
+        "client_id": "phone-confirm-0001",
+        "entry": 1,
+        "action": "confirm",
+    }
+    assert number["deal"] == 1
+    answers = [theirs.post(f"/keep/{match.pk}/answer/", answer, **JSON) for _ in range(3)]
+    assert [r.json()["ok"] for r in answers] == [True, True, True]
+    kinds = list(match.events.order_by("seq").values_list("kind", flat=True))
+    assert kinds.count("deal_entered") == 1 and kinds.count("deal_confirmed") == 1
+    # sent again later still (a phone that held it), at a head that moved on: once still
+    late = ours.post(f"/keep/{match.pk}/enter/", entry, **JSON)
+    assert late.json()["ok"]
+    assert match.events.filter(kind="deal_entered").count() == 1
