@@ -194,3 +194,24 @@ def test_an_entry_and_its_confirmation_sent_twice_from_phones_are_written_once(c
     late = ours.post(f"/keep/{match.pk}/enter/", entry, **JSON)
     assert late.json()["ok"]
     assert match.events.filter(kind="deal_entered").count() == 1
+
+
+def test_a_shell_file_changed_gives_a_new_worker_which_the_phone_then_takes(
+    club: Club, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def version() -> str:
+        found = re.search(r'^var VERSION = "([0-9a-f]+)";$', worker_script(Client()), re.M)
+        assert found is not None
+        return found.group(1)
+
+    before = version()
+    assert version() == before  # the same files: the same worker, byte for byte
+    changed = tmp_path / "keeper.js"
+    changed.write_text("// a new keeper.js\n")
+    real = finders.find
+    monkeypatch.setattr(
+        finders,
+        "find",
+        lambda name, *a, **k: str(changed) if name == "web/keeper.js" else real(name, *a, **k),
+    )
+    assert version() != before

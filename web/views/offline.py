@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -43,6 +45,18 @@ def _scope() -> str:
     return reverse("web:keep")
 
 
+def _version(shell: list[str]) -> str:
+    """The shell's version: its addresses (hashed names in production) and the files' own
+    text (in development the names stay the same while the files change), so that a worker
+    whose shell changed differs from the one before, and the phone takes it."""
+    digest = hashlib.sha256("\n".join(shell).encode())
+    for name in SHELL:
+        found = finders.find(name)
+        if isinstance(found, str):
+            digest.update(Path(found).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @require_GET
 def worker(request: HttpRequest) -> HttpResponse:
     """The service worker: JavaScript, asked for again at every check (``no-cache``), its
@@ -50,7 +64,7 @@ def worker(request: HttpRequest) -> HttpResponse:
     shell = [static(name) for name in SHELL] + [
         reverse("web:keep-icon", args=[size]) for size in SIZES
     ]
-    version = hashlib.sha256("\n".join(shell).encode()).hexdigest()[:16]
+    version = _version(shell)
     script = render_to_string(
         "web/keep_sw.js",
         {

@@ -29,7 +29,8 @@
   }
 
   // --- the outbox: IndexedDB (the "outbox" store, by client id, in the order made; "used":
-  // the client ids sent), else localStorage where IndexedDB cannot be opened
+  // the client ids sent, kept for good: a few bytes each, and a page the service worker kept
+  // may be as old as the phone's cache), else localStorage where IndexedDB cannot be opened
   var opened = null;
   function db() {
     if (!opened) {
