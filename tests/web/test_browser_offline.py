@@ -201,3 +201,23 @@ def test_the_worker_keeps_the_phones_own_pages_and_nothing_else(
     expect(phone.get_by_role("button", name="Send deal 1")).to_be_visible()
     with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
         phone.goto(f"{base}/play/{digital.pk}/")
+
+
+def test_the_app_opened_at_its_start_page_sends_what_a_page_closed_offline_held(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    base, match = live_server.url, live_club.matches[1]
+    phone = phone_of(contexts, browser, base, link_key(live_club, match, 0), match)
+    phone.context.set_offline(True)
+    enter(phone, match, 1, 58, 42)
+    expect(phone.locator("#phone-state li")).to_have_text(["Send deal 1 (58 + 42)"])
+    context = phone.context
+    phone.close()
+    context.set_offline(False)
+    # the installed app opens at /keep/ (the manifest's start_url): the pick list sends it
+    start = context.new_page()
+    start.set_default_timeout(15_000)
+    start.goto(f"{base}/keep/")
+    expect(start.locator("#phone-state")).to_contain_text("Sent: nothing is waiting")
+    assert held(start) == []
+    assert log(match) == [("deal_entered", 1, [58, 42])]

@@ -149,15 +149,24 @@
   }
 
   function say(text, kind) {
-    if (!notice) return;
+    if (!notice) {
+      // a page with no region of its own (the pick list): the phone's standing line says it
+      var line = state && state.querySelector("[data-said]");
+      if (line) line.textContent = text;
+      return;
+    }
     // the region stays in the page, empty when it has nothing to say (site.css): one that
     // appears at the moment it speaks is often not heard
     notice.textContent = text;
     notice.className = kind || "";
   }
+  // the page's CSRF token, else the cookie's (the pick list has no form: it sends what a
+  // match's page left waiting)
   function csrf() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
+    if (input) return input.value;
+    var found = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return found ? decodeURIComponent(found[1]) : "";
   }
   function refresh() {
     if (live) live.removeAttribute("data-etag");
@@ -225,7 +234,8 @@
       }, function () {
         if (response.status === 403) {
           return drop(item.id).then(function () {
-            say(words("ended", "Your session has ended: sign in again (in another tab). Your entry is still in the form."), "sum bad");
+            say(words("ended", "Not sent: {what}. This phone may not send it any more (its session ended, or the team has a new link): sign in again, or give the numbers to the director.")
+              .replace("{what}", item.label || item.url), "sum bad");
             ready(item);
             return "refused";
           });
