@@ -54,6 +54,11 @@ def test_the_worker_is_javascript_asked_for_again_each_time_with_its_scope_at_ke
     # its scope can be no wider than the phone pages, whatever a page asks for
     assert response["Service-Worker-Allowed"] == "/keep/"
     assert "Content-Security-Policy" in response  # the worker runs under the site's policy
+    # asked for by a signed-in phone, it is kept by no cache at all (as every signed-in answer)
+    signed_in = club.client("scorekeeper").get("/keep/sw.js")
+    assert signed_in["Cache-Control"] == "private, no-store"
+    assert signed_in["Service-Worker-Allowed"] == "/keep/"
+    assert signed_in.content == response.content
 
 
 def test_the_worker_passes_the_content_security_policy(club: Club) -> None:
