@@ -9,13 +9,17 @@ no test here routes requests (Playwright's routing does not see what a worker an
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+import zoneinfo
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from tournaments import links
-from tournaments.models import Match, MatchEvent
+from tournaments import clubs, links
+from tournaments.models import Club as TableClub
+from tournaments.models import Match, MatchEvent, Tournament
 
 from .browser import PHONE, Browser, Page, database, expect, signed_in
 from .conftest import Club, friendly
@@ -103,11 +107,21 @@ def test_deals_entered_and_confirmed_offline_reach_the_log_once_each_in_order(
     base = live_server.url
     with database():
         match = friendly(live_club)  # three deals, the other team confirms
+        # the club's clock is not the phone's (the browser's is UTC)
+        club = clubs.club_create(actor=live_club.users["director"], name="Riverside club")
+        TableClub.objects.filter(pk=club.pk).update(time_zone="Asia/Kolkata")
+        Tournament.objects.filter(pk=live_club.tournament.pk).update(club=club)
     ours = phone_of(contexts, browser, base, link_key(live_club, match, 0), match)
     theirs = phone_of(contexts, browser, base, link_key(live_club, match, 1), match)
     state = ours.locator("#phone-state")
     expect(state).to_contain_text("Sent: nothing is waiting on this phone.")
     expect(state).to_contain_text("Last heard from the server at")
+    shown = re.search(r"Last heard from the server at (\d\d:\d\d)", state.inner_text())
+    assert shown is not None
+    club_now = dt.datetime.now(zoneinfo.ZoneInfo("Asia/Kolkata"))
+    assert shown.group(1) in {
+        (club_now - dt.timedelta(minutes=m)).strftime("%H:%M") for m in (0, 1, 2)
+    }
 
     # deal 1 online, to begin with
     enter(ours, match, 1, 52, 48)
