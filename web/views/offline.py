@@ -61,9 +61,8 @@ def _version(shell: list[str]) -> str:
 def worker(request: HttpRequest) -> HttpResponse:
     """The service worker: JavaScript, asked for again at every check (``no-cache``), its
     scope at most ``/keep/``."""
-    shell = [static(name) for name in SHELL] + [
-        reverse("web:keep-icon", args=[size]) for size in SIZES
-    ]
+    # the icons are not in it: the browser fetches them itself when the app is installed
+    shell = [static(name) for name in SHELL]
     version = _version(shell)
     script = render_to_string(
         "web/keep_sw.js",

@@ -7,8 +7,11 @@
   "use strict";
   var link = document.querySelector("link[rel=manifest][data-worker]");
   if (!link || !("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register(link.getAttribute("data-worker"), {
-    scope: link.getAttribute("data-scope"),
-    updateViaCache: "none"
-  }).catch(function () { /* no worker: the page works as a plain page */ });
+  // once the page has loaded: the worker's install (the shell's files) waits for the page's own
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register(link.getAttribute("data-worker"), {
+      scope: link.getAttribute("data-scope"),
+      updateViaCache: "none"
+    }).catch(function () { /* no worker: the page works as a plain page */ });
+  });
 })();
