@@ -8,18 +8,8 @@ score-keeper page...); a more particular path stands before the one that would t
 from django.contrib.auth import views as auth
 from django.urls import include, path, reverse_lazy
 
-from .views import (
-    invites,
-    keeper,
-    links,
-    offline,
-    privacy,
-    public,
-    recorder,
-    seasons,
-    seat,
-    wall,
-)
+from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
+from .views import offline as phone_app
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
 from .views.desk import links as desk_links
 from .views.desk import seasons as desk_seasons
@@ -137,9 +127,9 @@ urlpatterns = [
     path("l/<str:key>/", links.open_link, name="team-link"),
     path("keep/", keeper.index, name="keep"),
     # the phone pages as an app: its worker (scope /keep/), manifest and icons
-    path("keep/sw.js", offline.worker, name="keep-worker"),
-    path("keep/app.webmanifest", offline.manifest, name="keep-manifest"),
-    path("keep/icon-<int:size>.png", offline.icon, name="keep-icon"),
+    path("keep/sw.js", phone_app.worker, name="keep-worker"),
+    path("keep/app.webmanifest", phone_app.manifest, name="keep-manifest"),
+    path("keep/icon-<int:size>.png", phone_app.icon, name="keep-icon"),
     path("keep/<int:pk>/", include(keeper_pages)),
     path("play/<int:pk>/", include(seat_pages)),
     path("record/<int:pk>/", include(recorder_pages)),
