@@ -30,7 +30,7 @@ from ..icons import SIZES, app_icon
 OFFLINE_HEADER = "X-Seep-Offline"
 #: the static files a phone page loads: kept on the phone when the worker is installed
 SHELL = ("web/site.css", "web/live.js", "web/points.js", "web/keeper.js", "web/offline.js")
-#: the paths the worker never keeps, whatever a page fetches (the rule is in the worker too)
+#: the paths the worker never answers nor keeps, whatever a page fetches (given to the worker)
 NEVER = ("/play/", "/record/", "/desk/", "/admin/", "/api/", "/l/", "/account/", "/login/")
 
 
