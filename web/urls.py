@@ -11,6 +11,7 @@ from django.urls import include, path, reverse_lazy
 from .views import calendar as club_calendar
 from .views import exports as csv_files
 from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
+from .views import offline as phone_app
 from .views import share as sharing
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
 from .views.desk import links as desk_links
@@ -133,6 +134,10 @@ urlpatterns = [
     path("m/<int:pk>/", include(match_sheets)),
     path("l/<str:key>/", links.open_link, name="team-link"),
     path("keep/", keeper.index, name="keep"),
+    # the phone pages as an app: its worker (scope /keep/), manifest and icons
+    path("keep/sw.js", phone_app.worker, name="keep-worker"),
+    path("keep/app.webmanifest", phone_app.manifest, name="keep-manifest"),
+    path("keep/icon-<int:size>.png", phone_app.icon, name="keep-icon"),
     path("keep/<int:pk>/", include(keeper_pages)),
     path("play/<int:pk>/", include(seat_pages)),
     path("record/<int:pk>/", include(recorder_pages)),

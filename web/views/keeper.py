@@ -47,6 +47,7 @@ from ..commands import (
 )
 from ..recorder import recorded_by, table_matches
 from .common import POLL_MS, conditional, etag_of
+from .offline import keep_offline
 
 K = matchlog.Kind
 
@@ -101,7 +102,9 @@ def index(request: HttpRequest) -> HttpResponse:
         "teams_now": [_team_now(link) for link in [*linked.live, *linked.ended]],
         "stopped": linked.stopped,
     }
-    return render(request, "web/keep_index.html", context)
+    response = render(request, "web/keep_index.html", context)
+    # the phone's own pick list may be kept on it (web.views.offline); a director's is not
+    return response if directed else keep_offline(response)
 
 
 def _team_now(link: Any) -> dict[str, Any]:
@@ -363,7 +366,12 @@ def _keep_page(
     """The whole phone page, with the ETag its live part polls with (only the page needs
     it: the part's own answer has it in its header)."""
     context["etag"] = etag_of(request, _version(request, match))
-    return render(request, "web/keep.html", context, status=status)
+    response = render(request, "web/keep.html", context, status=status)
+    # a team's or a score-keeper's phone page may be kept on the phone (web.views.offline):
+    # it holds no card, only the match's results; a director's view of it is not kept
+    if status == 200 and context["role"] != DIRECTOR:
+        keep_offline(response)
+    return response
 
 
 def _version(request: HttpRequest, match: Match) -> str:

@@ -139,6 +139,8 @@
     function reached() {
       failed = 0;
       since = new Date();
+      // the phone page says when the server was last heard from (keeper.js)
+      document.dispatchEvent(new CustomEvent("seep:heard"));
       if (notice.textContent) notice.textContent = "";
     }
     function lost() {
