@@ -185,6 +185,53 @@ class RatingChange(models.Model):
         return f"{self.player} in match {self.match_id}: {self.mu:.1f}"
 
 
+class PartnershipRating(models.Model):
+    """A pair's own rating, from the matches the two played together (``rating.fold_pairs``),
+    written beside the members' ratings by the same writer, so it is rebuilt from the logs as
+    they are."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="partnership_ratings")
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(help_text="Rated matches the two played together.")
+    last_played_on = models.DateField(help_text="The evening of their last match together.")
+
+    class Meta:
+        ordering = ["club", "-mu", "first", "second"]
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="partnershiprating_unique"),
+            models.CheckConstraint(
+                condition=Q(first__lt=F("second")), name="partnershiprating_first_lower"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_id} & {self.second_id}: {self.mu:.1f} ± {self.sigma:.1f}"
+
+
+class RatingPrivacy(models.Model):
+    """A member's choice to keep their rating from the club's public page and API (its
+    directors, and the member, still see it). No row: shown as the club's pages are."""
+
+    player = models.OneToOneField(
+        Player, primary_key=True, on_delete=models.CASCADE, related_name="rating_privacy"
+    )
+    hidden = models.BooleanField(default=False)
+    changed_at = models.DateTimeField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+
+    class Meta:
+        verbose_name_plural = "rating privacy choices"
+
+    def __str__(self) -> str:
+        return f"{self.player}: rating {'hidden' if self.hidden else 'shown'}"
+
+
 class EveningResult(models.Model):
     """A member's evening: their team's place (once the evening is over) and matches won."""
 

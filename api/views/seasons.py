@@ -49,8 +49,43 @@ def _ref(player: Player) -> dict[str, Any]:
 def _rating(r: rating.Rating) -> dict[str, Any]:
     return {
         "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "matches": r.matches,
-        "last_played": r.last_played,
+        "last_played": r.last_played, "provisional": r.provisional,
     }  # fmt: skip
+
+
+def _seat(seat: selectors.Seat) -> dict[str, Any]:
+    return {
+        "member": _ref(seat.player),
+        "rating": None if seat.rating is None else _rating(seat.rating),
+    }
+
+
+def _story(evening: selectors.EveningStory) -> dict[str, Any]:
+    return {
+        "tournament": evening.tournament_id,
+        "name": evening.name,
+        "date": evening.day,
+        "before": _rating(evening.before),
+        "after": _rating(evening.after),
+        "moved": evening.moved,
+        "expected": evening.expected,
+        "actual": evening.actual,
+        "matches": [
+            {
+                "match": m.change.match_id,
+                "finished_at": m.change.finished_at,
+                "result": m.change.result,
+                "before": _rating(m.before),
+                "after": _rating(m.after),
+                "moved": m.moved,
+                "expected": m.expected,
+                "actual": m.actual,
+                "partner": _seat(m.partner),
+                "opponents": [_seat(o) for o in m.opponents],
+            }
+            for m in evening.matches
+        ],
+    }
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -62,7 +97,12 @@ class ClubRatings(APIView):
         """The club's rated members, best first by the conservative estimate (with the drift
         of time away up to today, the club's date in its time zone, as its page)."""
         club = _seasons_club(request, pk)
-        rows = selectors.rating_list(club=club, on=club_today(club))
+        hidden = selectors.hidden_ratings(club=club, viewer=request.user)
+        rows = [
+            r
+            for r in selectors.rating_list(club=club, on=club_today(club))
+            if r.player.pk not in hidden
+        ]
         return paginate(
             self, request, rows,
             lambda r: {"rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating)},
@@ -154,12 +194,18 @@ class SeasonLadder(APIView):
 class MemberRatingView(APIView):
     @extend_schema(responses={200: s.MemberRatingSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        """A member's rating now, every rated match, their partners, evenings and ladder
-        places (what the member's page shows)."""
+        """A member's rating now, every rated match, what each evening and match did to it
+        (``story``), their partners and partnerships, evenings and ladder places (what the
+        member's page shows). A member who hides their rating (``rating_hidden``) has no
+        rating, history, story or partnerships here but to the club's directors and to
+        themself; another member's hidden rating in a match is null."""
         member: Player = get_or_404(Player.objects.filter(club__isnull=False), pk)
         assert member.club_id is not None
         club = _seasons_club(request, member.club_id)
-        now = selectors.ratings_now(players=[member.pk], on=club_today(club)).get(member.pk)
+        today = club_today(club)
+        hidden = selectors.hidden_ratings(club=club, viewer=request.user)
+        kept = member.pk in hidden
+        now = None if kept else selectors.ratings_now(players=[member.pk], on=today).get(member.pk)
         history = [
             {
                 "match": c.match_id,
@@ -168,16 +214,24 @@ class MemberRatingView(APIView):
                 "finished_at": c.finished_at,
                 "partner": _ref(c.partner),
                 "result": c.result,
+                "mu_before": c.mu_before,
+                "sigma_before": c.sigma_before,
                 "mu": c.mu,
                 "sigma": c.sigma,
             }
-            for c in selectors.rating_history(player=member)
+            for c in ([] if kept else selectors.rating_history(player=member))
         ]
+        story = [] if kept else selectors.rating_story(player=member, hidden=hidden)
+        pairs = selectors.partnership_ratings(player=member, on=today, hidden=hidden)
         return Response(
             {
                 "member": _ref(member),
                 "rating": None if now is None else _rating(now),
+                "rating_hidden": selectors.rating_hidden(player=member),
+                "settled_after": rating.SETTLED_AFTER,
                 "history": history,
+                "story": [_story(e) for e in reversed(story)],
+                "partnerships": [{"member": _ref(p), "rating": _rating(r)} for p, r in pairs],
                 "partners": [
                     {"member": _ref(p), "played": n, "won": w}
                     for p, n, w in selectors.partners(player=member)
@@ -200,6 +254,25 @@ class MemberRatingView(APIView):
                 ],
             }
         )
+
+
+class MemberRatingPrivacy(APIView):
+    shape = s.RatingPrivacySerializer
+
+    @extend_schema(request=shape, responses={200: shape, **ERRORS})
+    def patch(self, request: Request, pk: int) -> Response:
+        """Say whether the member's rating is kept from the club's public page and API (the
+        member, signed in with their account, or a director of their club). Its directors and
+        the member still see it."""
+        member: Player = get_or_404(Player.objects.filter(club__isnull=False), pk)
+        assert member.club_id is not None
+        _seasons_club(request, member.club_id)
+        data = self.shape.__class__(data=request.data)
+        data.is_valid(raise_exception=True)
+        choice = seasons.member_rating_privacy_update(
+            actor=request.user, member=member, hidden=data.validated_data["hidden"]
+        )
+        return Response({"hidden": choice.hidden})
 
 
 class ClubSeasonsSettings(APIView):
@@ -272,6 +345,7 @@ __all__ = [
     "ClubRatings",
     "ClubSeasonsSettings",
     "ClubSeasonsView",
+    "MemberRatingPrivacy",
     "MemberRatingView",
     "SeasonDetail",
     "SeasonLadder",

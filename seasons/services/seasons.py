@@ -7,12 +7,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from tournaments.access import is_club_director
 from tournaments.errors import ClubNotPermitted, InvalidClubData
-from tournaments.models import Club
+from tournaments.models import Club, Player
+from tournaments.privacy import own
 
-from ..models import ClubSeasons, Season
+from ..models import ClubSeasons, RatingPrivacy, Season
 
 
 def _require_director(actor: Any, club: Club | int) -> None:
@@ -81,3 +83,23 @@ def season_delete(*, actor: Any, season: Season) -> None:
     """Remove a season (its ladder is computed, so nothing else goes with it)."""
     _require_director(actor, season.club_id)
     season.delete()
+
+
+def member_rating_privacy_update(*, actor: Any, member: Player, hidden: bool) -> RatingPrivacy:
+    """Say whether ``member``'s rating is kept from the club's public page and API (the member
+    themself, or a director of their club). One row, written whole or not at all."""
+    if member.club_id is None:
+        raise InvalidClubData("only a club's member has a rating", code="bad_season")
+    if not (own(actor, member) or is_club_director(actor, member.club_id)):
+        raise ClubNotPermitted("only the member or a director of their club may do this")
+    if not isinstance(hidden, bool):
+        raise InvalidClubData("hidden: true or false", code="bad_season")
+    with transaction.atomic():
+        choice, _ = RatingPrivacy.objects.select_for_update().get_or_create(
+            player=member, defaults={"changed_at": timezone.now()}
+        )
+        choice.hidden = hidden
+        choice.changed_at = timezone.now()
+        choice.changed_by = actor if getattr(actor, "is_authenticated", False) else None
+        choice.save()
+    return choice
