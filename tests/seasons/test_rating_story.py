@@ -209,3 +209,80 @@ def test_a_hidden_rating_is_kept_from_the_public_and_shown_to_directors(
     )
     assert back.status_code == 200
     assert api().get(f"/api/v1/members/{a.pk}/rating/").json()["rating"] is not None
+
+
+def test_a_corrections_preview_shows_the_ratings_and_ladder_it_would_change(
+    club_world: ClubWorld,
+) -> None:
+    from datetime import date
+
+    from competition.corrections import preview_correction
+    from seasons.models import MemberRating, Season
+
+    from .conftest import WIN
+
+    evening = club_world.evening()
+    Season.objects.create(
+        club=club_world.club, name="Winter", starts_on=date(2026, 1, 1),
+        ends_on=date(2026, 3, 31), rule=Season.Rule.WINS, points=[3],
+    )  # fmt: skip
+    first = club_world.play(evening, (0, 1, 2, 3), winner=0)
+    second = club_world.play(evening, (0, 1, 4, 5), winner=1)
+    before = ratings_of(club_world.club)
+    first.refresh_from_db()
+    preview = preview_correction(
+        actor=club_world.director, match=first, kind="deal_corrected",
+        payload={"deal": 1, **WIN[1], "reason": "columns swapped"},
+    )  # fmt: skip
+    assert ratings_of(club_world.club) == before  # nothing written
+    lines = {line["name"]: line for line in preview.as_dict()["ratings"]}
+    # A and B played both matches, C and D the first, E and F the second: all six move
+    assert set(lines) == {f"Member {x}" for x in "ABCDEF"}
+    stored = {r.player.name: r for r in MemberRating.objects.select_related("player")}
+    assert lines["Member A"]["before"]["mu"] == pytest.approx(stored["Member A"].mu, abs=1e-3)
+    # after: the pure fold of the two games with the first one's winner corrected
+    t = [
+        MatchEvent.objects.filter(match=m, kind=matchlog.MATCH_ENDED).earliest("seq")
+        for m in (first, second)
+    ]
+    ids = [m.pk for m in club_world.members]
+    ab, cd, ef = (ids[0], ids[1]), (ids[2], ids[3]), (ids[4], ids[5])
+    games = [
+        rating.Game(first.pk, evening.date, t[0].recorded_at, (ab, cd), winner=1),
+        rating.Game(second.pk, evening.date, t[1].recorded_at, (ab, ef), winner=1),
+    ]
+    after, _ = rating.fold(games)
+    for n, name in enumerate("ABCDEF"):
+        line = lines[f"Member {name}"]["after"]
+        assert (line["mu"], line["sigma"]) == pytest.approx(
+            (after[ids[n]].mu, after[ids[n]].sigma), abs=1e-3
+        )
+    ladder = {line["name"]: line for line in preview.as_dict()["ladder"]}
+    # A and B: their one win (the first match) is gone; C and D win it
+    assert ladder["Member A"]["before"]["points"] == 3
+    assert ladder["Member A"]["after"]["points"] == 0
+    assert ladder["Member C"]["after"]["points"] == 3
+    assert "Member E" not in ladder
+
+
+def test_the_desks_correction_preview_lists_the_ratings_that_change(
+    club_world: ClubWorld,
+) -> None:
+    evening = club_world.evening()
+    first = club_world.play(evening, (0, 1, 2, 3), winner=0)
+    first.refresh_from_db()
+    before = ratings_of(club_world.club)
+    url = f"/desk/{evening.slug}/matches/{first.pk}/correct/"
+    data = {
+        "fix-kind": "deal_corrected", "fix-deal": 1, "fix-points_a": 9, "fix-points_b": 91,
+        "fix-sweeps_a": "", "fix-sweeps_b": "50", "fix-reason": "columns swapped",
+        "fix-expected_seq": first.last_seq, "fix-client_id": "correct-0001",
+        "fix-step": "preview", "step": "preview",
+    }  # fmt: skip
+    answer = page(club_world.director).post(url, data)
+    assert answer.status_code == 200
+    text = " ".join(answer.content.decode().split())
+    assert "Ratings that change" in text
+    table = text[text.index("Ratings that change") :]
+    assert all(f"Member {x}" in table for x in "ABCD")
+    assert ratings_of(club_world.club) == before
