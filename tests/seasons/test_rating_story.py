@@ -286,3 +286,24 @@ def test_the_desks_correction_preview_lists_the_ratings_that_change(
     table = text[text.index("Ratings that change") :]
     assert all(f"Member {x}" in table for x in "ABCD")
     assert ratings_of(club_world.club) == before
+
+
+def test_an_erasure_leaves_every_rating_and_partnership_as_it_was(club_world: ClubWorld) -> None:
+    from seasons.privacy import erase_member
+
+    evening = club_world.evening()
+    for n in range(rating.PARTNERSHIP_AFTER):
+        club_world.play(evening, (0, 1, *((2, 3) if n % 2 else (4, 5))), winner=n % 2)
+
+    def pairs() -> list[tuple[Any, ...]]:
+        rows = PartnershipRating.objects.order_by("first", "second")
+        return list(rows.values_list("first", "second", "mu", "sigma", "matches"))
+
+    before, pairs_before = ratings_of(club_world.club), pairs()
+    erase_member(actor=club_world.director, member=club_world.members[0])
+    assert (ratings_of(club_world.club), pairs()) == (before, pairs_before)
+    update_club_ratings(club_id=club_world.club.pk, rebuild=True)
+    assert (ratings_of(club_world.club), pairs()) == (before, pairs_before)
+    b = club_world.members[1]
+    body = api(club_world.director).get(f"/api/v1/members/{b.pk}/rating/").json()
+    assert body["partnerships"][0]["member"]["name"].startswith("Erased member")
