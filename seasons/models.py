@@ -1,9 +1,10 @@
 """What a club learns across evenings: its members' ratings, its seasons and their ladders.
 
-``MemberRating``, ``RatingChange``, ``RatingCheckpoint`` and ``EveningResult`` are projections
-of the match logs (through scoring's results), written only by ``seasons.services`` and
-rebuilt from the logs by ``manage.py rebuild_projections``. ``Season`` and ``ClubSeasons``
-are what a club's directors decide.
+``MemberRating``, ``RatingChange``, ``PartnershipRating``, ``RatingCheckpoint`` and
+``EveningResult`` are projections of the match logs (through scoring's results), written only
+by ``seasons.services`` and rebuilt from the logs by ``manage.py rebuild_projections``.
+``Season`` and ``ClubSeasons`` are what a club's directors decide; ``RatingPrivacy`` what a
+member (or a director) decides.
 """
 
 from __future__ import annotations

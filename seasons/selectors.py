@@ -4,6 +4,10 @@ A club's pages and its API answers show its **published** evenings only: an unpu
 tournament is a 404 to whoever may not see it, so no list here names it, shows its results or
 counts them in a ladder (``shown``). The ratings are the one exception: a member's rating is
 learned from every finished match of the club, as it is played, and says which of none.
+
+A member who hides their rating (``RatingPrivacy``) is in ``hidden_ratings`` for every reader
+but the club's directors and themself; the readers here take that set and leave those
+members' figures out.
 """
 
 from __future__ import annotations

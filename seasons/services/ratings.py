@@ -18,6 +18,10 @@ from there are deleted, the ratings just before are read back from the changes b
 the games from there are rated again. Without a ``match_id`` it compares every game with what
 was rated and folds again from the first difference (the catch-up). The result is the same
 rows whatever the order the messages came in (tests/seasons/test_ratings_projection.py).
+
+The partnerships' own ratings (``PartnershipRating``, ``rating.fold_pairs``) follow in the same
+transaction: a game appended on top moves its two pairs; any fold again refolds every pair of
+the club from all its games (``_write_pairs``).
 """
 
 from __future__ import annotations
