@@ -12,7 +12,7 @@ from django.test import Client
 from openskill.models import ThurstoneMostellerFull
 from rest_framework.test import APIClient
 
-from seasons import rating
+from seasons import rating, selectors
 from seasons.models import ClubSeasons, PartnershipRating
 from seasons.services import update_club_ratings
 from tournaments import matchlog
@@ -307,3 +307,33 @@ def test_an_erasure_leaves_every_rating_and_partnership_as_it_was(club_world: Cl
     b = club_world.members[1]
     body = api(club_world.director).get(f"/api/v1/members/{b.pk}/rating/").json()
     assert body["partnerships"][0]["member"]["name"].startswith("Erased member")
+
+
+def test_a_member_hides_their_rating_from_their_own_page_and_nobody_else_may(
+    club_world: ClubWorld,
+) -> None:
+    club = club_world.club
+    club_world.play(club_world.evening(), (0, 1, 2, 3), winner=0)
+    ClubSeasons.objects.create(club=club, public=True)
+    a, b = club_world.members[0], club_world.members[1]
+    a.user = get_user_model().objects.create_user("member-a")
+    a.save()
+    b.user = get_user_model().objects.create_user("member-b")
+    b.save()
+    own_page = f"/c/{club.slug}/m/{a.pk}/"
+    url = own_page + "rating-privacy/"
+    assert "Hide the rating from the public" in page(a.user).get(own_page).content.decode()
+    assert "Hide the rating" not in page(b.user).get(own_page).content.decode()
+    assert page(b.user).post(url, {"hidden": "1"}).status_code == 403
+    assert page().post(url, {"hidden": "1"}).status_code == 302  # to sign in
+    refused = page(a.user).post(url, {"hidden": "yes"}, follow=True)
+    assert "Choose whether to hide the rating or show it." in refused.content.decode()
+    assert not selectors.rating_hidden(player=a)
+    done = page(a.user).post(url, {"hidden": "1"}, follow=True)
+    assert "The rating is now hidden" in done.content.decode()
+    assert selectors.rating_hidden(player=a)
+    public = page().get(f"/c/{club.slug}/").content.decode()
+    ratings = public[public.index('id="ratings-heading"') :]
+    assert "Member B" in ratings and "Member A" not in ratings
+    assert page(club_world.director).post(url, {"hidden": "0"}).status_code == 302
+    assert not selectors.rating_hidden(player=a)
