@@ -18,7 +18,7 @@ from django.db.models import F, Q
 
 from tournaments.models import Club, Match, Player, Team, Tournament, refuse_control_characters
 
-from . import ladder
+from . import ladder, rating
 
 #: the most places a ladder rule may list, and the most points one place or win may earn
 MAX_PLACES, MAX_POINTS = 64, 10_000
@@ -35,6 +35,10 @@ class ClubSeasons(models.Model):
         help_text="Anyone may see the club's ladder, rating list and member pages; otherwise "
         "only its directors and its members who sign in.",
     )
+    settled_after = models.PositiveSmallIntegerField(
+        default=rating.SETTLED_AFTER,
+        help_text="A member's rating is provisional until this many rated matches (1 to 1000).",
+    )
 
     class Meta:
         verbose_name = "club's seasons settings"
@@ -42,6 +46,14 @@ class ClubSeasons(models.Model):
 
     def __str__(self) -> str:
         return f"seasons settings of {self.club}"
+
+    def clean(self) -> None:
+        """Refuse a count of matches to settle outside 1 to 1000."""
+        if not 1 <= self.settled_after <= 1000:
+            raise ValidationError(
+                {"settled_after": "settled_after: from 1 to 1000 rated matches"},
+                code="bad_season",
+            )
 
 
 class Season(models.Model):

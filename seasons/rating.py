@@ -37,7 +37,8 @@ GRACE_DAYS, DRIFT_DAYS = 28.0, 365.0
 Z = 3.0
 #: the spread of one performance about the skill (openskill's default: sigma / 2)
 BETA = SIGMA / 2.0
-#: a member's rating is provisional until this many rated matches, then settled
+#: a member's rating is provisional until this many rated matches, then settled (a club
+#: may choose another count: ``ClubSeasons.settled_after``)
 SETTLED_AFTER = 10
 #: a partnership's own rating is shown once the pair has played this many matches together
 PARTNERSHIP_AFTER = 5
@@ -65,12 +66,6 @@ class Rating:
     def conservative(self) -> float:
         """Return ``mu - 3 sigma``: a skill the member is almost surely above."""
         return self.mu - Z * self.sigma
-
-    @property
-    def provisional(self) -> bool:
-        """Return whether the rating is still provisional (fewer than ``SETTLED_AFTER``
-        matches): shown, but marked as such."""
-        return is_provisional(self.matches)
 
 
 @dataclass(frozen=True, slots=True)

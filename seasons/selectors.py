@@ -39,6 +39,13 @@ def is_public(club: Club) -> bool:
     return ClubSeasons.objects.filter(club=club, public=True).exists()
 
 
+def settled_after(club: Club) -> int:
+    """Return the rated matches after which the club's members' ratings are no longer
+    provisional (``ClubSeasons.settled_after``; ``rating.SETTLED_AFTER`` by default)."""
+    chosen = ClubSeasons.objects.filter(club=club).values_list("settled_after", flat=True).first()
+    return rating.SETTLED_AFTER if chosen is None else chosen
+
+
 def may_see_club(user: Any, club: Club) -> bool:
     """Return whether ``user`` may see the club's ladder, rating list and member pages: anyone
     when the club made them public, else its directors and its members who sign in."""

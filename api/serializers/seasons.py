@@ -25,7 +25,8 @@ class RatingFields(serializers.Serializer[Any]):
     matches = serializers.IntegerField(help_text="Rated matches.")
     last_played = serializers.DateField(allow_null=True, help_text="The evening of the last.")
     provisional = serializers.BooleanField(
-        help_text="Fewer rated matches than settled_after (10): the rating is still provisional."
+        help_text="Fewer rated matches than the club's settled_after (10 unless it chose): "
+        "the rating is still provisional."
     )
 
 
@@ -192,9 +193,15 @@ MemberRatingSerializer = inline_serializer(
 
 #: whether anyone may see a club's ladders, ratings and member pages
 class ClubSeasonsSettings(Strict):
-    """Whether anyone may see the club's ladders, ratings and member pages."""
+    """Whether anyone may see the club's ladders, ratings and member pages, and after how
+    many rated matches a member's rating is settled (a PATCH changes those it names)."""
 
-    public = serializers.BooleanField()
+    public = serializers.BooleanField(required=False)
+    settled_after = serializers.IntegerField(
+        required=False,
+        help_text="Rated matches after which a rating is no longer provisional: 1 to 1000 "
+        "(10 unless the club chose; outside, 422 bad_season).",
+    )
 
 
 ClubSeasonsSettingsSerializer = ClubSeasonsSettings()

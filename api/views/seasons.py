@@ -46,27 +46,25 @@ def _ref(player: Player) -> dict[str, Any]:
     return {"id": player.pk, "name": player.name}
 
 
-def _rating(r: rating.Rating) -> dict[str, Any]:
+def _rating(r: rating.Rating, settled: int = rating.SETTLED_AFTER) -> dict[str, Any]:
     return {
         "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "matches": r.matches,
-        "last_played": r.last_played, "provisional": r.provisional,
+        "last_played": r.last_played, "provisional": rating.is_provisional(r.matches, settled),
     }  # fmt: skip
 
 
-def _seat(seat: selectors.Seat) -> dict[str, Any]:
-    return {
-        "member": _ref(seat.player),
-        "rating": None if seat.rating is None else _rating(seat.rating),
-    }
+def _seat(seat: selectors.Seat, settled: int) -> dict[str, Any]:
+    shown = None if seat.rating is None else _rating(seat.rating, settled)
+    return {"member": _ref(seat.player), "rating": shown}
 
 
-def _story(evening: selectors.EveningStory) -> dict[str, Any]:
+def _story(evening: selectors.EveningStory, settled: int) -> dict[str, Any]:
     return {
         "tournament": evening.tournament_id,
         "name": evening.name,
         "date": evening.day,
-        "before": _rating(evening.before),
-        "after": _rating(evening.after),
+        "before": _rating(evening.before, settled),
+        "after": _rating(evening.after, settled),
         "moved": evening.moved,
         "expected": evening.expected,
         "actual": evening.actual,
@@ -75,13 +73,13 @@ def _story(evening: selectors.EveningStory) -> dict[str, Any]:
                 "match": m.change.match_id,
                 "finished_at": m.change.finished_at,
                 "result": m.change.result,
-                "before": _rating(m.before),
-                "after": _rating(m.after),
+                "before": _rating(m.before, settled),
+                "after": _rating(m.after, settled),
                 "moved": m.moved,
                 "expected": m.expected,
                 "actual": m.actual,
-                "partner": _seat(m.partner),
-                "opponents": [_seat(o) for o in m.opponents],
+                "partner": _seat(m.partner, settled),
+                "opponents": [_seat(o, settled) for o in m.opponents],
             }
             for m in evening.matches
         ],
@@ -98,6 +96,7 @@ class ClubRatings(APIView):
         of time away up to today, the club's date in its time zone, as its page)."""
         club = _seasons_club(request, pk)
         hidden = selectors.hidden_ratings(club=club, viewer=request.user)
+        settled = selectors.settled_after(club)
         rows = [
             r
             for r in selectors.rating_list(club=club, on=club_today(club))
@@ -105,7 +104,9 @@ class ClubRatings(APIView):
         ]
         return paginate(
             self, request, rows,
-            lambda r: {"rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating)},
+            lambda r: {
+                "rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating, settled),
+            },
         )  # fmt: skip
 
 
@@ -204,6 +205,7 @@ class MemberRatingView(APIView):
         club = _seasons_club(request, member.club_id)
         today = club_today(club)
         hidden = selectors.hidden_ratings(club=club, viewer=request.user)
+        settled = selectors.settled_after(club)
         kept = member.pk in hidden
         now = None if kept else selectors.ratings_now(players=[member.pk], on=today).get(member.pk)
         history = [
@@ -226,12 +228,14 @@ class MemberRatingView(APIView):
         return Response(
             {
                 "member": _ref(member),
-                "rating": None if now is None else _rating(now),
+                "rating": None if now is None else _rating(now, settled),
                 "rating_hidden": selectors.rating_hidden(player=member),
-                "settled_after": rating.SETTLED_AFTER,
+                "settled_after": settled,
                 "history": history,
-                "story": [_story(e) for e in reversed(story)],
-                "partnerships": [{"member": _ref(p), "rating": _rating(r)} for p, r in pairs],
+                "story": [_story(e, settled) for e in reversed(story)],
+                "partnerships": [
+                    {"member": _ref(p), "rating": _rating(r, settled)} for p, r in pairs
+                ],
                 "partners": [
                     {"member": _ref(p), "played": n, "won": w}
                     for p, n, w in selectors.partners(player=member)
@@ -281,18 +285,24 @@ class ClubSeasonsSettings(APIView):
     @extend_schema(responses={200: shape, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         club = _seasons_club(request, pk)
-        return Response({"public": selectors.is_public(club)})
+        return Response(
+            {"public": selectors.is_public(club), "settled_after": selectors.settled_after(club)}
+        )
 
     @extend_schema(request=shape, responses={200: shape, **ERRORS})
     def patch(self, request: Request, pk: int) -> Response:
-        """Say whether anyone may see the club's ladders, ratings and member pages."""
+        """Say whether anyone may see the club's ladders, ratings and member pages, and after
+        how many rated matches a rating is settled (422 ``bad_season`` outside 1 to 1000)."""
         club = get_directed_club(request, pk)
         data = self.shape.__class__(data=request.data)
         data.is_valid(raise_exception=True)
         saved: ClubSeasons = seasons.club_seasons_update(
-            actor=request.user, club=club, public=data.validated_data["public"]
+            actor=request.user,
+            club=club,
+            public=data.validated_data.get("public"),
+            settled_after=data.validated_data.get("settled_after"),
         )
-        return Response({"public": saved.public})
+        return Response({"public": saved.public, "settled_after": saved.settled_after})
 
 
 class TournamentSeedByRatings(APIView):

@@ -30,12 +30,19 @@ def _checked(row: Season | ClubSeasons) -> None:
         raise InvalidClubData("; ".join(messages), code="bad_season") from exc
 
 
-def club_seasons_update(*, actor: Any, club: Club, public: bool) -> ClubSeasons:
-    """Say whether anyone may see the club's ladder, rating list and member pages."""
+def club_seasons_update(
+    *, actor: Any, club: Club, public: bool | None = None, settled_after: int | None = None
+) -> ClubSeasons:
+    """Say whether anyone may see the club's ladder, rating list and member pages, and after
+    how many rated matches a rating is settled (None: as it was). All or nothing."""
     _require_director(actor, club)
     with transaction.atomic():
         settings, _ = ClubSeasons.objects.select_for_update().get_or_create(club=club)
-        settings.public = bool(public)
+        if public is not None:
+            settings.public = bool(public)
+        if settled_after is not None:
+            settings.settled_after = settled_after
+        _checked(settings)
         settings.save()
     return settings
 

@@ -183,5 +183,6 @@ def test_the_chance_to_win_is_the_models_own(four: list[tuple[float, float]]) ->
 
 
 def test_a_rating_is_provisional_below_the_settled_count() -> None:
-    assert rating.Rating(matches=rating.SETTLED_AFTER - 1).provisional
-    assert not rating.Rating(matches=rating.SETTLED_AFTER).provisional
+    assert rating.is_provisional(rating.SETTLED_AFTER - 1)
+    assert not rating.is_provisional(rating.SETTLED_AFTER)
+    assert not rating.is_provisional(3, settled_after=3)

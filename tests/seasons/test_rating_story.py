@@ -337,3 +337,45 @@ def test_a_member_hides_their_rating_from_their_own_page_and_nobody_else_may(
     assert "Member B" in ratings and "Member A" not in ratings
     assert page(club_world.director).post(url, {"hidden": "0"}).status_code == 302
     assert not selectors.rating_hidden(player=a)
+
+
+def test_a_club_chooses_after_how_many_matches_a_rating_is_settled(
+    club_world: ClubWorld,
+) -> None:
+    club, a = club_world.club, club_world.members[0]
+    url = f"/api/v1/clubs/{club.pk}/seasons-settings/"
+    director = api(club_world.director)
+    for bad in (0, 1001):
+        refused = director.patch(url, {"settled_after": bad, "public": True}, format="json")
+        assert refused.status_code == 422 and refused.json()["code"] == "bad_season"
+    assert not ClubSeasons.objects.filter(public=True).exists()  # all or nothing
+    assert director.patch(url, {"settled_after": "x"}, format="json").status_code == 400
+    chosen = director.patch(url, {"settled_after": 2}, format="json")
+    assert chosen.json() == {"public": False, "settled_after": 2}
+    evening = club_world.evening()
+    club_world.play(evening, (0, 1, 2, 3), winner=0)
+    body = director.get(f"/api/v1/members/{a.pk}/rating/").json()
+    assert body["settled_after"] == 2 and body["rating"]["provisional"]
+    club_world.play(evening, (0, 1, 2, 3), winner=1)
+    body = director.get(f"/api/v1/members/{a.pk}/rating/").json()
+    assert not body["rating"]["provisional"]
+    assert body["story"][0]["matches"][-1]["before"]["provisional"]
+    text = page(club_world.director).get(f"/c/{club.slug}/m/{a.pk}/").content.decode()
+    assert "Settled" in text and "now settled" in text
+
+
+def test_the_desk_sets_the_count_that_settles_a_rating_and_refuses_a_bad_one(
+    club_world: ClubWorld,
+) -> None:
+    url = f"/clubs/{club_world.club.slug}/seasons/public/"
+    desk = page(club_world.director)
+    bad = desk.post(url, {"public": "on", "settled_after": "0"}, follow=True)
+    assert "Rated matches before a rating is settled: 1 to 1000." in bad.content.decode()
+    assert not ClubSeasons.objects.filter(club=club_world.club).exists()  # nothing changed
+    desk.post(url, {"public": "on", "settled_after": "4"})
+    chosen = ClubSeasons.objects.get(club=club_world.club)
+    assert (chosen.public, chosen.settled_after) == (True, 4)
+    desk.post(url, {"public": "on"})  # the count left blank: as it was
+    assert ClubSeasons.objects.get(club=club_world.club).settled_after == 4
+    shown = desk.get(f"/clubs/{club_world.club.slug}/seasons/").content.decode()
+    assert 'name="settled_after"' in shown and 'value="4"' in shown

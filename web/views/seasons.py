@@ -77,6 +77,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "ratings": [
                 r for r in selectors.rating_list(club=club, on=today) if r.player.pk not in hidden
             ],
+            "settled_after": selectors.settled_after(club),
         },
     )
 
@@ -105,7 +106,7 @@ def member_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "kept": kept,
             "rating_hidden": selectors.rating_hidden(player=member),
             "may_hide": privacy.may_ask(request.user, member),
-            "settled_after": rating.SETTLED_AFTER,
+            "settled_after": selectors.settled_after(club),
             "partnership_after": rating.PARTNERSHIP_AFTER,
             "chart": rating_over_time(points, member.name) if points else "",
             "story": list(reversed(story)),

@@ -19,7 +19,8 @@ class RatingFields:
         conservative (float): mu - 3 sigma.
         matches (int): Rated matches.
         last_played (datetime.date | None): The evening of the last.
-        provisional (bool): Fewer rated matches than settled_after (10): the rating is still provisional.
+        provisional (bool): Fewer rated matches than the club's settled_after (10 unless it chose): the rating is still
+            provisional.
     """
 
     mu: float
