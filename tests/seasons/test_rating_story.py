@@ -379,3 +379,21 @@ def test_the_desk_sets_the_count_that_settles_a_rating_and_refuses_a_bad_one(
     assert ClubSeasons.objects.get(club=club_world.club).settled_after == 4
     shown = desk.get(f"/clubs/{club_world.club.slug}/seasons/").content.decode()
     assert 'name="settled_after"' in shown and 'value="4"' in shown
+
+
+def test_a_partnership_with_a_hidden_member_is_shown_to_directors_alone(
+    club_world: ClubWorld,
+) -> None:
+    from seasons.services import member_rating_privacy_update
+
+    evening = club_world.evening()
+    for n in range(rating.PARTNERSHIP_AFTER):
+        club_world.play(evening, (0, 1, *((2, 3) if n % 2 else (4, 5))), winner=n % 2)
+    ClubSeasons.objects.create(club=club_world.club, public=True)
+    a, b = club_world.members[0], club_world.members[1]
+    url = f"/api/v1/members/{a.pk}/rating/"
+    assert [p["member"]["name"] for p in api().get(url).json()["partnerships"]] == ["Member B"]
+    member_rating_privacy_update(actor=club_world.director, member=b, hidden=True)
+    assert api().get(url).json()["partnerships"] == []
+    assert "Partnerships" not in page().get(f"/c/{club_world.club.slug}/m/{a.pk}/").content.decode()
+    assert len(api(club_world.director).get(url).json()["partnerships"]) == 1
