@@ -54,6 +54,7 @@ ROUTES: list[tuple[str, type[APIView], str]] = [
     ("seasons/<int:pk>/", views.SeasonDetail, "season"),
     ("seasons/<int:pk>/ladder/", views.SeasonLadder, "season-ladder"),
     ("members/<int:pk>/rating/", views.MemberRatingView, "member-rating"),
+    ("members/<int:pk>/rating/privacy/", views.MemberRatingPrivacy, "member-rating-privacy"),
     (
         "tournaments/<int:pk>/seed-by-ratings/",
         views.TournamentSeedByRatings,

@@ -8,10 +8,16 @@ follows from it (the projection, the fixture's result, the bracket, the standing
 transaction that is rolled back, and returns what would change. ``apply_correction`` refuses
 one that changes a result a later round was built on (a bracket slot it filled, a round paired
 after it, a stage that took its teams) unless the director confirmed, having seen the preview.
+
+An app above this one that keeps its own projections of a match (the seasons app: members'
+ratings and the ladders) adds its lines to the preview by ``follow_corrections``: its
+follower, inside the dry run, brings its projections up to the log and reads them, before the
+correction and after it; the lines that differ are the preview's ``followed``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +34,25 @@ from .models import Fixture, Notice, Round, Stage, StandingRow
 from .selectors import fixture_sides, fixture_winner_side, latest_standings_round
 from .services import fixture_match_completed
 from .standings import update_stage_standings
+
+#: what an app above keeps of a match, by kind of line ("ratings"), each line by its key;
+#: called inside the dry run's transaction before and after the correction, with
+#: ``follow=True``: bring the projections up to the log first; a line is {"name": ..., ...}
+Follower = Callable[[Match, bool], dict[str, dict[str, dict[str, Any]]]]
+_followers: list[Follower] = []
+
+
+def follow_corrections(follower: Follower) -> None:
+    """Add ``follower``'s lines to every correction's preview (from an app's ``ready``)."""
+    if follower not in _followers:
+        _followers.append(follower)
+
+
+def _followed(match: Match, *, follow: bool) -> dict[str, dict[str, dict[str, Any]]]:
+    seen: dict[str, dict[str, dict[str, Any]]] = {}
+    for follower in _followers:
+        seen.update(follower(match, follow))
+    return seen
 
 
 class ConfirmationRequired(CompetitionRefused):
@@ -58,6 +83,9 @@ class CorrectionPreview:
     notices: list[str] = field(default_factory=list)
     #: the match's result already fed a later round (a slot, a pairing, the next stage)
     fed_later: bool = False
+    #: the lines that change of what the apps above keep (``follow_corrections``), by kind:
+    #: {"ratings": [{"key", "name", "before": {...} | None, "after": {...} | None}], ...}
+    followed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def changes_result(self) -> bool:
@@ -79,6 +107,8 @@ class CorrectionPreview:
             "notices": self.notices,
             "fed_later": self.fed_later,
             "needs_confirmation": self.needs_confirmation,
+            **{"ratings": [], "ladder": []},
+            **self.followed,
         }
 
 
@@ -105,6 +135,8 @@ def preview_correction(
     before = _consequences(match, fixture)
     try:
         with transaction.atomic():
+            # what the apps above keep, brought up to the log as it stands (rolled back too)
+            before["followed"] = _followed(match, follow=True)
             match_append_event(
                 match=match,
                 expected_seq=match.last_seq if expected_seq is None else expected_seq,
@@ -116,7 +148,9 @@ def preview_correction(
             fixture_match_completed(match_id=match.pk)
             if fixture is not None:
                 update_stage_standings(stage_id=fixture.stage_id)
-            raise _DryRun(_consequences(match, fixture))
+            seen = _consequences(match, fixture)
+            seen["followed"] = _followed(match, follow=True)
+            raise _DryRun(seen)
     except _DryRun as dry:
         after = dry.seen
     return CorrectionPreview(
@@ -132,7 +166,23 @@ def preview_correction(
         ],
         notices=[n for n in after["notices"] if n not in before["notices"]],
         fed_later=_fed_later(fixture),
+        followed={
+            kind: _changed_followed(before["followed"].get(kind, {}), lines)
+            for kind, lines in after["followed"].items()
+        },
     )
+
+
+def _changed_followed(
+    before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    lines = []
+    for key in sorted(set(before) | set(after)):
+        was, now = before.get(key), after.get(key)
+        if was != now:
+            name = (now or was or {}).get("name", "")
+            lines.append({"key": key, "name": name, "before": was, "after": now})
+    return lines
 
 
 def apply_correction(

@@ -16,7 +16,12 @@ class SeasonsConfig(AppConfig):
     verbose_name = "Seasons"
 
     def ready(self) -> None:
+        from competition.corrections import follow_corrections
+
+        from .corrections import correction_lines
+
         receivers.connect()
+        follow_corrections(correction_lines)
 
 
 @receivers.on(match_completed, "match_completed")

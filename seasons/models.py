@@ -1,9 +1,10 @@
 """What a club learns across evenings: its members' ratings, its seasons and their ladders.
 
-``MemberRating``, ``RatingChange``, ``RatingCheckpoint`` and ``EveningResult`` are projections
-of the match logs (through scoring's results), written only by ``seasons.services`` and
-rebuilt from the logs by ``manage.py rebuild_projections``. ``Season`` and ``ClubSeasons``
-are what a club's directors decide.
+``MemberRating``, ``RatingChange``, ``PartnershipRating``, ``RatingCheckpoint`` and
+``EveningResult`` are projections of the match logs (through scoring's results), written only
+by ``seasons.services`` and rebuilt from the logs by ``manage.py rebuild_projections``.
+``Season`` and ``ClubSeasons`` are what a club's directors decide; ``RatingPrivacy`` what a
+member (or a director) decides.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.db.models import F, Q
 
 from tournaments.models import Club, Match, Player, Team, Tournament, refuse_control_characters
 
-from . import ladder
+from . import ladder, rating
 
 #: the most places a ladder rule may list, and the most points one place or win may earn
 MAX_PLACES, MAX_POINTS = 64, 10_000
@@ -34,6 +35,10 @@ class ClubSeasons(models.Model):
         help_text="Anyone may see the club's ladder, rating list and member pages; otherwise "
         "only its directors and its members who sign in.",
     )
+    settled_after = models.PositiveSmallIntegerField(
+        default=rating.SETTLED_AFTER,
+        help_text="A member's rating is provisional until this many rated matches (1 to 1000).",
+    )
 
     class Meta:
         verbose_name = "club's seasons settings"
@@ -41,6 +46,14 @@ class ClubSeasons(models.Model):
 
     def __str__(self) -> str:
         return f"seasons settings of {self.club}"
+
+    def clean(self) -> None:
+        """Refuse a count of matches to settle outside 1 to 1000."""
+        if not 1 <= self.settled_after <= 1000:
+            raise ValidationError(
+                {"settled_after": "settled_after: from 1 to 1000 rated matches"},
+                code="bad_season",
+            )
 
 
 class Season(models.Model):
@@ -183,6 +196,53 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in match {self.match_id}: {self.mu:.1f}"
+
+
+class PartnershipRating(models.Model):
+    """A pair's own rating, from the matches the two played together (``rating.fold_pairs``),
+    written beside the members' ratings by the same writer, so it is rebuilt from the logs as
+    they are."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="partnership_ratings")
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(help_text="Rated matches the two played together.")
+    last_played_on = models.DateField(help_text="The evening of their last match together.")
+
+    class Meta:
+        ordering = ["club", "-mu", "first", "second"]
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="partnershiprating_unique"),
+            models.CheckConstraint(
+                condition=Q(first__lt=F("second")), name="partnershiprating_first_lower"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_id} & {self.second_id}: {self.mu:.1f} ± {self.sigma:.1f}"
+
+
+class RatingPrivacy(models.Model):
+    """A member's choice to keep their rating from the club's public page and API (its
+    directors, and the member, still see it). No row: shown as the club's pages are."""
+
+    player = models.OneToOneField(
+        Player, primary_key=True, on_delete=models.CASCADE, related_name="rating_privacy"
+    )
+    hidden = models.BooleanField(default=False)
+    changed_at = models.DateTimeField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+
+    class Meta:
+        verbose_name_plural = "rating privacy choices"
+
+    def __str__(self) -> str:
+        return f"{self.player}: rating {'hidden' if self.hidden else 'shown'}"
 
 
 class EveningResult(models.Model):

@@ -22,7 +22,7 @@ from scoring.models import DealResult, MatchResult
 from tournaments.models import Erasure, Match, Player, Team
 from tournaments.privacy import erase_member, may_ask, own
 
-from .models import EveningResult, MemberRating, RatingChange
+from .models import EveningResult, MemberRating, PartnershipRating, RatingChange, RatingPrivacy
 
 #: the export's shape; a reader refuses a version it does not know
 EXPORT_VERSION = 1
@@ -30,7 +30,8 @@ EXPORT_VERSION = 1
 
 def export_member(member: Player) -> dict[str, Any]:
     """Return everything the club keeps about ``member``: their details, teams, matches (with
-    each deal, as their team's: "us" and "them"), evenings, rating and its history."""
+    each deal, as their team's: "us" and "them"), evenings, rating and its history, their
+    partnerships' ratings and whether they hide their rating."""
     teams = list(
         Team.objects.filter(Q(first_player=member) | Q(second_player=member))
         .select_related("tournament", "first_player", "second_player")
@@ -62,6 +63,19 @@ def export_member(member: Player) -> dict[str, Any]:
             for row in EveningResult.objects.filter(player=member).order_by("date", "pk")
         ],
         "rating": _rating(member),
+        "rating_hidden": RatingPrivacy.objects.filter(player=member, hidden=True).exists(),
+        "partnerships": [
+            {
+                "partner": (row.second if row.first_id == member.pk else row.first).name,
+                "mu": row.mu,
+                "sigma": row.sigma,
+                "matches": row.matches,
+                "last_played_on": row.last_played_on.isoformat(),
+            }
+            for row in PartnershipRating.objects.filter(Q(first=member) | Q(second=member))
+            .select_related("first", "second")
+            .order_by("first", "second")
+        ],
         "rating_history": [
             {
                 "match": change.match_id,

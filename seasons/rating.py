@@ -22,9 +22,10 @@ the same floats, whoever computes them and however often.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from statistics import NormalDist
 
 from openskill.models import ThurstoneMostellerFull
 
@@ -34,6 +35,13 @@ MU, SIGMA = 25.0, 25.0 / 3.0
 GRACE_DAYS, DRIFT_DAYS = 28.0, 365.0
 #: the z of the conservative estimate (mu - 3 sigma: 99.7 % sure the skill is above it)
 Z = 3.0
+#: the spread of one performance about the skill (openskill's default: sigma / 2)
+BETA = SIGMA / 2.0
+#: a member's rating is provisional until this many rated matches, then settled (a club
+#: may choose another count: ``ClubSeasons.settled_after``)
+SETTLED_AFTER = 10
+#: a partnership's own rating is shown once the pair has played this many matches together
+PARTNERSHIP_AFTER = 5
 
 # limit_sigma: a match never makes a member less certain (openskill's tau would, a little)
 MODEL = ThurstoneMostellerFull(mu=MU, sigma=SIGMA, limit_sigma=True)
@@ -172,3 +180,73 @@ def team_strength(members: Iterable[Rating], *, conservative: bool = False) -> f
     """Return a team's strength for seeding: the sum of its members' ``mu`` (or of their
     conservative estimates)."""
     return sum(r.conservative if conservative else r.mu for r in members)
+
+
+def is_provisional(matches: int, settled_after: int = SETTLED_AFTER) -> bool:
+    """Return whether a rating after ``matches`` rated matches is provisional.
+
+    >>> is_provisional(9), is_provisional(10)
+    (True, False)
+    """
+    return matches < settled_after
+
+
+def win_probability(
+    team: Sequence[tuple[float, float]], other: Sequence[tuple[float, float]]
+) -> float:
+    """Return the chance that ``team`` beats ``other`` by the rating model itself, each team
+    given as its members' ``(mu, sigma)``:
+
+        P = Phi((sum mu_team - sum mu_other) / sqrt(2 BETA**2 + sum of the four sigma**2))
+
+    (the Thurstone-Mosteller model's own prediction for two teams; openskill's
+    ``predict_win`` gives the same number.) A member's **expected result** in a match is
+    this chance for their side: a won match scores 1, a draw 1/2, a loss 0.
+
+    >>> new = (MU, SIGMA)
+    >>> win_probability([new, new], [new, new])
+    0.5
+    >>> round(win_probability([(30.0, 2.0), (30.0, 2.0)], [(25.0, 2.0), (25.0, 2.0)]), 3)
+    0.92
+    """
+    diff = sum(mu for mu, _ in team) - sum(mu for mu, _ in other)
+    spread = math.sqrt(2 * BETA**2 + sum(s * s for _, s in (*team, *other)))
+    return NormalDist().cdf(diff / spread)
+
+
+def score(result: str) -> float:
+    """Return a result as a score: 1 won, 1/2 drew, 0 lost."""
+    return {WON: 1.0, DREW: 0.5, LOST: 0.0}[result]
+
+
+#: a partnership: its two members' ids, the lower first
+Pair = tuple[int, int]
+
+
+def fold_pairs(
+    games: Iterable[Game], ratings: Mapping[Pair, Rating] | None = None
+) -> dict[Pair, Rating]:
+    """Return the partnerships' own ratings after ``games`` (in key order) from ``ratings``.
+
+    A partnership is rated as one player: each game is a one-against-one match between the
+    two pairs that played it, by the same model, prior and drift as a member's rating, so a
+    pair's rating moves only with the matches that pair played together. Like ``fold``, the
+    same games give the same floats.
+
+    >>> t = datetime(2026, 3, 6, 20)
+    >>> pairs = fold_pairs([Game(1, t.date(), t, ((1, 2), (3, 4)), winner=0)])
+    >>> pairs[(1, 2)].mu > MU > pairs[(3, 4)].mu, pairs[(1, 2)].matches
+    (True, 1)
+    """
+    current = dict(ratings or {})
+    for game in sorted(games, key=lambda g: g.key):
+        sides = [drifted(current.get(team, Rating()), game.day) for team in game.teams]
+        ranks = (
+            [0.0, 0.0]
+            if game.winner is None
+            else [0.0 if game.winner == t else 1.0 for t in (0, 1)]
+        )
+        rated = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in sides], ranks=ranks)
+        for team, old, new in zip(game.teams, sides, rated, strict=True):
+            current[team] = Rating(float(new[0].mu), float(new[0].sigma), old.matches + 1, game.day)
+    return current

@@ -4,6 +4,10 @@ A club's pages and its API answers show its **published** evenings only: an unpu
 tournament is a 404 to whoever may not see it, so no list here names it, shows its results or
 counts them in a ladder (``shown``). The ratings are the one exception: a member's rating is
 learned from every finished match of the club, as it is played, and says which of none.
+
+A member who hides their rating (``RatingPrivacy``) is in ``hidden_ratings`` for every reader
+but the club's directors and themself; the readers here take that set and leave those
+members' figures out.
 """
 
 from __future__ import annotations
@@ -13,18 +17,33 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from tournaments.access import is_club_director
 from tournaments.models import Club, Player
 
 from . import ladder, rating
-from .models import ClubSeasons, EveningResult, MemberRating, RatingChange, Season
+from .models import (
+    ClubSeasons,
+    EveningResult,
+    MemberRating,
+    PartnershipRating,
+    RatingChange,
+    RatingPrivacy,
+    Season,
+)
 
 
 def is_public(club: Club) -> bool:
     """Return whether the club shows its ladder, ratings and member pages to anyone."""
     return ClubSeasons.objects.filter(club=club, public=True).exists()
+
+
+def settled_after(club: Club) -> int:
+    """Return the rated matches after which the club's members' ratings are no longer
+    provisional (``ClubSeasons.settled_after``; ``rating.SETTLED_AFTER`` by default)."""
+    chosen = ClubSeasons.objects.filter(club=club).values_list("settled_after", flat=True).first()
+    return rating.SETTLED_AFTER if chosen is None else chosen
 
 
 def may_see_club(user: Any, club: Club) -> bool:
@@ -70,6 +89,153 @@ def rating_list(*, club: Club, on: date) -> list[RatedMember]:
     for n, (player, now) in enumerate(rated, start=1):
         level = out and out[-1].rating.conservative == now.conservative
         out.append(RatedMember(out[-1].rank if level else n, player, now))
+    return out
+
+
+def hidden_ratings(*, club: Club, viewer: Any) -> frozenset[int]:
+    """Return the ids of the club's members whose rating ``viewer`` may not see: those who
+    chose to hide it (``RatingPrivacy``), except to the club's directors and to the member
+    themself."""
+    if is_club_director(viewer, club):
+        return frozenset()
+    hidden = set(
+        RatingPrivacy.objects.filter(player__club=club, hidden=True).values_list(
+            "player_id", flat=True
+        )
+    )
+    if hidden and getattr(viewer, "is_authenticated", False):
+        hidden -= set(
+            Player.objects.filter(club=club, user_id=viewer.pk).values_list("pk", flat=True)
+        )
+    return frozenset(hidden)
+
+
+def rating_hidden(*, player: Player) -> bool:
+    """Return whether the member chose to hide their rating."""
+    return RatingPrivacy.objects.filter(player=player, hidden=True).exists()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A member at a match, with their rating as it stood before it (None: hidden from the
+    reader)."""
+
+    player: Player
+    rating: rating.Rating | None
+
+
+@dataclass(frozen=True)
+class MatchStory:
+    """What one rated match did to a member's rating, and why."""
+
+    change: RatingChange  # with its match and tournament
+    before: rating.Rating  # after the drift of time away
+    after: rating.Rating
+    expected: float  # the member's side's chance to win (rating.win_probability)
+    partner: Seat
+    opponents: tuple[Seat, Seat]
+
+    @property
+    def actual(self) -> float:
+        """The result as a score: 1 won, 1/2 drew, 0 lost."""
+        return rating.score(self.change.result)
+
+    @property
+    def moved(self) -> float:
+        """The change of the shown rating (the conservative estimate)."""
+        return self.after.conservative - self.before.conservative
+
+
+@dataclass(frozen=True)
+class EveningStory:
+    """A member's rated matches of one evening, in the order they were rated."""
+
+    tournament_id: int
+    name: str
+    day: date
+    matches: list[MatchStory]
+
+    @property
+    def before(self) -> rating.Rating:
+        return self.matches[0].before
+
+    @property
+    def after(self) -> rating.Rating:
+        return self.matches[-1].after
+
+    @property
+    def moved(self) -> float:
+        return self.after.conservative - self.before.conservative
+
+    @property
+    def expected(self) -> float:
+        """Matches the model expected the member to win this evening (the sum of chances)."""
+        return sum(m.expected for m in self.matches)
+
+    @property
+    def actual(self) -> float:
+        return sum(m.actual for m in self.matches)
+
+
+def rating_story(*, player: Player, hidden: Iterable[int] = ()) -> list[EveningStory]:
+    """Return the member's rated matches of published evenings by evening, oldest first: each
+    with the rating before and after, the expected result and the partner's and opponents'
+    ratings before it (those of ``hidden`` members as None)."""
+    history = list(rating_history(player=player))
+    hide = set(hidden)
+    seats: dict[int, dict[int, RatingChange]] = {}
+    for row in RatingChange.objects.filter(
+        match_id__in=[c.match_id for c in history]
+    ).select_related("player"):
+        seats.setdefault(row.match_id, {})[row.player_id] = row
+
+    def before(row: RatingChange) -> rating.Rating:
+        return rating.Rating(row.mu_before, row.sigma_before, row.matches - 1)
+
+    out: list[EveningStory] = []
+    for c in history:
+        four = {pid: (row.player, row.team, before(row)) for pid, row in seats[c.match_id].items()}
+        sides = [[(r.mu, r.sigma) for _p, t, r in four.values() if t == side] for side in (0, 1)]
+        chance = rating.win_probability(sides[c.team], sides[1 - c.team])
+        shown_seats = {pid: Seat(p, None if pid in hide else r) for pid, (p, _t, r) in four.items()}
+        story = MatchStory(
+            change=c,
+            before=before(c),
+            after=rating.Rating(c.mu, c.sigma, c.matches, c.day),
+            expected=chance,
+            partner=shown_seats[c.partner_id],
+            opponents=tuple(  # type: ignore[arg-type]
+                shown_seats[pid] for pid, (_p, t, _r) in sorted(four.items()) if t != c.team
+            ),
+        )
+        tournament = c.match.tournament
+        if out and out[-1].tournament_id == tournament.pk:
+            out[-1].matches.append(story)
+        else:
+            out.append(EveningStory(tournament.pk, tournament.name, c.day, [story]))
+    return out
+
+
+def partnership_ratings(
+    *, player: Player, on: date, hidden: Iterable[int] = ()
+) -> list[tuple[Player, rating.Rating]]:
+    """Return the member's partnerships that have their own rating (played at least
+    ``rating.PARTNERSHIP_AFTER`` matches together), as of the day ``on``, best first; none
+    with a ``hidden`` member."""
+    hide = set(hidden)
+    if player.pk in hide:
+        return []
+    rows = PartnershipRating.objects.filter(
+        Q(first=player) | Q(second=player), matches__gte=rating.PARTNERSHIP_AFTER
+    ).select_related("first", "second")
+    out = []
+    for r in rows:
+        partner = r.second if r.first_id == player.pk else r.first
+        if partner.pk in hide:
+            continue
+        now = rating.Rating(r.mu, r.sigma, r.matches, r.last_played_on)
+        out.append((partner, rating.drifted(now, on)))
+    out.sort(key=lambda x: (-x[1].conservative, x[0].name, x[0].pk))
     return out
 
 

@@ -72,6 +72,11 @@ club_pages = [
     path("evenings.ics", club_calendar.club_evenings, name="club-evenings-ics"),
     path("m/<int:pk>/", seasons.member_page, name="club-member-page"),
     path("m/<int:pk>/data.json", privacy.member_data, name="club-member-data"),
+    path(
+        "m/<int:pk>/rating-privacy/",
+        seasons.member_rating_privacy,
+        name="club-member-rating-privacy",
+    ),
     path("m/<int:pk>/erase/", privacy.member_erase, name="club-member-erase"),
 ]
 tournament_desk = [

@@ -77,6 +77,17 @@ class CorrectionPreviewSerializer(serializers.Serializer):  # type: ignore[type-
     notices = serializers.ListField(child=serializers.CharField())
     fed_later = serializers.BooleanField()
     needs_confirmation = serializers.BooleanField()
+    ratings = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text="The club's members whose rating would change: {key, name, before, after}, "
+        "each a {member, mu, sigma, conservative, matches} or null.",
+    )
+    ladder = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text="The ladder lines that would change, of the seasons holding the evening: "
+        "{key, name, before, after}, each a {season, season_name, member, rank, points} or "
+        "null.",
+    )
 
 
 class HistorySerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -24,6 +24,10 @@ class RatingFields(serializers.Serializer[Any]):
     conservative = serializers.FloatField(help_text="mu - 3 sigma.")
     matches = serializers.IntegerField(help_text="Rated matches.")
     last_played = serializers.DateField(allow_null=True, help_text="The evening of the last.")
+    provisional = serializers.BooleanField(
+        help_text="Fewer rated matches than the club's settled_after (10 unless it chose): "
+        "the rating is still provisional."
+    )
 
 
 class RatedMemberSerializer(serializers.Serializer[Any]):
@@ -91,8 +95,45 @@ class RatingChangeSerializer(serializers.Serializer[Any]):
     finished_at = serializers.DateTimeField()
     partner = MemberRef()
     result = serializers.CharField(help_text="won, drew or lost")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
+    mu_before = serializers.FloatField(help_text="Before the match (after the drift of time away).")
+    sigma_before = serializers.FloatField(help_text="Before the match.")
+    mu = serializers.FloatField(help_text="After the match.")
+    sigma = serializers.FloatField(help_text="After the match.")
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    member = MemberRef()
+    rating = RatingFields(
+        allow_null=True, help_text="Before the match; null when the member hides their rating."
+    )
+
+
+class MatchStorySerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    result = serializers.CharField(help_text="won, drew or lost")
+    before = RatingFields(help_text="Before the match (after the drift of time away).")
+    after = RatingFields()
+    moved = serializers.FloatField(help_text="after.conservative - before.conservative.")
+    expected = serializers.FloatField(
+        help_text="The member's side's chance to win by the model: "
+        "Phi((sum mu - sum mu of the opponents) / sqrt(2 beta^2 + the four sigma^2))."
+    )
+    actual = serializers.FloatField(help_text="1 won, 0.5 drew, 0 lost.")
+    partner = SeatSerializer()
+    opponents = SeatSerializer(many=True)
+
+
+class EveningStorySerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    before = RatingFields(help_text="Before the evening's first rated match.")
+    after = RatingFields(help_text="After its last.")
+    moved = serializers.FloatField(help_text="after.conservative - before.conservative.")
+    expected = serializers.FloatField(help_text="The sum of the matches' expected results.")
+    actual = serializers.FloatField(help_text="The sum of their results.")
+    matches = MatchStorySerializer(many=True)
 
 
 class EveningSerializer(serializers.Serializer[Any]):
@@ -110,7 +151,22 @@ MemberRatingSerializer = inline_serializer(
     {
         "member": MemberRef(),
         "rating": RatingFields(allow_null=True),
+        "rating_hidden": serializers.BooleanField(
+            help_text="The member keeps their rating from the club's public page and API."
+        ),
+        "settled_after": serializers.IntegerField(
+            help_text="Rated matches after which a rating is no longer provisional."
+        ),
         "history": RatingChangeSerializer(many=True),
+        "story": EveningStorySerializer(
+            many=True, help_text="What each published evening did to the rating, latest first."
+        ),
+        "partnerships": inline_serializer(
+            "Partnership",
+            {"member": MemberRef(), "rating": RatingFields()},
+            many=True,
+            help_text="The pair's own rating, for partners of at least 5 matches together.",
+        ),
         "partners": inline_serializer(
             "Partner",
             {
@@ -137,9 +193,24 @@ MemberRatingSerializer = inline_serializer(
 
 #: whether anyone may see a club's ladders, ratings and member pages
 class ClubSeasonsSettings(Strict):
-    """Whether anyone may see the club's ladders, ratings and member pages."""
+    """Whether anyone may see the club's ladders, ratings and member pages, and after how
+    many rated matches a member's rating is settled (a PATCH changes those it names)."""
 
-    public = serializers.BooleanField()
+    public = serializers.BooleanField(required=False)
+    settled_after = serializers.IntegerField(
+        required=False,
+        help_text="Rated matches after which a rating is no longer provisional: 1 to 1000 "
+        "(10 unless the club chose; outside, 422 bad_season).",
+    )
 
 
 ClubSeasonsSettingsSerializer = ClubSeasonsSettings()
+
+
+class RatingPrivacy(Strict):
+    """Whether the member's rating is kept from the club's public page and API."""
+
+    hidden = serializers.BooleanField()
+
+
+RatingPrivacySerializer = RatingPrivacy()

@@ -46,11 +46,44 @@ def _ref(player: Player) -> dict[str, Any]:
     return {"id": player.pk, "name": player.name}
 
 
-def _rating(r: rating.Rating) -> dict[str, Any]:
+def _rating(r: rating.Rating, settled: int = rating.SETTLED_AFTER) -> dict[str, Any]:
     return {
         "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "matches": r.matches,
-        "last_played": r.last_played,
+        "last_played": r.last_played, "provisional": rating.is_provisional(r.matches, settled),
     }  # fmt: skip
+
+
+def _seat(seat: selectors.Seat, settled: int) -> dict[str, Any]:
+    shown = None if seat.rating is None else _rating(seat.rating, settled)
+    return {"member": _ref(seat.player), "rating": shown}
+
+
+def _story(evening: selectors.EveningStory, settled: int) -> dict[str, Any]:
+    return {
+        "tournament": evening.tournament_id,
+        "name": evening.name,
+        "date": evening.day,
+        "before": _rating(evening.before, settled),
+        "after": _rating(evening.after, settled),
+        "moved": evening.moved,
+        "expected": evening.expected,
+        "actual": evening.actual,
+        "matches": [
+            {
+                "match": m.change.match_id,
+                "finished_at": m.change.finished_at,
+                "result": m.change.result,
+                "before": _rating(m.before, settled),
+                "after": _rating(m.after, settled),
+                "moved": m.moved,
+                "expected": m.expected,
+                "actual": m.actual,
+                "partner": _seat(m.partner, settled),
+                "opponents": [_seat(o, settled) for o in m.opponents],
+            }
+            for m in evening.matches
+        ],
+    }
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -62,10 +95,18 @@ class ClubRatings(APIView):
         """The club's rated members, best first by the conservative estimate (with the drift
         of time away up to today, the club's date in its time zone, as its page)."""
         club = _seasons_club(request, pk)
-        rows = selectors.rating_list(club=club, on=club_today(club))
+        hidden = selectors.hidden_ratings(club=club, viewer=request.user)
+        settled = selectors.settled_after(club)
+        rows = [
+            r
+            for r in selectors.rating_list(club=club, on=club_today(club))
+            if r.player.pk not in hidden
+        ]
         return paginate(
             self, request, rows,
-            lambda r: {"rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating)},
+            lambda r: {
+                "rank": r.rank, "member": _ref(r.player), "rating": _rating(r.rating, settled),
+            },
         )  # fmt: skip
 
 
@@ -154,12 +195,19 @@ class SeasonLadder(APIView):
 class MemberRatingView(APIView):
     @extend_schema(responses={200: s.MemberRatingSerializer, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        """A member's rating now, every rated match, their partners, evenings and ladder
-        places (what the member's page shows)."""
+        """A member's rating now, every rated match, what each evening and match did to it
+        (``story``), their partners and partnerships, evenings and ladder places (what the
+        member's page shows). A member who hides their rating (``rating_hidden``) has no
+        rating, history, story or partnerships here but to the club's directors and to
+        themself; another member's hidden rating in a match is null."""
         member: Player = get_or_404(Player.objects.filter(club__isnull=False), pk)
         assert member.club_id is not None
         club = _seasons_club(request, member.club_id)
-        now = selectors.ratings_now(players=[member.pk], on=club_today(club)).get(member.pk)
+        today = club_today(club)
+        hidden = selectors.hidden_ratings(club=club, viewer=request.user)
+        settled = selectors.settled_after(club)
+        kept = member.pk in hidden
+        now = None if kept else selectors.ratings_now(players=[member.pk], on=today).get(member.pk)
         history = [
             {
                 "match": c.match_id,
@@ -168,16 +216,26 @@ class MemberRatingView(APIView):
                 "finished_at": c.finished_at,
                 "partner": _ref(c.partner),
                 "result": c.result,
+                "mu_before": c.mu_before,
+                "sigma_before": c.sigma_before,
                 "mu": c.mu,
                 "sigma": c.sigma,
             }
-            for c in selectors.rating_history(player=member)
+            for c in ([] if kept else selectors.rating_history(player=member))
         ]
+        story = [] if kept else selectors.rating_story(player=member, hidden=hidden)
+        pairs = selectors.partnership_ratings(player=member, on=today, hidden=hidden)
         return Response(
             {
                 "member": _ref(member),
-                "rating": None if now is None else _rating(now),
+                "rating": None if now is None else _rating(now, settled),
+                "rating_hidden": selectors.rating_hidden(player=member),
+                "settled_after": settled,
                 "history": history,
+                "story": [_story(e, settled) for e in reversed(story)],
+                "partnerships": [
+                    {"member": _ref(p), "rating": _rating(r, settled)} for p, r in pairs
+                ],
                 "partners": [
                     {"member": _ref(p), "played": n, "won": w}
                     for p, n, w in selectors.partners(player=member)
@@ -202,24 +260,49 @@ class MemberRatingView(APIView):
         )
 
 
+class MemberRatingPrivacy(APIView):
+    shape = s.RatingPrivacySerializer
+
+    @extend_schema(request=shape, responses={200: shape, **ERRORS})
+    def patch(self, request: Request, pk: int) -> Response:
+        """Say whether the member's rating is kept from the club's public page and API (the
+        member, signed in with their account, or a director of their club). Its directors and
+        the member still see it."""
+        member: Player = get_or_404(Player.objects.filter(club__isnull=False), pk)
+        assert member.club_id is not None
+        _seasons_club(request, member.club_id)
+        data = self.shape.__class__(data=request.data)
+        data.is_valid(raise_exception=True)
+        choice = seasons.member_rating_privacy_update(
+            actor=request.user, member=member, hidden=data.validated_data["hidden"]
+        )
+        return Response({"hidden": choice.hidden})
+
+
 class ClubSeasonsSettings(APIView):
     shape = s.ClubSeasonsSettingsSerializer
 
     @extend_schema(responses={200: shape, **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         club = _seasons_club(request, pk)
-        return Response({"public": selectors.is_public(club)})
+        return Response(
+            {"public": selectors.is_public(club), "settled_after": selectors.settled_after(club)}
+        )
 
     @extend_schema(request=shape, responses={200: shape, **ERRORS})
     def patch(self, request: Request, pk: int) -> Response:
-        """Say whether anyone may see the club's ladders, ratings and member pages."""
+        """Say whether anyone may see the club's ladders, ratings and member pages, and after
+        how many rated matches a rating is settled (422 ``bad_season`` outside 1 to 1000)."""
         club = get_directed_club(request, pk)
         data = self.shape.__class__(data=request.data)
         data.is_valid(raise_exception=True)
         saved: ClubSeasons = seasons.club_seasons_update(
-            actor=request.user, club=club, public=data.validated_data["public"]
+            actor=request.user,
+            club=club,
+            public=data.validated_data.get("public"),
+            settled_after=data.validated_data.get("settled_after"),
         )
-        return Response({"public": saved.public})
+        return Response({"public": saved.public, "settled_after": saved.settled_after})
 
 
 class TournamentSeedByRatings(APIView):
@@ -272,6 +355,7 @@ __all__ = [
     "ClubRatings",
     "ClubSeasonsSettings",
     "ClubSeasonsView",
+    "MemberRatingPrivacy",
     "MemberRatingView",
     "SeasonDetail",
     "SeasonLadder",

@@ -11,7 +11,13 @@ from .ratings import (
     rebuild_all_ratings,
     update_club_ratings,
 )
-from .seasons import club_seasons_update, season_create, season_delete, season_update
+from .seasons import (
+    club_seasons_update,
+    member_rating_privacy_update,
+    season_create,
+    season_delete,
+    season_update,
+)
 from .seeding import seed_by_member_ratings
 
 __all__ = [
@@ -21,6 +27,7 @@ __all__ = [
     "RatingsUpdate",
     "club_seasons_update",
     "evening_redated",
+    "member_rating_privacy_update",
     "rebuild_all_evenings",
     "rebuild_all_ratings",
     "season_create",

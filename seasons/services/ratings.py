@@ -18,6 +18,10 @@ from there are deleted, the ratings just before are read back from the changes b
 the games from there are rated again. Without a ``match_id`` it compares every game with what
 was rated and folds again from the first difference (the catch-up). The result is the same
 rows whatever the order the messages came in (tests/seasons/test_ratings_projection.py).
+
+The partnerships' own ratings (``PartnershipRating``, ``rating.fold_pairs``) follow in the same
+transaction: a game appended on top moves its two pairs; any fold again refolds every pair of
+the club from all its games (``_write_pairs``).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from tournaments.clubdate import club_date
 from tournaments.models import Club, MatchEvent, Player, Team
 
 from .. import rating
-from ..models import MemberRating, RatingChange, RatingCheckpoint
+from ..models import MemberRating, PartnershipRating, RatingChange, RatingCheckpoint
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +88,7 @@ def update_club_ratings(
                 _write(
                     club_id, rating.fold([game], _ratings_before(club_id, game.players, None))[1]
                 )
+                _write_pairs(club_id, [game], everything=False)
                 _set_checkpoint(checkpoint, game.key)
                 return RatingsUpdate(club_id, APPENDED, 1)
             start = min(g.key for g in (game, was) if g is not None)
@@ -261,7 +266,8 @@ def _ratings_before(
 def _refold(checkpoint: RatingCheckpoint, start: rating.Key | None) -> int:
     """Rate again every game from ``start`` (None: all); return how many games were rated."""
     club_id = checkpoint.club_id
-    games = [g for g in _games(club_id) if start is None or g.key >= start]
+    every = _games(club_id)
+    games = [g for g in every if start is None or g.key >= start]
     stale = RatingChange.objects.filter(club_id=club_id)
     if start is not None:
         stale = stale.filter(_from(start))
@@ -271,6 +277,7 @@ def _refold(checkpoint: RatingCheckpoint, start: rating.Key | None) -> int:
     before = _ratings_before(club_id, players, start) if start is not None else {}
     _after, changes = rating.fold(games, before)
     _write(club_id, changes, refresh=touched)
+    _write_pairs(club_id, every, everything=True)
     last = (
         RatingChange.objects.filter(club_id=club_id)
         .order_by("-day", "-finished_at", "-match_id")
@@ -279,6 +286,40 @@ def _refold(checkpoint: RatingCheckpoint, start: rating.Key | None) -> int:
     )
     _set_checkpoint(checkpoint, last)
     return len(games)
+
+
+def _write_pairs(club_id: int, games: list[rating.Game], *, everything: bool) -> None:
+    """Write the partnerships' ratings: folded from ``games`` on top of the stored ones of
+    their pairs, or (``everything``: ``games`` are all the club's) afresh for the whole club.
+
+    A pair's rating after its latest game does not depend on which call folded it: appending
+    one game after the checkpoint folds it on top, anything else folds every game again.
+    """
+    pairs = {team for g in games for team in g.teams}
+    stored = PartnershipRating.objects.filter(club_id=club_id)
+    if everything:
+        start: dict[rating.Pair, rating.Rating] = {}
+        stored.delete()
+    else:
+        mine = [
+            r
+            for r in stored.filter(first_id__in={a for a, _ in pairs})
+            if (r.first_id, r.second_id) in pairs
+        ]
+        start = {
+            (r.first_id, r.second_id): rating.Rating(r.mu, r.sigma, r.matches, r.last_played_on)
+            for r in mine
+        }
+        PartnershipRating.objects.filter(pk__in=[r.pk for r in mine]).delete()
+    after = rating.fold_pairs(games, start)
+    PartnershipRating.objects.bulk_create(
+        PartnershipRating(
+            club_id=club_id, first_id=a, second_id=b, mu=now.mu, sigma=now.sigma,
+            matches=now.matches, last_played_on=now.last_played,
+        )
+        for (a, b), now in sorted(after.items())
+        if (a, b) in pairs and now.last_played is not None
+    )  # fmt: skip
 
 
 def _write(club_id: int, changes: list[rating.Change], refresh: Iterable[int] = ()) -> None:

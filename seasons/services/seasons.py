@@ -7,12 +7,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from tournaments.access import is_club_director
 from tournaments.errors import ClubNotPermitted, InvalidClubData
-from tournaments.models import Club
+from tournaments.models import Club, Player
+from tournaments.privacy import own
 
-from ..models import ClubSeasons, Season
+from ..models import ClubSeasons, RatingPrivacy, Season
 
 
 def _require_director(actor: Any, club: Club | int) -> None:
@@ -28,12 +30,19 @@ def _checked(row: Season | ClubSeasons) -> None:
         raise InvalidClubData("; ".join(messages), code="bad_season") from exc
 
 
-def club_seasons_update(*, actor: Any, club: Club, public: bool) -> ClubSeasons:
-    """Say whether anyone may see the club's ladder, rating list and member pages."""
+def club_seasons_update(
+    *, actor: Any, club: Club, public: bool | None = None, settled_after: int | None = None
+) -> ClubSeasons:
+    """Say whether anyone may see the club's ladder, rating list and member pages, and after
+    how many rated matches a rating is settled (None: as it was). All or nothing."""
     _require_director(actor, club)
     with transaction.atomic():
         settings, _ = ClubSeasons.objects.select_for_update().get_or_create(club=club)
-        settings.public = bool(public)
+        if public is not None:
+            settings.public = bool(public)
+        if settled_after is not None:
+            settings.settled_after = settled_after
+        _checked(settings)
         settings.save()
     return settings
 
@@ -81,3 +90,23 @@ def season_delete(*, actor: Any, season: Season) -> None:
     """Remove a season (its ladder is computed, so nothing else goes with it)."""
     _require_director(actor, season.club_id)
     season.delete()
+
+
+def member_rating_privacy_update(*, actor: Any, member: Player, hidden: bool) -> RatingPrivacy:
+    """Say whether ``member``'s rating is kept from the club's public page and API (the member
+    themself, or a director of their club). One row, written whole or not at all."""
+    if member.club_id is None:
+        raise InvalidClubData("only a club's member has a rating", code="bad_season")
+    if not (own(actor, member) or is_club_director(actor, member.club_id)):
+        raise ClubNotPermitted("only the member or a director of their club may do this")
+    if not isinstance(hidden, bool):
+        raise InvalidClubData("hidden: true or false", code="bad_season")
+    with transaction.atomic():
+        choice, _ = RatingPrivacy.objects.select_for_update().get_or_create(
+            player=member, defaults={"changed_at": timezone.now()}
+        )
+        choice.hidden = hidden
+        choice.changed_at = timezone.now()
+        choice.changed_by = actor if getattr(actor, "is_authenticated", False) else None
+        choice.save()
+    return choice

@@ -107,6 +107,6 @@ def test_a_director_makes_the_clubs_ratings_public_and_nobody_else_may(played: C
     assert bad.status_code == 400 and bad.json()["code"] == "invalid"
     assert not ClubSeasons.objects.filter(public=True).exists()
     made = api(played.director).patch(url, {"public": True}, format="json")
-    assert made.status_code == 200 and made.json() == {"public": True}
-    assert api().get(url).json() == {"public": True}
+    assert made.status_code == 200 and made.json() == {"public": True, "settled_after": 10}
+    assert api().get(url).json() == {"public": True, "settled_after": 10}
     assert api().patch(url, {"public": False}, format="json").status_code in (401, 404)

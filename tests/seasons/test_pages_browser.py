@@ -65,3 +65,28 @@ def test_the_club_member_and_seasons_pages_fit_a_phone_and_pass_axe(
             if serious:
                 problems[f"{url}@{label}"] = serious
     assert not problems, problems
+
+
+def test_a_members_page_explains_the_evening_on_a_phone(
+    browser: Browser, live_server: Any, contexts: list[Any]
+) -> None:
+    with database():
+        world = make_club_world(name="Thursday Seep Club with a long name for a phone")
+        with_password(world.director, world.director.username)
+        evening = world.evening()
+        world.play(evening, (0, 1, 2, 3), winner=0)
+        world.play(evening, (0, 1, 4, 5), winner=1)
+        world.play(evening, (6, 7, 0, 1), winner=1)
+        slug, member = world.club.slug, world.members[0].pk
+    page = signed_in(contexts, browser, live_server.url, world.director.username, PHONE)
+    response = page.goto(f"{live_server.url}/c/{slug}/m/{member}/")
+    assert response is not None and response.status == 200
+    story = page.locator("#story-heading").locator("xpath=..")
+    text = " ".join(story.inner_text().split())
+    assert "How each evening moved the rating" in text
+    assert "Expected" in text and "from 3 matches; scored 2" in text
+    assert "Chance to win" in text and "with Member B" in text and "Member H" in text
+    assert "Provisional" in text
+    assert page.get_by_text("Provisional", exact=True).first.is_visible()
+    assert page_width(page) <= PHONE["width"], "the member page overflows at 390"
+    assert not serious_violations(page)

@@ -62,6 +62,10 @@ def test_the_export_holds_the_member_their_teams_matches_evenings_and_ratings(
     assert [e["won"] for e in data["evenings"]] == [1, 0]
     assert [c["result"] for c in data["rating_history"]] == ["won", "lost"]
     assert data["rating"]["matches"] == 2
+    assert data["rating_hidden"] is False
+    assert sorted((p["partner"], p["matches"]) for p in data["partnerships"]) == [
+        ("Member B", 1), ("Member E", 1),
+    ]  # fmt: skip
     # the third match (members 1, 2, 3, 7) is not member 0's: nothing of it is exported
     assert "Member H" not in json.dumps(data)
 

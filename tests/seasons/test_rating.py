@@ -150,3 +150,39 @@ def test_the_ladder_counts_the_best_evenings_and_shares_a_rank_on_a_tie() -> Non
     by_wins = ladder.ladder(rows, ladder.Rule(ladder.WINS, (3,)), {})
     assert [(x.player_id, x.points) for x in by_wins] == [(7, 12), (8, 12), (9, 3)]
     assert by_wins[0].rank == 1 and by_wins[1].rank == 2  # 7 won an evening: ahead on the tie
+
+
+@settings(max_examples=60, deadline=None)
+@given(evenings(), st.data())
+def test_partnerships_fold_in_two_parts_as_at_once_and_only_from_their_games(
+    games: list[Game], data: st.DataObject
+) -> None:
+    """What the projection's append does for a pair: on top of the stored ratings; and a
+    pair's rating counts exactly the games the two played together."""
+    ordered = sorted(games, key=lambda g: g.key)
+    cut = data.draw(st.integers(0, len(ordered)))
+    whole = rating.fold_pairs(ordered)
+    assert rating.fold_pairs(ordered[cut:], rating.fold_pairs(ordered[:cut])) == whole
+    assert rating.fold_pairs(list(reversed(ordered))) == whole
+    for pair, now in whole.items():
+        assert now.matches == sum(pair in g.teams for g in games)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 50), st.floats(0.5, 9)), min_size=4, max_size=4))
+def test_the_chance_to_win_is_the_models_own(four: list[tuple[float, float]]) -> None:
+    """``win_probability`` is openskill's prediction, and the two sides' chances sum to 1."""
+    model = rating.MODEL
+    teams = [
+        [model.rating(mu=m, sigma=s) for m, s in four[:2]],
+        [model.rating(mu=m, sigma=s) for m, s in four[2:]],
+    ]
+    chance = rating.win_probability(four[:2], four[2:])
+    assert chance == pytest.approx(model.predict_win(teams)[0], abs=1e-9)
+    assert chance + rating.win_probability(four[2:], four[:2]) == pytest.approx(1.0)
+
+
+def test_a_rating_is_provisional_below_the_settled_count() -> None:
+    assert rating.is_provisional(rating.SETTLED_AFTER - 1)
+    assert not rating.is_provisional(rating.SETTLED_AFTER)
+    assert not rating.is_provisional(3, settled_after=3)

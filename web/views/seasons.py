@@ -9,13 +9,20 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
-from seasons import privacy, selectors
+from seasons import privacy, rating, selectors
+from seasons import services as seasons_services
 from seasons.models import Season
 from tournaments.clubdate import club_today
+from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player
 
 from ..clubtime import use_club_zone
@@ -56,6 +63,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     as_of = _day(request.GET.get("as_of"))
     evenings = selectors.season_evenings(season=season) if season else []
     lines = selectors.season_ladder(season=season, as_of=as_of) if season else []
+    hidden = selectors.hidden_ratings(club=club, viewer=request.user)
     return render(
         request,
         "web/club_page.html",
@@ -66,20 +74,28 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "evenings": evenings,
             "as_of": as_of,
             "lines": lines,
-            "ratings": selectors.rating_list(club=club, on=today),
+            "ratings": [
+                r for r in selectors.rating_list(club=club, on=today) if r.player.pk not in hidden
+            ],
+            "settled_after": selectors.settled_after(club),
         },
     )
 
 
 @require_GET
 def member_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A member's rating over time, evenings, partners, results and ladder places."""
+    """A member's rating over time and what each evening and match did to it, their
+    partnerships' ratings, evenings, partners, results and ladder places. A member who hides
+    their rating shows none of it but to the club's directors and to themself."""
     club = _club_or_404(request, slug)
     today = club_today(club)
     member = get_object_or_404(Player, club=club, pk=pk)
-    history = list(selectors.rating_history(player=member))
-    now = selectors.ratings_now(players=[member.pk], on=today).get(member.pk)
+    hidden = selectors.hidden_ratings(club=club, viewer=request.user)
+    kept = member.pk in hidden
+    history = [] if kept else list(selectors.rating_history(player=member))
+    now = None if kept else selectors.ratings_now(players=[member.pk], on=today).get(member.pk)
     points = [Point(c.day.strftime("%-d %b %Y"), c.mu, c.sigma) for c in history]
+    story = [] if kept else selectors.rating_story(player=member, hidden=hidden)
     return render(
         request,
         "web/member_page.html",
@@ -87,7 +103,14 @@ def member_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "club": club,
             "member": member,
             "rating": now,
-            "chart": rating_over_time(points, member.name),
+            "kept": kept,
+            "rating_hidden": selectors.rating_hidden(player=member),
+            "may_hide": privacy.may_ask(request.user, member),
+            "settled_after": selectors.settled_after(club),
+            "partnership_after": rating.PARTNERSHIP_AFTER,
+            "chart": rating_over_time(points, member.name) if points else "",
+            "story": list(reversed(story)),
+            "partnerships": selectors.partnership_ratings(player=member, on=today, hidden=hidden),
             "history": list(reversed(history)),
             "partners": selectors.partners(player=member),
             "evenings": selectors.evenings(player=member),
@@ -95,3 +118,31 @@ def member_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "own": privacy.own(request.user, member),
         },
     )
+
+
+@login_required
+@require_POST
+def member_rating_privacy(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Hide the member's rating from the club's public page (``hidden=1``) or show it again
+    (the member themself, or a director of the club)."""
+    member = get_object_or_404(Player.objects.select_related("club"), club__slug=slug, pk=pk)
+    if not privacy.may_ask(request.user, member):
+        raise PermissionDenied("only a director of the club, or the member, may do this")
+    choice = request.POST.get("hidden")
+    if choice not in ("0", "1"):
+        messages.error(request, _("Choose whether to hide the rating or show it."))
+    else:
+        try:
+            seasons_services.member_rating_privacy_update(
+                actor=request.user, member=member, hidden=choice == "1"
+            )
+        except ClubRefused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                _("The rating is now hidden from the club's public page.")
+                if choice == "1"
+                else _("The rating is now shown on the club's page."),
+            )
+    return redirect(reverse("web:club-member-page", args=[slug, pk]))

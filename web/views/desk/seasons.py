@@ -12,11 +12,13 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from competition.errors import CompetitionRefused
 from seasons import services
 from seasons.models import ClubSeasons, RatingSeeding, Season
+from seasons.rating import SETTLED_AFTER
 from tournaments.errors import ClubRefused
 from tournaments.models import Club
 
@@ -53,6 +55,11 @@ class PublicForm(forms.Form):
     public = forms.BooleanField(
         required=False, label="Anyone may see the ladder, the ratings and the members' pages"
     )
+    settled_after = forms.IntegerField(
+        required=False, min_value=1, max_value=1000,
+        label=_("Rated matches before a rating is settled"),
+        help_text=_("Until then a member's rating is marked provisional."),
+    )  # fmt: skip
 
 
 class SeedForm(forms.Form):
@@ -71,7 +78,12 @@ def _page(request: HttpRequest, club: Club, form: SeasonForm, status: int = 200)
             "club": club,
             "seasons": Season.objects.filter(club=club).order_by("-starts_on", "-pk"),
             "form": form,
-            "public_form": PublicForm(initial={"public": bool(settings and settings.public)}),
+            "public_form": PublicForm(
+                initial={
+                    "public": bool(settings and settings.public),
+                    "settled_after": settings.settled_after if settings else SETTLED_AFTER,
+                }
+            ),
         },
         status=status,
     )
@@ -126,11 +138,19 @@ def season_remove(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
 @club_desk("POST")
 def seasons_public(request: HttpRequest, club: Club) -> HttpResponse:
     form = PublicForm(request.POST)
-    public = form.is_valid() and form.cleaned_data["public"]
+    if not form.is_valid():  # only the count can be wrong: nothing is changed
+        messages.error(request, _("Rated matches before a rating is settled: 1 to 1000."))
+        return _seasons(club)
+    public = form.cleaned_data["public"]
     return _changed(
         request,
         club,
-        lambda: services.club_seasons_update(actor=request.user, club=club, public=public),
+        lambda: services.club_seasons_update(
+            actor=request.user,
+            club=club,
+            public=public,
+            settled_after=form.cleaned_data["settled_after"],
+        ),
         f"The club's pages are {'public' if public else 'private'}.",
     )
 

@@ -46,6 +46,7 @@ from .entry_withdrawn_command_kind_enum import EntryWithdrawnCommandKindEnum
 from .entry_withdrawn_command_request import EntryWithdrawnCommandRequest
 from .entry_withdrawn_payload_request import EntryWithdrawnPayloadRequest
 from .evening import Evening
+from .evening_story import EveningStory
 from .event import Event
 from .event_page import EventPage
 from .fixture import Fixture
@@ -71,6 +72,7 @@ from .match_state import MatchState
 from .match_state_legal_moves_type_0_item import MatchStateLegalMovesType0Item
 from .match_state_position_type_0 import MatchStatePositionType0
 from .match_status_enum import MatchStatusEnum
+from .match_story import MatchStory
 from .matches_list_status import MatchesListStatus
 from .measure_enum import MeasureEnum
 from .member import Member
@@ -108,10 +110,12 @@ from .paginated_tournament_list import PaginatedTournamentList
 from .paginated_webhook_delivery_list import PaginatedWebhookDeliveryList
 from .paginated_webhook_list import PaginatedWebhookList
 from .partner import Partner
+from .partnership import Partnership
 from .patched_club_request import PatchedClubRequest
 from .patched_club_seasons_settings_request import PatchedClubSeasonsSettingsRequest
 from .patched_member_request import PatchedMemberRequest
 from .patched_member_request_user_type_1 import PatchedMemberRequestUserType1
+from .patched_rating_privacy_request import PatchedRatingPrivacyRequest
 from .patched_round_edit_request import PatchedRoundEditRequest
 from .patched_season_request import PatchedSeasonRequest
 from .patched_stage_request import PatchedStageRequest
@@ -134,6 +138,7 @@ from .published_fixture import PublishedFixture
 from .rated_member import RatedMember
 from .rating_change import RatingChange
 from .rating_fields import RatingFields
+from .rating_privacy import RatingPrivacy
 from .reason_enum import ReasonEnum
 from .result_enum import ResultEnum
 from .result_page import ResultPage
@@ -153,6 +158,7 @@ from .score_adjusted_command_request import ScoreAdjustedCommandRequest
 from .score_adjusted_payload_request import ScoreAdjustedPayloadRequest
 from .season import Season
 from .season_request import SeasonRequest
+from .seat import Seat
 from .seed_by_ratings_request_request import SeedByRatingsRequestRequest
 from .seeded_by_ratings import SeededByRatings
 from .seeded_by_ratings_ratings import SeededByRatingsRatings
@@ -250,6 +256,7 @@ __all__ = (
     "EntryWithdrawnCommandRequest",
     "EntryWithdrawnPayloadRequest",
     "Evening",
+    "EveningStory",
     "Event",
     "EventPage",
     "Fixture",
@@ -275,6 +282,7 @@ __all__ = (
     "MatchStateLegalMovesType0Item",
     "MatchStatePositionType0",
     "MatchStatusEnum",
+    "MatchStory",
     "MatchesListStatus",
     "MeasureEnum",
     "Member",
@@ -312,10 +320,12 @@ __all__ = (
     "PaginatedWebhookDeliveryList",
     "PaginatedWebhookList",
     "Partner",
+    "Partnership",
     "PatchedClubRequest",
     "PatchedClubSeasonsSettingsRequest",
     "PatchedMemberRequest",
     "PatchedMemberRequestUserType1",
+    "PatchedRatingPrivacyRequest",
     "PatchedRoundEditRequest",
     "PatchedSeasonRequest",
     "PatchedStageRequest",
@@ -334,6 +344,7 @@ __all__ = (
     "RatedMember",
     "RatingChange",
     "RatingFields",
+    "RatingPrivacy",
     "ReasonEnum",
     "ResultEnum",
     "ResultPage",
@@ -353,6 +364,7 @@ __all__ = (
     "ScoreAdjustedPayloadRequest",
     "Season",
     "SeasonRequest",
+    "Seat",
     "SeedByRatingsRequestRequest",
     "SeededByRatings",
     "SeededByRatingsRatings",

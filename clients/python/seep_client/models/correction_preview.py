@@ -23,6 +23,10 @@ class CorrectionPreview:
         notices (list[str]):
         fed_later (bool):
         needs_confirmation (bool):
+        ratings (list[Any]): The club's members whose rating would change: {key, name, before, after}, each a {member,
+            mu, sigma, conservative, matches} or null.
+        ladder (list[Any]): The ladder lines that would change, of the seasons holding the evening: {key, name, before,
+            after}, each a {season, season_name, member, rank, points} or null.
     """
 
     match: int
@@ -34,6 +38,8 @@ class CorrectionPreview:
     notices: list[str]
     fed_later: bool
     needs_confirmation: bool
+    ratings: list[Any]
+    ladder: list[Any]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -55,6 +61,10 @@ class CorrectionPreview:
 
         needs_confirmation = self.needs_confirmation
 
+        ratings = self.ratings
+
+        ladder = self.ladder
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -68,6 +78,8 @@ class CorrectionPreview:
                 "notices": notices,
                 "fed_later": fed_later,
                 "needs_confirmation": needs_confirmation,
+                "ratings": ratings,
+                "ladder": ladder,
             }
         )
 
@@ -94,6 +106,10 @@ class CorrectionPreview:
 
         needs_confirmation = d.pop("needs_confirmation")
 
+        ratings = cast(list[Any], d.pop("ratings"))
+
+        ladder = cast(list[Any], d.pop("ladder"))
+
         correction_preview = cls(
             match=match,
             kind=kind,
@@ -104,6 +120,8 @@ class CorrectionPreview:
             notices=notices,
             fed_later=fed_later,
             needs_confirmation=needs_confirmation,
+            ratings=ratings,
+            ladder=ladder,
         )
 
         correction_preview.additional_properties = d

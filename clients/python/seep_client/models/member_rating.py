@@ -8,9 +8,11 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.evening import Evening
+    from ..models.evening_story import EveningStory
     from ..models.ladder_place import LadderPlace
     from ..models.member_ref import MemberRef
     from ..models.partner import Partner
+    from ..models.partnership import Partnership
     from ..models.rating_change import RatingChange
     from ..models.rating_fields import RatingFields
 
@@ -24,7 +26,11 @@ class MemberRating:
     Attributes:
         member (MemberRef):
         rating (None | RatingFields):
+        rating_hidden (bool): The member keeps their rating from the club's public page and API.
+        settled_after (int): Rated matches after which a rating is no longer provisional.
         history (list[RatingChange]):
+        story (list[EveningStory]): What each published evening did to the rating, latest first.
+        partnerships (list[Partnership]): The pair's own rating, for partners of at least 5 matches together.
         partners (list[Partner]):
         evenings (list[Evening]):
         ladders (list[LadderPlace]):
@@ -32,7 +38,11 @@ class MemberRating:
 
     member: MemberRef
     rating: None | RatingFields
+    rating_hidden: bool
+    settled_after: int
     history: list[RatingChange]
+    story: list[EveningStory]
+    partnerships: list[Partnership]
     partners: list[Partner]
     evenings: list[Evening]
     ladders: list[LadderPlace]
@@ -49,10 +59,24 @@ class MemberRating:
         else:
             rating = self.rating
 
+        rating_hidden = self.rating_hidden
+
+        settled_after = self.settled_after
+
         history = []
         for history_item_data in self.history:
             history_item = history_item_data.to_dict()
             history.append(history_item)
+
+        story = []
+        for story_item_data in self.story:
+            story_item = story_item_data.to_dict()
+            story.append(story_item)
+
+        partnerships = []
+        for partnerships_item_data in self.partnerships:
+            partnerships_item = partnerships_item_data.to_dict()
+            partnerships.append(partnerships_item)
 
         partners = []
         for partners_item_data in self.partners:
@@ -75,7 +99,11 @@ class MemberRating:
             {
                 "member": member,
                 "rating": rating,
+                "rating_hidden": rating_hidden,
+                "settled_after": settled_after,
                 "history": history,
+                "story": story,
+                "partnerships": partnerships,
                 "partners": partners,
                 "evenings": evenings,
                 "ladders": ladders,
@@ -87,9 +115,11 @@ class MemberRating:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.evening import Evening
+        from ..models.evening_story import EveningStory
         from ..models.ladder_place import LadderPlace
         from ..models.member_ref import MemberRef
         from ..models.partner import Partner
+        from ..models.partnership import Partnership
         from ..models.rating_change import RatingChange
         from ..models.rating_fields import RatingFields
 
@@ -111,12 +141,30 @@ class MemberRating:
 
         rating = _parse_rating(d.pop("rating"))
 
+        rating_hidden = d.pop("rating_hidden")
+
+        settled_after = d.pop("settled_after")
+
         history = []
         _history = d.pop("history")
         for history_item_data in _history:
             history_item = RatingChange.from_dict(history_item_data)
 
             history.append(history_item)
+
+        story = []
+        _story = d.pop("story")
+        for story_item_data in _story:
+            story_item = EveningStory.from_dict(story_item_data)
+
+            story.append(story_item)
+
+        partnerships = []
+        _partnerships = d.pop("partnerships")
+        for partnerships_item_data in _partnerships:
+            partnerships_item = Partnership.from_dict(partnerships_item_data)
+
+            partnerships.append(partnerships_item)
 
         partners = []
         _partners = d.pop("partners")
@@ -142,7 +190,11 @@ class MemberRating:
         member_rating = cls(
             member=member,
             rating=rating,
+            rating_hidden=rating_hidden,
+            settled_after=settled_after,
             history=history,
+            story=story,
+            partnerships=partnerships,
             partners=partners,
             evenings=evenings,
             ladders=ladders,

@@ -13,23 +13,31 @@ T = TypeVar("T", bound="PatchedClubSeasonsSettingsRequest")
 
 @_attrs_define
 class PatchedClubSeasonsSettingsRequest:
-    """Whether anyone may see the club's ladders, ratings and member pages.
+    """Whether anyone may see the club's ladders, ratings and member pages, and after how
+    many rated matches a member's rating is settled (a PATCH changes those it names).
 
-    Attributes:
-        public (bool | Unset):
+        Attributes:
+            public (bool | Unset):
+            settled_after (int | Unset): Rated matches after which a rating is no longer provisional: 1 to 1000 (10 unless
+                the club chose; outside, 422 bad_season).
     """
 
     public: bool | Unset = UNSET
+    settled_after: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         public = self.public
+
+        settled_after = self.settled_after
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
         if public is not UNSET:
             field_dict["public"] = public
+        if settled_after is not UNSET:
+            field_dict["settled_after"] = settled_after
 
         return field_dict
 
@@ -38,8 +46,11 @@ class PatchedClubSeasonsSettingsRequest:
         d = dict(src_dict)
         public = d.pop("public", UNSET)
 
+        settled_after = d.pop("settled_after", UNSET)
+
         patched_club_seasons_settings_request = cls(
             public=public,
+            settled_after=settled_after,
         )
 
         patched_club_seasons_settings_request.additional_properties = d

@@ -24,8 +24,10 @@ class RatingChange:
         finished_at (datetime.datetime):
         partner (MemberRef):
         result (str): won, drew or lost
-        mu (float):
-        sigma (float):
+        mu_before (float): Before the match (after the drift of time away).
+        sigma_before (float): Before the match.
+        mu (float): After the match.
+        sigma (float): After the match.
     """
 
     match: int
@@ -34,6 +36,8 @@ class RatingChange:
     finished_at: datetime.datetime
     partner: MemberRef
     result: str
+    mu_before: float
+    sigma_before: float
     mu: float
     sigma: float
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -51,6 +55,10 @@ class RatingChange:
 
         result = self.result
 
+        mu_before = self.mu_before
+
+        sigma_before = self.sigma_before
+
         mu = self.mu
 
         sigma = self.sigma
@@ -65,6 +73,8 @@ class RatingChange:
                 "finished_at": finished_at,
                 "partner": partner,
                 "result": result,
+                "mu_before": mu_before,
+                "sigma_before": sigma_before,
                 "mu": mu,
                 "sigma": sigma,
             }
@@ -89,6 +99,10 @@ class RatingChange:
 
         result = d.pop("result")
 
+        mu_before = d.pop("mu_before")
+
+        sigma_before = d.pop("sigma_before")
+
         mu = d.pop("mu")
 
         sigma = d.pop("sigma")
@@ -100,6 +114,8 @@ class RatingChange:
             finished_at=finished_at,
             partner=partner,
             result=result,
+            mu_before=mu_before,
+            sigma_before=sigma_before,
             mu=mu,
             sigma=sigma,
         )

@@ -19,6 +19,8 @@ class RatingFields:
         conservative (float): mu - 3 sigma.
         matches (int): Rated matches.
         last_played (datetime.date | None): The evening of the last.
+        provisional (bool): Fewer rated matches than the club's settled_after (10 unless it chose): the rating is still
+            provisional.
     """
 
     mu: float
@@ -26,6 +28,7 @@ class RatingFields:
     conservative: float
     matches: int
     last_played: datetime.date | None
+    provisional: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +46,8 @@ class RatingFields:
         else:
             last_played = self.last_played
 
+        provisional = self.provisional
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -52,6 +57,7 @@ class RatingFields:
                 "conservative": conservative,
                 "matches": matches,
                 "last_played": last_played,
+                "provisional": provisional,
             }
         )
 
@@ -83,12 +89,15 @@ class RatingFields:
 
         last_played = _parse_last_played(d.pop("last_played"))
 
+        provisional = d.pop("provisional")
+
         rating_fields = cls(
             mu=mu,
             sigma=sigma,
             conservative=conservative,
             matches=matches,
             last_played=last_played,
+            provisional=provisional,
         )
 
         rating_fields.additional_properties = d

@@ -128,12 +128,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PatchedClubSeasonsSettingsRequest | Unset = UNSET,
 ) -> Response[ClubSeasonsSettings | Problem]:
-    """Say whether anyone may see the club's ladders, ratings and member pages.
+    """Say whether anyone may see the club's ladders, ratings and member pages, and after
+    how many rated matches a rating is settled (422 ``bad_season`` outside 1 to 1000).
 
     Args:
         id (int):
         body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
-            ladders, ratings and member pages.
+            ladders, ratings and member pages, and after how
+            many rated matches a member's rating is settled (a PATCH changes those it names).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,12 +163,14 @@ def sync(
     client: AuthenticatedClient,
     body: PatchedClubSeasonsSettingsRequest | Unset = UNSET,
 ) -> ClubSeasonsSettings | Problem | None:
-    """Say whether anyone may see the club's ladders, ratings and member pages.
+    """Say whether anyone may see the club's ladders, ratings and member pages, and after
+    how many rated matches a rating is settled (422 ``bad_season`` outside 1 to 1000).
 
     Args:
         id (int):
         body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
-            ladders, ratings and member pages.
+            ladders, ratings and member pages, and after how
+            many rated matches a member's rating is settled (a PATCH changes those it names).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,12 +193,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PatchedClubSeasonsSettingsRequest | Unset = UNSET,
 ) -> Response[ClubSeasonsSettings | Problem]:
-    """Say whether anyone may see the club's ladders, ratings and member pages.
+    """Say whether anyone may see the club's ladders, ratings and member pages, and after
+    how many rated matches a rating is settled (422 ``bad_season`` outside 1 to 1000).
 
     Args:
         id (int):
         body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
-            ladders, ratings and member pages.
+            ladders, ratings and member pages, and after how
+            many rated matches a member's rating is settled (a PATCH changes those it names).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -220,12 +226,14 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PatchedClubSeasonsSettingsRequest | Unset = UNSET,
 ) -> ClubSeasonsSettings | Problem | None:
-    """Say whether anyone may see the club's ladders, ratings and member pages.
+    """Say whether anyone may see the club's ladders, ratings and member pages, and after
+    how many rated matches a rating is settled (422 ``bad_season`` outside 1 to 1000).
 
     Args:
         id (int):
         body (PatchedClubSeasonsSettingsRequest | Unset): Whether anyone may see the club's
-            ladders, ratings and member pages.
+            ladders, ratings and member pages, and after how
+            many rated matches a member's rating is settled (a PATCH changes those it names).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -115,8 +115,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemberRating | Problem]:
-    """A member's rating now, every rated match, their partners, evenings and ladder
-    places (what the member's page shows).
+    """A member's rating now, every rated match, what each evening and match did to it
+    (``story``), their partners and partnerships, evenings and ladder places (what the
+    member's page shows). A member who hides their rating (``rating_hidden``) has no
+    rating, history, story or partnerships here but to the club's directors and to
+    themself; another member's hidden rating in a match is null.
 
     Args:
         id (int):
@@ -145,8 +148,11 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> MemberRating | Problem | None:
-    """A member's rating now, every rated match, their partners, evenings and ladder
-    places (what the member's page shows).
+    """A member's rating now, every rated match, what each evening and match did to it
+    (``story``), their partners and partnerships, evenings and ladder places (what the
+    member's page shows). A member who hides their rating (``rating_hidden``) has no
+    rating, history, story or partnerships here but to the club's directors and to
+    themself; another member's hidden rating in a match is null.
 
     Args:
         id (int):
@@ -170,8 +176,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemberRating | Problem]:
-    """A member's rating now, every rated match, their partners, evenings and ladder
-    places (what the member's page shows).
+    """A member's rating now, every rated match, what each evening and match did to it
+    (``story``), their partners and partnerships, evenings and ladder places (what the
+    member's page shows). A member who hides their rating (``rating_hidden``) has no
+    rating, history, story or partnerships here but to the club's directors and to
+    themself; another member's hidden rating in a match is null.
 
     Args:
         id (int):
@@ -198,8 +207,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> MemberRating | Problem | None:
-    """A member's rating now, every rated match, their partners, evenings and ladder
-    places (what the member's page shows).
+    """A member's rating now, every rated match, what each evening and match did to it
+    (``story``), their partners and partnerships, evenings and ladder places (what the
+    member's page shows). A member who hides their rating (``rating_hidden``) has no
+    rating, history, story or partnerships here but to the club's directors and to
+    themself; another member's hidden rating in a match is null.
 
     Args:
         id (int):

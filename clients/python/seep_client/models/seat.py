@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.member_ref import MemberRef
+    from ..models.rating_fields import RatingFields
+
+
+T = TypeVar("T", bound="Seat")
+
+
+@_attrs_define
+class Seat:
+    """
+    Attributes:
+        member (MemberRef):
+        rating (None | RatingFields): Before the match; null when the member hides their rating.
+    """
+
+    member: MemberRef
+    rating: None | RatingFields
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.rating_fields import RatingFields
+
+        member = self.member.to_dict()
+
+        rating: dict[str, Any] | None
+        if isinstance(self.rating, RatingFields):
+            rating = self.rating.to_dict()
+        else:
+            rating = self.rating
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "member": member,
+                "rating": rating,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.member_ref import MemberRef
+        from ..models.rating_fields import RatingFields
+
+        d = dict(src_dict)
+        member = MemberRef.from_dict(d.pop("member"))
+
+        def _parse_rating(data: object) -> None | RatingFields:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                rating_type_0 = RatingFields.from_dict(data)
+
+                return rating_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RatingFields, data)
+
+        rating = _parse_rating(d.pop("rating"))
+
+        seat = cls(
+            member=member,
+            rating=rating,
+        )
+
+        seat.additional_properties = d
+        return seat
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
