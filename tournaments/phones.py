@@ -184,10 +184,3 @@ def codes_unlock(*, actor: Any, match: Match) -> None:
         raise ClubNotPermitted("only a director of this tournament may let a table try again")
     TablePhones.objects.filter(match=match).update(code_failures=0, locked_at=None)
     _board_changed(match.pk)
-
-
-def phones_of(match_ids: list[int]) -> dict[int, TablePhones]:
-    """Return the phones' rows of ``match_ids`` by match id (one query; none without ids)."""
-    if not match_ids:
-        return {}
-    return {row.match_id: row for row in TablePhones.objects.filter(match_id__in=match_ids)}

@@ -8,7 +8,7 @@ their teams, matches and results, the matches' states in one statement
 (``tournaments.selectors.match_states``), and the entries and rejections of the deals that
 wait, with what each table settled itself (an entry withdrawn, the other version accepted),
 in one more; and the phones of the tables being played (``tournaments.phones``: last heard,
-one phone a table, locked out of codes) in one more.
+one phone a table, locked out of codes) with their fixtures.
 """
 
 from __future__ import annotations
@@ -374,6 +374,14 @@ def _in_progress(
             table.versions.append(Version(f"rejection-{event.seq}", f"{by}'s version", words))
 
 
+def _phones_row(match: Match) -> TablePhones | None:
+    """Return the match's phones' row, read with its fixture (None: none heard from yet)."""
+    try:
+        return match.phones
+    except TablePhones.DoesNotExist:
+        return None
+
+
 def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
     """Return the board: each running stage's current round(s), table by table."""
     now = now or timezone.now()
@@ -392,7 +400,7 @@ def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
         Fixture.objects.filter(round__in=[r for rs in current.values() for r in rs])
         # a bracket's fixture still waiting for a team is not a table yet
         .filter(Q(result=Fixture.Result.BYE) | Q(team_a__isnull=False, team_b__isnull=False))
-        .select_related("team_a", "team_b", "match__result")
+        .select_related("team_a", "team_b", "match__result", "match__phones")
         .order_by("round__number", "table", "key", "pk")
     )
     rounds_by_id = {r.pk: r for rs in current.values() for r in rs}
@@ -406,7 +414,6 @@ def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
     states = store.match_states(playing)
     waits = _waits([m for m in playing if m.pk in states], states)
     held = seats.held_in([m.pk for m in playing if m.mode == Match.Mode.DIGITAL])
-    heard = phones.phones_of([m.pk for m in playing if m.mode == Match.Mode.SCORE])
     by_stage: dict[int, list[BoardTable]] = {s.pk: [] for s in stages}
     for f in fixtures:
         table = _table(f, states, waits, now)
@@ -415,7 +422,7 @@ def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
         if table.state not in (FINISHED, CALLED_OFF, NOT_STARTED, BYE) and (
             f.match is not None and f.match.mode == Match.Mode.SCORE
         ):
-            table.phones = _phones_now(heard.get(f.match.pk), _match_teams(f), now)
+            table.phones = _phones_now(_phones_row(f.match), _match_teams(f), now)
         by_stage[f.stage_id].append(table)
     return Board(
         [BoardStage(s, current[s.pk], by_stage[s.pk]) for s in stages],

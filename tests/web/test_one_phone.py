@@ -102,7 +102,7 @@ def test_the_other_team_confirms_on_the_same_phone_with_its_cards_code(
 
 
 def test_a_teams_own_code_confirms_nothing_and_is_not_counted(desk: CommittingClient) -> None:
-    t, match, one, tigers, _lotus = table(desk)
+    _t, match, one, tigers, _lotus = table(desk)
     enter(one, match, 60)
     own = by_code(one, match, tigers)
     assert own.status_code == 403
@@ -245,7 +245,7 @@ def test_the_board_shows_when_each_tables_phones_were_last_heard_and_the_silent_
 
 
 def test_a_nonsense_unsent_header_is_left_out(desk: CommittingClient) -> None:
-    t, match, one, _tigers, _lotus = table(desk)
+    _t, match, one, _tigers, _lotus = table(desk)
     for said in ("-3", "two", "9" * 40, "²"):
         assert one.get(f"/keep/{match.pk}/", headers={"X-Unsent-Entries": said}).status_code == 200
     row = TablePhones.objects.get(match=match)
