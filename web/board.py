@@ -101,8 +101,8 @@ def _phones_now(row: TablePhones | None, teams: tuple[str, str], now: datetime) 
         heard.append((teams[side], minutes, unsent))
     last = max((at for at in (row.heard0, row.heard1) if at is not None), default=None)
     silent = last is not None and now - last >= phones.SILENT_AFTER
-    side = row.one_phone_side
-    one = "" if row.one_phone_at is None or side is None else teams[side]
+    whose = row.one_phone_side
+    one = "" if row.one_phone_at is None or whose is None else teams[whose]
     return TablePhonesNow(
         tuple(heard),
         one,
