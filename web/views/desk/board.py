@@ -81,6 +81,7 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
             "version": version,
             "poll_ms": POLL_MS,
             "late_minutes": board.LATE_MINUTES,
+            "silent_minutes": int(phones.SILENT_AFTER.total_seconds() // 60),
         },
     )
 
