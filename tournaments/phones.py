@@ -103,6 +103,11 @@ def _board_changed(match_id: int) -> None:
     cache.set(_board_key(tournament_id), timezone.now().timestamp(), None)
 
 
+def table_of(match_id: int) -> TablePhones | None:
+    """Return what is known of ``match_id``'s phones, or None when nothing is yet."""
+    return TablePhones.objects.filter(match_id=match_id).first()
+
+
 def locked(match_id: int) -> bool:
     """Whether ``match_id``'s table is locked out of codes now."""
     return TablePhones.objects.filter(match_id=match_id, locked_at__isnull=False).exists()

@@ -47,7 +47,10 @@ def card(director: Page, base: str, slug: str, team_id: int) -> tuple[str, str]:
 
 
 def type_code(page: Page, code: str) -> None:
-    page.get_by_label("Their code", exact=False).fill(code)
+    box = page.get_by_label("Their code", exact=False)
+    if not box.is_visible():  # folded away until the table has used a code
+        page.get_by_text("The other team is at this phone?").click()
+    box.fill(code)
     page.get_by_role("button", name="Confirm deal 1 with their code").click()
     page.wait_for_load_state("load")
 
@@ -72,12 +75,17 @@ def test_one_phone_takes_the_other_teams_code_and_locks_out_a_guesser(
     table.get_by_label(f"Card points of {match.team0.name}").fill("64")
     table.get_by_role("button", name="Send deal 1").click()
     expect(table.get_by_text("Waiting for the other team to confirm")).to_be_visible()
+    # two phones see the box folded away; the table opens it
+    expect(table.get_by_label("Their code", exact=False)).to_be_hidden()
+    table.get_by_text("The other team is at this phone?").click()
     expect(table.get_by_label("Their code", exact=False)).to_be_visible()
     checked(table, "entered-390")
 
     type_code(table, wrongs[0])
     expect(table.get_by_text("That is not the other team's code", exact=False)).to_be_visible()
     expect(table.get_by_text("4 more tries", exact=False)).to_be_visible()
+    # a table that typed a code plays on one phone: the box stands open from now on
+    expect(table.get_by_label("Their code", exact=False)).to_be_visible()
     checked(table, "wrong-390")
     type_code(table, own_code)
     expect(table.get_by_text("That is your own team's code", exact=False)).to_be_visible()

@@ -262,7 +262,8 @@ def _context(
         and not state.disputed
         and any(line.entry.side == side for line in lines)
     )
-    codes_locked = by_code and phones.locked(match.pk)
+    table = phones.table_of(match.pk) if by_code else None
+    codes_locked = table is not None and table.locked_at is not None
     for shown in shown_entries:
         shown["by_code"] = by_code and not codes_locked and shown["yours"]
     finished = state.status == matchlog.FINISHED
@@ -297,6 +298,8 @@ def _context(
         "rules": entry_form.rules,
         "settle": [] if ended else settle_options(state, me, teams),
         "codes_locked": codes_locked,
+        # a table that plays on one phone shows the code box open; two phones, folded away
+        "one_phone": table is not None and table.one_phone_at is not None,
     }
     page["announce"] = keep_words(page)
     return page
