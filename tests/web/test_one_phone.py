@@ -267,3 +267,19 @@ def test_a_code_is_taken_with_any_spaces_and_no_other_code_is(
         spaced = spaced[:at] + " " + spaced[at:]
     assert links.code_matches(link, spaced)
     assert links.code_matches(link, other) == ("".join(other.split()) == code)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_poll_outside_any_test_transaction_writes_last_heard_after_its_read(
+    desk: CommittingClient,
+) -> None:
+    """The page and its poll read in one snapshot (on PostgreSQL a READ ONLY transaction):
+    last heard is written after it, and the poll answers 200."""
+    _t, match, one, _tigers, _lotus = table(desk)
+    for path in (f"/keep/{match.pk}/", f"/keep/{match.pk}/status/"):
+        cache.clear()
+        TablePhones.objects.filter(match=match).update(heard0=None)
+        answer = one.get(path, headers={"X-Unsent-Entries": "1"})
+        assert answer.status_code == 200
+        row = TablePhones.objects.get(match=match)
+        assert row.heard0 is not None and row.unsent0 == 1

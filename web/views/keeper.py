@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -96,7 +97,12 @@ def _heard(request: HttpRequest, match: Match, state: matchlog.MatchState) -> No
         return
     said = request.headers.get(UNSENT_HEADER, "").strip()
     unsent = int(said) if said.isascii() and said.isdigit() and len(said) <= 6 else None
-    phones.heard(match_id=match.pk, side=side, unsent=unsent)
+    match_id, heard_side = match.pk, side
+    # written after the read's transaction (on PostgreSQL a READ ONLY one: consistent_read),
+    # at once when there is none; robust: a phone's poll never fails for its last-heard time
+    transaction.on_commit(
+        lambda: phones.heard(match_id=match_id, side=heard_side, unsent=unsent), robust=True
+    )
 
 
 @team_links.signed_in_or_linked
