@@ -196,6 +196,22 @@ def test_the_code_is_on_its_own_card_only_and_a_new_link_has_a_new_code(
     assert by_code(one, match, new).status_code == 302
 
 
+def test_the_other_team_may_scan_its_own_card_on_the_phone_instead(
+    desk: CommittingClient,
+) -> None:
+    t, match, one, _tigers, _lotus = table(desk)
+    enter(one, match, 60)
+    scanned = one.get(link_of(desk, t, match.team1))  # the same phone opens Lotus's card
+    assert scanned.status_code == 302
+    page = html.unescape(one.get(f"/keep/{match.pk}/").content.decode())
+    assert "Confirm deal 1" in page and "data-code-form" not in page
+    answered = one.post(f"/keep/{match.pk}/answer/", command(match, action="confirm", entry=1))
+    assert answered.status_code == 302
+    lotus_link = TeamLink.objects.get(team=match.team1, revoked_at__isnull=True)
+    confirmed = MatchEvent.objects.get(match=match, kind="deal_confirmed")
+    assert confirmed.via == f"team-link:1:{lotus_link.pk}"
+
+
 def test_a_signed_in_phone_or_a_phone_of_neither_team_takes_no_code(
     desk: CommittingClient,
 ) -> None:
