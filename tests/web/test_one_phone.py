@@ -166,6 +166,9 @@ def test_a_phone_that_guesses_is_locked_out_and_the_board_says_so(
         302,
         404,
     )
+    someone = CommittingClient()
+    someone.force_login(type(t.organizer).objects.create_user("not-a-director"))
+    assert someone.post(f"/desk/{t.slug}/board/matches/{match.pk}/codes/").status_code == 404
     assert phones.locked(match.pk)
     let = desk.post(f"/desk/{t.slug}/board/matches/{match.pk}/codes/")
     assert let.status_code == 302
