@@ -420,7 +420,7 @@ def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
         if table.state not in (FINISHED, CALLED_OFF) and f.match_id in held:
             table.held_seats = held[f.match_id]
         if table.state not in (FINISHED, CALLED_OFF, NOT_STARTED, BYE) and (
-            f.match is not None and f.match.mode == Match.Mode.SCORE
+            f.match is not None and f.match.mode in (Match.Mode.SCORE, Match.Mode.DIGITAL)
         ):
             table.phones = _phones_now(_phones_row(f.match), _match_teams(f), now)
         by_stage[f.stage_id].append(table)

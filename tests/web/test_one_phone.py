@@ -22,7 +22,7 @@ from tournaments.models import Match, MatchEvent, TablePhones, Team, TeamLink, T
 from tournaments.verify import verify_match
 
 from .checks import check_html
-from .conftest import CommittingClient
+from .conftest import Club, CommittingClient
 from .test_team_links import command, desk, enter, link_of, phone, published_evening
 
 pytestmark = pytest.mark.django_db
@@ -302,3 +302,18 @@ def test_a_poll_outside_any_test_transaction_writes_last_heard_after_its_read(
         assert answer.status_code == 200
         row = TablePhones.objects.get(match=match)
         assert row.heard0 is not None and row.unsent0 == 1
+
+
+def test_a_seated_players_phone_is_heard_on_the_keep_and_the_seat_pages(club: Club) -> None:
+    score, digital = club.matches[0], club.digital
+    club.client(club.player_of(score, 1)).get(f"/keep/{score.pk}/status/")
+    row = TablePhones.objects.get(match=score)
+    assert row.heard1 is not None and row.heard0 is None
+    seated = club.client(club.player_of(digital, 0))
+    assert seated.get(f"/play/{digital.pk}/", headers={"X-Unsent-Entries": "3"}).status_code == 200
+    row = TablePhones.objects.get(match=digital)
+    assert row.heard0 is not None and row.unsent0 == 3
+    # the public, and a director who is not at the table, are no table's phone
+    club.client("director").get(f"/keep/{score.pk}/status/")
+    club.client().get(f"/t/{club.tournament.slug}/")
+    assert TablePhones.objects.get(match=score).heard0 is None

@@ -17,7 +17,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -48,6 +47,7 @@ from ..commands import (
     wants_json,
     written,
 )
+from ..heard import heard_from
 from ..recorder import recorded_by, table_matches
 from .common import POLL_MS, conditional, etag_of
 
@@ -81,11 +81,6 @@ def match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.Match
     return match, state, role
 
 
-#: the header through which a team's phone says how many entries it holds unsent (the
-#: installable phone app's queue): ``X-Unsent-Entries: 2`` (docs/web.md, "The room")
-UNSENT_HEADER = "X-Unsent-Entries"
-
-
 def _heard(request: HttpRequest, match: Match, state: matchlog.MatchState) -> None:
     """Write down that a team's phone at the match's table was heard from (a team's link, or
     a seated player's account), with the entries it says it holds unsent."""
@@ -93,16 +88,8 @@ def _heard(request: HttpRequest, match: Match, state: matchlog.MatchState) -> No
         return
     link = team_links.viewing_for(request, match)
     side = link.side_in(match) if link is not None else side_of(request.user, state, match)
-    if side is None:
-        return
-    said = request.headers.get(UNSENT_HEADER, "").strip()
-    unsent = int(said) if said.isascii() and said.isdigit() and len(said) <= 6 else None
-    match_id, heard_side = match.pk, side
-    # written after the read's transaction (on PostgreSQL a READ ONLY one: consistent_read),
-    # at once when there is none; robust: a phone's poll never fails for its last-heard time
-    transaction.on_commit(
-        lambda: phones.heard(match_id=match_id, side=heard_side, unsent=unsent), robust=True
-    )
+    if side is not None:
+        heard_from(request, match.pk, side)
 
 
 @team_links.signed_in_or_linked
