@@ -52,6 +52,9 @@ class LinkActor:
     tournament_id: int
     #: a team's token bound to one of its players (0: first, 1: second) plays only their seat
     player: int | None = None
+    #: the other team's link whose phone it confirmed on, with this team's code (one phone a
+    #: table): its appends record that phone's link too (``matchlog.link_via``)
+    on_phone: int | None = None
     pk = None
     is_authenticated = False  # not a signed-in user: directors' and keepers' checks say no
     is_superuser = False

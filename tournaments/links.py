@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from .access import LinkActor, is_director
 from .errors import ClubNotPermitted
@@ -24,12 +24,30 @@ from .keys import key_hash
 from .models import Team, TeamLink, Tournament
 
 KEY_SALT = "seep.tournaments.team-link"
+CODE_SALT = "seep.tournaments.team-code"
+#: the digits of a team's confirmation code (docs/links.md, "One phone a table")
+CODE_DIGITS = 6
 
 
 def link_key(link: TeamLink) -> str:
     """Return the key of ``link`` (the secret part of its address)."""
     digest = salted_hmac(KEY_SALT, link.nonce, algorithm="sha256").digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def link_code(link: TeamLink) -> str:
+    """Return the confirmation code printed on ``link``'s card (six digits): the other team's
+    phone takes it as this team's confirmation. Like the key, an HMAC of the link's nonce
+    under the deployment's secret (another salt), kept nowhere: a new link, a new code."""
+    digest = salted_hmac(CODE_SALT, link.nonce, algorithm="sha256").digest()
+    return f"{int.from_bytes(digest[:8], 'big') % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
+
+
+def code_matches(link: TeamLink, code: str) -> bool:
+    """Whether ``code`` (its spaces left out) is ``link``'s confirmation code, compared in
+    constant time."""
+    typed = "".join(code.split())
+    return constant_time_compare(typed, link_code(link))
 
 
 def _require_director(actor: Any, tournament: Tournament | int) -> None:
@@ -73,6 +91,14 @@ def team_links(*, actor: Any, tournament: Tournament) -> dict[int, str]:
             if team.pk not in live:
                 live[team.pk] = _issue(team, actor)
     return {team_id: link_key(link) for team_id, link in live.items()}
+
+
+def team_codes(*, actor: Any, tournament: Tournament) -> dict[int, str]:
+    """Return the confirmation code of every team's live link by team id (a director): what
+    its card prints for confirming on the other team's phone."""
+    _require_director(actor, tournament)
+    live = TeamLink.objects.filter(team__tournament=tournament, revoked_at__isnull=True)
+    return {link.team_id: link_code(link) for link in live}
 
 
 def team_link_reissue(*, actor: Any, team: Team) -> tuple[TeamLink, str]:

@@ -660,6 +660,33 @@ class SeatClaim(models.Model):
         return f"seat {self.seat} of match {self.match_id}{held}"
 
 
+class TablePhones(models.Model):
+    """What the server knows of the phones at a match's table (docs/links.md, "One phone a
+    table"): when each team's phone was last heard from and how many entries it said it held
+    unsent, whether the table plays on one phone (the other team confirmed with the code on
+    its card), and the wrong codes its phone typed (a phone that guesses is locked out of
+    codes until a director lets it try again). One row a match, made on first need; nothing
+    here is part of the match's log.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="phones"
+    )
+    heard0 = models.DateTimeField(null=True, blank=True)  # team0's phone, last heard
+    heard1 = models.DateTimeField(null=True, blank=True)
+    unsent0 = models.PositiveSmallIntegerField(default=0)  # entries it said it holds unsent
+    unsent1 = models.PositiveSmallIntegerField(default=0)
+    #: since when the table plays on one phone (a code typed there, right or wrong)
+    one_phone_at = models.DateTimeField(null=True, blank=True)
+    one_phone_side = models.PositiveSmallIntegerField(null=True, blank=True)  # whose phone
+    #: wrong codes typed since the last right one
+    code_failures = models.PositiveSmallIntegerField(default=0)
+    locked_at = models.DateTimeField(null=True, blank=True)  # locked out of codes since
+
+    def __str__(self) -> str:
+        return f"phones of match {self.match_id}"
+
+
 class Erasure(models.Model):
     """That a member's personal data was erased (tournaments.privacy, docs/privacy.md): who
     asked and when, never what was erased. The member's row stays, under its neutral label,

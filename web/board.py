@@ -7,7 +7,8 @@ and tests/web/test_board.py count them): the running stages, their rounds, the f
 their teams, matches and results, the matches' states in one statement
 (``tournaments.selectors.match_states``), and the entries and rejections of the deals that
 wait, with what each table settled itself (an entry withdrawn, the other version accepted),
-in one more.
+in one more; and the phones of the tables being played (``tournaments.phones``: last heard,
+one phone a table, locked out of codes) with their fixtures.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from competition.models import Fixture, Round, Stage
 from scoring.models import MatchResult
-from tournaments import matchlog, seats
+from tournaments import matchlog, phones, seats
 from tournaments import selectors as store
-from tournaments.models import Match, MatchEvent, Tournament
+from tournaments.models import Match, MatchEvent, TablePhones, Tournament
 
 K = matchlog.Kind
 #: a table waits too long (and stands out on the board) when a deal has awaited confirmation,
@@ -63,6 +65,54 @@ class Version:
     words: str  # the result in words
 
 
+@dataclass(frozen=True)
+class TablePhonesNow:
+    """What the board says of a table's phones: when each team's was last heard from (and
+    the entries it holds unsent), whether the table plays on one phone (whose), and whether
+    its phone is locked out of codes or the table has gone silent."""
+
+    heard: tuple[tuple[str, int | None, int], ...]  # team, minutes since (None: never), unsent
+    one_phone: str  # the team whose phone the table plays on, "" for none
+    locked: bool
+    failures: int  # wrong codes typed since the last right one
+    silent: bool  # heard from before, and not for ``phones.SILENT_AFTER``
+    silent_minutes: int = 0
+
+    @property
+    def alerts(self) -> list[str]:
+        """What needs the director, in words (for the list of tables that need them)."""
+        out = []
+        if self.locked:
+            out.append(str(_("its phone is locked out of codes")))
+        if self.silent:
+            out.append(
+                str(_("no phone heard for %(minutes)d min") % {"minutes": self.silent_minutes})
+            )
+        return out
+
+
+def _phones_now(row: TablePhones | None, teams: tuple[str, str], now: datetime) -> TablePhonesNow:
+    """The board's words for a playing table's phones (``row`` None: none heard from yet)."""
+    if row is None:
+        return TablePhonesNow(((teams[0], None, 0), (teams[1], None, 0)), "", False, 0, False)
+    heard = []
+    for side, at, unsent in ((0, row.heard0, row.unsent0), (1, row.heard1, row.unsent1)):
+        minutes = None if at is None else max(0, int((now - at).total_seconds() // 60))
+        heard.append((teams[side], minutes, unsent))
+    last = max((at for at in (row.heard0, row.heard1) if at is not None), default=None)
+    silent = last is not None and now - last >= phones.SILENT_AFTER
+    whose = row.one_phone_side
+    one = "" if row.one_phone_at is None or whose is None else teams[whose]
+    return TablePhonesNow(
+        tuple(heard),
+        one,
+        row.locked_at is not None,
+        row.code_failures,
+        silent,
+        int((now - last).total_seconds() // 60) if silent and last is not None else 0,
+    )
+
+
 @dataclass
 class BoardTable:
     fixture: Fixture
@@ -83,6 +133,13 @@ class BoardTable:
     client_id: str = ""
     #: the seats phones hold through their team's link (a digital match): seat, player
     held_seats: list[tuple[int, str]] = field(default_factory=list)
+    #: its phones (``tournaments.phones``), while its match is being played
+    phones: TablePhonesNow | None = None
+
+    @property
+    def needs_you(self) -> bool:
+        """Whether the table stands out: late, disputed, locked out of codes, or silent."""
+        return self.late or (self.phones is not None and (self.phones.locked or self.phones.silent))
 
     @property
     def match_id(self) -> int | None:
@@ -135,7 +192,7 @@ class Board:
     @property
     def attention(self) -> list[BoardTable]:
         """Return the tables that need the director: disputed first, then the late ones."""
-        tables = [t for s in self.stages for t in s.tables if t.late]
+        tables = [t for s in self.stages for t in s.tables if t.needs_you]
         return sorted(tables, key=lambda t: (t.state != DISPUTED, -t.minutes))
 
 
@@ -317,6 +374,14 @@ def _in_progress(
             table.versions.append(Version(f"rejection-{event.seq}", f"{by}'s version", words))
 
 
+def _phones_row(match: Match) -> TablePhones | None:
+    """Return the match's phones' row, read with its fixture (None: none heard from yet)."""
+    try:
+        return match.phones
+    except TablePhones.DoesNotExist:
+        return None
+
+
 def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
     """Return the board: each running stage's current round(s), table by table."""
     now = now or timezone.now()
@@ -335,7 +400,7 @@ def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
         Fixture.objects.filter(round__in=[r for rs in current.values() for r in rs])
         # a bracket's fixture still waiting for a team is not a table yet
         .filter(Q(result=Fixture.Result.BYE) | Q(team_a__isnull=False, team_b__isnull=False))
-        .select_related("team_a", "team_b", "match__result")
+        .select_related("team_a", "team_b", "match__result", "match__phones")
         .order_by("round__number", "table", "key", "pk")
     )
     rounds_by_id = {r.pk: r for rs in current.values() for r in rs}
@@ -354,6 +419,10 @@ def live_board(tournament: Tournament, now: datetime | None = None) -> Board:
         table = _table(f, states, waits, now)
         if table.state not in (FINISHED, CALLED_OFF) and f.match_id in held:
             table.held_seats = held[f.match_id]
+        if table.state not in (FINISHED, CALLED_OFF, NOT_STARTED, BYE) and (
+            f.match is not None and f.match.mode in (Match.Mode.SCORE, Match.Mode.DIGITAL)
+        ):
+            table.phones = _phones_now(_phones_row(f.match), _match_teams(f), now)
         by_stage[f.stage_id].append(table)
     return Board(
         [BoardStage(s, current[s.pk], by_stage[s.pk]) for s in stages],

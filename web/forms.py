@@ -116,6 +116,12 @@ class Answer(Command):
     entry = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
+class CodeConfirm(Answer):
+    """The other team's confirmation on this phone (one phone a table): the code on its card."""
+
+    code = forms.CharField(max_length=20, label="Their code", strip=True)
+
+
 class Reject(Answer):
     """A rejection: the reason, and if the rejecting team gives them, its own numbers (the
     log keeps them beside the entry, and the director's form offers both)."""

@@ -23,7 +23,9 @@ REQUEST_DIGEST = (
 )
 VIA = (
     'How the command came in, hashed with it when set: "token:<id>", "session", "admin", '
-    '"team-link:<side>:<link id>", "unpublish"; "" for the server.'
+    '"team-link:<side>:<link id>" (followed by ":code-on:<link id>" when the team confirmed '
+    "with its card's code on the other team's phone), "
+    '"unpublish"; "" for the server.'
 )
 HASH = "sha256 of the previous event's hash and this event's fields (docs/events.md)."
 

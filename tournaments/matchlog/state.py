@@ -77,9 +77,16 @@ def link_side(author: int) -> int:
     return -1 - author
 
 
-def link_via(side: int, link_id: int) -> str:
-    """Return the ``via`` an append through a team's link records."""
-    return f"{LINK_VIA}{side}:{link_id}"
+#: what follows a link's ``via`` when its team's code was typed on the other team's phone
+ON_PHONE = ":code-on:"
+
+
+def link_via(side: int, link_id: int, on_phone: int | None = None) -> str:
+    """Return the ``via`` an append through a team's link records: ``team-link:<side>:<id>``,
+    and ``:code-on:<the other link's id>`` when the team confirmed with its card's code on the
+    other team's phone (the author is still the side: ``author``)."""
+    via = f"{LINK_VIA}{side}:{link_id}"
+    return via if on_phone is None else f"{via}{ON_PHONE}{on_phone}"
 
 
 def author(actor_id: int | None, via: str) -> int | None:

@@ -20,12 +20,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import selectors as competition_reads
 from scoring import selectors as scoring
 from tournaments import errors as store_errors
-from tournaments import matchlog
+from tournaments import matchlog, phones
 from tournaments import selectors as store
 from tournaments.access import directed_tournaments
 from tournaments.models import Match
@@ -45,6 +47,7 @@ from ..commands import (
     wants_json,
     written,
 )
+from ..heard import heard_from
 from ..recorder import recorded_by, table_matches
 from .common import POLL_MS, conditional, etag_of
 from .offline import keep_offline
@@ -75,7 +78,19 @@ def match_and_role(request: HttpRequest, pk: int) -> tuple[Match, matchlog.Match
             raise team_links.LinkStopped()
         raise Http404("no such match to keep score at")
     use_club_time(match.tournament)
+    _heard(request, match, state)
     return match, state, role
+
+
+def _heard(request: HttpRequest, match: Match, state: matchlog.MatchState) -> None:
+    """Write down that a team's phone at the match's table was heard from (a team's link, or
+    a seated player's account), with the entries it says it holds unsent."""
+    if state.status != matchlog.IN_PROGRESS:
+        return
+    link = team_links.viewing_for(request, match)
+    side = link.side_in(match) if link is not None else side_of(request.user, state, match)
+    if side is not None:
+        heard_from(request, match.pk, side)
 
 
 @team_links.signed_in_or_linked
@@ -235,6 +250,18 @@ def _context(
         }
         for line in lines
     ]
+    # one phone a table: the other team confirms this phone's team's entry with its code
+    acting = None if ended else team_links.acting_for(request, match)
+    by_code = (
+        acting is not None
+        and confirmation == matchlog.Confirmation.OTHER_TEAM
+        and not state.disputed
+        and any(line.entry.side == side for line in lines)
+    )
+    table = phones.table_of(match.pk) if by_code else None
+    codes_locked = table is not None and table.locked_at is not None
+    for shown in shown_entries:
+        shown["by_code"] = by_code and not codes_locked and shown["yours"]
     finished = state.status == matchlog.FINISHED
     page = {
         "match": match,
@@ -266,6 +293,9 @@ def _context(
         "poll_ms": POLL_MS,
         "rules": entry_form.rules,
         "settle": [] if ended else settle_options(state, me, teams),
+        "codes_locked": codes_locked,
+        # a table that plays on one phone shows the code box open; two phones, folded away
+        "one_phone": table is not None and table.one_phone_at is not None,
     }
     page["announce"] = keep_words(page)
     return page
@@ -559,6 +589,72 @@ def answer(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Ht
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, plain_words(refused), refused, reject_form=reject_form)
     return _done(request, match, done)
+
+
+#: a confirmation code refused, in words the person holding the phone understands
+CODE_PLAIN = {
+    "own_code": _(
+        "That is your own team's code: the other team types the code printed on its own card."
+    ),
+    "codes_locked": _(
+        "This phone has typed too many wrong codes: it takes none now. Ask the director to let "
+        "it try again, or the other team confirms on its own phone."
+    ),
+    "not_your_match": _("This phone does not act for a team of this match."),
+}
+
+
+def _code_words(exc: phones.CodeRefused) -> str:
+    """A refused code in words: a wrong one with the tries left before the lock-out."""
+    if exc.tries_left is None:
+        return str(CODE_PLAIN.get(exc.code, CODE_PLAIN["not_your_match"]))
+    if exc.tries_left == 0:
+        return str(
+            _(
+                "That is not the other team's code, and this phone has typed too many wrong "
+                "codes: it takes none now. Ask the director to let it try again, or the other "
+                "team confirms on its own phone."
+            )
+        )
+    return ngettext(
+        "That is not the other team's code: nothing was confirmed. Check the code on their "
+        "card: %(left)d more try before this phone is locked out of codes.",
+        "That is not the other team's code: nothing was confirmed. Check the code on their "
+        "card: %(left)d more tries before this phone is locked out of codes.",
+        exc.tries_left,
+    ) % {"left": exc.tries_left}
+
+
+@team_command
+def confirm_with_code(
+    request: HttpRequest, match: Match, state: matchlog.MatchState
+) -> HttpResponse:
+    """Confirm this phone's team's entry for the other team, on this phone, with the code on
+    the other team's card (one phone a table): the other team's link confirms, and the log
+    says on which phone. A wrong code is counted, and locks the table out of codes at the
+    limit (``tournaments.phones``)."""
+    form = forms.CodeConfirm(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    phone = team_links.acting_for(request, match)
+    if phone is None:  # a signed-in player's or a director's phone: no code to take
+        return _refused(request, match, str(CODE_PLAIN["not_your_match"]))
+    try:
+        confirmer = phones.code_confirmer(phone=phone, match=match, code=form.cleaned_data["code"])
+    except phones.CodeRefused as exc:
+        return _refused(request, match, _code_words(exc), exc)
+    except store_errors.NotPermitted as exc:  # a link of neither team
+        return _refused(request, match, str(CODE_PLAIN["not_your_match"]), exc)
+    payload = {"entry": form.cleaned_data["entry"]}
+    refused = append_command(request, match, K.DEAL_CONFIRMED, payload, form, confirmer)
+    if refused is not None:
+        return _refused(request, match, plain_words(refused), refused)
+    other = (match.team0, match.team1)[1 - (phone.side_in(match) or 0)].name
+    done = _("Deal %(deal)d confirmed by %(team)s with their code.") % {
+        "deal": state.deal_no + 1,
+        "team": other,
+    }
+    return _done(request, match, str(done))
 
 
 @login_required

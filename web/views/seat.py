@@ -45,6 +45,7 @@ from tournaments.reads import consistent_read
 from .. import commands, forms, moves, pages, seat
 from .. import links as team_links
 from ..clubtime import use_club_time
+from ..heard import heard_from
 from .common import POLL_MS, conditional, etag_of
 
 #: the session's claim id: the browser's name in its seat claims (``tournaments.seats``)
@@ -157,6 +158,13 @@ def seat_held(session_key: str, pk: int, seat_no: int) -> bool:
         return False
 
 
+def _heard(request: HttpRequest, viewer: Viewer) -> None:
+    """Write down that the team's phone at the match's table was heard from (the board's
+    last heard), while the match is played."""
+    if viewer.side is not None and viewer.state.status == matchlog.IN_PROGRESS:
+        heard_from(request, viewer.match.pk, viewer.side)
+
+
 def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResponse:
     """The team link's question: which of the team's two players is holding this phone (a
     seat another phone holds says so)."""
@@ -179,6 +187,7 @@ def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResp
 def seat_page(request: HttpRequest, pk: int) -> HttpResponse:
     with consistent_read():
         viewer = Viewer(request, pk)
+        _heard(request, viewer)
         if viewer.seat is None:
             return _choose(request, viewer)
         context = _context(request, viewer)
@@ -192,6 +201,7 @@ def seat_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The seat page's live part: rendered for this seat alone, never from a shared cache."""
     with consistent_read():
         viewer = Viewer(request, pk)
+        _heard(request, viewer)
         if viewer.seat is None and viewer.released is not None:
             words, match = viewer.released_words(), viewer.match
             return conditional(request, viewer.version(), lambda: _released_part(match, words))

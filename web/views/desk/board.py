@@ -21,9 +21,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import matchlog, seats
+from tournaments import matchlog, phones, seats
 from tournaments.models import Tournament
 from tournaments.reads import consistent_read
 
@@ -47,7 +48,8 @@ class CountVersion(forms.Command):
 
 def _version(t: Tournament) -> str:
     claims = seats.claims_tag(t.pk)  # a seat claimed or released changes the board too
-    return f"b{pages.tournament_version(t)}-{claims}-{int(time.time() // 60)}"
+    codes = phones.board_tag(t.pk)  # a table locked out of codes, or let try again, too
+    return f"b{pages.tournament_version(t)}-{claims}-{codes}-{int(time.time() // 60)}"
 
 
 def _part(request: HttpRequest, t: Tournament) -> str:
@@ -79,6 +81,7 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
             "version": version,
             "poll_ms": POLL_MS,
             "late_minutes": board.LATE_MINUTES,
+            "silent_minutes": int(phones.SILENT_AFTER.total_seconds() // 60),
         },
     )
 
@@ -133,4 +136,18 @@ def board_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, f"{teams}: {plain_words(refused)}")
     else:
         messages.success(request, f"{teams}: the deal's result is decided and counted.")
+    return _back(slug, f"match-{match.pk}")
+
+
+@login_required
+@require_POST
+def board_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Let a table whose phone typed too many wrong codes try codes again (a director)."""
+    _t, match = desk_match(request, slug, pk)
+    phones.codes_unlock(actor=request.user, match=match)
+    messages.success(
+        request,
+        _("%(teams)s: the table's phone may type codes again.")
+        % {"teams": f"{match.team0.name} v {match.team1.name}"},
+    )
     return _back(slug, f"match-{match.pk}")

@@ -26,12 +26,14 @@ from ...qr import qr_svg
 from ._common import confirm_first, refusal, round_or_404, team_or_404, tournament_or_404
 
 
-def _card(request: HttpRequest, t: Tournament, team: Team, key: str) -> dict[str, Any]:
+def _card(request: HttpRequest, t: Tournament, team: Team, key: str, code: str) -> dict[str, Any]:
     url = absolute_url(request, reverse("web:team-link", args=[key]))
     return {
         "team": team,
         "url": url,
         "qr": qr_svg(url, label=f"The private link of {team.name}"),
+        # the team's confirmation code, for a table that plays on the other team's phone
+        "code": f"{code[:3]} {code[3:]}",
     }
 
 
@@ -55,7 +57,7 @@ def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     link, key = links.team_link(actor=request.user, team=team)
     context = {
         "tournament": t,
-        "card": _card(request, t, team, key),
+        "card": _card(request, t, team, key, links.link_code(link)),
         "link": link,
         "unreachable": _unreachable(request),
     }
@@ -73,7 +75,8 @@ def team_link_reissue(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         title=f"Give {team.name} a new link?",
         consequences=[
             "The link it has now stops at once: its printed cards, and any phone that opened "
-            "it, can no longer enter or answer a result.",
+            "it, can no longer enter or answer a result, and the confirmation code on its "
+            "card confirms nothing.",
             "Print its new card from the next page and hand it to the team.",
         ],
         button="Give a new link",
@@ -92,8 +95,9 @@ def cards(request: HttpRequest, slug: str) -> HttpResponse:
     """Every team's card, to print on A4 and cut (made where a team has no link yet)."""
     t = tournament_or_404(request, slug)
     keys = links.team_links(actor=request.user, tournament=t)
+    codes = links.team_codes(actor=request.user, tournament=t)
     teams = Team.objects.filter(tournament=t).order_by("name")
-    cards = [_card(request, t, team, keys[team.pk]) for team in teams]
+    cards = [_card(request, t, team, keys[team.pk], codes[team.pk]) for team in teams]
     return _cards_page(request, t, f"{t.name}: the teams' cards", [{"table": None, "cards": cards}])
 
 
@@ -103,6 +107,7 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A round's card per table: its number, and each team's name and link, on A4."""
     t, round_ = round_or_404(request, slug, pk)
     keys = links.team_links(actor=request.user, tournament=t)
+    codes = links.team_codes(actor=request.user, tournament=t)
     tables = []
     for fixture in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key"):
         teams = [team for team in (fixture.team_a, fixture.team_b) if team is not None]
@@ -111,7 +116,7 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         tables.append(
             {
                 "table": fixture.table,
-                "cards": [_card(request, t, team, keys[team.pk]) for team in teams],
+                "cards": [_card(request, t, team, keys[team.pk], codes[team.pk]) for team in teams],
             }
         )
     return _cards_page(request, t, f"{t.name}: {round_.stage.name}, {round_}", tables)

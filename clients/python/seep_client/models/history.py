@@ -20,7 +20,8 @@ class History:
         actor (int | None):
         actor_name (None | str):
         via (str): How the command came in, hashed with it when set: "token:<id>", "session", "admin", "team-
-            link:<side>:<link id>", "unpublish"; "" for the server.
+            link:<side>:<link id>" (followed by ":code-on:<link id>" when the team confirmed with its card's code on the
+            other team's phone), "unpublish"; "" for the server.
         recorded_at (str): When it was recorded, as the hash chain writes it: ISO 8601 in UTC with microseconds and
             +00:00 (2026-05-01T19:04:05.123456+00:00).
         caused_by (int | None):

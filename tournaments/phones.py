@@ -1,0 +1,191 @@
+"""The phones at a match's table (docs/links.md, "One phone a table"): when each team's
+phone was last heard from, what it holds unsent, and the other team's confirmation code typed
+on one phone.
+
+**One phone a table.** A table may play on one phone, opened from either team's link: it
+enters a deal for its own team, and the other team confirms on the same phone with the
+six-digit code printed on its own team card (``links.link_code``). The right code makes the
+other team's live link the confirmer (``code_confirmer``): the log records the entry as the
+phone's team's and the confirmation as the code's team's, with the phone's link beside it
+(``matchlog.link_via``), so the two-person rule holds as with two phones. A team's own code
+confirms nothing on its own phone. A wrong code is counted against the table's match, not
+the phone's address: after ``CODE_TRIES`` wrong codes since the last right one the table is
+locked out of codes until a director lets it try again on the board (``codes_unlock``).
+
+**Last heard.** Every request of a team's phone about its match says it is there
+(``heard``): at most one write every ``HEARD_EVERY`` a team, the cache keeping the time in
+between, unless the phone says it holds another number of unsent entries (the installable
+phone app's queue), which is written at once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from .access import LinkActor, is_director
+from .errors import ClubNotPermitted, NotPermitted
+from .links import code_matches
+from .models import Match, TablePhones, TeamLink
+
+#: the most wrong codes a table's phone may type (since the last right one) before it is
+#: locked out of codes until a director lets it try again
+CODE_TRIES = 5
+#: a team's phone is written down as heard at most this often (the cache keeps it between)
+HEARD_EVERY = timedelta(seconds=20)
+#: a table whose match is being played and from whose phones nothing was heard for this long
+#: is flagged on the board as silent
+SILENT_AFTER = timedelta(minutes=3)
+#: the most unsent entries a phone is taken to hold (a bigger number is kept as this)
+MOST_UNSENT = 999
+
+
+class CodeRefused(NotPermitted):
+    """A confirmation code that confirmed nothing: not the other team's (``wrong_code``,
+    counted), the phone's own team's (``own_code``), or typed on a table locked out of codes
+    (``codes_locked``). ``tries_left``: the wrong codes the phone may still type (0: this
+    one locked it out), None when the code was not counted."""
+
+    def __init__(self, message: str, *, code: str, tries_left: int | None = None) -> None:
+        super().__init__(message, code=code)
+        self.tries_left = tries_left
+
+
+def _row(match_id: int) -> TablePhones:
+    """Return the match's row, locked for this transaction (made if it has none)."""
+    TablePhones.objects.get_or_create(match_id=match_id)
+    return TablePhones.objects.select_for_update().get(match_id=match_id)
+
+
+def heard(
+    *, match_id: int, side: int, unsent: int | None = None, now: datetime | None = None
+) -> None:
+    """Write down that ``side``'s phone at ``match_id``'s table was heard from, and the
+    entries it holds unsent if it said (``unsent``): at most once every ``HEARD_EVERY`` a
+    team, unless the number of unsent entries changed. Safe to call on every request: in
+    between it reads the cache only."""
+    if unsent is not None:
+        unsent = max(0, min(unsent, MOST_UNSENT))
+    key = f"seep-table-heard:{match_id}:{side}"
+    kept = cache.get(key)
+    if kept is not None and (unsent is None or kept == unsent):
+        return
+    now = now or timezone.now()
+    fields: dict[str, Any] = {f"heard{side}": now}
+    if unsent is not None:
+        fields[f"unsent{side}"] = unsent
+    written = TablePhones.objects.filter(match_id=match_id).update(**fields)
+    if not written:
+        with transaction.atomic():
+            _row(match_id)
+            TablePhones.objects.filter(match_id=match_id).update(**fields)
+    last = unsent if unsent is not None else (kept if kept is not None else 0)
+    cache.set(key, last, int(HEARD_EVERY.total_seconds()))
+
+
+def _board_key(tournament_id: int) -> str:
+    return f"seep-board-phones:{tournament_id}"
+
+
+def board_tag(tournament_id: int) -> str:
+    """Return what changes the director's board when a table is locked out of codes, let try
+    again, or starts playing on one phone (read from the cache: no query; with the cache
+    down the board shows it at its next minute)."""
+    return str(cache.get(_board_key(tournament_id), 0))
+
+
+def _board_changed(match_id: int) -> None:
+    tournament_id = Match.objects.values_list("tournament_id", flat=True).get(pk=match_id)
+    cache.set(_board_key(tournament_id), timezone.now().timestamp(), None)
+
+
+def table_of(match_id: int) -> TablePhones | None:
+    """Return what is known of ``match_id``'s phones, or None when nothing is yet."""
+    return TablePhones.objects.filter(match_id=match_id).first()
+
+
+def locked(match_id: int) -> bool:
+    """Whether ``match_id``'s table is locked out of codes now."""
+    return TablePhones.objects.filter(match_id=match_id, locked_at__isnull=False).exists()
+
+
+def _counted_wrong(match_id: int, side: int) -> int:
+    """Count a wrong code typed on ``side``'s phone; return the tries left (0: locked now)."""
+    now = timezone.now()
+    with transaction.atomic():
+        row = _row(match_id)
+        row.code_failures += 1
+        row.one_phone_at = row.one_phone_at or now
+        row.one_phone_side = side
+        if row.code_failures >= CODE_TRIES and row.locked_at is None:
+            row.locked_at = now
+        row.save()
+    _board_changed(match_id)
+    return max(0, CODE_TRIES - row.code_failures)
+
+
+def _one_phone(match_id: int, side: int) -> None:
+    """Write down that the table plays on ``side``'s phone, a right code typed there (the
+    wrong ones before it forgiven)."""
+    now = timezone.now()
+    with transaction.atomic():
+        row = _row(match_id)
+        row.one_phone_at = row.one_phone_at or now
+        row.one_phone_side = side
+        row.code_failures = 0
+        row.save()
+    _board_changed(match_id)
+
+
+def code_confirmer(*, phone: LinkActor, match: Match, code: str) -> LinkActor:
+    """Return the actor that confirms on ``phone`` (a team's link at ``match``) with ``code``:
+    the other team's live link, on this phone. Refused (``CodeRefused``, nothing confirmed)
+    for a table locked out of codes, for the phone's own team's code, and for any other code,
+    which is counted (the last try locks the table out)."""
+    side = phone.side_in(match)
+    if side is None:
+        raise NotPermitted("this team's link does not play in this match", code="not_your_match")
+    if locked(match.pk):
+        raise CodeRefused(
+            "This table's phone typed too many wrong codes: ask the director to let it try "
+            "again, or confirm on the other team's own phone.",
+            code="codes_locked",
+        )
+    teams = {match.team0_id: 0, match.team1_id: 1}
+    for link in TeamLink.objects.filter(team_id__in=teams, revoked_at__isnull=True):
+        if not code_matches(link, code):
+            continue
+        if teams[link.team_id] == side:
+            raise CodeRefused(
+                "That is your own team's code: the other team types the code on its own card.",
+                code="own_code",
+            )
+        _one_phone(match.pk, side)
+        return LinkActor(link.pk, link.team_id, match.tournament_id, on_phone=phone.link_id)
+    left = _counted_wrong(match.pk, side)
+    if left == 0:
+        raise CodeRefused(
+            "That is not the other team's code. This phone has typed too many wrong codes: "
+            "it takes none now until the director lets it try again.",
+            code="codes_locked",
+            tries_left=0,
+        )
+    tries = "1 more try" if left == 1 else f"{left} more tries"
+    raise CodeRefused(
+        f"That is not the other team's code: nothing was confirmed. Check the code on their "
+        f"card ({tries} before this phone is locked out of codes).",
+        code="wrong_code",
+        tries_left=left,
+    )
+
+
+def codes_unlock(*, actor: Any, match: Match) -> None:
+    """Let ``match``'s table type codes again (a director): its wrong codes forgotten."""
+    if not is_director(actor, match.tournament_id):
+        raise ClubNotPermitted("only a director of this tournament may let a table try again")
+    TablePhones.objects.filter(match=match).update(code_failures=0, locked_at=None)
+    _board_changed(match.pk)
