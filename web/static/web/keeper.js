@@ -201,7 +201,11 @@
       method: "POST",
       body: body,
       credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRFToken": csrf() }
+      headers: {
+        "Accept": "application/json",
+        "X-CSRFToken": csrf(),
+        "X-Unsent-Entries": state ? state.getAttribute("data-count") || "0" : "0"
+      }
     }).then(function (response) {
       heard();
       return response.json().then(function (answer) {

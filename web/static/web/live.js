@@ -220,6 +220,10 @@
       busy = true;
       var headers = { "X-Requested-With": "fetch" };
       if (etag) headers["If-None-Match"] = etag;
+      // a phone page says how many of its commands wait to be sent (keeper.js keeps the
+      // count on #phone-state): the board shows it beside the table's last-heard time
+      var phone = document.getElementById("phone-state");
+      if (phone) headers["X-Unsent-Entries"] = phone.getAttribute("data-count") || "0";
       fetch(url, { headers: headers, credentials: "same-origin", cache: "no-cache" })
         .then(function (response) {
           if (response.status === 304) { stale = false; return reached(); }
