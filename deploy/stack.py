@@ -64,6 +64,8 @@ def _environment() -> dict[str, str]:
         env["PUSH_PORT"] = str(int(env["PORT"]) + 1)
     if not env.get("LIVE_PUSH_ORIGIN", "").strip():
         env["LIVE_PUSH_ORIGIN"] = f"http://127.0.0.1:{env['PUSH_PORT']}"
+    if not env.get("PUSH_CORS_ORIGINS", "").strip():  # the pages, on the web port exactly
+        env["PUSH_CORS_ORIGINS"] = f"http://127.0.0.1:{env['PORT']},http://localhost:{env['PORT']}"
     # The venv's programs (gunicorn, celery, honcho) first, as the Procfile names them.
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env

@@ -43,7 +43,6 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import close_old_connections, connection, connections, transaction
 from django.http import HttpRequest, HttpResponse
-from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
@@ -557,15 +556,12 @@ def _job(work: Callable[..., Any], *args: Any) -> Any:
 
 
 def allow_own_origins(request: HttpRequest, response: HttpResponse) -> None:
-    """Let the site's own pages on another port or host of ALLOWED_HOSTS read a stream with
-    their cookies (the push process on a port of its own: ``LIVE_PUSH_ORIGIN``, ``make
-    stack``'s ``PUSH_PORT``); no other origin. The pages' streams (web.push) and the API's
-    (api.stream) answer alike."""
+    """Let the pages of the origins ``PUSH_CORS_ORIGINS`` lists read a stream with their
+    cookies (the push process on a port of its own: ``LIVE_PUSH_ORIGIN``, ``make stack``'s
+    pages on ``PORT``); no other origin, not even another scheme or port of the same host.
+    The pages' streams (web.push) and the API's (api.stream) answer alike."""
     origin = request.headers.get("Origin", "")
-    if "://" not in origin:
-        return
-    host, _ = split_domain_port(origin.split("://", 1)[1])
-    if host and validate_host(host, settings.ALLOWED_HOSTS or ["localhost", "127.0.0.1"]):
+    if origin and origin in getattr(settings, "PUSH_CORS_ORIGINS", ()):
         response["Access-Control-Allow-Origin"] = origin
         response["Access-Control-Allow-Credentials"] = "true"
         response["Vary"] = "Origin"
