@@ -349,6 +349,43 @@ class Writer:
         if self.finishing is not None:  # a write is waiting for the socket: this one after it
             self.pending, self.has_pending = item, True
             return
+        if self.response.may_see is not None and not self._open(item):
+            # not for everyone: this viewer's access asked again first (a task, as a write
+            # waiting for the socket: what is offered meanwhile waits after it)
+            self.finishing = self.hub.loop.create_task(self._check(item))
+            return
+        self._send(item)
+
+    def _open(self, item: Any) -> bool:
+        try:
+            return self.response.open_to_all(item)
+        except Exception:
+            log.exception("push: asking whether an item is for everyone failed")
+            return False
+
+    async def _check(self, item: Any) -> None:
+        """Send ``item`` if the viewer may still see it; else end the stream."""
+        assert self.response.may_see is not None
+        try:
+            allowed = bool(await self.hub.db(self.response.may_see))
+        except asyncio.CancelledError:
+            return
+        except Exception:
+            log.exception("push: asking again whether a viewer may see a stream failed")
+            allowed = False
+        self.finishing = None
+        if not allowed:
+            log.info(
+                "push: a viewer no longer allowed to see %s: its stream ends", self.response.key
+            )
+            self.closing = None
+            self.close("refused")
+            return
+        self._send(item)
+        if self.finishing is None:
+            self._next()
+
+    def _send(self, item: Any) -> None:
         try:
             chunk = self.response.pick(item)
         except Exception:
@@ -407,6 +444,10 @@ class Writer:
         finally:
             limit.cancel()
         self.finishing = None
+        self._next()
+
+    def _next(self) -> None:
+        """What waited for the write (or the check) under way: the end, or the newest item."""
         if self.closing is not None:
             reason, self.closing = self.closing, None
             self.close(reason)

@@ -586,7 +586,11 @@ class FeedResponse(StreamResponse):
     process writes each item, as ``pick(item)`` makes it bytes for this viewer (None: nothing
     to send), straight from the feed's offer to every viewer, without waking a task of the
     connection's own; ``first`` is written at the start, ``heartbeat`` seconds without a write
-    send a comment line, and ``end`` is the last thing sent when the feed's thing is gone."""
+    send a comment line, and ``end`` is the last thing sent when the feed's thing is gone.
+
+    ``may_see``: the viewer's access asked again (in a database thread; False ends the stream
+    with ``end``) before any item that ``open_to_all(item)`` says is not for everyone: a
+    public thing costs its viewers no query, one that turned private each its own check."""
 
     def __init__(
         self,
@@ -599,11 +603,14 @@ class FeedResponse(StreamResponse):
         end: bytes,
         heartbeat: float,
         resolver: Callable[[str, int], Awaitable[list[str]]] | None = None,
+        may_see: Callable[[], bool] | None = None,
+        open_to_all: Callable[[Any], bool] = lambda item: True,
         **kwargs: Any,
     ) -> None:
         super().__init__(None, **kwargs)
         self.key, self.topics, self.load, self.pick = key, topics, load, pick
         self.first, self.end, self.heartbeat, self.resolver = first, end, heartbeat, resolver
+        self.may_see, self.open_to_all = may_see, open_to_all
 
 
 _hubs: dict[int, Hub] = {}

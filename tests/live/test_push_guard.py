@@ -15,10 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
+from django.test import Client
 
 from tests.web.conftest import make_club
 
-from .server import Reader, push_server, reading
+from .server import Reader, database, push_server, reading
+from .test_push import end_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -129,3 +131,61 @@ def test_the_streams_cors_is_for_the_configured_origins_exactly(settings: Any) -
             with reading(server.url + url, {"Origin": foreign}) as viewer:
                 assert "Access-Control-Allow-Origin" not in viewer.response.headers
                 assert "Access-Control-Allow-Credentials" not in viewer.response.headers
+
+
+def made_private(tournament: Any) -> None:
+    """The director unpublishes the tournament (its change published as any other's)."""
+    with database():
+        tournament.refresh_from_db()
+        tournament.published = False
+        tournament.save()
+
+
+def session_of(user: Any) -> dict[str, str]:
+    browser = Client()
+    browser.force_login(user)
+    return {"Cookie": f"sessionid={browser.cookies['sessionid'].value}"}
+
+
+def test_a_page_stream_ends_when_its_tournament_turns_private_and_a_director_keeps_it() -> None:
+    club = make_club()
+    url = f"/push/t/{club.tournament.slug}/"
+    director = session_of(club.users["director"])
+    with (
+        push_server() as server,
+        reading(server.url + url) as public,
+        reading(server.url + url, director) as desk,
+        reading(f"{server.url}/push/m/{club.matches[0].pk}/") as sheet,
+    ):
+        for viewer in (public, desk, sheet):
+            assert viewer.wait(lambda e: e.kind == "part") is not None
+        made_private(club.tournament)
+        # the public's streams end, saying so, and nothing of the tournament after
+        for viewer in (public, sheet):
+            assert viewer.wait(lambda e: e.kind == "end", timeout=10) is not None, viewer.events
+            assert viewer.wait_ended(timeout=5)
+            assert viewer.events[-1].kind == "end"
+        # its director may still see it: the stream goes on, and carries the next deal
+        assert not desk.ended
+        parts = len([e for e in desk.events if e.kind in {"part", "patch"}])
+        end_deal(club.matches[0])
+        assert desk.wait(
+            lambda e: len([e for e in desk.events if e.kind in {"part", "patch"}]) > parts
+        )
+        assert all(e.kind != "end" for e in desk.events)
+        # and a new stream of the public's is refused, as the page would be
+        assert httpx.get(server.url + url, timeout=5).status_code == 404
+
+
+def test_a_viewer_signed_out_meanwhile_is_asked_again_as_the_public() -> None:
+    club = make_club(published=False)
+    url = f"/push/t/{club.tournament.slug}/"
+    browser = Client()
+    browser.force_login(club.users["director"])
+    cookie = {"Cookie": f"sessionid={browser.cookies['sessionid'].value}"}
+    with push_server() as server, reading(server.url + url, cookie) as desk:
+        assert desk.wait(lambda e: e.kind == "part") is not None
+        with database():
+            browser.logout()  # the session is gone
+        end_deal(club.matches[0])
+        assert desk.wait(lambda e: e.kind == "end", timeout=10) is not None, desk.events
