@@ -108,3 +108,18 @@ def test_a_push_process_that_dies_leaves_the_other_answering_at_once_and_comes_b
         # and uvicorn's supervisor starts a new one
         wait_for(lambda: len(workers(supervisor)) == 2, 60, "a new push process")
         assert second in workers(supervisor)
+
+
+def test_make_stack_lets_its_own_pages_read_the_streams_from_the_web_port_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deploy import stack
+
+    for name in ("PORT", "PUSH_PORT", "LIVE_PUSH_ORIGIN", "PUSH_CORS_ORIGINS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SECRET_KEY", "s" * 50)
+    monkeypatch.setenv("RECEIPT_SIGNING_KEY", "k")
+    monkeypatch.setenv("PORT", "8100")
+    env = stack._environment()
+    assert env["LIVE_PUSH_ORIGIN"] == "http://127.0.0.1:8101"
+    assert env["PUSH_CORS_ORIGINS"] == "http://127.0.0.1:8100,http://localhost:8100"
