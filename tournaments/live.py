@@ -32,6 +32,7 @@ import functools
 import logging
 import math
 import os
+import random
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
@@ -553,6 +554,17 @@ def _job(work: Callable[..., Any], *args: Any) -> Any:
         raise
     _last_job.ended = time.monotonic()
     return result
+
+
+#: how long a browser waits before it connects again after its stream ended (milliseconds):
+#: drawn for each stream between these, so that the viewers of a push process that went away
+#: come back spread over a few seconds, not all in the same instant
+RETRY_MS = (500, 3000)
+
+
+def retry_field() -> bytes:
+    """A stream's first field: its ``retry:``, drawn from ``RETRY_MS``."""
+    return f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
 
 
 def allow_own_origins(request: HttpRequest, response: HttpResponse) -> None:

@@ -68,8 +68,6 @@ from .views import seat as seat_views
 #: a comment line this often keeps proxies and the client's own timeout from closing a quiet
 #: stream, and finds a client that went away
 HEARTBEAT_SECONDS = 20.0
-#: how long the browser waits before connecting again after the stream ended (milliseconds)
-RETRY_MS = 2000
 
 app_name = "push"
 
@@ -464,7 +462,7 @@ def stream(
         topics,
         loader,
         picker(mode, last_event_id(request)),
-        first=f"retry: {RETRY_MS}\n\n".encode(),
+        first=live.retry_field(),
         end=b"event: end\ndata: gone\n\n",
         heartbeat=HEARTBEAT_SECONDS,
         resolver=tournament_topics,

@@ -189,3 +189,25 @@ def test_a_viewer_signed_out_meanwhile_is_asked_again_as_the_public() -> None:
             browser.logout()  # the session is gone
         end_deal(club.matches[0])
         assert desk.wait(lambda e: e.kind == "end", timeout=10) is not None, desk.events
+
+
+def test_each_stream_is_told_a_retry_of_its_own_so_returning_viewers_spread(
+    settings: Any,
+) -> None:
+    from tournaments import live
+
+    club = make_club()
+    urls = [
+        f"/push/t/{club.tournament.slug}/",
+        f"/api/v1/tournaments/{club.tournament.pk}/results/stream/",
+    ]
+    retries = []
+    with push_server() as server, httpx.Client(timeout=10) as client:
+        for n in range(10):
+            with client.stream("GET", server.url + urls[n % 2]) as response:
+                first = next(response.iter_lines())
+            assert first.startswith("retry: "), first
+            retries.append(int(first.removeprefix("retry: ")))
+    low, high = live.RETRY_MS
+    assert all(low <= r <= high for r in retries)
+    assert len(set(retries)) > 1
