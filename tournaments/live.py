@@ -546,6 +546,13 @@ def _fresh() -> bool:
 def _job(work: Callable[..., Any], *args: Any) -> Any:
     if not _fresh():
         close_old_connections()  # one gone or past its age is replaced
+    else:
+        # its last job just used it: no SELECT 1 before this one's first query either (a
+        # stream's admission ends with request_finished, which asks for that check again:
+        # a round trip more for every viewer admitted)
+        for conn in connections.all(initialized_only=True):
+            if conn.connection is not None:
+                conn.health_check_done = True
     timezone.deactivate()  # a thread serves every tournament: none's zone is kept
     try:
         result = work(*args)

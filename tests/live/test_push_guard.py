@@ -211,3 +211,41 @@ def test_each_stream_is_told_a_retry_of_its_own_so_returning_viewers_spread(
     low, high = live.RETRY_MS
     assert all(low <= r <= high for r in retries)
     assert len(set(retries)) > 1
+
+
+@pytest.mark.postgres
+def test_a_database_thread_just_used_asks_no_select_1_before_the_next_admission(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each admission ends with request_finished, which asks for the connection's health
+    check (a round trip) before the next query: a thread whose last job just ended skips it,
+    as it skips the rest of that look (tournaments.live._fresh)."""
+    from django.core.signals import request_finished
+    from django.db import connections
+
+    from tournaments import live
+    from tournaments.models import Tournament
+
+    connection = connections["default"]
+    assert connection.settings_dict["CONN_HEALTH_CHECKS"]
+    checks: list[int] = []
+    usable = type(connection).is_usable
+
+    def counted(self: Any) -> bool:
+        checks.append(1)
+        return usable(self)
+
+    monkeypatch.setattr(type(connection), "is_usable", counted)
+
+    def admission() -> None:
+        Tournament.objects.filter(pk=0).exists()
+        request_finished.send(sender=None)  # what the push process's response.close() sends
+
+    live._job(admission)
+    checks.clear()
+    for _ in range(5):
+        live._job(admission)
+    assert checks == []
+    live._last_job.ended = -live.FRESH_SECONDS  # a thread idle for a while: checked again
+    live._job(admission)
+    assert checks == [1]
