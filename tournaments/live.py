@@ -552,7 +552,7 @@ def _job(work: Callable[..., Any], *args: Any) -> Any:
         # a round trip more for every viewer admitted)
         for conn in connections.all(initialized_only=True):
             if conn.connection is not None:
-                conn.health_check_done = True
+                conn.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
     timezone.deactivate()  # a thread serves every tournament: none's zone is kept
     try:
         result = work(*args)
