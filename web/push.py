@@ -53,7 +53,7 @@ from django.middleware.csrf import get_token
 from django.urls import path, reverse, set_urlconf
 from django.views.decorators.http import require_GET
 
-from competition.access import may_see, signed_in
+from competition.access import may_see
 from competition.models import Stage
 from tournaments import live
 from tournaments import selectors as store
@@ -431,7 +431,9 @@ def _viewer(session_key: str) -> Any:
 def still_sees(request: HttpRequest, pk: int) -> Callable[[], bool]:
     """Whether the viewer of ``request`` may still see tournament ``pk``, asked again (in a
     database thread) as its page would ask it."""
-    session_key = request.session.session_key if signed_in(request.user) else None
+    # the browser's cookie, nothing read yet: a published tournament's admission asks for no
+    # session and no account (the check reads them only before a part not for everyone)
+    session_key = request.session.session_key
 
     def check() -> bool:
         t = Tournament.objects.filter(pk=pk).first()
