@@ -15,7 +15,7 @@ PORT ?= 8000
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 
-.PHONY: run club check test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean
+.PHONY: run club check test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live bench-push-admission client clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -188,6 +188,13 @@ BENCH_LIVE_REDIS_URL ?= redis://127.0.0.1:6379/12
 bench-live: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
 	REDIS_URL=$${REDIS_URL:-$(BENCH_LIVE_REDIS_URL)} $(BIN)/python -m bench.live $(BENCH_LIVE_ARGS)
+
+# How fast the push processes admit a room (bench/push_admission.py): 2,000 viewers opened at
+# once against one push process, then two, and one of the two killed: its viewers' way back
+# to the other. bench/results/push_admission.json; BENCH_PUSH_ADMISSION_ARGS passes options.
+bench-push-admission: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
+	REDIS_URL=$${REDIS_URL:-$(BENCH_LIVE_REDIS_URL)} $(BIN)/python -m bench.push_admission $(BENCH_PUSH_ADMISSION_ARGS)
 
 # The stack test for a minute (both variants: straight and behind PgBouncer), on a test
 # database of its own; the figures go to bench/results/stack-*.json.

@@ -203,7 +203,7 @@ def _stream(
         feed, sub = await hub.subscribe(f"api:{topic}", [topic], _head_loader(head))
         checked = time.monotonic()
         try:
-            yield b"retry: 2000\n\n"
+            yield live.retry_field()
             while True:
                 if time.monotonic() - checked > RECHECK_SECONDS:
                     again = await hub.db(functools.partial(admit, again=True), request, pk, sent)

@@ -102,7 +102,10 @@ def main() -> None:
     bench_url = recreate_database(database_url, args.database)
     web_port, push_ports = free_port(), [free_port() for _ in range(args.push)]
     queue = f"seep-bench-live-{uuid.uuid4().hex[:8]}"
-    server_environment(bench_url, queue, web_port, LIVE_PUSH="1")  # the pages listen to push
+    # the pages listen to push; every viewer comes from 127.0.0.1: no cap per address
+    server_environment(
+        bench_url, queue, web_port, LIVE_PUSH="1", PUSH_MAX_STREAMS_PER_CLIENT="1000000"
+    )
 
     import django
 

@@ -15,6 +15,13 @@ connection) for every open stream instead. A view that admits the caller answers
 ``tournaments.live.StreamResponse``; this module then writes its events from the event loop,
 and nothing else runs for that connection until an event or its heartbeat is due.
 
+Open streams are counted, in all and per client address (``PUSH_MAX_STREAMS``,
+``PUSH_MAX_STREAMS_PER_CLIENT``; the total also kept under the process's limit of open files,
+which it raises to the hard limit first): one more is refused before Django sees it, 429
+(that address has too many) or 503 (the process is full), each with ``Retry-After`` (a
+problem document for the API's streams, plain text for the pages'), so that one client's
+thousand idle streams never take ``/healthz`` or anyone else's streams down.
+
 A client that stops reading is not buffered for: each write waits at most
 ``PUSH_SEND_TIMEOUT`` seconds for the socket (uvicorn waits while its buffer is full), then
 the connection is closed and the log says why. A client that goes away ends its stream at
@@ -26,9 +33,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import ipaddress
+import json
 import logging
 import os
 import re
+import resource
 from typing import Any
 
 import django
@@ -36,11 +46,13 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
 django.setup(set_prefix=False)
 
-from django.core.handlers.asgi import ASGIRequest  # noqa: E402  (after the setup)
+from django.conf import settings  # noqa: E402  (after the setup)
+from django.core.handlers.asgi import ASGIRequest  # noqa: E402
 from django.core.handlers.base import BaseHandler  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 from django.urls import set_script_prefix  # noqa: E402
 
+from api.problems import CONTENT_TYPE, problem  # noqa: E402
 from tournaments import live  # noqa: E402
 
 from . import logs  # noqa: E402
@@ -60,6 +72,77 @@ SERVED = re.compile(
 SEND_TIMEOUT = float(os.environ.get("PUSH_SEND_TIMEOUT", "") or 30)
 #: the largest request body read (the streams are GETs)
 MAX_BODY = 64 * 1024
+API_STREAM = re.compile(r"^/api/")
+#: open files kept back from the streams: the database connections, the render processes'
+#: pipes, Redis, the logs, /healthz and a refusal's own socket
+FILES_KEPT = 128
+#: what a refused stream is told to wait before it asks again (seconds)
+RETRY_AFTER = 10
+
+
+def open_files() -> int:
+    """Return how many files this process may open, after raising its soft limit to the hard
+    one (a refusal needs a socket too: past the limit the server accepts no one at all)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def client_address(scope: dict[str, Any]) -> str:
+    """The address a client's streams are counted by: the connection's (uvicorn puts the
+    forwarded one there when the proxy is trusted, ``FORWARDED_ALLOW_IPS``), an IPv6 address
+    by its /64 (one machine is often given a whole one)."""
+    client = scope.get("client") or ("", 0)
+    try:
+        address = ipaddress.ip_address(str(client[0]))
+    except ValueError:
+        return str(client[0])
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
+    return str(address)
+
+
+class Streams:
+    """The streams open now, in all and per client address, under their caps. Only the event
+    loop's task touches it (no lock)."""
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total, self.per_client = total, per_client
+        self.open = 0
+        self.by_client: dict[str, int] = {}
+
+    def enter(self, address: str) -> tuple[int, str, str] | None:
+        """Count one more stream of ``address``; or return why not (status, code, detail)."""
+        if self.by_client.get(address, 0) >= self.per_client:
+            return (
+                429,
+                "too_many_streams",
+                f"This address holds {self.per_client} streams open already: close one, or "
+                f"connect again in {RETRY_AFTER} s.",
+            )
+        if self.open >= self.total:
+            return (
+                503,
+                "streams_busy",
+                f"This push process holds as many streams as it may: connect again in "
+                f"{RETRY_AFTER} s.",
+            )
+        self.open += 1
+        self.by_client[address] = self.by_client.get(address, 0) + 1
+        return None
+
+    def leave(self, address: str) -> None:
+        self.open -= 1
+        left = self.by_client[address] - 1
+        if left:
+            self.by_client[address] = left
+        else:
+            del self.by_client[address]
 
 
 class _Handler(BaseHandler):
@@ -84,6 +167,17 @@ class PushApplication:
     def __init__(self, timeout: float = SEND_TIMEOUT) -> None:
         self.handler = _Handler()
         self.timeout = timeout
+        files = open_files() - FILES_KEPT
+        total = settings.PUSH_MAX_STREAMS
+        if files < total:
+            log.warning(
+                "push: PUSH_MAX_STREAMS is %d, but this process may open only %d files: "
+                "at most %d streams",
+                total,
+                files + FILES_KEPT,
+                max(files, 1),
+            )
+        self.streams = Streams(max(min(total, files), 1), settings.PUSH_MAX_STREAMS_PER_CLIENT)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -96,9 +190,24 @@ class PushApplication:
                     return
         if scope["type"] != "http":
             return
-        if not SERVED.match(scope.get("path", "")):
+        path = scope.get("path", "")
+        if not SERVED.match(path):
             await _plain(send, 404, b"Not found: this process serves the live streams only.\n")
             return
+        if path == "/healthz":
+            await self._serve(scope, receive, send)
+            return
+        address = client_address(scope)
+        refused = self.streams.enter(address)
+        if refused is not None:
+            await _refuse(send, path, *refused)
+            return
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            self.streams.leave(address)
+
+    async def _serve(self, scope: Any, receive: Any, send: Any) -> None:
         body = b""
         while True:
             message = await receive()
@@ -240,6 +349,43 @@ class Writer:
         if self.finishing is not None:  # a write is waiting for the socket: this one after it
             self.pending, self.has_pending = item, True
             return
+        if self.response.may_see is not None and not self._open(item):
+            # not for everyone: this viewer's access asked again first (a task, as a write
+            # waiting for the socket: what is offered meanwhile waits after it)
+            self.finishing = self.hub.loop.create_task(self._check(item))
+            return
+        self._send(item)
+
+    def _open(self, item: Any) -> bool:
+        try:
+            return self.response.open_to_all(item)
+        except Exception:
+            log.exception("push: asking whether an item is for everyone failed")
+            return False
+
+    async def _check(self, item: Any) -> None:
+        """Send ``item`` if the viewer may still see it; else end the stream."""
+        assert self.response.may_see is not None
+        try:
+            allowed = bool(await self.hub.db(self.response.may_see))
+        except asyncio.CancelledError:
+            return
+        except Exception:
+            log.exception("push: asking again whether a viewer may see a stream failed")
+            allowed = False
+        self.finishing = None
+        if not allowed:
+            log.info(
+                "push: a viewer no longer allowed to see %s: its stream ends", self.response.key
+            )
+            self.closing = None
+            self.close("refused")
+            return
+        self._send(item)
+        if self.finishing is None:
+            self._next()
+
+    def _send(self, item: Any) -> None:
         try:
             chunk = self.response.pick(item)
         except Exception:
@@ -298,6 +444,10 @@ class Writer:
         finally:
             limit.cancel()
         self.finishing = None
+        self._next()
+
+    def _next(self) -> None:
+        """What waited for the write (or the check) under way: the end, or the newest item."""
         if self.closing is not None:
             reason, self.closing = self.closing, None
             self.close(reason)
@@ -367,11 +517,26 @@ def _headers(response: HttpResponse) -> list[tuple[bytes, bytes]]:
     return headers
 
 
-async def _plain(send: Any, status: int, body: bytes) -> None:
-    headers = [
-        (b"content-type", b"text/plain; charset=utf-8"),
-        (b"content-length", b"%d" % len(body)),
-    ]
+async def _refuse(send: Any, path: str, status: int, code: str, detail: str) -> None:
+    """A stream refused before it began: a problem document for the API's streams (the
+    API's one error shape), plain text for the pages' (their EventSource polls instead)."""
+    retry = [(b"retry-after", str(RETRY_AFTER).encode())]
+    if API_STREAM.match(path):
+        body = json.dumps(problem(status, code, detail)).encode()
+        await _plain(send, status, body, retry, CONTENT_TYPE.encode())
+    else:
+        await _plain(send, status, detail.encode() + b"\n", retry)
+
+
+async def _plain(
+    send: Any,
+    status: int,
+    body: bytes,
+    more: list[tuple[bytes, bytes]] | None = None,
+    content_type: bytes = b"text/plain; charset=utf-8",
+) -> None:
+    headers = [(b"content-type", content_type), (b"content-length", b"%d" % len(body))]
+    headers += more or []
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -473,6 +473,49 @@ PUSH_RENDER_PROCESSES = _int("PUSH_RENDER_PROCESSES", 2, minimum=0)
 #: without a push process (LIVE_PUSH off), the API's streams the web process serves itself at
 #: once, each holding one of its threads (api/stream_web.py): a few, so the pages keep theirs
 API_STREAMS_EMBEDDED = _int("API_STREAMS_EMBEDDED", 4, minimum=1)
+#: the streams a push process holds open at once, in all and from one client address (the
+#: proxy's forwarded address, as uvicorn reads it): one more is refused (503 or 429, with
+#: Retry-After) and /healthz and everyone else's streams go on. A venue whose phones share
+#: one public address needs a cap per address above its viewers; the total is also kept
+#: below the process's limit of open files (deploy/push.py)
+PUSH_MAX_STREAMS = _int("PUSH_MAX_STREAMS", 10000, minimum=1)
+PUSH_MAX_STREAMS_PER_CLIENT = _int("PUSH_MAX_STREAMS_PER_CLIENT", 200, minimum=1)
+
+
+def _origins(name: str) -> list[str]:
+    """``name``: comma-separated origins, each scheme, host and port exactly
+    (``http://127.0.0.1:8000``), as a browser sends them in ``Origin``."""
+    origins = []
+    for raw in _list(name) or []:
+        parts = urlsplit(raw)
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1
+        if (
+            parts.scheme not in {"http", "https"}
+            or not parts.hostname
+            or (port is not None and not 0 < port < 65536)
+            or parts.path not in {"", "/"}
+            or parts.query
+            or parts.fragment
+            or parts.username
+        ):
+            raise ImproperlyConfigured(
+                f"{name} must list origins, scheme, host and port only "
+                f"(http://127.0.0.1:8000), not {raw!r}"
+            )
+        netloc = parts.netloc.lower()
+        if port == {"http": 80, "https": 443}[parts.scheme]:  # as a browser sends it: none
+            netloc = netloc.rsplit(":", 1)[0]
+        origins.append(f"{parts.scheme}://{netloc}")
+    return origins
+
+
+#: the origins (scheme, host and port, exactly) whose pages may read the streams with their
+#: cookies (CORS): the site's own pages when the streams are on another port or host
+#: (``make stack``: the web port's); none by default (pages behind the same proxy need none)
+PUSH_CORS_ORIGINS = _origins("PUSH_CORS_ORIGINS")
 if LIVE_PUSH_ORIGIN and not _raw("CONTENT_SECURITY_POLICY"):
     CONTENT_SECURITY_POLICY += f"; connect-src 'self' {LIVE_PUSH_ORIGIN}"
 

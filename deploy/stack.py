@@ -4,8 +4,11 @@ Fills in what a local stack needs and the environment did not say, creates the P
 database if it is missing, migrates, collects the static files, and then becomes
 ``honcho start`` with one web (gunicorn, ``WEB_CONCURRENCY`` workers), ``STACK_WORKERS``
 Celery workers (default 2) for scoring, one Celery worker for the webhook deliveries (a queue
-of its own), one beat, and one push process (uvicorn, deploy/push.py: the live streams, on
-``PUSH_PORT``, default ``PORT`` + 1; the pages connect there, ``LIVE_PUSH_ORIGIN``). Ctrl-C
+of its own), one beat, and one push (uvicorn, deploy/push.py: the live streams, in
+``PUSH_PROCESSES`` processes, default 2, on the one port ``PUSH_PORT``, default ``PORT`` + 1;
+the pages connect there, ``LIVE_PUSH_ORIGIN``, and may read them from ``PORT`` exactly,
+``PUSH_CORS_ORIGINS``). Each has a concurrency setting of its own: ``WEB_CONCURRENCY``
+reaches every process, and only gunicorn reads it. Ctrl-C
 (or SIGTERM to honcho) stops them all gracefully: gunicorn finishes its requests, each worker
 its tasks.
 
@@ -64,6 +67,8 @@ def _environment() -> dict[str, str]:
         env["PUSH_PORT"] = str(int(env["PORT"]) + 1)
     if not env.get("LIVE_PUSH_ORIGIN", "").strip():
         env["LIVE_PUSH_ORIGIN"] = f"http://127.0.0.1:{env['PUSH_PORT']}"
+    if not env.get("PUSH_CORS_ORIGINS", "").strip():  # the pages, on the web port exactly
+        env["PUSH_CORS_ORIGINS"] = f"http://127.0.0.1:{env['PORT']},http://localhost:{env['PORT']}"
     # The venv's programs (gunicorn, celery, honcho) first, as the Procfile names them.
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
@@ -153,7 +158,10 @@ def main() -> None:
     workers = env.get("STACK_WORKERS", "").strip() or "2"
     concurrency = f"web=1,worker={workers},webhooks=1,beat=1,push=1"
     print(f"stack: honcho start -c {concurrency} on http://127.0.0.1:{env['PORT']}/", flush=True)
-    print(f"stack: the live streams on {env['LIVE_PUSH_ORIGIN']}/push/", flush=True)
+    push = env.get("PUSH_PROCESSES", "").strip() or "2"
+    print(
+        f"stack: the live streams on {env['LIVE_PUSH_ORIGIN']}/push/, {push} processes", flush=True
+    )
     os.chdir(REPO)
     os.execve(
         honcho,

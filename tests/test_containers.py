@@ -89,6 +89,15 @@ def test_webhook_deliveries_have_a_worker_of_their_own(compose: dict[str, Any]) 
     assert services["webhooks"]["deploy"]["replicas"] >= 1
 
 
+def test_the_push_service_runs_push_processes_of_its_own_never_web_concurrency(
+    compose: dict[str, Any],
+) -> None:
+    """uvicorn takes WEB_CONCURRENCY (gunicorn's) as its worker count unless told one."""
+    command = compose["services"]["push"]["command"]
+    assert command[command.index("--workers") + 1] == "${PUSH_PROCESSES:-2}"
+    assert "WEB_CONCURRENCY" not in compose["services"]["push"].get("environment", {})
+
+
 def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) -> None:
     services = compose["services"]
     checks = {

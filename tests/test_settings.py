@@ -71,6 +71,7 @@ print(json.dumps({
     "STATIC_ROOT": str(settings.STATIC_ROOT),
     "beat_scheduler": conf.beat_scheduler,
     "CACHE": settings.CACHES["default"]["BACKEND"],
+    "PUSH_CORS_ORIGINS": settings.PUSH_CORS_ORIGINS,
 }))
 """
 
@@ -387,3 +388,22 @@ class TestBadValuesStopStartUp:
         assert process.returncode != 0
         assert "DATABASE_URL" in process.stderr
         assert "hunter2" not in process.stderr
+
+
+class TestPushProcess:
+    def test_the_streams_cors_origins_are_kept_exactly_as_a_browser_sends_them(self) -> None:
+        env = {"DEBUG": "1", "PUSH_CORS_ORIGINS": "http://127.0.0.1:8000, HTTPS://Seep.org:443"}
+        assert loaded(env)["PUSH_CORS_ORIGINS"] == ["http://127.0.0.1:8000", "https://seep.org"]
+        assert loaded({"DEBUG": "1"})["PUSH_CORS_ORIGINS"] == []
+
+    @pytest.mark.parametrize(
+        "origins", ["127.0.0.1:8000", "http://seep.org/push/", "ftp://seep.org", "http://:80"]
+    )
+    def test_a_cors_origin_that_is_not_scheme_host_and_port_is_refused(self, origins: str) -> None:
+        message = refused({"DEBUG": "1", "PUSH_CORS_ORIGINS": origins})
+        assert "PUSH_CORS_ORIGINS must list origins" in message
+
+    @pytest.mark.parametrize("name", ["PUSH_MAX_STREAMS", "PUSH_MAX_STREAMS_PER_CLIENT"])
+    @pytest.mark.parametrize("value", ["0", "-5", "many"])
+    def test_a_stream_cap_is_a_whole_number_of_one_or_more(self, name: str, value: str) -> None:
+        assert f"{name} must be a whole number >= 1" in refused({"DEBUG": "1", name: value})

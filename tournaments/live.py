@@ -32,6 +32,7 @@ import functools
 import logging
 import math
 import os
+import random
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
@@ -43,7 +44,6 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import close_old_connections, connection, connections, transaction
 from django.http import HttpRequest, HttpResponse
-from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
@@ -546,6 +546,13 @@ def _fresh() -> bool:
 def _job(work: Callable[..., Any], *args: Any) -> Any:
     if not _fresh():
         close_old_connections()  # one gone or past its age is replaced
+    else:
+        # its last job just used it: no SELECT 1 before this one's first query either (a
+        # stream's admission ends with request_finished, which asks for that check again:
+        # a round trip more for every viewer admitted)
+        for conn in connections.all(initialized_only=True):
+            if conn.connection is not None:
+                conn.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
     timezone.deactivate()  # a thread serves every tournament: none's zone is kept
     try:
         result = work(*args)
@@ -556,16 +563,24 @@ def _job(work: Callable[..., Any], *args: Any) -> Any:
     return result
 
 
+#: how long a browser waits before it connects again after its stream ended (milliseconds):
+#: drawn for each stream between these, so that the viewers of a push process that went away
+#: come back spread over a few seconds, not all in the same instant
+RETRY_MS = (500, 3000)
+
+
+def retry_field() -> bytes:
+    """A stream's first field: its ``retry:``, drawn from ``RETRY_MS``."""
+    return f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
+
+
 def allow_own_origins(request: HttpRequest, response: HttpResponse) -> None:
-    """Let the site's own pages on another port or host of ALLOWED_HOSTS read a stream with
-    their cookies (the push process on a port of its own: ``LIVE_PUSH_ORIGIN``, ``make
-    stack``'s ``PUSH_PORT``); no other origin. The pages' streams (web.push) and the API's
-    (api.stream) answer alike."""
+    """Let the pages of the origins ``PUSH_CORS_ORIGINS`` lists read a stream with their
+    cookies (the push process on a port of its own: ``LIVE_PUSH_ORIGIN``, ``make stack``'s
+    pages on ``PORT``); no other origin, not even another scheme or port of the same host.
+    The pages' streams (web.push) and the API's (api.stream) answer alike."""
     origin = request.headers.get("Origin", "")
-    if "://" not in origin:
-        return
-    host, _ = split_domain_port(origin.split("://", 1)[1])
-    if host and validate_host(host, settings.ALLOWED_HOSTS or ["localhost", "127.0.0.1"]):
+    if origin and origin in getattr(settings, "PUSH_CORS_ORIGINS", ()):
         response["Access-Control-Allow-Origin"] = origin
         response["Access-Control-Allow-Credentials"] = "true"
         response["Vary"] = "Origin"
@@ -590,7 +605,11 @@ class FeedResponse(StreamResponse):
     process writes each item, as ``pick(item)`` makes it bytes for this viewer (None: nothing
     to send), straight from the feed's offer to every viewer, without waking a task of the
     connection's own; ``first`` is written at the start, ``heartbeat`` seconds without a write
-    send a comment line, and ``end`` is the last thing sent when the feed's thing is gone."""
+    send a comment line, and ``end`` is the last thing sent when the feed's thing is gone.
+
+    ``may_see``: the viewer's access asked again (in a database thread; False ends the stream
+    with ``end``) before any item that ``open_to_all(item)`` says is not for everyone: a
+    public thing costs its viewers no query, one that turned private each its own check."""
 
     def __init__(
         self,
@@ -603,11 +622,14 @@ class FeedResponse(StreamResponse):
         end: bytes,
         heartbeat: float,
         resolver: Callable[[str, int], Awaitable[list[str]]] | None = None,
+        may_see: Callable[[], bool] | None = None,
+        open_to_all: Callable[[Any], bool] = lambda item: True,
         **kwargs: Any,
     ) -> None:
         super().__init__(None, **kwargs)
         self.key, self.topics, self.load, self.pick = key, topics, load, pick
         self.first, self.end, self.heartbeat, self.resolver = first, end, heartbeat, resolver
+        self.may_see, self.open_to_all = may_see, open_to_all
 
 
 _hubs: dict[int, Hub] = {}

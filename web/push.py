@@ -21,6 +21,12 @@ viewer that waits costs its socket and a place in the hub's timer wheel (a comme
   load whether the browser still holds the seat (it ends when it does not), and sent with the
   viewer's own CSRF token and client id in its form.
 
+The tournament's, the wall's and the match sheet's feeds are shared by every viewer, and
+public while the tournament is published. Once it is not (made private, unpublished), its
+items say so, and each viewer's access is asked again, as the page would ask it (its
+session, read afresh), before anything more is sent: a viewer who may no longer see it is
+sent ``event: end`` and the stream closes (the page then polls, and is answered 404).
+
 Every event's ``id`` is its version (a digest of the part): a reconnecting EventSource sends
 it back (``Last-Event-ID``) and gets nothing until the part changes again. Without a push
 process (``LIVE_PUSH`` off, or the stream refused) the pages poll as before (live.js).
@@ -28,20 +34,26 @@ process (``LIVE_PUSH`` off, or the stream refused) the pages poll as before (liv
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 import hashlib
 import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.urls import path, reverse, set_urlconf
 from django.views.decorators.http import require_GET
 
+from competition.access import may_see
 from competition.models import Stage
 from tournaments import live
 from tournaments import selectors as store
@@ -56,8 +68,6 @@ from .views import seat as seat_views
 #: a comment line this often keeps proxies and the client's own timeout from closing a quiet
 #: stream, and finds a client that went away
 HEARTBEAT_SECONDS = 20.0
-#: how long the browser waits before connecting again after the stream ended (milliseconds)
-RETRY_MS = 2000
 
 app_name = "push"
 
@@ -70,6 +80,7 @@ class Frames:
     base: str | None  # the version the patch applies to
     patch: bytes | None  # event: patch, the lines that changed since ``base``
     changed: bytes  # event: changed, for the parts each viewer fetches for themselves
+    public: bool = True  # for everyone (its tournament published); else each viewer asked
 
 
 def _event(kind: str, version: str, data: str) -> bytes:
@@ -205,9 +216,41 @@ def match_render(pk: int, base: tuple[str, str] | None) -> Rendered | None:
     return _rendered(match_part(pk), base)
 
 
+def _published(pk: int) -> bool | None:
+    """Whether tournament ``pk`` is published (None: it is gone)."""
+    return Tournament.objects.filter(pk=pk).values_list("published", flat=True).first()
+
+
+def unpublished(got: tuple[str, Frames]) -> tuple[str, Frames]:
+    """A part of a tournament that is not published: a version of its own (the feed offers
+    it to its viewers even when the part reads the same), and not for everyone."""
+    version, frames = got
+    base = None if frames.base is None else f"{frames.base}.unpublished"  # as its viewers hold it
+    return f"{version}.unpublished", dataclasses.replace(frames, base=base, public=False)
+
+
 def _tournament_loader(pk: int) -> live.Loader:
     renders = Renders()
-    return lambda: renders.next(tournament_render, pk)
+
+    async def load() -> tuple[str, Frames] | None:
+        published = await _read(functools.partial(_published, pk))
+        if published is None:
+            return None
+        got = await renders.next(tournament_render, pk)
+        if got is None or published:
+            return got
+        return unpublished(got)
+
+    return load
+
+
+def _match_view_head(pk: int) -> tuple[int, int | None, bool] | None:
+    """A match's head (``_match_head``) and whether its tournament is published."""
+    return (
+        Match.objects.filter(pk=pk)
+        .values_list("last_seq", "result__seq", "tournament__published")
+        .first()
+    )
 
 
 def _match_loader(pk: int) -> live.Loader:
@@ -215,7 +258,7 @@ def _match_loader(pk: int) -> live.Loader:
     shown: list[Any] = [None, None]  # the head the last render was of, and its frames
 
     async def load() -> tuple[str, Frames] | None:
-        head = await live.hub().db(_match_head, pk)
+        head = await live.hub().db(_match_view_head, pk)
         if head is None:
             return None
         if head == shown[0]:  # nothing new in the log or its projection: no render
@@ -223,6 +266,8 @@ def _match_loader(pk: int) -> live.Loader:
         got = await renders.next(match_render, pk)
         if got is None:
             return None
+        if not head[2]:
+            got = unpublished(got)
         shown[:] = [head, got]
         return got
 
@@ -374,20 +419,57 @@ def picker(mode: str, held: str) -> Callable[[tuple[str, Frames]], bytes | None]
     return pick
 
 
+def _viewer(session_key: str) -> Any:
+    """The account the browser of ``session_key`` is signed in as now, read afresh as the
+    session middleware and the authentication middleware would (anonymous once signed out,
+    its session gone, its password changed or its account turned off)."""
+    browser = HttpRequest()
+    browser.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return get_user(browser)
+
+
+def still_sees(request: HttpRequest, pk: int) -> Callable[[], bool]:
+    """Whether the viewer of ``request`` may still see tournament ``pk``, asked again (in a
+    database thread) as its page would ask it."""
+    # the browser's cookie, nothing read yet: a published tournament's admission asks for no
+    # session and no account (the check reads them only before a part not for everyone)
+    session_key = request.session.session_key
+
+    def check() -> bool:
+        t = Tournament.objects.filter(pk=pk).first()
+        if t is None:
+            return False
+        return may_see(AnonymousUser() if session_key is None else _viewer(session_key), t)
+
+    return check
+
+
+def _open_to_all(item: tuple[str, Frames]) -> bool:
+    return item[1].public
+
+
 def stream(
-    request: HttpRequest, key: str, topics: list[str], loader: live.Loader, mode: str
+    request: HttpRequest,
+    key: str,
+    topics: list[str],
+    loader: live.Loader,
+    mode: str,
+    may_see: Callable[[], bool] | None = None,
 ) -> HttpResponse:
     """The event stream of the feed ``key``: ``mode`` "part" sends the part (and its
-    patches), "changed" only that it changed."""
+    patches), "changed" only that it changed; ``may_see`` asks the viewer's access again
+    before any part that is not for everyone."""
     response = live.FeedResponse(
         key,
         topics,
         loader,
         picker(mode, last_event_id(request)),
-        first=f"retry: {RETRY_MS}\n\n".encode(),
+        first=live.retry_field(),
         end=b"event: end\ndata: gone\n\n",
         heartbeat=HEARTBEAT_SECONDS,
         resolver=tournament_topics,
+        may_see=may_see,
+        open_to_all=_open_to_all,
     )
     live.allow_own_origins(request, response)
     return response
@@ -397,22 +479,26 @@ def stream(
 def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament page's live part, as it changes."""
     t = common.visible_tournament(request, slug)
-    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], _tournament_loader(t.pk), "part")
+    loader = _tournament_loader(t.pk)
+    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], loader, "part", still_sees(request, t.pk))
 
 
 @require_GET
 def wall_stream(request: HttpRequest, slug: str) -> HttpResponse:
     """The wall screen's part changed (it fetches its panels as it polls)."""
     t = common.visible_tournament(request, slug)
-    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], _tournament_loader(t.pk), "changed")
+    loader = _tournament_loader(t.pk)
+    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], loader, "changed", still_sees(request, t.pk))
 
 
 @require_GET
 def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """The match sheet's live part, as it changes."""
     match = common.visible_match(request, pk)
-    topics = [f"m{match.pk}", f"r{match.pk}"]
-    return stream(request, f"m:{match.pk}", topics, _match_loader(match.pk), "part")
+    # its tournament's changes too: made private, the sheet's viewers are asked again
+    topics = [f"m{match.pk}", f"r{match.pk}", f"t{match.tournament_id}"]
+    check = still_sees(request, match.tournament_id)
+    return stream(request, f"m:{match.pk}", topics, _match_loader(match.pk), "part", check)
 
 
 @require_GET

@@ -166,14 +166,16 @@ def test_the_sites_own_pages_on_another_port_may_read_the_streams_no_other_origi
     league: Any, settings: Any
 ) -> None:
     settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
+    own = "http://127.0.0.1:8000"  # make stack's pages, the streams on 8001
+    settings.PUSH_CORS_ORIGINS = [own]
     with push_server() as server:
         url = stream_urls(league, server.url)["match"]
-        own = "http://127.0.0.1:8000"  # make stack's pages, the streams on 8001
         with reading(url, {"Origin": own, "Accept": "text/event-stream"}) as reader:
             assert reader.response.headers["Access-Control-Allow-Origin"] == own
             assert reader.response.headers["Access-Control-Allow-Credentials"] == "true"
-        with reading(url, {"Origin": "https://elsewhere.example"}) as reader:
-            assert reader.response.status_code == 200
-            assert "Access-Control-Allow-Origin" not in reader.response.headers
+        for other in ("https://elsewhere.example", "http://127.0.0.1:9999"):
+            with reading(url, {"Origin": other}) as reader:
+                assert reader.response.status_code == 200
+                assert "Access-Control-Allow-Origin" not in reader.response.headers
     with web_server() as base, reading(stream_urls(league, base)["results"], {"Origin": own}) as r:
         assert r.response.headers["Access-Control-Allow-Origin"] == own

@@ -52,6 +52,7 @@ def test_a_confirmed_deal_is_pushed_to_the_tournament_page(
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1", "localhost"]
         settings.LIVE_PUSH, settings.LIVE_PUSH_ORIGIN = True, push.url
         settings.CONTENT_SECURITY_POLICY += f"; connect-src 'self' {push.url}"
+        settings.PUSH_CORS_ORIGINS = [live_server.url]  # the pages' origin, exactly
         page = signed_in(contexts, browser, live_server.url, None, WIDE)
         page.goto(f"{live_server.url}/t/{live_club.tournament.slug}/")
         expect(page.locator("#live[data-push-url]")).to_have_count(1)
@@ -89,6 +90,7 @@ def test_another_seats_move_is_pushed_to_the_seat_page_which_plays_from_it(
         # the site on the push server's host (another port): the session's cookie goes with
         # the stream, as behind one host in production
         site = live_server.url.replace("localhost", "127.0.0.1")
+        settings.PUSH_CORS_ORIGINS = [site]
         phone = signed_in(contexts, browser, site, seat_user(live_club, after.to_play), PHONE)
         phone.goto(f"{site}/play/{match.pk}/")
         expect(phone.locator("#live[data-push-url]")).to_have_count(1)
