@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Exists, Q, QuerySet, Value
 
+from tournaments import happenings
 from tournaments.matchlog import Kind
 from tournaments.models import Match, MatchEvent, Team
 
@@ -62,16 +63,8 @@ def _side(fixture: Fixture, side: str) -> dict[str, Any] | None:
 
 
 def side(index: int, team: Team | None, source: str = "") -> dict[str, Any]:
-    """Return one side of a fixture or a match as the API names it (docs/api.md, "One
-    vocabulary"): its index (side 0 sits at seats 0 and 2 and comes first in every pair), its
-    team's id and name (null while not known, or for a bye's missing side), and where the team
-    comes from (a bracket's "winner of QF1"; null when nothing says)."""
-    return {
-        "side": index,
-        "id": None if team is None else team.pk,
-        "name": None if team is None else team.name,
-        "source": source or None,
-    }
+    """Return one side of a fixture or a match as the API names it (``happenings.side``)."""
+    return happenings.side(index, team, source)
 
 
 def fixture_sides(fixture: Fixture) -> list[dict[str, Any]]:

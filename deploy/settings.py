@@ -643,6 +643,7 @@ WEBHOOK_QUEUE = _queue("WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
 CELERY_TASK_ROUTES = {
     "api.tasks.deliver": {"queue": WEBHOOK_QUEUE},
     "api.tasks.catch_up": {"queue": WEBHOOK_QUEUE},
+    "api.tasks.consume_happenings": {"queue": WEBHOOK_QUEUE},
 }
 # The scoring catch-up: re-sends the projection of every match that lags its log, so a lost
 # message (Redis restarted, worker killed) costs at most about this delay. Run one beat.
