@@ -108,8 +108,13 @@ def publish(kind: str, pk: int | None) -> None:
     message = f"{kind} {int(pk)}"
     current = transaction.get_connection()
     if current.in_atomic_block:
-        pending = current.run_on_commit
-        if any(getattr(entry[1], "message", None) == message for entry in pending):
+        # one a transaction: one registered at this savepoint goes (or is undone) with this
+        # change (one from another savepoint could be rolled back without it)
+        scope = set(current.savepoint_ids)
+        if any(
+            getattr(entry[1], "message", None) == message and entry[0] == scope
+            for entry in current.run_on_commit
+        ):
             return
         transaction.on_commit(_Send(message), robust=True)
     else:
