@@ -1,12 +1,13 @@
 """Webhooks: what happened in a tournament, posted to its subscribers, signed, retried.
 
-A happening (a match completed, a deal recorded, a round published, standings changed) comes
-from the layers below as a signal; each active subscription of its tournament to that kind
-gets a delivery, sent by a Celery task after the commit (on the webhook queue, served by
-workers of its own), retried with exponential backoff, every attempt logged (``api.tasks``
-says how attempts are claimed, bounded and given up; ``api.outbound`` how one is sent: one
-resolution, only globally routable addresses, one deadline, no redirects). A paused
-subscription gets no delivery. Bodies are built from the projections (results, pairings, standings),
+The deliveries are made from the tournament's happenings (tournaments.happenings: written in
+the transaction of each change) by :func:`consume`, which moves the tournament's
+``WebhookCursor`` in the transaction of the deliveries it makes: a delivery for each active
+subscription to the happening's kind, sent by a Celery task after that commit (on the webhook
+queue, served by workers of its own), retried with exponential backoff, every attempt logged
+(``api.tasks`` says how attempts are claimed, bounded and given up; ``api.outbound`` how one is
+sent: one resolution, only globally routable addresses, one deadline, no redirects). A paused
+subscription gets no delivery. Bodies are the happenings' (results, pairings, standings),
 which hold no hidden card.
 
 Each delivery is signed: ``Seep-Signature: t=<unix time>,v1=<hex>`` where the hex is

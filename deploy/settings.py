@@ -550,6 +550,11 @@ SPECTACULAR_SETTINGS = {
     "WEBHOOKS": [
         "api.webhook_bodies.MATCH_COMPLETED",
         "api.webhook_bodies.DEAL_RECORDED",
+        "api.webhook_bodies.DEAL_CORRECTED",
+        "api.webhook_bodies.DEAL_VOIDED",
+        "api.webhook_bodies.MATCH_REOPENED",
+        "api.webhook_bodies.MATCH_MADE",
+        "api.webhook_bodies.FIXTURE_FILLED",
         "api.webhook_bodies.ROUND_PUBLISHED",
         "api.webhook_bodies.ROUND_UNPUBLISHED",
         "api.webhook_bodies.STANDINGS_CHANGED",

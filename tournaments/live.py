@@ -8,7 +8,7 @@ and standings) call :func:`publish` with a kind and an id, nothing else:
 - ``r <match>``: the match's result projection was written;
 - ``s <stage>``: a stage, its rounds, its fixtures or its standings changed;
 - ``t <tournament>``: the tournament or its teams changed;
-- ``x <tournament>``: the tournament's results log grew (api/results.py).
+- ``x <tournament>``: the tournament's happenings grew (its results log: tournaments.happenings).
 
 With ``REDIS_URL`` the message goes to the Redis pub/sub channel ``seep:live:<db>`` (one
 ``PUBLISH``, after the commit; a Redis out of reach loses the message, never the write: the

@@ -16,9 +16,9 @@ import pytest
 from django.db import close_old_connections, connection, transaction
 
 from api import results
+from tests.live.server import database, push_server, reading
 from tournaments import happenings
 from tournaments.models import Happening
-from tests.live.server import database, push_server, reading
 
 from .test_stream import bearer, seqs, until_seq
 
