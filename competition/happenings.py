@@ -16,15 +16,30 @@ from tournaments import happenings
 from .models import Fixture, Round, Stage
 
 
+def fixture_sides(fixture: Fixture) -> list[dict[str, Any]]:
+    """Return a fixture's two sides, side 0 (its team a, team 0 of its match) first."""
+    return [
+        happenings.side(0, fixture.team_a, fixture.source_a),
+        happenings.side(1, fixture.team_b, fixture.source_b),
+    ]
+
+
+def fixture_winner_side(fixture: Fixture) -> int | None:
+    """Return the side that went through (a win, a forfeit, a bye: 0 or 1), or None."""
+    if fixture.result in (Fixture.Result.A, Fixture.Result.BYE, Fixture.Result.FORFEIT_B):
+        return 0
+    if fixture.result in (Fixture.Result.B, Fixture.Result.FORFEIT_A):
+        return 1
+    return None
+
+
 def fixture_body(fixture: Fixture) -> dict[str, Any]:
     """A fixture as a round's publication shows it."""
-    from . import selectors  # not at the top: selectors reads the standings, which tell here
-
     return {
         "table": fixture.table,
         "key": fixture.key or None,
-        "sides": selectors.fixture_sides(fixture),
-        "winner_side": selectors.fixture_winner_side(fixture),
+        "sides": fixture_sides(fixture),
+        "winner_side": fixture_winner_side(fixture),
         # deprecated (docs/api-changelog.md): sides[0].id and sides[1].id
         "a": fixture.team_a_id,
         "b": fixture.team_b_id,

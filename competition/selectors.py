@@ -16,6 +16,7 @@ from tournaments.matchlog import Kind
 from tournaments.models import Match, MatchEvent, Team
 
 from . import formats
+from . import happenings as told
 from .cut import Cut, cut_for_stage, decision_words
 from .draw import bracket_state, is_rematch, meetings
 from .models import Fixture, Notice, Round, Stage, StandingRow
@@ -62,26 +63,9 @@ def _side(fixture: Fixture, side: str) -> dict[str, Any] | None:
     return {"team": None, "from": source} if source else None
 
 
-def side(index: int, team: Team | None, source: str = "") -> dict[str, Any]:
-    """Return one side of a fixture or a match as the API names it (``happenings.side``)."""
-    return happenings.side(index, team, source)
-
-
-def fixture_sides(fixture: Fixture) -> list[dict[str, Any]]:
-    """Return a fixture's two sides, side 0 (its team a, team 0 of its match) first."""
-    return [
-        side(0, fixture.team_a, fixture.source_a),
-        side(1, fixture.team_b, fixture.source_b),
-    ]
-
-
-def fixture_winner_side(fixture: Fixture) -> int | None:
-    """Return the side that went through (a win, a forfeit, a bye: 0 or 1), or None."""
-    if fixture.result in (Fixture.Result.A, Fixture.Result.BYE, Fixture.Result.FORFEIT_B):
-        return 0
-    if fixture.result in (Fixture.Result.B, Fixture.Result.FORFEIT_A):
-        return 1
-    return None
+side = happenings.side  # one side of a fixture or a match, as the API names it
+fixture_sides = told.fixture_sides  # a fixture's two sides, side 0 first
+fixture_winner_side = told.fixture_winner_side  # the side that went through, or None
 
 
 def fixture_status(fixture: Fixture) -> str:
