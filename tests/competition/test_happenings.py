@@ -275,3 +275,17 @@ def test_a_subscription_made_after_a_happening_is_not_told_of_it() -> None:
         happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
     webhooks.consume(club.tournament.pk)
     assert [b["seq"] for b in delivered(hook, "round.published")] == [2]
+
+
+def test_a_broker_out_of_reach_still_makes_the_deliveries_at_the_commit() -> None:
+    """The consumer's task cannot be sent: it runs in the process that committed, so the
+    deliveries are made now, not at the next catch-up."""
+    club = make_club(2, slug="outage-cup")
+    hook = subscribe(club, "round.published")
+    with (
+        mock.patch("api.tasks.consume_happenings.delay", side_effect=ConnectionError("down")),
+        committed(),
+        transaction.atomic(),
+    ):
+        happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
+    assert [b["seq"] for b in delivered(hook, "round.published")] == [1]
