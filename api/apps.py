@@ -46,13 +46,15 @@ def _user_saved(sender: Any, created: bool, update_fields: Any = None, **kwargs:
 def _scrub_bodies(sender: Any, renamed: Any, **kwargs: Any) -> None:
     """A member's erasure: the results log's entries and the webhook deliveries kept of their
     tournaments name them, and their teams, by the new names (docs/privacy.md)."""
-    from .models import ApiToken, ResultEntry, WebhookDelivery
+    from tournaments.models import Happening
+
+    from .models import ApiToken, WebhookDelivery
 
     if renamed.retired_account is not None:  # its tokens are its, and named by the person
         ApiToken.objects.filter(user_id=renamed.retired_account).delete()
 
     for model, where in (
-        (ResultEntry, {"tournament__in": renamed.tournaments}),
+        (Happening, {"tournament__in": renamed.tournaments}),
         (WebhookDelivery, {"webhook__tournament__in": renamed.tournaments}),
     ):
         for pk, body in model.objects.filter(**where).values_list("pk", "body").iterator():

@@ -117,7 +117,10 @@ class Sender:
 
     def _catch_up(self) -> None:
         from .tasks import due_deliveries
+        from .webhooks import consume, lagging
 
+        for tournament_id in lagging():  # happenings a killed process made no delivery of
+            consume(tournament_id)
         held = set(self.held())
         for delivery_id in due_deliveries().order_by("pk").values_list("pk", flat=True)[:500]:
             if delivery_id not in held:

@@ -77,7 +77,12 @@ class Webhook(models.Model):
 
     class Kind(models.TextChoices):
         MATCH_COMPLETED = "match.completed", "a match completed"
+        MATCH_REOPENED = "match.reopened", "a completed match was reopened by a correction"
+        MATCH_MADE = "match.made", "a fixture's match was made"
+        FIXTURE_FILLED = "fixture.filled", "a fixture's sides were filled or changed"
         DEAL_RECORDED = "deal.recorded", "a deal's result was recorded"
+        DEAL_CORRECTED = "deal.corrected", "a recorded deal's result was corrected"
+        DEAL_VOIDED = "deal.voided", "a recorded deal was voided by a correction"
         ROUND_PUBLISHED = "round.published", "a round was published"
         ROUND_UNPUBLISHED = "round.unpublished", "a round was taken back (unpublished)"
         STANDINGS_CHANGED = "standings.changed", "a stage's standings changed"
@@ -108,6 +113,14 @@ class WebhookDelivery(models.Model):
         FAILED = "failed", "given up"
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    happening = models.ForeignKey(
+        "tournaments.Happening",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="deliveries",
+        help_text="What it tells (a subscription gets one delivery of a happening).",
+    )
     kind = models.CharField(max_length=32)
     body = models.JSONField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
@@ -126,6 +139,11 @@ class WebhookDelivery(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["webhook", "happening"], name="delivery_of_a_happening_once"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to webhook {self.webhook_id}: {self.status}"
@@ -150,44 +168,15 @@ class WebhookAttempt(models.Model):
         return f"attempt {self.number} of delivery {self.delivery_id}"
 
 
-class ResultEntry(models.Model):
-    """One happening of a tournament's results log: what its webhooks tell (the same kinds and
-    bodies), kept for its results stream, numbered by ``seq`` in the order it was committed
-    (api/results.py): a client reading from a seq misses nothing and sees nothing twice."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="results")
-    seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=32, choices=Webhook.Kind.choices)
-    body = models.JSONField()
-    #: what makes the happening itself (a deal's row, a completion at a head...): told twice
-    #: (a task run again), it is written once
-    key = models.CharField(max_length=120, blank=True)  # "": none (standings.changed)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["tournament", "seq"]
-        verbose_name_plural = "result entries"
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "seq"], name="result_seq_unique"),
-            models.UniqueConstraint(
-                fields=["tournament", "key"],
-                condition=~models.Q(key=""),
-                name="result_key_unique",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.seq} of tournament {self.tournament_id}"
-
-
-class ResultsHead(models.Model):
-    """A tournament's results log's last seq: the row an entry's writer locks, so that entries
-    commit in the order of their seqs."""
+class WebhookCursor(models.Model):
+    """How far the webhooks have read a tournament's happenings: the last seq whose deliveries
+    were made. Moved in the transaction that makes them (api.webhooks.consume), so a consumer
+    killed at any point makes them again from here, and one run twice makes none twice."""
 
     tournament = models.OneToOneField(
-        Tournament, primary_key=True, on_delete=models.CASCADE, related_name="results_head"
+        Tournament, primary_key=True, on_delete=models.CASCADE, related_name="webhook_cursor"
     )
     last_seq = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
-        return f"results of tournament {self.tournament_id}: {self.last_seq}"
+        return f"webhooks of tournament {self.tournament_id} at {self.last_seq}"

@@ -40,7 +40,7 @@ from scoring.task_options import RELIABLE
 
 from . import outbound
 from .models import Webhook, WebhookAttempt, WebhookDelivery
-from .webhooks import body_bytes, sign
+from .webhooks import body_bytes, consume, lagging, sign
 
 log = logging.getLogger(__name__)
 
@@ -256,7 +256,17 @@ def catch_up() -> int:
     Each send can cost at most one attempt, and attempts are counted when claimed: a
     delivery is given up after ``WEBHOOK_MAX_ATTEMPTS``, whatever became of its attempts.
     """
+    for tournament_id in lagging():  # happenings whose consumer was lost (a broker down)
+        consume(tournament_id)
     ids = list(due_deliveries().order_by("pk").values_list("pk", flat=True)[:500])
     for delivery_id in ids:
         deliver.delay(delivery_id)
     return len(ids)
+
+
+@shared_task(**RELIABLE, soft_time_limit=50, time_limit=60)
+def consume_happenings(tournament_id: int) -> int:
+    """Make the deliveries of a tournament's new happenings (``webhooks.consume``): sent after
+    each commit that wrote some, safe to run twice or concurrently; the catch-up runs it for
+    every tournament whose cursor lags, should a message be lost."""
+    return consume(tournament_id)

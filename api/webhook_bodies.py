@@ -25,6 +25,10 @@ class DeliveryBody(serializers.Serializer):  # type: ignore[type-arg]
     created_at = serializers.DateTimeField()
     kind = serializers.ChoiceField(choices=Webhook.Kind.values)
     tournament = serializers.IntegerField()
+    seq = serializers.IntegerField(
+        help_text="The happening's place in the tournament's results log: one delivery per "
+        "subscription and seq (a retry repeats its id and seq: drop what you have seen)."
+    )
 
 
 class Head(serializers.Serializer):  # type: ignore[type-arg]
@@ -62,8 +66,58 @@ class DealRecordedBody(DeliveryBody):
     bazzis = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
 
 
+class DealFields(serializers.Serializer):  # type: ignore[type-arg]
+    """A deal's result as it stood (what a correction replaced)."""
+
+    match = serializers.IntegerField()
+    deal = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    points = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    sweeps = serializers.ListField(child=serializers.JSONField(), help_text="By side.")
+    total = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    running_difference = serializers.IntegerField()
+    bazzi = serializers.IntegerField(allow_null=True)
+    bazzis = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+
+
+class DealCorrectedBody(DealRecordedBody):
+    replaced = DealFields(help_text="The deal's result before the correction.")
+
+
+class DealVoidedBody(DeliveryBody):
+    match = serializers.IntegerField()
+    deal = serializers.IntegerField()
+    replaced = DealFields(help_text="The deal's result before it was voided.")
+
+
+class MatchReopenedBody(DeliveryBody):
+    match = serializers.IntegerField()
+    sides = sides_field("match")
+    bazzis = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    difference = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    head = Head(help_text="The match's log when it was reopened.")
+
+
 @extend_schema_serializer(deprecate_fields=["a", "b"])
 class PublishedFixture(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    sides = sides_field("fixture")
+    winner_side = serializers.IntegerField(allow_null=True, help_text=WINNER_SIDE)
+    a = serializers.IntegerField(allow_null=True, help_text="Deprecated: sides[0].id.")
+    b = serializers.IntegerField(allow_null=True, help_text="Deprecated: sides[1].id.")
+    match = serializers.IntegerField(allow_null=True)
+    result = serializers.CharField(allow_null=True, help_text=FIXTURE_RESULT)
+
+
+@extend_schema_serializer(deprecate_fields=["a", "b"])
+class FixtureBody(DeliveryBody):
+    """A fixture of a published round, as it is now (``match.made``, ``fixture.filled``)."""
+
+    stage = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The round's number in its stage.")
+    fixture = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     key = serializers.CharField(allow_null=True)
     sides = sides_field("fixture")
@@ -121,6 +175,15 @@ def _webhook(kind: str, body: type[serializers.Serializer], what: str) -> OpenAp
 
 MATCH_COMPLETED = _webhook("match.completed", MatchCompletedBody, "A match is over.")
 DEAL_RECORDED = _webhook("deal.recorded", DealRecordedBody, "A deal's result counted.")
+DEAL_CORRECTED = _webhook(
+    "deal.corrected", DealCorrectedBody, "A recorded deal's result was corrected."
+)
+DEAL_VOIDED = _webhook("deal.voided", DealVoidedBody, "A recorded deal was voided.")
+MATCH_REOPENED = _webhook(
+    "match.reopened", MatchReopenedBody, "A completed match was reopened by a correction."
+)
+MATCH_MADE = _webhook("match.made", FixtureBody, "A fixture's match was made.")
+FIXTURE_FILLED = _webhook("fixture.filled", FixtureBody, "A fixture's sides were filled.")
 ROUND_PUBLISHED = _webhook("round.published", RoundPublishedBody, "A round was published.")
 ROUND_UNPUBLISHED = _webhook(
     "round.unpublished", RoundUnpublishedBody, "A published round was taken back."
@@ -145,7 +208,7 @@ def _entry(
         "seq": serializers.IntegerField(help_text="Its place in the tournament's results log."),
     }
     for field_name, field in body._declared_fields.items():  # unbound: copied as DRF does
-        if field_name != "id" and field_name not in leave_out:
+        if field_name not in ("id", "seq") and field_name not in leave_out:
             fields[field_name] = copy.deepcopy(field)
     # the discriminator (the webhooks' kinds are an enum of their own)
     fields["kind"] = serializers.CharField(help_text="What happened: the webhook's kind.")
@@ -160,6 +223,11 @@ RESULT_ENTRIES = {
         "MatchCompletedEntry", MatchCompletedBody, deprecated=("teams", "winner")
     ),
     "deal.recorded": _entry("DealRecordedEntry", DealRecordedBody),
+    "deal.corrected": _entry("DealCorrectedEntry", DealCorrectedBody),
+    "deal.voided": _entry("DealVoidedEntry", DealVoidedBody),
+    "match.reopened": _entry("MatchReopenedEntry", MatchReopenedBody),
+    "match.made": _entry("MatchMadeEntry", FixtureBody, deprecated=("a", "b")),
+    "fixture.filled": _entry("FixtureFilledEntry", FixtureBody, deprecated=("a", "b")),
     "round.published": _entry("RoundPublishedEntry", RoundPublishedBody),
     "round.unpublished": _entry("RoundUnpublishedEntry", RoundUnpublishedBody),
     # the table is one GET away (GET /stages/{id}/standings/?round=as_of_round)

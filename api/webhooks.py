@@ -1,12 +1,13 @@
 """Webhooks: what happened in a tournament, posted to its subscribers, signed, retried.
 
-A happening (a match completed, a deal recorded, a round published, standings changed) comes
-from the layers below as a signal; each active subscription of its tournament to that kind
-gets a delivery, sent by a Celery task after the commit (on the webhook queue, served by
-workers of its own), retried with exponential backoff, every attempt logged (``api.tasks``
-says how attempts are claimed, bounded and given up; ``api.outbound`` how one is sent: one
-resolution, only globally routable addresses, one deadline, no redirects). A paused
-subscription gets no delivery. Bodies are built from the projections (results, pairings, standings),
+The deliveries are made from the tournament's happenings (tournaments.happenings: written in
+the transaction of each change) by :func:`consume`, which moves the tournament's
+``WebhookCursor`` in the transaction of the deliveries it makes: a delivery for each active
+subscription to the happening's kind, sent by a Celery task after that commit (on the webhook
+queue, served by workers of its own), retried with exponential backoff, every attempt logged
+(``api.tasks`` says how attempts are claimed, bounded and given up; ``api.outbound`` how one is
+sent: one resolution, only globally routable addresses, one deadline, no redirects). A paused
+subscription gets no delivery. Bodies are the happenings' (results, pairings, standings),
 which hold no hidden card.
 
 Each delivery is signed: ``Seep-Signature: t=<unix time>,v1=<hex>`` where the hex is
@@ -25,9 +26,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
-from . import outbound, results
-from .models import Webhook, WebhookDelivery
+from tournaments import happenings
+from tournaments.models import Happening, HappeningsHead
+
+from . import outbound
+from .models import Webhook, WebhookCursor, WebhookDelivery
 from .problems import Problem
 
 log = logging.getLogger(__name__)
@@ -75,43 +80,10 @@ def check_url(url: str) -> None:
         ) from exc
 
 
-def happened(tournament_id: int, kind: str, body: dict[str, Any], key: str) -> int:
-    """A happening: appended to the tournament's results log (api/results.py; ``key`` what
-    makes it itself, see there), and a delivery made for each subscription to its kind;
-    returns the number of deliveries. A log that cannot be written loses no delivery."""
-    try:
-        results.record(tournament_id, kind, body, key)
-    except Exception:
-        log.exception("webhooks: the results log of tournament %s refused %s", tournament_id, kind)
-    return enqueue(tournament_id, kind, body)
-
-
 def subscribed(tournament_id: int, kind: str) -> bool:
     """Whether an active subscription of the tournament takes ``kind`` (one small query)."""
     hooks = Webhook.objects.filter(tournament_id=tournament_id, active=True)
     return any(kind in kinds for kinds in hooks.values_list("kinds", flat=True))
-
-
-def enqueue(tournament_id: int, kind: str, body: dict[str, Any]) -> int:
-    """Create a delivery for each active subscription to ``kind``, its body stored as it is
-    signed (its ``id`` and ``created_at`` included); send them after commit."""
-    made = []
-    for hook in Webhook.objects.filter(tournament_id=tournament_id, active=True):
-        if kind in hook.kinds:
-            payload = {"kind": kind, "tournament": tournament_id, **body}
-            delivery = WebhookDelivery.objects.create(webhook=hook, kind=kind, body=payload)
-            delivery.body = signed_body(delivery)
-            delivery.save(update_fields=["body"])
-            made.append(delivery.pk)
-    if made:
-        from .tasks import dispatch
-
-        def send() -> None:
-            for delivery_id in made:
-                dispatch(delivery_id)
-
-        transaction.on_commit(send, robust=True)
-    return len(made)
 
 
 def signed_body(delivery: WebhookDelivery) -> dict[str, Any]:
@@ -126,156 +98,134 @@ def body_bytes(delivery: WebhookDelivery) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
 
 
-# --- what happened, from the signals below ------------------------------------------------
+# --- deliveries made from the happenings -------------------------------------------------
+
+#: happenings read by one transaction of the consumer
+BATCH = 200
 
 
-def _on_match_completed(sender: Any, match_id: int, **kwargs: Any) -> None:
-    from competition import selectors as competition_selectors
-    from scoring.models import MatchResult
-    from tournaments.models import Match
+def consume(tournament_id: int) -> int:
+    """Make the deliveries of the tournament's happenings after its cursor; return how many.
 
-    match = Match.objects.filter(pk=match_id).select_related("team0", "team1", "fixture").first()
-    result = MatchResult.objects.filter(match_id=match_id).first()
-    if match is None or result is None or not result.over:
-        return
-    winner = None if result.winner is None else (match.team0_id, match.team1_id)[result.winner]
-    fixture = getattr(match, "fixture", None)
-    sources = ("", "") if fixture is None else (fixture.source_a, fixture.source_b)
-    happened(
-        match.tournament_id,
-        Webhook.Kind.MATCH_COMPLETED,
-        {
-            "match": match.pk,
-            "sides": [
-                competition_selectors.side(0, match.team0, sources[0]),
-                competition_selectors.side(1, match.team1, sources[1]),
-            ],
-            "winner_side": result.winner,
-            # deprecated (docs/api-changelog.md): the team ids of sides and winner_side
-            "teams": [match.team0_id, match.team1_id],
-            "winner": winner,
-            "draw": result.draw,
-            "bazzis": [result.bazzis0, result.bazzis1],
-            "difference": result.difference,
-            "deals": result.deals,
-            "head": {"seq": match.last_seq, "hash": match.last_hash},
-        },
-        f"match:{match.pk}:{match.last_seq}",  # completed at this head (again after a correction)
-    )
-
-
-def _on_deals_recorded(sender: Any, match_id: int, deals: list[int], **kwargs: Any) -> None:
-    from scoring.models import DealResult
-    from tournaments.models import Match
-
-    tournament_id = (
-        Match.objects.filter(pk=match_id).values_list("tournament_id", flat=True).first()
-    )
-    if tournament_id is None:
-        return
-    for row in DealResult.objects.filter(match_id=match_id, deal__in=deals).order_by("deal"):
-        happened(
-            tournament_id,
-            Webhook.Kind.DEAL_RECORDED,
-            {
-                "match": match_id,
-                "deal": row.deal,
-                "dealer": row.dealer,
-                "points": [row.points0, row.points1],
-                "sweeps": [row.sweeps0, row.sweeps1],
-                "total": [row.total0, row.total1],
-                "running_difference": row.running_difference,
-                "bazzi": row.bazzi,
-                "bazzis": [row.bazzis0, row.bazzis1],
-            },
-            f"deal:{row.pk}",  # this row (a deal voided and scored again is a new one)
-        )
+    In one transaction a batch: lock the tournament's ``WebhookCursor``, read the happenings
+    after it, make a delivery for each active subscription to each one's kind (one made
+    before the happening was written is not told of it), move the cursor to the last, and
+    send the deliveries after the commit. A consumer killed at any point has made nothing
+    or made a batch and moved the cursor over it: run again, it makes the rest, never one
+    twice (the lock makes two runs go one after the other; each (subscription, happening)
+    pair is also unique). A delivery's ``id`` is its key: a receiver that sees an id twice
+    (a retry after a lost answer) drops it.
+    """
+    made_total = 0
+    while True:
+        with transaction.atomic():
+            WebhookCursor.objects.bulk_create(
+                [WebhookCursor(tournament_id=tournament_id)], ignore_conflicts=True
+            )
+            cursor = WebhookCursor.objects.select_for_update().get(pk=tournament_id)
+            rows = happenings.since(tournament_id, cursor.last_seq, BATCH)
+            if not rows:
+                return made_total
+            hooks = list(Webhook.objects.filter(tournament_id=tournament_id, active=True))
+            made: list[int] = []
+            tables: dict[tuple[int, int], list[Any]] = {}
+            for happening in rows:
+                takers = [
+                    hook
+                    for hook in hooks
+                    if happening.kind in hook.kinds and hook.created_at <= happening.created_at
+                ]
+                if takers:
+                    body = _delivered_body(happening, tables)
+                    made.extend(_deliver(hook, happening, body) for hook in takers)
+            cursor.last_seq = rows[-1].seq
+            cursor.save(update_fields=["last_seq"])
+            if made:
+                transaction.on_commit(_Dispatch(made), robust=True)
+            made_total += len(made)
+        if len(rows) < BATCH:
+            return made_total
 
 
-def _on_round_published(sender: Any, round_id: int, **kwargs: Any) -> None:
-    from competition import selectors as competition_selectors
-    from competition.models import Round
-
-    round_ = Round.objects.filter(pk=round_id).select_related("stage").first()
-    if round_ is None:
-        return
-    fixtures = [
-        {
-            "table": f.table,
-            "key": f.key or None,
-            "sides": competition_selectors.fixture_sides(f),
-            "winner_side": competition_selectors.fixture_winner_side(f),
-            # deprecated (docs/api-changelog.md): sides[0].id and sides[1].id
-            "a": f.team_a_id,
-            "b": f.team_b_id,
-            "match": f.match_id,
-            "result": f.result or None,
-        }
-        for f in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key", "id")
-    ]
-    happened(
-        round_.stage.tournament_id,
-        Webhook.Kind.ROUND_PUBLISHED,
-        {
-            "stage": round_.stage_id,
-            "round": round_.number,
-            "name": round_.name,
-            "fixtures": fixtures,
-        },
-        f"published:{round_.pk}:{round_.published_at.isoformat() if round_.published_at else ''}",
-    )
+def _delivered_body(happening: Happening, tables: dict[tuple[int, int], list[Any]]) -> Any:
+    """What a delivery of ``happening`` says (before its id and time): its kind, tournament
+    and seq in the results log, then its body; a ``standings.changed`` also carries the
+    table, as of its last round, as ``GET /stages/{id}/standings/?round=`` gives it now."""
+    body = {
+        "kind": happening.kind,
+        "tournament": happening.tournament_id,
+        "seq": happening.seq,
+        **happening.body,
+    }
+    if happening.kind == happenings.STANDINGS_CHANGED:
+        where = (int(body["stage"]), int(body["as_of_round"]))
+        if where not in tables:
+            tables[where] = _table(*where)
+        body["rows"] = tables[where]
+    return body
 
 
-def _on_round_unpublished(sender: Any, round_id: int, called_off: list[int], **kwargs: Any) -> None:
-    from competition.models import Round
-
-    round_ = Round.objects.filter(pk=round_id).select_related("stage").first()
-    if round_ is None:
-        return
-    happened(
-        round_.stage.tournament_id,
-        Webhook.Kind.ROUND_UNPUBLISHED,
-        {
-            "stage": round_.stage_id,
-            "round": round_.number,
-            "name": round_.name,
-            "called_off": sorted(called_off),
-        },
-        f"unpublished:{round_.pk}:{','.join(map(str, sorted(called_off)))}"[:120],
-    )
-
-
-def _on_standings_changed(sender: Any, stage_id: int, rounds: list[int], **kwargs: Any) -> None:
+def _table(stage_id: int, as_of: int) -> list[Any]:
     from competition import selectors as competition_selectors
     from competition.models import Stage
 
     from .serializers.standings import StandingRowSerializer
 
     stage = Stage.objects.filter(pk=stage_id).first()
-    if stage is None or not rounds:
-        return
-    as_of = max(rounds)
-    # the log says which rounds changed (the table is one GET away, at every round)
-    change = {"stage": stage_id, "rounds": rounds, "as_of_round": as_of}
-    try:  # no key: it only says to look again, which is never wrong twice
-        results.record(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, change)
-    except Exception:
-        log.exception("webhooks: the results log of tournament %s refused standings", stage_id)
-    if not subscribed(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED):
-        return  # nobody listens: the table is not read (every recompute would pay for it)
-    # the table as of the last round that changed, as GET /stages/{id}/standings/?round= gives it
+    if stage is None:
+        return []
     rows = competition_selectors.standings_for_stage(stage=stage, as_of_round=as_of)
-    table = json.loads(json.dumps(StandingRowSerializer(rows, many=True).data))
-    enqueue(stage.tournament_id, Webhook.Kind.STANDINGS_CHANGED, {**change, "rows": table})
+    return list(json.loads(json.dumps(StandingRowSerializer(rows, many=True).data)))
+
+
+def _deliver(hook: Webhook, happening: Happening, body: dict[str, Any]) -> int:
+    """Make one delivery, its body stored as it is signed (its id and time included)."""
+    delivery = WebhookDelivery.objects.create(
+        webhook=hook, happening=happening, kind=happening.kind, body=body
+    )
+    delivery.body = signed_body(delivery)
+    delivery.save(update_fields=["body"])
+    return delivery.pk
+
+
+class _Dispatch:
+    """The on-commit callback that sends a batch's deliveries on their way."""
+
+    def __init__(self, made: list[int]) -> None:
+        self.made = made
+
+    def __call__(self) -> None:
+        from .tasks import dispatch
+
+        for delivery_id in self.made:
+            dispatch(delivery_id)
+
+
+def lagging() -> list[int]:
+    """The tournaments whose happenings are past their webhook cursor (the catch-up's)."""
+    behind = WebhookCursor.objects.filter(
+        tournament_id=OuterRef("pk"), last_seq__gte=OuterRef("last_seq")
+    )
+    return list(
+        HappeningsHead.objects.filter(last_seq__gt=0)
+        .exclude(Exists(behind))
+        .values_list("tournament_id", flat=True)
+    )
+
+
+def _kick(tournament_id: int) -> None:
+    """Happenings of the tournament committed: send its consumer (in-process without a
+    broker). A broker out of reach: the consumer runs here and now, so the deliveries are
+    made (their sends wait for the catch-up, like any delivery whose task was lost)."""
+    from .tasks import consume_happenings
+
+    try:
+        consume_happenings.delay(tournament_id)
+    except Exception:
+        log.warning("webhooks: no consumer sent for tournament %s; made here", tournament_id)
+        consume(tournament_id)
 
 
 def connect() -> None:
-    """Subscribe to the signals of the layers below (called once, when the app is ready)."""
-    from competition.signals import round_published, round_unpublished, standings_changed
-    from scoring.signals import deals_recorded, match_completed
-
-    match_completed.connect(_on_match_completed, dispatch_uid="api.webhooks.match_completed")
-    deals_recorded.connect(_on_deals_recorded, dispatch_uid="api.webhooks.deals_recorded")
-    round_published.connect(_on_round_published, dispatch_uid="api.webhooks.round_published")
-    round_unpublished.connect(_on_round_unpublished, dispatch_uid="api.webhooks.round_unpublished")
-    standings_changed.connect(_on_standings_changed, dispatch_uid="api.webhooks.standings")
+    """Consume every commit's happenings (called once, when the app is ready)."""
+    happenings.after_commit(_kick)

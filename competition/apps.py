@@ -15,9 +15,14 @@ class CompetitionConfig(AppConfig):
     verbose_name = "Competition"
 
     def ready(self) -> None:
+        from tournaments import happenings
+
+        from .happenings import name_match_sources
         from .models import Fixture, Round, Stage, StandingsCheckpoint
 
         receivers.connect()
+        happenings.shape_with(happenings.MATCH_COMPLETED, name_match_sources)
+        happenings.shape_with(happenings.MATCH_REOPENED, name_match_sources)
         follow_rows(_stage_changed, (Stage, Round, Fixture, StandingsCheckpoint))
 
 

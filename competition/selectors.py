@@ -11,10 +11,12 @@ from typing import Any
 
 from django.db.models import Exists, Q, QuerySet, Value
 
+from tournaments import happenings
 from tournaments.matchlog import Kind
 from tournaments.models import Match, MatchEvent, Team
 
 from . import formats
+from . import happenings as told
 from .cut import Cut, cut_for_stage, decision_words
 from .draw import bracket_state, is_rematch, meetings
 from .models import Fixture, Notice, Round, Stage, StandingRow
@@ -61,34 +63,9 @@ def _side(fixture: Fixture, side: str) -> dict[str, Any] | None:
     return {"team": None, "from": source} if source else None
 
 
-def side(index: int, team: Team | None, source: str = "") -> dict[str, Any]:
-    """Return one side of a fixture or a match as the API names it (docs/api.md, "One
-    vocabulary"): its index (side 0 sits at seats 0 and 2 and comes first in every pair), its
-    team's id and name (null while not known, or for a bye's missing side), and where the team
-    comes from (a bracket's "winner of QF1"; null when nothing says)."""
-    return {
-        "side": index,
-        "id": None if team is None else team.pk,
-        "name": None if team is None else team.name,
-        "source": source or None,
-    }
-
-
-def fixture_sides(fixture: Fixture) -> list[dict[str, Any]]:
-    """Return a fixture's two sides, side 0 (its team a, team 0 of its match) first."""
-    return [
-        side(0, fixture.team_a, fixture.source_a),
-        side(1, fixture.team_b, fixture.source_b),
-    ]
-
-
-def fixture_winner_side(fixture: Fixture) -> int | None:
-    """Return the side that went through (a win, a forfeit, a bye: 0 or 1), or None."""
-    if fixture.result in (Fixture.Result.A, Fixture.Result.BYE, Fixture.Result.FORFEIT_B):
-        return 0
-    if fixture.result in (Fixture.Result.B, Fixture.Result.FORFEIT_A):
-        return 1
-    return None
+side = happenings.side  # one side of a fixture or a match, as the API names it
+fixture_sides = told.fixture_sides  # a fixture's two sides, side 0 first
+fixture_winner_side = told.fixture_winner_side  # the side that went through, or None
 
 
 def fixture_status(fixture: Fixture) -> str:

@@ -28,6 +28,7 @@ from django.utils import timezone
 from scoring.models import DealResult, MatchResult
 
 from . import formats
+from . import happenings as told
 from .models import Fixture, Round, Stage, StandingRow, StandingsCheckpoint
 from .signals import standings_changed
 
@@ -227,6 +228,7 @@ def update_stage_standings(*, stage_id: int, rebuild: bool = False) -> int:
             checkpoint.digest, checkpoint.updated_at = digest, timezone.now()
             checkpoint.save(update_fields=["digest", "updated_at"])
         if changed:
+            told.standings_changed(stage, changed)  # with the tables (competition.happenings)
             transaction.on_commit(
                 lambda: standings_changed.send(sender=Stage, stage_id=stage_id, rounds=changed),
                 robust=True,

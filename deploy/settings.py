@@ -593,6 +593,11 @@ SPECTACULAR_SETTINGS = {
     "WEBHOOKS": [
         "api.webhook_bodies.MATCH_COMPLETED",
         "api.webhook_bodies.DEAL_RECORDED",
+        "api.webhook_bodies.DEAL_CORRECTED",
+        "api.webhook_bodies.DEAL_VOIDED",
+        "api.webhook_bodies.MATCH_REOPENED",
+        "api.webhook_bodies.MATCH_MADE",
+        "api.webhook_bodies.FIXTURE_FILLED",
         "api.webhook_bodies.ROUND_PUBLISHED",
         "api.webhook_bodies.ROUND_UNPUBLISHED",
         "api.webhook_bodies.STANDINGS_CHANGED",
@@ -686,6 +691,7 @@ WEBHOOK_QUEUE = _queue("WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
 CELERY_TASK_ROUTES = {
     "api.tasks.deliver": {"queue": WEBHOOK_QUEUE},
     "api.tasks.catch_up": {"queue": WEBHOOK_QUEUE},
+    "api.tasks.consume_happenings": {"queue": WEBHOOK_QUEUE},
 }
 # The scoring catch-up: re-sends the projection of every match that lags its log, so a lost
 # message (Redis restarted, worker killed) costs at most about this delay. Run one beat.

@@ -17,9 +17,11 @@ from django.db import connection, models, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from tournaments import live
 from tournaments.models import Match, MatchEvent
 from tournaments.reads import consistent_read
 
+from . import happenings as told
 from .models import DealResult, MatchResult
 from .projections import SCORED_KINDS, DealRow, LogEvent, MatchRow, fold
 from .signals import deals_recorded
@@ -85,7 +87,9 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
             return ProjectionUpdate(match_id, found, 0, 0, False)
         # Read after taking the lock: whatever committed before us is visible, and the
         # head only grows, so a run that waited for another sees at least what it saw.
-        head = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
+        head, tournament_id = Match.objects.values_list("last_seq", "tournament_id").get(
+            pk=match_id
+        )
         if not rebuild and result.seq >= head:
             return ProjectionUpdate(match_id, CURRENT, result.seq, 0, False)
         now = timezone.now()
@@ -100,7 +104,7 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
             LogEvent(*row)
             for row in events.order_by("seq").values_list("seq", "kind", "payload", "recorded_at")
         )
-        changed = _write_deals(match_id, projection.deals)
+        changed = _write_deals(match_id, projection.deals, tournament_id, head)
         was_over, before = result.completed_at is not None, _outcome(result)
         # with completed_at: the match ended, or a correction reopened it (or re-decided it)
         match_changed = _assign(result, _columns(projection.match))
@@ -109,12 +113,16 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
             result.save()
         # The apps above hear of a result: when the match ends, and whenever a correction
         # changes what a finished match's result says (a new winner, the bazzis, a reopening).
-        told = (not was_over and result.completed_at is not None) or (
+        tells = (not was_over and result.completed_at is not None) or (
             was_over and _outcome(result) != before
         )
-        if told:
+        if tells:
             _tell_result(result, first=not was_over)
-        outcome = ProjectionUpdate(match_id, RECOMPUTED, head, changed + int(match_changed), told)
+            match = Match.objects.select_related("team0", "team1").get(pk=match_id)
+            told.result_changed(match=match, result=result, was_over=was_over)
+        if changed or match_changed:  # the live parts that show the result follow
+            live.publish("r", match_id)
+        outcome = ProjectionUpdate(match_id, RECOMPUTED, head, changed + int(match_changed), tells)
     log.debug("match %s: projection %s", match_id, outcome)
     return outcome
 
@@ -199,17 +207,23 @@ def _assign(instance: models.Model, values: dict[str, Any]) -> bool:
     return changed
 
 
-def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
-    """Make the match's DealResult rows equal ``rows``, writing only what differs."""
+def _write_deals(match_id: int, rows: tuple[DealRow, ...], tournament_id: int, head: int) -> int:
+    """Make the match's DealResult rows equal ``rows``, writing only what differs, and write
+    the happenings of what changed (in the caller's transaction: scoring.happenings)."""
     stored = {d.deal: d for d in DealResult.objects.filter(match_id=match_id)}
     create, update = [], []
+    corrected: list[tuple[DealResult, dict[str, Any]]] = []
     for row in rows:
         values = _columns(row)
         current = stored.pop(row.deal, None)
         if current is None:
             create.append(DealResult(match_id=match_id, **values))
-        elif _assign(current, values):
-            update.append(current)
+        else:
+            before = told.deal_body(current)
+            if _assign(current, values):
+                update.append(current)
+                if told.deal_body(current) != before:  # what the log shows of it changed
+                    corrected.append((current, before))
     if stored:  # deals the log no longer scores (a voided deal, once corrections exist)
         DealResult.objects.filter(pk__in=[d.pk for d in stored.values()]).delete()
     if create:
@@ -221,6 +235,11 @@ def _write_deals(match_id: int, rows: tuple[DealRow, ...]) -> int:
         )
     if update:
         DealResult.objects.bulk_update(update, DEAL_FIELDS)
+    if create or corrected or stored:
+        told.deals_changed(
+            tournament_id=tournament_id, head=head, created=create, corrected=corrected,
+            voided=list(stored.values()),
+        )  # fmt: skip
     return len(create) + len(update) + len(stored)
 
 

@@ -8,7 +8,7 @@ and standings) call :func:`publish` with a kind and an id, nothing else:
 - ``r <match>``: the match's result projection was written;
 - ``s <stage>``: a stage, its rounds, its fixtures or its standings changed;
 - ``t <tournament>``: the tournament or its teams changed;
-- ``x <tournament>``: the tournament's results log grew (api/results.py).
+- ``x <tournament>``: the tournament's happenings grew (its results log: tournaments.happenings).
 
 With ``REDIS_URL`` the message goes to the Redis pub/sub channel ``seep:live:<db>`` (one
 ``PUBLISH``, after the commit; a Redis out of reach loses the message, never the write: the
@@ -108,8 +108,13 @@ def publish(kind: str, pk: int | None) -> None:
     message = f"{kind} {int(pk)}"
     current = transaction.get_connection()
     if current.in_atomic_block:
-        pending = current.run_on_commit
-        if any(getattr(entry[1], "message", None) == message for entry in pending):
+        # one a transaction: one registered at this savepoint goes (or is undone) with this
+        # change (one from another savepoint could be rolled back without it)
+        scope = set(current.savepoint_ids)
+        if any(
+            getattr(entry[1], "message", None) == message and entry[0] == scope
+            for entry in current.run_on_commit
+        ):
             return
         transaction.on_commit(_Send(message), robust=True)
     else:

@@ -708,3 +708,46 @@ class Erasure(models.Model):
 
     def __str__(self) -> str:
         return f"erasure of member {self.member_id} at {self.at:%Y-%m-%d}"
+
+
+class Happening(models.Model):
+    """One thing that happened in a tournament that integrators or viewers are told of (a deal
+    recorded, a match completed, a round published...), written in the transaction of the
+    change itself and numbered per tournament in commit order (tournaments.happenings): the
+    results log, the webhooks and the live messages are all read from these rows."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="happenings")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    body = models.JSONField()
+    #: what makes the happening itself (a deal's row, a completion at a head...): written
+    #: twice (a projection run again), it is kept once; "" for none (standings.changed)
+    key = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="happening_seq_unique"),
+            models.UniqueConstraint(
+                fields=["tournament", "key"],
+                condition=~models.Q(key=""),
+                name="happening_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.seq} of tournament {self.tournament_id}"
+
+
+class HappeningsHead(models.Model):
+    """A tournament's last happening's seq: the row each writer of a happening locks, in the
+    transaction of its change, so that happenings commit in the order of their seqs."""
+
+    tournament = models.OneToOneField(
+        Tournament, primary_key=True, on_delete=models.CASCADE, related_name="happenings_head"
+    )
+    last_seq = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"happenings of tournament {self.tournament_id}: {self.last_seq}"

@@ -22,6 +22,7 @@ from tournaments.errors import MatchStateConflict
 from tournaments.models import MatchReceipt, Team
 from tournaments.services import match_append_event, match_create, match_reassign
 
+from .. import happenings as told
 from ..draw import bracket_state, schedule, stage_points
 from ..models import Fixture, Registration, Round, Stage
 from . import _common, notices
@@ -57,6 +58,7 @@ def create_match(stage: Stage, fixture: Fixture) -> None:
     match.scorekeepers.set(stage.scorekeepers.all())
     Fixture.objects.filter(pk=fixture.pk).update(match=match, terms=stage_terms(stage))
     fixture.match = match
+    told.match_made(stage, fixture.pk, match.pk)
     if stage.start_matches:
         match_append_event(
             match=match, expected_seq=0, kind=matchlog.MATCH_STARTED, payload={}, actor=SYSTEM
@@ -145,6 +147,7 @@ def reconcile_bracket(stage: Stage) -> list[tuple[str, str]]:
     fixtures = {f.key: f for f in Fixture.objects.filter(stage=stage).select_related("match")}
     state = bracket_state(stage, fixtures.values())
     problems = []
+    filled: set[int] = set()
     published = stage.round_set.filter(status=Round.Status.DRAFT).count() == 0
     for placed in state.fixtures:
         fixture = fixtures[placed.key]
@@ -158,10 +161,15 @@ def reconcile_bracket(stage: Stage) -> list[tuple[str, str]]:
                 ).update(**{f"team_{side}_id": team_id})
                 if written:
                     setattr(fixture, f"team_{side}_id", team_id)
+                    filled.add(fixture.pk)
             else:  # a corrected result sends another team here, or none yet (reopened)
                 problem = _replace_entrant(fixture, side, team_id)
                 if problem:
                     problems.append(problem)
+                else:
+                    filled.add(fixture.pk)
+        if published and fixture.pk in filled:  # a draft's are told with its publication
+            told.fixture_filled(stage, fixture.pk)
         if placed.status == "void" and fixture.result == Fixture.Result.PENDING:
             Fixture.objects.filter(pk=fixture.pk, result="").update(result=Fixture.Result.VOID)
             fixture.result = Fixture.Result.VOID

@@ -14,6 +14,7 @@ from tournaments.models import Team
 from tournaments.services import match_call_off
 
 from .. import draw
+from .. import happenings as told
 from ..errors import DraftEditRefused, InvalidSettings, NotNow
 from ..models import Fixture, Registration, Round, Stage, StageEntry
 from ..signals import round_published, round_unpublished
@@ -233,6 +234,8 @@ def round_publish(*, actor: Any, round: Round) -> Round:
         locked.refresh_from_db()
         for round_ in rounds:
             follow.complete_round_if_done(round_)
+        for round_ in rounds:  # told with the change (competition.happenings)
+            told.round_published(round_)
         transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
         for round_ in rounds:
             transaction.on_commit(_tell_published(round_.pk), robust=True)
@@ -298,6 +301,7 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
         Round.objects.filter(pk__in=[r.pk for r in rounds]).update(
             status=Round.Status.DRAFT, published_at=None, completed_at=None, receipts=[]
         )
+        told.round_unpublished(locked, called_off)  # with the change (competition.happenings)
         transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
         transaction.on_commit(_tell_unpublished(locked.pk, called_off), robust=True)
     locked.refresh_from_db()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from api.models import ResultEntry, Webhook, WebhookDelivery
+from api.models import Webhook, WebhookDelivery
 from competition.models import Notice, Stage
-from tournaments.models import Erasure, Player, Team
+from tournaments.models import Erasure, Happening, Player, Team
 
 from .conftest import Clubs
 from .test_people import problem
@@ -72,7 +72,7 @@ def test_what_was_stored_with_the_name_is_rewritten_and_nothing_else(scene: Club
     )
     body = {"sides": [{"id": 1, "name": "Bina & Chetan"}, {"id": 2, "name": "Binary"}]}
     delivery = WebhookDelivery.objects.create(webhook=hook, kind="match.completed", body=body)
-    entry = ResultEntry.objects.create(tournament=scene.cup, seq=1, kind="x", body=body)
+    entry = Happening.objects.create(tournament=scene.cup, seq=1, kind="x", body=body)
     stage = Stage.objects.create(
         tournament=scene.cup, order=1, name="Swiss", format="swiss", match_format={}
     )

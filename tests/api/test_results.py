@@ -16,12 +16,19 @@ import pytest
 from django.db import close_old_connections, connection, transaction
 
 from api import results
-from api.models import ResultEntry
 from tests.live.server import database, push_server, reading
+from tournaments import happenings
+from tournaments.models import Happening
 
 from .test_stream import bearer, seqs, until_seq
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def record(tournament_id: int, kind: str, body: dict[str, Any], key: str = "") -> Happening:
+    """Write a happening in a transaction of its own (as a service writes it in its own)."""
+    with transaction.atomic():
+        return happenings.write(tournament_id=tournament_id, kind=kind, body=body, key=key)
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +39,7 @@ def _push_host(settings: Any) -> None:
 def some_results(tournament_id: int, count: int, start: int = 0) -> None:
     with database():
         for n in range(start, start + count):
-            results.record(tournament_id, "round.published", {"stage": 1, "round": n})
+            record(tournament_id, "round.published", {"stage": 1, "round": n})
 
 
 def test_a_deal_scored_and_a_round_published_are_in_the_log_as_their_webhooks_tell(
@@ -140,7 +147,7 @@ def test_entries_commit_in_the_order_of_their_seqs(league: Any) -> None:
     def slow() -> None:
         try:
             with transaction.atomic():
-                results.record(league.a.pk, "round.published", {"round": 1})
+                record(league.a.pk, "round.published", {"round": 1})
                 first_in.set()
                 release.wait(10)
                 done["slow"] = time.monotonic()
@@ -150,7 +157,7 @@ def test_entries_commit_in_the_order_of_their_seqs(league: Any) -> None:
 
     def quick() -> None:
         try:
-            results.record(league.a.pk, "round.published", {"round": 2})
+            record(league.a.pk, "round.published", {"round": 2})
             done["quick"] = time.monotonic()
         finally:
             connection.close()
@@ -166,22 +173,22 @@ def test_entries_commit_in_the_order_of_their_seqs(league: Any) -> None:
     a.join(10)
     b.join(10)
     assert done["quick"] >= done["slow"]
-    rows = list(ResultEntry.objects.filter(tournament=league.a).values_list("seq", "body"))
+    rows = list(Happening.objects.filter(tournament=league.a).values_list("seq", "body"))
     assert rows == [(1, {"round": 1}), (2, {"round": 2})]
 
 
 def test_a_happening_told_twice_is_written_once(league: Any) -> None:
     """A task run again (its worker lost) tells the same happening again: its key makes it one
     entry; another happening, or one with no key (standings changed), is a new one."""
-    first = results.record(league.a.pk, "match.completed", {"match": 1}, "match:1:9")
-    again = results.record(league.a.pk, "match.completed", {"match": 1}, "match:1:9")
-    later = results.record(league.a.pk, "match.completed", {"match": 1}, "match:1:12")
-    looks = [results.record(league.a.pk, "standings.changed", {"stage": 1}) for _ in range(2)]
+    first = record(league.a.pk, "match.completed", {"match": 1}, "match:1:9")
+    again = record(league.a.pk, "match.completed", {"match": 1}, "match:1:9")
+    later = record(league.a.pk, "match.completed", {"match": 1}, "match:1:12")
+    looks = [record(league.a.pk, "standings.changed", {"stage": 1}) for _ in range(2)]
     assert again.pk == first.pk
     assert [first.seq, later.seq, *(e.seq for e in looks)] == [1, 2, 3, 4]
     assert results.head(league.a.pk) == 4
     # the same key in another tournament is its own
-    assert results.record(league.b.pk, "match.completed", {}, "match:1:9").seq == 1
+    assert record(league.b.pk, "match.completed", {}, "match:1:9").seq == 1
 
 
 def test_a_deal_told_again_by_the_scoring_signal_is_in_the_log_once(league: Any) -> None:
@@ -200,5 +207,5 @@ def test_a_deal_told_again_by_the_scoring_signal_is_in_the_log_once(league: Any)
         format="json",
     )
     deals_recorded.send(sender=None, match_id=match.pk, deals=[1])  # told again
-    kinds = list(ResultEntry.objects.filter(tournament=league.a).values_list("kind", flat=True))
+    kinds = list(Happening.objects.filter(tournament=league.a).values_list("kind", flat=True))
     assert kinds.count("deal.recorded") == 1, kinds

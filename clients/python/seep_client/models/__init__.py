@@ -21,8 +21,11 @@ from .deal import Deal
 from .deal_confirmed_command_kind_enum import DealConfirmedCommandKindEnum
 from .deal_confirmed_command_request import DealConfirmedCommandRequest
 from .deal_confirmed_payload_request import DealConfirmedPayloadRequest
+from .deal_corrected_body import DealCorrectedBody
+from .deal_corrected_body_kind import DealCorrectedBodyKind
 from .deal_corrected_command_kind_enum import DealCorrectedCommandKindEnum
 from .deal_corrected_command_request import DealCorrectedCommandRequest
+from .deal_corrected_entry import DealCorrectedEntry
 from .deal_corrected_payload_request import DealCorrectedPayloadRequest
 from .deal_ended_command_kind_enum import DealEndedCommandKindEnum
 from .deal_ended_command_request import DealEndedCommandRequest
@@ -30,14 +33,18 @@ from .deal_ended_payload_request import DealEndedPayloadRequest
 from .deal_entered_command_kind_enum import DealEnteredCommandKindEnum
 from .deal_entered_command_request import DealEnteredCommandRequest
 from .deal_entered_payload_request import DealEnteredPayloadRequest
+from .deal_fields import DealFields
 from .deal_recorded_body import DealRecordedBody
 from .deal_recorded_body_kind import DealRecordedBodyKind
 from .deal_recorded_entry import DealRecordedEntry
 from .deal_rejected_command_kind_enum import DealRejectedCommandKindEnum
 from .deal_rejected_command_request import DealRejectedCommandRequest
 from .deal_rejected_payload_request import DealRejectedPayloadRequest
+from .deal_voided_body import DealVoidedBody
+from .deal_voided_body_kind import DealVoidedBodyKind
 from .deal_voided_command_kind_enum import DealVoidedCommandKindEnum
 from .deal_voided_command_request import DealVoidedCommandRequest
+from .deal_voided_entry import DealVoidedEntry
 from .deal_voided_payload_request import DealVoidedPayloadRequest
 from .deals import Deals
 from .dispute import Dispute
@@ -50,6 +57,9 @@ from .evening_story import EveningStory
 from .event import Event
 from .event_page import EventPage
 from .fixture import Fixture
+from .fixture_body import FixtureBody
+from .fixture_body_kind import FixtureBodyKind
+from .fixture_filled_entry import FixtureFilledEntry
 from .format_enum import FormatEnum
 from .head import Head
 from .history import History
@@ -64,6 +74,10 @@ from .match_completed_entry import MatchCompletedEntry
 from .match_forfeited_command_kind_enum import MatchForfeitedCommandKindEnum
 from .match_forfeited_command_request import MatchForfeitedCommandRequest
 from .match_forfeited_payload_request import MatchForfeitedPayloadRequest
+from .match_made_entry import MatchMadeEntry
+from .match_reopened_body import MatchReopenedBody
+from .match_reopened_body_kind import MatchReopenedBodyKind
+from .match_reopened_entry import MatchReopenedEntry
 from .match_result import MatchResult
 from .match_started_command_kind_enum import MatchStartedCommandKindEnum
 from .match_started_command_request import MatchStartedCommandRequest
@@ -231,8 +245,11 @@ __all__ = (
     "DealConfirmedCommandKindEnum",
     "DealConfirmedCommandRequest",
     "DealConfirmedPayloadRequest",
+    "DealCorrectedBody",
+    "DealCorrectedBodyKind",
     "DealCorrectedCommandKindEnum",
     "DealCorrectedCommandRequest",
+    "DealCorrectedEntry",
     "DealCorrectedPayloadRequest",
     "DealEndedCommandKindEnum",
     "DealEndedCommandRequest",
@@ -240,14 +257,18 @@ __all__ = (
     "DealEnteredCommandKindEnum",
     "DealEnteredCommandRequest",
     "DealEnteredPayloadRequest",
+    "DealFields",
     "DealRecordedBody",
     "DealRecordedBodyKind",
     "DealRecordedEntry",
     "DealRejectedCommandKindEnum",
     "DealRejectedCommandRequest",
     "DealRejectedPayloadRequest",
+    "DealVoidedBody",
+    "DealVoidedBodyKind",
     "DealVoidedCommandKindEnum",
     "DealVoidedCommandRequest",
+    "DealVoidedEntry",
     "DealVoidedPayloadRequest",
     "Deals",
     "Dispute",
@@ -260,6 +281,9 @@ __all__ = (
     "Event",
     "EventPage",
     "Fixture",
+    "FixtureBody",
+    "FixtureBodyKind",
+    "FixtureFilledEntry",
     "FormatEnum",
     "Head",
     "History",
@@ -274,6 +298,10 @@ __all__ = (
     "MatchForfeitedCommandKindEnum",
     "MatchForfeitedCommandRequest",
     "MatchForfeitedPayloadRequest",
+    "MatchMadeEntry",
+    "MatchReopenedBody",
+    "MatchReopenedBodyKind",
+    "MatchReopenedEntry",
     "MatchResult",
     "MatchStartedCommandKindEnum",
     "MatchStartedCommandRequest",

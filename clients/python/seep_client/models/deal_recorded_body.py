@@ -20,11 +20,18 @@ class DealRecordedBody:
         id (int): The delivery's id (also in Seep-Delivery).
         created_at (datetime.datetime):
         kind (DealRecordedBodyKind): * `match.completed` - match.completed
+            * `match.reopened` - match.reopened
+            * `match.made` - match.made
+            * `fixture.filled` - fixture.filled
             * `deal.recorded` - deal.recorded
+            * `deal.corrected` - deal.corrected
+            * `deal.voided` - deal.voided
             * `round.published` - round.published
             * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
+        seq (int): The happening's place in the tournament's results log: one delivery per subscription and seq (a retry
+            repeats its id and seq: drop what you have seen).
         match (int):
         deal (int):
         dealer (int):
@@ -40,6 +47,7 @@ class DealRecordedBody:
     created_at: datetime.datetime
     kind: DealRecordedBodyKind
     tournament: int
+    seq: int
     match: int
     deal: int
     dealer: int
@@ -59,6 +67,8 @@ class DealRecordedBody:
         kind = self.kind.value
 
         tournament = self.tournament
+
+        seq = self.seq
 
         match = self.match
 
@@ -87,6 +97,7 @@ class DealRecordedBody:
                 "created_at": created_at,
                 "kind": kind,
                 "tournament": tournament,
+                "seq": seq,
                 "match": match,
                 "deal": deal,
                 "dealer": dealer,
@@ -111,6 +122,8 @@ class DealRecordedBody:
         kind = DealRecordedBodyKind(d.pop("kind"))
 
         tournament = d.pop("tournament")
+
+        seq = d.pop("seq")
 
         match = d.pop("match")
 
@@ -140,6 +153,7 @@ class DealRecordedBody:
             created_at=created_at,
             kind=kind,
             tournament=tournament,
+            seq=seq,
             match=match,
             deal=deal,
             dealer=dealer,

@@ -25,11 +25,18 @@ class MatchCompletedBody:
         id (int): The delivery's id (also in Seep-Delivery).
         created_at (datetime.datetime):
         kind (MatchCompletedBodyKind): * `match.completed` - match.completed
+            * `match.reopened` - match.reopened
+            * `match.made` - match.made
+            * `fixture.filled` - fixture.filled
             * `deal.recorded` - deal.recorded
+            * `deal.corrected` - deal.corrected
+            * `deal.voided` - deal.voided
             * `round.published` - round.published
             * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
+        seq (int): The happening's place in the tournament's results log: one delivery per subscription and seq (a retry
+            repeats its id and seq: drop what you have seen).
         match (int):
         sides (list[Side]): The match's two sides, side 0 first (docs/api.md, "One vocabulary").
         winner_side (int | None): The side that won or went through (0 or 1), or null: not decided, or drawn.
@@ -46,6 +53,7 @@ class MatchCompletedBody:
     created_at: datetime.datetime
     kind: MatchCompletedBodyKind
     tournament: int
+    seq: int
     match: int
     sides: list[Side]
     winner_side: int | None
@@ -66,6 +74,8 @@ class MatchCompletedBody:
         kind = self.kind.value
 
         tournament = self.tournament
+
+        seq = self.seq
 
         match = self.match
 
@@ -100,6 +110,7 @@ class MatchCompletedBody:
                 "created_at": created_at,
                 "kind": kind,
                 "tournament": tournament,
+                "seq": seq,
                 "match": match,
                 "sides": sides,
                 "winner_side": winner_side,
@@ -128,6 +139,8 @@ class MatchCompletedBody:
         kind = MatchCompletedBodyKind(d.pop("kind"))
 
         tournament = d.pop("tournament")
+
+        seq = d.pop("seq")
 
         match = d.pop("match")
 
@@ -169,6 +182,7 @@ class MatchCompletedBody:
             created_at=created_at,
             kind=kind,
             tournament=tournament,
+            seq=seq,
             match=match,
             sides=sides,
             winner_side=winner_side,

@@ -7,8 +7,13 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.deal_corrected_entry import DealCorrectedEntry
     from ..models.deal_recorded_entry import DealRecordedEntry
+    from ..models.deal_voided_entry import DealVoidedEntry
+    from ..models.fixture_filled_entry import FixtureFilledEntry
     from ..models.match_completed_entry import MatchCompletedEntry
+    from ..models.match_made_entry import MatchMadeEntry
+    from ..models.match_reopened_entry import MatchReopenedEntry
     from ..models.round_published_entry import RoundPublishedEntry
     from ..models.round_unpublished_entry import RoundUnpublishedEntry
     from ..models.standings_changed_entry import StandingsChangedEntry
@@ -21,15 +26,21 @@ T = TypeVar("T", bound="ResultPage")
 class ResultPage:
     """
     Attributes:
-        results (list[DealRecordedEntry | MatchCompletedEntry | RoundPublishedEntry | RoundUnpublishedEntry |
+        results (list[DealCorrectedEntry | DealRecordedEntry | DealVoidedEntry | FixtureFilledEntry |
+            MatchCompletedEntry | MatchMadeEntry | MatchReopenedEntry | RoundPublishedEntry | RoundUnpublishedEntry |
             StandingsChangedEntry]):
         next_ (None | str):
         last_seq (int):
     """
 
     results: list[
-        DealRecordedEntry
+        DealCorrectedEntry
+        | DealRecordedEntry
+        | DealVoidedEntry
+        | FixtureFilledEntry
         | MatchCompletedEntry
+        | MatchMadeEntry
+        | MatchReopenedEntry
         | RoundPublishedEntry
         | RoundUnpublishedEntry
         | StandingsChangedEntry
@@ -39,8 +50,13 @@ class ResultPage:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.deal_corrected_entry import DealCorrectedEntry
         from ..models.deal_recorded_entry import DealRecordedEntry
+        from ..models.deal_voided_entry import DealVoidedEntry
+        from ..models.fixture_filled_entry import FixtureFilledEntry
         from ..models.match_completed_entry import MatchCompletedEntry
+        from ..models.match_made_entry import MatchMadeEntry
+        from ..models.match_reopened_entry import MatchReopenedEntry
         from ..models.round_published_entry import RoundPublishedEntry
         from ..models.round_unpublished_entry import RoundUnpublishedEntry
 
@@ -50,6 +66,11 @@ class ResultPage:
             if (
                 isinstance(results_item_data, MatchCompletedEntry)
                 or isinstance(results_item_data, DealRecordedEntry)
+                or isinstance(results_item_data, DealCorrectedEntry)
+                or isinstance(results_item_data, DealVoidedEntry)
+                or isinstance(results_item_data, MatchReopenedEntry)
+                or isinstance(results_item_data, MatchMadeEntry)
+                or isinstance(results_item_data, FixtureFilledEntry)
                 or isinstance(results_item_data, RoundPublishedEntry)
                 or isinstance(results_item_data, RoundUnpublishedEntry)
             ):
@@ -78,8 +99,13 @@ class ResultPage:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.deal_corrected_entry import DealCorrectedEntry
         from ..models.deal_recorded_entry import DealRecordedEntry
+        from ..models.deal_voided_entry import DealVoidedEntry
+        from ..models.fixture_filled_entry import FixtureFilledEntry
         from ..models.match_completed_entry import MatchCompletedEntry
+        from ..models.match_made_entry import MatchMadeEntry
+        from ..models.match_reopened_entry import MatchReopenedEntry
         from ..models.round_published_entry import RoundPublishedEntry
         from ..models.round_unpublished_entry import RoundUnpublishedEntry
         from ..models.standings_changed_entry import StandingsChangedEntry
@@ -92,8 +118,13 @@ class ResultPage:
             def _parse_results_item(
                 data: object,
             ) -> (
-                DealRecordedEntry
+                DealCorrectedEntry
+                | DealRecordedEntry
+                | DealVoidedEntry
+                | FixtureFilledEntry
                 | MatchCompletedEntry
+                | MatchMadeEntry
+                | MatchReopenedEntry
                 | RoundPublishedEntry
                 | RoundUnpublishedEntry
                 | StandingsChangedEntry
@@ -122,7 +153,7 @@ class ResultPage:
                     if not isinstance(data, dict):
                         raise TypeError()
                     componentsschemas_result_entry_type_2 = (
-                        RoundPublishedEntry.from_dict(data)
+                        DealCorrectedEntry.from_dict(data)
                     )
 
                     return componentsschemas_result_entry_type_2
@@ -131,20 +162,70 @@ class ResultPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_result_entry_type_3 = (
-                        RoundUnpublishedEntry.from_dict(data)
+                    componentsschemas_result_entry_type_3 = DealVoidedEntry.from_dict(
+                        data
                     )
 
                     return componentsschemas_result_entry_type_3
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_result_entry_type_4 = (
+                        MatchReopenedEntry.from_dict(data)
+                    )
+
+                    return componentsschemas_result_entry_type_4
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_result_entry_type_5 = MatchMadeEntry.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_result_entry_type_5
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_result_entry_type_6 = (
+                        FixtureFilledEntry.from_dict(data)
+                    )
+
+                    return componentsschemas_result_entry_type_6
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_result_entry_type_7 = (
+                        RoundPublishedEntry.from_dict(data)
+                    )
+
+                    return componentsschemas_result_entry_type_7
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_result_entry_type_8 = (
+                        RoundUnpublishedEntry.from_dict(data)
+                    )
+
+                    return componentsschemas_result_entry_type_8
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_result_entry_type_4 = StandingsChangedEntry.from_dict(
+                componentsschemas_result_entry_type_9 = StandingsChangedEntry.from_dict(
                     data
                 )
 
-                return componentsschemas_result_entry_type_4
+                return componentsschemas_result_entry_type_9
 
             results_item = _parse_results_item(results_item_data)
 

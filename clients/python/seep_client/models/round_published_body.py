@@ -24,11 +24,18 @@ class RoundPublishedBody:
         id (int): The delivery's id (also in Seep-Delivery).
         created_at (datetime.datetime):
         kind (RoundPublishedBodyKind): * `match.completed` - match.completed
+            * `match.reopened` - match.reopened
+            * `match.made` - match.made
+            * `fixture.filled` - fixture.filled
             * `deal.recorded` - deal.recorded
+            * `deal.corrected` - deal.corrected
+            * `deal.voided` - deal.voided
             * `round.published` - round.published
             * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
+        seq (int): The happening's place in the tournament's results log: one delivery per subscription and seq (a retry
+            repeats its id and seq: drop what you have seen).
         stage (int):
         round_ (int): The round's number in its stage.
         name (str):
@@ -39,6 +46,7 @@ class RoundPublishedBody:
     created_at: datetime.datetime
     kind: RoundPublishedBodyKind
     tournament: int
+    seq: int
     stage: int
     round_: int
     name: str
@@ -53,6 +61,8 @@ class RoundPublishedBody:
         kind = self.kind.value
 
         tournament = self.tournament
+
+        seq = self.seq
 
         stage = self.stage
 
@@ -73,6 +83,7 @@ class RoundPublishedBody:
                 "created_at": created_at,
                 "kind": kind,
                 "tournament": tournament,
+                "seq": seq,
                 "stage": stage,
                 "round": round_,
                 "name": name,
@@ -95,6 +106,8 @@ class RoundPublishedBody:
 
         tournament = d.pop("tournament")
 
+        seq = d.pop("seq")
+
         stage = d.pop("stage")
 
         round_ = d.pop("round")
@@ -113,6 +126,7 @@ class RoundPublishedBody:
             created_at=created_at,
             kind=kind,
             tournament=tournament,
+            seq=seq,
             stage=stage,
             round_=round_,
             name=name,

@@ -20,11 +20,18 @@ class RoundUnpublishedBody:
         id (int): The delivery's id (also in Seep-Delivery).
         created_at (datetime.datetime):
         kind (RoundUnpublishedBodyKind): * `match.completed` - match.completed
+            * `match.reopened` - match.reopened
+            * `match.made` - match.made
+            * `fixture.filled` - fixture.filled
             * `deal.recorded` - deal.recorded
+            * `deal.corrected` - deal.corrected
+            * `deal.voided` - deal.voided
             * `round.published` - round.published
             * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
+        seq (int): The happening's place in the tournament's results log: one delivery per subscription and seq (a retry
+            repeats its id and seq: drop what you have seen).
         stage (int):
         round_ (int): The round's number in its stage.
         name (str):
@@ -35,6 +42,7 @@ class RoundUnpublishedBody:
     created_at: datetime.datetime
     kind: RoundUnpublishedBodyKind
     tournament: int
+    seq: int
     stage: int
     round_: int
     name: str
@@ -49,6 +57,8 @@ class RoundUnpublishedBody:
         kind = self.kind.value
 
         tournament = self.tournament
+
+        seq = self.seq
 
         stage = self.stage
 
@@ -66,6 +76,7 @@ class RoundUnpublishedBody:
                 "created_at": created_at,
                 "kind": kind,
                 "tournament": tournament,
+                "seq": seq,
                 "stage": stage,
                 "round": round_,
                 "name": name,
@@ -86,6 +97,8 @@ class RoundUnpublishedBody:
 
         tournament = d.pop("tournament")
 
+        seq = d.pop("seq")
+
         stage = d.pop("stage")
 
         round_ = d.pop("round")
@@ -99,6 +112,7 @@ class RoundUnpublishedBody:
             created_at=created_at,
             kind=kind,
             tournament=tournament,
+            seq=seq,
             stage=stage,
             round_=round_,
             name=name,

@@ -24,11 +24,18 @@ class StandingsChangedBody:
         id (int): The delivery's id (also in Seep-Delivery).
         created_at (datetime.datetime):
         kind (StandingsChangedBodyKind): * `match.completed` - match.completed
+            * `match.reopened` - match.reopened
+            * `match.made` - match.made
+            * `fixture.filled` - fixture.filled
             * `deal.recorded` - deal.recorded
+            * `deal.corrected` - deal.corrected
+            * `deal.voided` - deal.voided
             * `round.published` - round.published
             * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
         tournament (int):
+        seq (int): The happening's place in the tournament's results log: one delivery per subscription and seq (a retry
+            repeats its id and seq: drop what you have seen).
         stage (int):
         rounds (list[int]): The rounds whose tables changed (0: the seeding).
         as_of_round (int): The last of them: the table is as of it (a webhook's ``rows``; a results log entry carries no
@@ -40,6 +47,7 @@ class StandingsChangedBody:
     created_at: datetime.datetime
     kind: StandingsChangedBodyKind
     tournament: int
+    seq: int
     stage: int
     rounds: list[int]
     as_of_round: int
@@ -54,6 +62,8 @@ class StandingsChangedBody:
         kind = self.kind.value
 
         tournament = self.tournament
+
+        seq = self.seq
 
         stage = self.stage
 
@@ -74,6 +84,7 @@ class StandingsChangedBody:
                 "created_at": created_at,
                 "kind": kind,
                 "tournament": tournament,
+                "seq": seq,
                 "stage": stage,
                 "rounds": rounds,
                 "as_of_round": as_of_round,
@@ -96,6 +107,8 @@ class StandingsChangedBody:
 
         tournament = d.pop("tournament")
 
+        seq = d.pop("seq")
+
         stage = d.pop("stage")
 
         rounds = cast(list[int], d.pop("rounds"))
@@ -114,6 +127,7 @@ class StandingsChangedBody:
             created_at=created_at,
             kind=kind,
             tournament=tournament,
+            seq=seq,
             stage=stage,
             rounds=rounds,
             as_of_round=as_of_round,

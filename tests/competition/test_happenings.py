@@ -1,0 +1,291 @@
+"""Happenings are written with the change they tell: a process that dies right after a commit
+loses no results log entry and no webhook delivery; corrections, reopenings, a bracket's later
+matches and its filled slots are told; the webhook consumer, run again after a crash at any
+point, makes every delivery once."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import TestCase
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from api import results, webhooks
+from api.models import Webhook, WebhookCursor, WebhookDelivery
+from api.tasks import catch_up
+from competition import services
+from competition.corrections import apply_correction
+from competition.models import Fixture
+from scoring.services import update_match_projection
+from tests.scoring.helpers import committed
+from tournaments import happenings, live
+from tournaments.access import SYSTEM
+from tournaments.models import Happening, Tournament
+from tournaments.services import match_append_event
+
+from .helpers import Club, make_club
+from .test_corrections import correct, flip, score
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The deliveries sent on their way (none is posted: these tests read the rows)."""
+    ids: list[int] = []
+    monkeypatch.setattr("api.tasks.dispatch", ids.append)
+    return ids
+
+
+def subscribe(club: Club, *kinds: str) -> Webhook:
+    return Webhook.objects.create(
+        tournament=club.tournament, url="https://hooks.example/seep", kinds=list(kinds),
+        secret="s3cret", created_by=club.organizer,
+    )  # fmt: skip
+
+
+def log_of(tournament: Tournament, kind: str | None = None) -> list[dict[str, Any]]:
+    """The tournament's results log as the API serves it (of one kind, if given)."""
+    entries = results.entries(tournament.pk, 0, 1000)
+    return [e for e in entries if kind is None or e["kind"] == kind]
+
+
+def delivered(hook: Webhook, kind: str) -> list[dict[str, Any]]:
+    rows = WebhookDelivery.objects.filter(webhook=hook, kind=kind).order_by("pk")
+    return [d.body for d in rows]
+
+
+def test_a_deal_and_a_completion_are_told_though_the_process_died_after_the_commit() -> None:
+    club = make_club(2, slug="crash-cup")
+    stage = club.start(club.stage(format="swiss", rounds=1))
+    first = club.publish(services.round_pair(actor=club.organizer, stage=stage))
+    fixture = Fixture.objects.get(round=first)
+    assert fixture.match is not None
+    match = fixture.match
+    hook = subscribe(club, "deal.recorded", "match.completed")
+    with TestCase.captureOnCommitCallbacks(execute=False):  # the appends' hooks die
+        for points in (60, 70):
+            match.refresh_from_db()
+            match_append_event(
+                match=match, expected_seq=match.last_seq, kind="deal_ended",
+                payload={"points": [points, 100 - points], "sweeps": [[], []]}, actor=SYSTEM,
+            )  # fmt: skip
+    with TestCase.captureOnCommitCallbacks(execute=False):  # the projection's hooks die
+        assert update_match_projection(match_id=match.pk).completed
+
+    # the results log has them at once, as the commit left them
+    assert [e["deal"] for e in log_of(club.tournament, "deal.recorded")] == [1, 2]
+    [completed] = log_of(club.tournament, "match.completed")
+    assert completed["match"] == match.pk and completed["winner_side"] == 0
+    assert completed["sides"][0]["id"] == fixture.team_a_id
+    # no delivery was made before the process died; the catch-up makes them, once
+    assert not WebhookDelivery.objects.filter(webhook=hook).exists()
+    with committed():
+        catch_up()
+        catch_up()
+    assert [b["deal"] for b in delivered(hook, "deal.recorded")] == [1, 2]
+    [body] = delivered(hook, "match.completed")
+    assert body["seq"] == completed["seq"] and body["head"] == completed["head"]
+    assert {k: v for k, v in body.items() if k not in ("id", "created_at")} == {
+        k: v for k, v in completed.items() if k != "created_at"
+    }
+
+
+def test_a_round_published_through_an_update_is_in_the_log_and_on_the_live_channel() -> None:
+    club = make_club(4, slug="publish-cup")
+    stage = club.start(club.stage(format="swiss", rounds=3))
+    round_ = services.round_pair(actor=club.organizer, stage=stage)
+    with TestCase.captureOnCommitCallbacks(execute=False):  # the process dies after the commit
+        services.round_publish(actor=club.organizer, round=round_)
+    [published] = log_of(club.tournament, "round.published")
+    assert published["stage"] == stage.pk and published["round"] == round_.number
+    matches = {f["match"] for f in published["fixtures"]}
+    assert None not in matches and len(matches) == 2
+    made = log_of(club.tournament, "match.made")
+    assert {m["match"] for m in made} == matches  # each before the round that holds it
+    assert max(m["seq"] for m in made) < published["seq"]
+
+    other = make_club(4, slug="heard-cup")  # and when the commit's work runs, it is heard
+    stage = other.start(other.stage(format="swiss", rounds=3))
+    round_ = services.round_pair(actor=other.organizer, stage=stage)
+    heard: list[str] = []
+    undo = live.listen(heard.append)
+    try:
+        other.publish(round_)
+    finally:
+        undo()
+    assert f"s {stage.pk}" in heard and f"x {other.tournament.pk}" in heard
+
+
+def test_a_corrected_deal_is_told_with_what_it_replaced() -> None:
+    club = make_club(4, slug="corrected-cup")
+    stage = club.start(club.stage(format="swiss", rounds=3))
+    first = club.publish(services.round_pair(actor=club.organizer, stage=stage))
+    fixture = Fixture.objects.filter(round=first).order_by("table").first()
+    assert fixture is not None and fixture.match is not None
+    hook = subscribe(club, "deal.corrected", "match.completed")
+    score(fixture.match, 60, 70)
+    correct(club, fixture.match, flip(2, 80))  # a bigger win, same winner
+    [entry] = log_of(club.tournament, "deal.corrected")
+    assert entry["match"] == fixture.match.pk and entry["deal"] == 2
+    assert entry["points"] == [80, 20] and entry["replaced"]["points"] == [70, 30]
+    assert entry["replaced"]["running_difference"] == 20 + 40
+    assert entry["running_difference"] == 20 + 60
+    [body] = delivered(hook, "deal.corrected")
+    assert body["replaced"] == entry["replaced"] and body["seq"] == entry["seq"]
+    # the match's changed result is told again, at its new head
+    assert len(log_of(club.tournament, "match.completed")) == 2
+    assert len(delivered(hook, "match.completed")) == 2
+
+
+def test_a_voided_deal_and_the_match_it_reopens_are_told() -> None:
+    club = make_club(4, slug="reopened-cup")
+    stage = club.start(club.stage(format="swiss", rounds=3))
+    first = club.publish(services.round_pair(actor=club.organizer, stage=stage))
+    fixture = Fixture.objects.filter(round=first).order_by("table").first()
+    assert fixture is not None and fixture.match is not None
+    match = fixture.match
+    hook = subscribe(club, "match.reopened", "deal.voided")
+    score(match, 60, 70)
+    match.refresh_from_db()
+    with committed():
+        apply_correction(
+            actor=club.organizer, match=match, kind="deal_voided",
+            payload={"deal": 2, "reason": "played with a short deck"},
+            expected_seq=match.last_seq,
+        )  # fmt: skip
+    [voided] = log_of(club.tournament, "deal.voided")
+    assert voided["deal"] == 2 and voided["replaced"]["points"] == [70, 30]
+    [reopened] = log_of(club.tournament, "match.reopened")
+    assert reopened["match"] == match.pk and reopened["deals"] == 1
+    assert reopened["sides"][0]["id"] == fixture.team_a_id
+    assert [b["match"] for b in delivered(hook, "match.reopened")] == [match.pk]
+    assert len(delivered(hook, "deal.voided")) == 1
+
+
+def test_a_bracket_tells_its_filled_slots_and_its_later_matches_when_made() -> None:
+    club = make_club(4, slug="bracket-cup")
+    stage = club.start(club.stage(format="single_elimination", start_matches=False))
+    first = stage.round_set.order_by("number").first()
+    assert first is not None
+    club.publish(first)
+    hook = subscribe(club, "fixture.filled", "match.made")
+    final = Fixture.objects.filter(stage=stage).order_by("-round__number").first()
+    assert final is not None and final.match is None
+    semis = list(Fixture.objects.filter(round=first).order_by("key"))
+    made_before = len(log_of(club.tournament, "match.made"))
+    for semi in semis:
+        assert semi.match is not None
+        score(semi.match, 60, 70)
+    final.refresh_from_db()
+    assert final.match is not None
+    filled = [e for e in log_of(club.tournament, "fixture.filled") if e["fixture"] == final.pk]
+    assert [e["sides"][0]["id"] is not None for e in filled][-1]
+    assert filled[-1]["sides"][1]["id"] is not None
+    made = log_of(club.tournament, "match.made")[made_before:]
+    assert [m["match"] for m in made] == [final.match.pk]
+    assert made[0]["key"] == final.key and made[0]["seq"] > filled[-1]["seq"]
+    assert [b["match"] for b in delivered(hook, "match.made")] == [final.match.pk]
+    assert len(delivered(hook, "fixture.filled")) == len(filled)
+
+
+def test_a_happening_is_undone_with_its_change() -> None:
+    club = make_club(2, slug="outside-cup")
+    with pytest.raises(ValueError), transaction.atomic():
+        happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
+        raise ValueError("the change failed")
+    assert results.head(club.tournament.pk) == 0 and not log_of(club.tournament)
+
+
+_slugs = itertools.count()
+
+
+class Crash(Exception):
+    pass
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    steps=st.lists(
+        st.one_of(
+            st.tuples(st.just("write"), st.sampled_from(["round.published", "deal.recorded"])),
+            st.tuples(st.just("consume"), st.none() | st.integers(min_value=0, max_value=6)),
+        ),
+        max_size=12,
+    )
+)
+def test_a_consumer_run_again_after_a_crash_anywhere_makes_each_delivery_once(
+    steps: list[tuple[str, Any]],
+) -> None:
+    organizer = get_user_model().objects.create_user(f"crash-{next(_slugs)}")
+    tournament = Tournament.objects.create(
+        name="Crash", slug=f"crash-{organizer.pk}", organizer=organizer
+    )
+
+    def hook(*kinds: str) -> Webhook:
+        return Webhook.objects.create(
+            tournament=tournament, url="https://a.example/", kinds=list(kinds), secret="a",
+            created_by=organizer,
+        )  # fmt: skip
+
+    rounds, both = hook("round.published"), hook("round.published", "deal.recorded")
+    real = webhooks._deliver
+    for step, arg in steps:
+        if step == "write":
+            with transaction.atomic():
+                happenings.write(tournament_id=tournament.pk, kind=arg, body={"n": 1})
+            continue
+        made = itertools.count()
+
+        def deliver(*args: Any, crash_at: int | None = arg, made: Any = made) -> int:
+            if crash_at is not None and next(made) == crash_at:
+                raise Crash  # the worker dies here: its transaction is rolled back
+            return real(*args)
+
+        with mock.patch.object(webhooks, "_deliver", deliver), contextlib.suppress(Crash):
+            webhooks.consume(tournament.pk)
+    webhooks.consume(tournament.pk)  # the catch-up, at last
+    webhooks.consume(tournament.pk)
+    told = dict(Happening.objects.filter(tournament=tournament).values_list("seq", "kind"))
+    for hook in (rounds, both):
+        seqs = list(
+            WebhookDelivery.objects.filter(webhook=hook).order_by("happening__seq")
+            .values_list("happening__seq", flat=True)
+        )  # fmt: skip
+        assert seqs == sorted(s for s, k in told.items() if k in hook.kinds)
+    cursor = WebhookCursor.objects.filter(tournament=tournament).first()
+    assert (cursor.last_seq if cursor else 0) == results.head(tournament.pk)
+
+
+def test_a_subscription_made_after_a_happening_is_not_told_of_it() -> None:
+    club = make_club(2, slug="later-cup")
+    with transaction.atomic():
+        happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
+    hook = subscribe(club, "round.published")
+    webhooks.consume(club.tournament.pk)
+    assert not WebhookDelivery.objects.filter(webhook=hook).exists()
+    with transaction.atomic():
+        happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
+    webhooks.consume(club.tournament.pk)
+    assert [b["seq"] for b in delivered(hook, "round.published")] == [2]
+
+
+def test_a_broker_out_of_reach_still_makes_the_deliveries_at_the_commit() -> None:
+    """The consumer's task cannot be sent: it runs in the process that committed, so the
+    deliveries are made now, not at the next catch-up."""
+    club = make_club(2, slug="outage-cup")
+    hook = subscribe(club, "round.published")
+    with (
+        mock.patch("api.tasks.consume_happenings.delay", side_effect=ConnectionError("down")),
+        committed(),
+        transaction.atomic(),
+    ):
+        happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
+    assert [b["seq"] for b in delivered(hook, "round.published")] == [1]
