@@ -100,10 +100,15 @@ def club_for(user: Any) -> Club:
 
 
 def club_update(
-    *, actor: Any, club: Club, name: str | None = None, time_zone: str | None = None
+    *,
+    actor: Any,
+    club: Club,
+    name: str | None = None,
+    time_zone: str | None = None,
+    language: str | None = None,
 ) -> Club:
-    """Rename a club or change its time zone (``None``: unchanged); its slug stays (its
-    pages' addresses)."""
+    """Rename a club or change its time zone or its language (``None``: unchanged); its slug
+    stays (its pages' addresses). The language is one of ``settings.LANGUAGES``."""
     _require_director(actor, club)
     changes: dict[str, str] = {}
     if name is not None:
@@ -114,6 +119,10 @@ def club_update(
                 "a time zone is an IANA name such as Asia/Kolkata", code="bad_club"
             )
         changes["time_zone"] = time_zone
+    if language is not None:
+        if not isinstance(language, str):
+            raise InvalidClubData("a language is a code such as hi or ur", code="bad_club")
+        changes["language"] = language
     with transaction.atomic():
         stored = Club.objects.select_for_update().get(pk=club.pk)
         for field, value in changes.items():
