@@ -316,6 +316,7 @@ MIDDLEWARE = [
     # switch's cookie, else the browser's Accept-Language, else English (docs/languages.md;
     # a club's page falls back on the club's language: web.languages).
     "django.middleware.locale.LocaleMiddleware",
+    "web.languages.AskedMiddleware",  # whether it asked: else a club's page is in its language
     "django.middleware.common.CommonMiddleware",
     "api.middleware.BodyLimit",
     "django.middleware.csrf.CsrfViewMiddleware",

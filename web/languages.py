@@ -8,6 +8,9 @@ a team, which its link gives a phone that has made no choice yet (``keep_team_la
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -40,16 +43,31 @@ def asked_for(request: HttpRequest) -> str | None:
     return None
 
 
-def use(request: HttpRequest, language: str) -> None:
-    """Show the rest of this request in ``language`` (the response's Content-Language too)."""
-    translation.activate(language)
-    request.LANGUAGE_CODE = translation.get_language()
+#: whether the request being served asked for a language of ours (True outside a request,
+#: as in the push process: a club's language then changes nothing)
+_ASKED: ContextVar[bool] = ContextVar("language_asked", default=True)
 
 
-def club_default(request: HttpRequest, club: Club | None) -> None:
-    """Show a club's page in the club's language when the browser asks for none of ours."""
-    if club is not None and club.language in CODES and asked_for(request) is None:
-        use(request, club.language)
+class AskedMiddleware:
+    """Notes whether each request asked for a language of ours (the cookie or the header),
+    for ``club_default``: after ``LocaleMiddleware``, which has chosen one already."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = _ASKED.set(asked_for(request) is not None)
+        try:
+            return self.get_response(request)
+        finally:
+            _ASKED.reset(token)
+
+
+def club_default(club: Club) -> None:
+    """Show the rest of the request in ``club``'s language if it asked for none of ours:
+    called where a view finds the club of its page (``web.clubtime``, with its time zone)."""
+    if not _ASKED.get() and club.language in CODES:
+        translation.activate(club.language)
 
 
 def team_language(team: Team) -> str:
