@@ -74,6 +74,14 @@ BAZZI_REASONS: dict[str, Promise] = {
     "minimum": gettext_lazy("the other team under the minimum"),
 }
 
+#: where a match is (tournaments.matchlog.Status), as a list of matches says it
+STATUSES: dict[str, Promise] = {
+    "scheduled": gettext_lazy("scheduled"),
+    "in_progress": gettext_lazy("in progress"),
+    "finished": gettext_lazy("finished"),
+    "called_off": gettext_lazy("called off"),
+}
+
 #: the prefix of a bracket fixture's key: which part's rounds it counts in
 _KEY_ROUNDS: dict[str, Promise] = {
     "R": gettext_lazy("round %(number)s, match %(index)s"),
@@ -199,3 +207,9 @@ def bazzi_reason(code: str | None) -> str:
     """Return why a bazzi was won, in words."""
     found = BAZZI_REASONS.get(code or "")
     return str(found) if found is not None else code or ""
+
+
+def status(code: str | None) -> str:
+    """Return where a match is, in words: ``status("in_progress") == "in progress"``."""
+    found = STATUSES.get(code or "")
+    return str(found) if found is not None else (code or "").replace("_", " ")

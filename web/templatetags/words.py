@@ -19,6 +19,7 @@ register.filter("part_name", words.part)
 register.filter("fixture_name", words.fixture)
 register.filter("source_name", words.source)
 register.filter("bazzi_reason", words.bazzi_reason)
+register.filter("status_name", words.status)
 
 
 @register.filter("lang")
