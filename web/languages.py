@@ -70,13 +70,15 @@ def club_default(club: Club) -> None:
         translation.activate(club.language)
 
 
-def team_language(team: Team) -> str:
-    """Return the language of a team's card and link: the director's choice for the team,
-    else its club's, else English."""
+def team_language(request: HttpRequest, team: Team) -> str | None:
+    """Return the language a team's link gives a phone: the director's choice for the team,
+    else its club's if the browser asks for none of ours; None: what the browser asks for."""
     if team.language in CODES:
         return team.language
     club = team.tournament.club
-    return club.language if club is not None and club.language in CODES else "en"
+    if club is not None and club.language in CODES and asked_for(request) is None:
+        return club.language
+    return None
 
 
 def keep_team_language(request: HttpRequest, response: HttpResponse, team: Team) -> None:
@@ -84,7 +86,9 @@ def keep_team_language(request: HttpRequest, response: HttpResponse, team: Team)
     with the switch (the cookie): from then on the phone shows it until they switch."""
     if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) in CODES:
         return
-    language = team_language(team)
+    language = team_language(request, team)
+    if language is None:
+        return
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
