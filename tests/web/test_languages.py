@@ -56,8 +56,9 @@ MARKED_MODULES = [
     "web/board.py",
     "api/problems.py",
 ]
-#: a printf placeholder or an HTML tag: a translation keeps exactly the ones its source has
-KEPT = re.compile(r"%\(\w+\)s|<[^>]+>")
+#: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
+#: the ones its source has
+KEPT = re.compile(r"%\(\w+\)s|<[^>]+>|\{\w+\}")
 
 # --- the catalogs ----------------------------------------------------------------------------
 
