@@ -20,6 +20,7 @@ from competition.models import Registration
 from tournaments import links
 from tournaments.models import Club as ClubRow
 from tournaments.models import Match, Player, Team
+from tournaments.services import match_create
 from web import catalogs
 
 from .conftest import Club, CommittingClient, make_club
@@ -41,6 +42,7 @@ MARKED_TEMPLATES = [
     "_team_card.html",
     "_form_errors.html",
     "link_stopped.html",
+    "record.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -54,6 +56,8 @@ MARKED_MODULES = [
     "web/views/seat.py",
     "web/desk_forms.py",
     "web/board.py",
+    "web/recorder.py",
+    "web/views/recorder.py",
     "api/problems.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
@@ -372,8 +376,10 @@ def _names(club: Club) -> set[str]:
     return {w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t)}
 
 
-#: words a translated page keeps: the brand, and the API's own name
-KEPT_WORDS = {"seep", "api"}
+#: words a translated page keeps: the brand, the API's own name, the name of the account
+#: signed in on the recorder's phone ("Sign out scorekeeper", in its language), and the keys
+#: of a keyboard as they are printed on it (the card grid's help: Home, End, Space, Enter)
+KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter"}
 
 
 def _english_left(page: str, allowed: set[str]) -> list[str]:
@@ -394,7 +400,7 @@ def _phone(language: str) -> CommittingClient:
 def _phone_pages(club: Club, language: str) -> list[tuple[str, CommittingClient, str]]:
     """The phone pages of an evening, each as (name, the phone, its address), on phones in
     ``language``: the team link's list, a score match's entry form, its confirmation, the
-    seat choice and the seat page."""
+    seat choice, the seat page, and the recorder's page before the start and at the bid."""
     score = club.matches[0]
     entering = _phone(language)
     entering.get(_link(club, score.team0))
@@ -411,12 +417,28 @@ def _phone_pages(club: Club, language: str) -> list[tuple[str, CommittingClient,
     seated = _phone(language)
     seated.get(_link(club, digital.team1))
     seated.post(f"/play/{digital.pk}/seat/", {"seat": "1"})
+    table = match_create(
+        tournament=club.tournament, team0=score.team0, team1=score.team1, mode="table"
+    )
+    table.scorekeepers.add(club.users["scorekeeper"])
+    waiting = match_create(
+        tournament=club.tournament, team0=score.team0, team1=score.team1, mode="table"
+    )
+    waiting.scorekeepers.add(club.users["scorekeeper"])
+    recording = _phone(language)
+    recording.force_login(club.users["scorekeeper"])
+    recording.post(
+        f"/record/{table.pk}/start/",
+        {"expected_seq": 0, "client_id": "start-the-table-match", "first_dealer": "0"},
+    )
     return [
         ("keep-index", entering, "/keep/"),
         ("keep-entered", entering, f"/keep/{score.pk}/"),
         ("keep-confirm", answering, f"/keep/{score.pk}/"),
         ("seat-choose", choosing, f"/play/{digital.pk}/"),
         ("seat", seated, f"/play/{digital.pk}/"),
+        ("record-start", recording, f"/record/{waiting.pk}/"),
+        ("record-bid", recording, f"/record/{table.pk}/"),
     ]
 
 
