@@ -65,7 +65,10 @@ class Clubs(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = clubs.club_create(
-            actor=request.user, name=values["name"], time_zone=values.get("time_zone", "UTC")
+            actor=request.user,
+            name=values["name"],
+            time_zone=values.get("time_zone", "UTC"),
+            language=values.get("language", "en"),
         )
         return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 

@@ -461,3 +461,15 @@ def test_the_phone_pages_show_no_english_outside_names_and_numbers(
         page = answer.content.decode()
         assert _html_tag(page)[0] == language
         assert not _english_left(page, allowed), (name, language, _english_left(page, allowed))
+
+
+def test_a_club_made_over_the_api_keeps_the_language_it_was_given(evening: Club) -> None:
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(evening.users["director"])
+    made = api.post("/api/v1/clubs/", {"name": "Amritsar Seep", "language": "pa"}, format="json")
+    assert made.status_code == 201 and made.json()["language"] == "pa"
+    assert ClubRow.objects.get(pk=made.json()["id"]).language == "pa"
+    plain = api.post("/api/v1/clubs/", {"name": "Dhaka Seep"}, format="json")
+    assert plain.status_code == 201 and plain.json()["language"] == "en"
