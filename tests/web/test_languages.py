@@ -29,6 +29,11 @@ ROOT = Path(settings.BASE_DIR)
 LANGUAGES = ["hi", "pa", "ur", "bn"]
 #: the templates marked for translation so far (docs/languages.md lists the others)
 MARKED_TEMPLATES = [
+    "400.html",
+    "403.html",
+    "403_csrf.html",
+    "404.html",
+    "web/login.html",
     "base.html",
     "phone.html",
     "keep.html",
@@ -73,7 +78,8 @@ def _marked_in_templates() -> set[tuple[str | None, str]]:
     text = re.compile(r"u'(?:[^'\\]|\\.)*'")
     found: set[tuple[str | None, str]] = set()
     for name in MARKED_TEMPLATES:
-        source = (ROOT / "web/templates/web" / name).read_text()
+        folder = ROOT / "web/templates" / ("" if name[0].isdigit() or "/" in name else "web")
+        source = (folder / name).read_text()
         for kind, args in call.findall(templatize(source)):
             values = [ast.literal_eval(t) for t in text.findall(args)]
             context = values.pop(0) if kind.endswith("pgettext") else None
@@ -439,6 +445,8 @@ def _phone_pages(club: Club, language: str) -> list[tuple[str, CommittingClient,
         ("seat", seated, f"/play/{digital.pk}/"),
         ("record-start", recording, f"/record/{waiting.pk}/"),
         ("record-bid", recording, f"/record/{table.pk}/"),
+        ("sign-in", _phone(language), "/login/"),
+        ("not-found", _phone(language), "/m/999999/"),
     ]
 
 
@@ -457,7 +465,7 @@ def test_the_phone_pages_show_no_english_outside_names_and_numbers(
     allowed = _names(evening) | KEPT_WORDS
     for name, phone, path in _phone_pages(evening, language):
         answer = phone.get(path)
-        assert answer.status_code == 200, name
+        assert answer.status_code == (404 if name == "not-found" else 200), name
         page = answer.content.decode()
         assert _html_tag(page)[0] == language
         assert not _english_left(page, allowed), (name, language, _english_left(page, allowed))
