@@ -203,6 +203,23 @@ def source(text: str, names: Mapping[str, str] | None = None) -> str:
     return _("loser of %(fixture)s") % {"fixture": where}
 
 
+_ROUND = re.compile(r"round (\d+)")
+
+
+def round_name(name: object) -> str:
+    """Return a round's name as a page says it: the name the competition gives a round
+    ("round 2") in the page's language, any other name (a director's) as it is.
+
+    >>> round_name("round 2"), round_name("semi-finals")
+    ('round 2', 'semi-finals')
+    """
+    text = "" if name is None else str(name)
+    found = _ROUND.fullmatch(text)
+    if found is None:
+        return text
+    return _("round %(number)s") % {"number": found.group(1)}
+
+
 def bazzi_reason(code: str | None) -> str:
     """Return why a bazzi was won, in words."""
     found = BAZZI_REASONS.get(code or "")

@@ -34,6 +34,7 @@ MARKED_TEMPLATES = [
     "403_csrf.html",
     "404.html",
     "web/login.html",
+    "web/home.html",
     "base.html",
     "phone.html",
     "keep.html",
@@ -374,8 +375,8 @@ def _english_words() -> set[str]:
 
 def _names(club: Club) -> set[str]:
     """The words of every name the evening has (teams, players, the tournament, the club,
-    accounts): a page shows them as they are, in any language."""
-    texts = [club.tournament.name, "Jalandhar Seep"]
+    its stage, accounts): a page shows them as they are, in any language."""
+    texts = [club.tournament.name, "Jalandhar Seep", club.stage.name]
     texts += list(Team.objects.filter(tournament=club.tournament).values_list("name", flat=True))
     texts += list(Player.objects.filter(pk__in=_player_ids(club)).values_list("name", flat=True))
     texts += [u for u in club.users if u not in ("director", "scorekeeper", "outsider")]
@@ -446,6 +447,7 @@ def _phone_pages(club: Club, language: str) -> list[tuple[str, CommittingClient,
         ("record-start", recording, f"/record/{waiting.pk}/"),
         ("record-bid", recording, f"/record/{table.pk}/"),
         ("sign-in", _phone(language), "/login/"),
+        ("tournaments", _phone(language), "/"),
         ("not-found", _phone(language), "/m/999999/"),
     ]
 

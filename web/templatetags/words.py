@@ -20,6 +20,7 @@ register.filter("fixture_name", words.fixture)
 register.filter("source_name", words.source)
 register.filter("bazzi_reason", words.bazzi_reason)
 register.filter("status_name", words.status)
+register.filter("round_name", words.round_name)
 
 
 @register.filter("lang")
