@@ -15,7 +15,7 @@ PORT ?= 8000
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 
-.PHONY: run club check test lint pytest browser-tools stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live bench-push-admission client clean
+.PHONY: run club check test lint pytest browser-tools catalogs stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean bench-push-admission
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,15 @@ run: $(STAMP)
 	@echo "  http://$(HOST):$(PORT)/api/v1/matches/<id>/stream/  the API's streams, served here too (docs/api.md)"
 	@echo "  webhooks: to public hosts only; WEBHOOKS_ALLOW_PRIVATE_NETWORKS=$${WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-0} (1: this machine's too)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The pages' translations (docs/languages.md): locale/<language>/LC_MESSAGES/django.po, by
+# hand, compiled to the django.mo beside it with polib (no GNU gettext needed); both are
+# committed, and tests/web/test_languages.py fails when they differ. After marking new words:
+#   DEBUG=1 .venv/bin/python manage.py makemessages -l hi -l pa -l ur -l bn -l en --no-location \
+#     -i node_modules -i clients -i tests -i .venv -i bench -i docs   (needs xgettext)
+# then translate them in each django.po and run `make catalogs`.
+catalogs: $(STAMP)
+	DEBUG=1 $(BIN)/python manage.py compile_catalogs
 
 # A club night served to the players' phones from this laptop (deploy/club.py): its own
 # database (club.sqlite3), the first organizer asked for on the spot, the laptop's network

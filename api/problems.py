@@ -6,6 +6,10 @@ settings a refusal with a code of its own names: 422 ``bad_tiebreaks``...), ``ru
 illegal move, ``current_seq`` for a conflict. ``exception_handler`` starts from DRF's and knows
 the project's own refusals (the store's, the competition's, the engine's), which answer the
 status and title ``competition.refusals`` gives their kind, as the pages do.
+
+A problem's ``title`` and ``detail`` are said in the request's language (``Accept-Language``,
+through ``LocaleMiddleware``: docs/languages.md) where a catalog has them; its ``code``,
+``type`` and the field names in ``errors`` stay English and stable, for programs.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -68,13 +74,54 @@ def problem(
     }
 
 
+#: the titles the API gives, marked for the catalogs (said in the request's language): the
+#: statuses' own phrases (as this Python names them: both names where they were renamed), and
+#: the titles of the refusals (``competition.refusals``; tests/api check that all are here)
+TITLES = frozenset(
+    (
+        gettext_noop("Bad Request"),
+        gettext_noop("Unauthorized"),
+        gettext_noop("Forbidden"),
+        gettext_noop("Not Found"),
+        gettext_noop("Method Not Allowed"),
+        gettext_noop("Not Acceptable"),
+        gettext_noop("Conflict"),
+        gettext_noop("Request Entity Too Large"),
+        gettext_noop("Content Too Large"),
+        gettext_noop("Unsupported Media Type"),
+        gettext_noop("Unprocessable Entity"),
+        gettext_noop("Unprocessable Content"),
+        gettext_noop("Too Many Requests"),
+        gettext_noop("Internal Server Error"),
+        gettext_noop("Service Unavailable"),
+        gettext_noop("Bad request"),
+        gettext_noop("Confirmation required"),
+        gettext_noop("Idempotency key reused"),
+        gettext_noop("Illegal move"),
+        gettext_noop("Invalid settings"),
+        gettext_noop("Not found"),
+        gettext_noop("Not now"),
+        gettext_noop("Not permitted"),
+        gettext_noop("Pairing constraint"),
+        gettext_noop("Seat held"),
+        gettext_noop("Stale expected_seq"),
+        gettext_noop("Unavailable"),
+    )
+)
+
+
+def said(title: str) -> str:
+    """Return a title in the request's language when it is one of ``TITLES``."""
+    return _(title) if title in TITLES else title
+
+
 def _title(status_code: int) -> str:
     from http import HTTPStatus
 
     try:
-        return HTTPStatus(status_code).phrase
+        return said(HTTPStatus(status_code).phrase)
     except ValueError:
-        return "Error"
+        return _("Error")
 
 
 def problem_response(
@@ -141,13 +188,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             refused.code,
             refused.message,
             headers={"Retry-After": "1"} if refusal.status == 503 else None,
-            title=refusal.words,
+            title=said(refusal.words),
             **_refusal_extra(exc),
         )
     if isinstance(exc, RequestDataTooBig):
-        return problem_response(413, "too_large", "the request body is too large")
+        return problem_response(413, "too_large", _("the request body is too large"))
     if isinstance(exc, SuspiciousOperation):
-        return problem_response(400, "bad_request", "the request cannot be read")
+        return problem_response(400, "bad_request", _("the request cannot be read"))
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # an unexpected error: Django's 500 handler answers (problem+json)
@@ -157,16 +204,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         code = "invalid"
         extra["errors"] = _field_errors(exc.detail)
-        message = "the request is not valid: see errors"
+        message = _("the request is not valid: see errors")
     elif isinstance(exc, (Http404, exceptions.NotFound)):
-        message = "no such resource (or not one you may see)"
+        message = _("no such resource (or not one you may see)")
     elif isinstance(exc, (PermissionDenied, exceptions.PermissionDenied)):
-        message = str(detail) if detail else "you may not do this"
+        message = str(detail) if detail else _("you may not do this")
     elif isinstance(exc, exceptions.Throttled):
         # Throttled sets .wait in __init__; the stubs do not declare it
-        message = f"too many requests: try again in {exc.wait or 1:.0f} s"  # type: ignore[attr-defined]
+        wait = f"{exc.wait or 1:.0f}"  # type: ignore[attr-defined]
+        message = _("too many requests: try again in %(seconds)s s") % {"seconds": wait}
     elif isinstance(exc, exceptions.ParseError):
-        code, message = "malformed", "the request body is not valid JSON"
+        code, message = "malformed", _("the request body is not valid JSON")
     else:
         message = str(detail) if detail else _title(response.status_code)
     headers = {
@@ -192,7 +240,7 @@ def _json_or_none(
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """404 for any unknown path: a problem document under /api/, Django's page elsewhere."""
-    answer = _json_or_none(request, 404, "not_found", "no such resource")
+    answer = _json_or_none(request, 404, "not_found", _("no such resource"))
     if answer is not None:
         return answer
     from django.views.defaults import page_not_found
@@ -225,13 +273,17 @@ def unknown_path(request: HttpRequest) -> HttpResponse:
     if meant is not None and request.method in ("GET", "HEAD"):
         query = request.META.get("QUERY_STRING", "")
         return HttpResponsePermanentRedirect(meant + (f"?{query}" if query else ""))
-    detail = f"no such resource: did you mean {meant}?" if meant else "no such resource"
+    detail = (
+        _("no such resource: did you mean %(path)s?") % {"path": meant}
+        if meant
+        else _("no such resource")
+    )
     return JsonResponse(problem(404, "not_found", detail), status=404, content_type=CONTENT_TYPE)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """500: a problem document under /api/ (nothing about the error leaks), else Django's."""
-    answer = _json_or_none(request, 500, "server_error", "something went wrong on our side")
+    answer = _json_or_none(request, 500, "server_error", _("something went wrong on our side"))
     if answer is not None:
         return answer
     from django.views.defaults import server_error as page
@@ -240,7 +292,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    answer = _json_or_none(request, 400, "bad_request", "the request cannot be read")
+    answer = _json_or_none(request, 400, "bad_request", _("the request cannot be read"))
     if answer is not None:
         return answer
     from django.views.defaults import bad_request as page
@@ -249,7 +301,7 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    answer = _json_or_none(request, 403, "forbidden", "you may not do this")
+    answer = _json_or_none(request, 403, "forbidden", _("you may not do this"))
     if answer is not None:
         return answer
     from django.views.defaults import permission_denied
@@ -259,7 +311,7 @@ def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A session request without its CSRF token: 403 problem under /api/."""
-    answer = _json_or_none(request, 403, "csrf_failed", "CSRF check failed: send the CSRF token")
+    answer = _json_or_none(request, 403, "csrf_failed", _("CSRF check failed: send the CSRF token"))
     if answer is not None:
         return answer
     from django.views.csrf import csrf_failure as page

@@ -312,6 +312,11 @@ MIDDLEWARE = [
     # Right after SecurityMiddleware (WhiteNoise's docs): static files skip the rest.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common (Django's docs): the language of each request, from the
+    # switch's cookie, else the browser's Accept-Language, else English (docs/languages.md;
+    # a club's page falls back on the club's language: web.languages).
+    "django.middleware.locale.LocaleMiddleware",
+    "web.languages.AskedMiddleware",  # whether it asked: else a club's page is in its language
     "django.middleware.common.CommonMiddleware",
     "api.middleware.BodyLimit",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -397,7 +402,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# --- Languages (docs/languages.md) --------------------------------------------------------
+
+#: English when nothing asks for another language: the pages were written in it
+LANGUAGE_CODE = "en"
+#: the languages the pages are translated into (the catalogs under locale/), each named in
+#: itself, as the language switch shows them; Urdu is written right to left
+LANGUAGES = [
+    ("en", "English"),
+    ("hi", "हिन्दी"),
+    ("pa", "ਪੰਜਾਬੀ"),
+    ("ur", "اردو"),
+    ("bn", "বাংলা"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+#: the switch's choice, kept a year (it outranks the browser's Accept-Language)
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 
 def _time_zone(name: str) -> str:

@@ -61,16 +61,19 @@ def members_named(*, club: Club, name: str) -> list[Player]:
 # --- Services -----------------------------------------------------------------------------
 
 
-def club_create(*, actor: Any, name: str, time_zone: str = "UTC") -> Club:
-    """Create a club directed by ``actor``, its slug made from the name (unique: ``-2``…)."""
+def club_create(*, actor: Any, name: str, time_zone: str = "UTC", language: str = "en") -> Club:
+    """Create a club directed by ``actor``, its slug made from the name (unique: ``-2``…);
+    ``language`` (one of ``settings.LANGUAGES``) is its pages' when a browser asks for none."""
     if not _person(actor):
         raise ClubNotPermitted("sign in to create a club")
     name = _text(name, what="a club's name", code="bad_club", required=True)
     if not isinstance(time_zone, str):
         raise InvalidClubData("a time zone is an IANA name such as Asia/Kolkata", code="bad_club")
+    if not isinstance(language, str):
+        raise InvalidClubData("a language is a code such as hi or ur", code="bad_club")
     base = slugify(name)[:90].strip("-") or "club"
     for attempt in range(SLUG_TRIES):
-        club = Club(name=name, slug=_free_slug(base), time_zone=time_zone)
+        club = Club(name=name, slug=_free_slug(base), time_zone=time_zone, language=language)
         _checked(club, code="bad_club")
         try:
             with transaction.atomic():
@@ -100,10 +103,15 @@ def club_for(user: Any) -> Club:
 
 
 def club_update(
-    *, actor: Any, club: Club, name: str | None = None, time_zone: str | None = None
+    *,
+    actor: Any,
+    club: Club,
+    name: str | None = None,
+    time_zone: str | None = None,
+    language: str | None = None,
 ) -> Club:
-    """Rename a club or change its time zone (``None``: unchanged); its slug stays (its
-    pages' addresses)."""
+    """Rename a club or change its time zone or its language (``None``: unchanged); its slug
+    stays (its pages' addresses). The language is one of ``settings.LANGUAGES``."""
     _require_director(actor, club)
     changes: dict[str, str] = {}
     if name is not None:
@@ -114,6 +122,10 @@ def club_update(
                 "a time zone is an IANA name such as Asia/Kolkata", code="bad_club"
             )
         changes["time_zone"] = time_zone
+    if language is not None:
+        if not isinstance(language, str):
+            raise InvalidClubData("a language is a code such as hi or ur", code="bad_club")
+        changes["language"] = language
     with transaction.atomic():
         stored = Club.objects.select_for_update().get(pk=club.pk)
         for field, value in changes.items():

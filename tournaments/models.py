@@ -113,6 +113,12 @@ class Club(models.Model):
         default="UTC",
         help_text="The IANA time zone the club plays in (Asia/Kolkata, Europe/London).",
     )
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="en",
+        help_text="The language its pages show in when the browser asks for none of ours.",
+    )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -278,6 +284,13 @@ class Team(models.Model):
     )
     second_player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="teams_as_second"
+    )
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        default="",
+        help_text="The language of the team's card and link (blank: the club's).",
     )
 
     class Meta:

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from tournaments import matchlog
 
 
@@ -22,10 +25,17 @@ def _numbers(teams: list[dict[str, Any]]) -> str:
     "your team"."""
     out = []
     for t in teams:
-        name = "your team" if t["mine"] else t["name"]
-        sweeps = f" and sweeps {'+'.join(str(s) for s in t['sweeps'])}" if t["sweeps"] else ""
-        out.append(f"{name} {t['points']}{sweeps}")
-    return ", ".join(out)
+        name = _("your team") if t["mine"] else t["name"]
+        if t["sweeps"]:
+            said = _("%(team)s %(points)s and sweeps %(sweeps)s") % {
+                "team": name,
+                "points": t["points"],
+                "sweeps": "+".join(str(s) for s in t["sweeps"]),
+            }
+        else:
+            said = f"{name} {t['points']}"
+        out.append(said)
+    return pgettext("list separator", ", ").join(out)
 
 
 def keep_words(page: dict[str, Any]) -> str:
@@ -35,30 +45,45 @@ def keep_words(page: dict[str, Any]) -> str:
     state = page["state"]
     deal = page["deal_no"]
     if state.status == matchlog.SCHEDULED:
-        return "The match has not started."
+        return _("The match has not started.")
     said = []
     confirmed = page["confirmed"]
     if confirmed is not None and not page["shown_entries"]:
-        said.append(f"Deal {confirmed['deal']} was confirmed by {confirmed['by']}: it counts.")
+        said.append(
+            _("Deal %(deal)s was confirmed by %(by)s: it counts.")
+            % {"deal": confirmed["deal"], "by": confirmed["by"]}
+        )
     after = page["after"]
     if after is not None:
-        winner = "your team won" if after["won"] else after["winner"] or "a draw"
-        if after["winner"] and not after["won"]:
-            winner = f"{winner} won"
-        return " ".join([*said, f"The match is over: {winner}."])
+        if after["won"]:
+            over = _("The match is over: your team won.")
+        elif after["winner"]:
+            over = _("The match is over: %(team)s won.") % {"team": after["winner"]}
+        else:
+            over = _("The match is over: a draw.")
+        return " ".join([*said, over])
     if state.disputed:
-        return f"Deal {deal} is disputed: the director decides it."
+        return _("Deal %(deal)s is disputed: the director decides it.") % {"deal": deal}
     for shown in page["shown_entries"]:
         numbers = _numbers(shown["teams"])
         if shown["yours"]:
-            said.append(f"Your team entered deal {deal}: {numbers}. Waiting for the other team.")
+            said.append(
+                _("Your team entered deal %(deal)s: %(numbers)s. Waiting for the other team.")
+                % {"deal": deal, "numbers": numbers}
+            )
         elif shown["answerable"]:
-            said.append(f"{shown['by']} entered deal {deal}: {numbers}. Confirm or reject.")
+            said.append(
+                _("%(by)s entered deal %(deal)s: %(numbers)s. Confirm or reject.")
+                % {"by": shown["by"], "deal": deal, "numbers": numbers}
+            )
         else:
-            said.append(f"{shown['by']} entered deal {deal}: {numbers}.")
+            said.append(
+                _("%(by)s entered deal %(deal)s: %(numbers)s.")
+                % {"by": shown["by"], "deal": deal, "numbers": numbers}
+            )
     if page["shown_entries"]:
         return " ".join(said)
     if page["reopened"] is not None:
-        said.append("The director reopened this match.")
-    said.append(f"Next: deal {deal}.")
+        said.append(_("The director reopened this match."))
+    said.append(_("Next: deal %(deal)s.") % {"deal": deal})
     return " ".join(said)

@@ -21,6 +21,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from competition.models import Fixture, Round, Stage
 from scoring.models import MatchResult
@@ -201,8 +202,11 @@ def result_words(points: Any, sweeps: Any, teams: tuple[str, str]) -> str:
     parts = []
     for name, p, s in zip(teams, points, sweeps, strict=True):
         swept = sum(s)
-        parts.append(f"{name} {p}" + (f" + sweeps {swept}" if swept else ""))
-    return ", ".join(parts)
+        said = f"{name} {p}"
+        parts.append(
+            _("%(said)s + sweeps %(swept)s") % {"said": said, "swept": swept} if swept else said
+        )
+    return pgettext("list separator", ", ").join(parts)
 
 
 def _label(f: Fixture) -> str:
@@ -475,7 +479,7 @@ def decided_result(match: Match, version: str) -> dict[str, Any] | None:
     state = store.match_state(match)
     if not state.disputed:
         return None
-    kind, _, number = version.partition("-")
+    kind, _dash, number = version.partition("-")
     if not number.isascii() or not number.isdigit() or len(number) > 18:
         return None
     if kind == "entry":

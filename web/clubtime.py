@@ -18,6 +18,8 @@ from django.utils import timezone
 
 from tournaments.models import Club, Tournament
 
+from .languages import club_default
+
 
 def use_club_time(tournament: Tournament) -> None:
     """Show this request's times in the zone of the club running ``tournament``, if any.
@@ -30,7 +32,9 @@ def use_club_time(tournament: Tournament) -> None:
 
 
 def use_club_zone(club: Club) -> None:
-    """Show this request's times in ``club``'s zone (a page about the club itself)."""
+    """Show this request's times in ``club``'s zone (a page about the club itself), and its
+    words in the club's language if the browser asked for none of ours."""
+    club_default(club)
     try:
         timezone.activate(zoneinfo.ZoneInfo(club.time_zone))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # validated on save; kept safe here

@@ -16,6 +16,8 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 from competition import refusals
 from tournaments import errors as store_errors
@@ -30,23 +32,32 @@ FORM_REFUSED = 422
 MOVED_ON = refusals.status_of(store_errors.MatchStateConflict)
 
 #: what each refusal means to the person holding the phone
-PLAIN = {
-    "stale_expected_seq": (
-        "Something was recorded in this match since your page was loaded. The page now "
-        "shows where the match stands; your numbers are still in the form: check them and "
-        "send again."
+PLAIN: dict[str, Promise] = {
+    "stale_expected_seq": gettext_lazy(
+        "Something was recorded in this match since your page was loaded. The page now shows "
+        "where the match stands; your numbers are still in the form: check them and send "
+        "again."
     ),
-    "store_unavailable": "The server could not save this just now. Nothing was recorded: "
-    "send it again.",
-    "entry_pending": "This deal's result was entered already and waits for the other team.",
-    "already_entered": "Your side has entered this deal already; the other side enters theirs.",
-    "deal_disputed": "This deal's result is disputed: the director decides it.",
-    "own_entry": "You entered this result: someone of the other team confirms it.",
-    "own_team_entry": "Your team entered this result: the other team confirms it.",
-    "no_such_entry": "That result was answered already: the page now shows where things stand.",
-    "match_over": "The match is over: nothing more can be entered.",
-    "match_not_started": "The match has not started yet.",
-    "idempotency_key_reused": "This form was sent before with other numbers: reload the page.",
+    "store_unavailable": gettext_lazy(
+        "The server could not save this just now. Nothing was recorded: send it again."
+    ),
+    "entry_pending": gettext_lazy(
+        "This deal's result was entered already and waits for the other team."
+    ),
+    "already_entered": gettext_lazy(
+        "Your side has entered this deal already; the other side enters theirs."
+    ),
+    "deal_disputed": gettext_lazy("This deal's result is disputed: the director decides it."),
+    "own_entry": gettext_lazy("You entered this result: someone of the other team confirms it."),
+    "own_team_entry": gettext_lazy("Your team entered this result: the other team confirms it."),
+    "no_such_entry": gettext_lazy(
+        "That result was answered already: the page now shows where things stand."
+    ),
+    "match_over": gettext_lazy("The match is over: nothing more can be entered."),
+    "match_not_started": gettext_lazy("The match has not started yet."),
+    "idempotency_key_reused": gettext_lazy(
+        "This form was sent before with other numbers: reload the page."
+    ),
 }
 
 
@@ -59,7 +70,7 @@ def plain_words(exc: store_errors.AppendRefused) -> str:
     """Return a refusal in words a player understands (the engine's own words for a rule)."""
     text = PLAIN.get(exc.code)
     if text is not None:
-        return text
+        return str(text)
     message = exc.message[:1].upper() + exc.message[1:]
     return f"{message} ({exc.rule})." if exc.rule else f"{message}."
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 import seep_core as sc
 from competition import formats, presets
@@ -323,3 +325,8 @@ class TeamDetails(forms.Form):
     name = forms.CharField(max_length=200, label="Team name")
     seed = _int("Seed (1 first; blank: after the seeded)", low=1, high=INTEGER_MAX, required=False)
     rating = _int("Rating", low=INTEGER_MIN, high=INTEGER_MAX, required=False)
+    language = forms.ChoiceField(
+        label=_("Language of its card and link"),
+        choices=[("", _("The club's language")), *settings.LANGUAGES],
+        required=False,
+    )

@@ -10,12 +10,17 @@ from typing import Any
 
 from django import forms
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import seep_core as sc
 from tournaments import matchlog
 from tournaments.models import INTEGER_MAX
 
-CLIENT_ID = RegexValidator(r"^[A-Za-z0-9-]{8,64}$", "This form is damaged: reload the page.")
+_SWEEPS = gettext_lazy("Sweeps")
+CLIENT_ID = RegexValidator(
+    r"^[A-Za-z0-9-]{8,64}$", gettext_lazy("This form is damaged: reload the page.")
+)
 
 
 class Command(forms.Form):
@@ -51,12 +56,17 @@ def _by_team(
     rules have none."""
     parsed = sc.Rules.from_dict(rules)
     for side, name in zip("ab", teams, strict=True):
-        form.fields[f"points_{side}"].label = f"Card points of {name}"
-        form.fields[f"sweeps_{side}"].label = f"Sweeps of {name}" + (
-            f" (worth {parsed.sweep})" if worth else ""
+        form.fields[f"points_{side}"].label = _("Card points of %(team)s") % {"team": name}
+        form.fields[f"sweeps_{side}"].label = (
+            _("Sweeps of %(team)s (worth %(worth)s)") % {"team": name, "worth": parsed.sweep}
+            if worth
+            else _("Sweeps of %(team)s") % {"team": name}
         )
-        form.fields[f"first_{side}"].label = f"{name} swept on the first play" + (
-            f" (worth {parsed.first_sweep})" if worth else ""
+        form.fields[f"first_{side}"].label = (
+            _("%(team)s swept on the first play (worth %(worth)s)")
+            % {"team": name, "worth": parsed.first_sweep}
+            if worth
+            else _("%(team)s swept on the first play") % {"team": name}
         )
     if not parsed.first_sweep:
         del form.fields["first_a"], form.fields["first_b"]
@@ -67,7 +77,7 @@ def _one_first_sweep(data: dict[str, Any]) -> dict[str, Any]:
     """Return a deal's numbers, unless both teams swept on the first play (refused)."""
     if data.get("first_a") and data.get("first_b"):
         raise forms.ValidationError(
-            "Only one team can sweep on the first play.", code="two_first_sweeps"
+            _("Only one team can sweep on the first play."), code="two_first_sweeps"
         )
     return data
 
@@ -83,12 +93,16 @@ def _sweeps(rules: sc.Rules, data: dict[str, Any]) -> list[list[int]]:
 class DealResult(Command):
     """A deal's result: each team's card points (adding up to 100) and sweeps."""
 
-    points_a = forms.IntegerField(min_value=0, max_value=100, label="Card points")
-    points_b = forms.IntegerField(min_value=0, max_value=100, label="Card points")
-    sweeps_a = forms.IntegerField(min_value=0, max_value=24, initial=0, label="Sweeps")
-    sweeps_b = forms.IntegerField(min_value=0, max_value=24, initial=0, label="Sweeps")
-    first_a = forms.BooleanField(required=False, label="Swept on the first play")
-    first_b = forms.BooleanField(required=False, label="Swept on the first play")
+    points_a = forms.IntegerField(min_value=0, max_value=100, label=gettext_lazy("Card points"))
+    points_b = forms.IntegerField(min_value=0, max_value=100, label=gettext_lazy("Card points"))
+    sweeps_a = forms.IntegerField(
+        min_value=0, max_value=24, initial=0, label=gettext_lazy("Sweeps")
+    )
+    sweeps_b = forms.IntegerField(
+        min_value=0, max_value=24, initial=0, label=gettext_lazy("Sweeps")
+    )
+    first_a = forms.BooleanField(required=False, label=gettext_lazy("Swept on the first play"))
+    first_b = forms.BooleanField(required=False, label=gettext_lazy("Swept on the first play"))
 
     def __init__(self, *args: Any, rules: dict[str, Any], teams: tuple[str, str], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -100,7 +114,9 @@ class DealResult(Command):
         a, b = data.get("points_a"), data.get("points_b")
         if a is not None and b is not None and a + b != 100:
             raise forms.ValidationError(
-                f"The card points must add up to 100: {a} + {b} = {a + b}.", code="not_100"
+                _("The card points must add up to 100: %(a)s + %(b)s = %(sum)s.")
+                % {"a": a, "b": b, "sum": a + b},
+                code="not_100",
             )
         return _one_first_sweep(data)
 
@@ -126,7 +142,9 @@ class Reject(Answer):
     """A rejection: the reason, and if the rejecting team gives them, its own numbers (the
     log keeps them beside the entry, and the director's form offers both)."""
 
-    reason = forms.CharField(max_length=500, label="What is wrong with it?", widget=forms.TextInput)
+    reason = forms.CharField(
+        max_length=500, label=gettext_lazy("What is wrong with it?"), widget=forms.TextInput
+    )
     points_a = forms.IntegerField(min_value=0, max_value=100, required=False)
     points_b = forms.IntegerField(min_value=0, max_value=100, required=False)
     sweeps_a = forms.IntegerField(min_value=0, max_value=24, required=False)
@@ -144,14 +162,14 @@ class Reject(Answer):
         if a is None and b is None:
             if any(data.get(f"{name}_{side}") for name in ("sweeps", "first") for side in "ab"):
                 raise forms.ValidationError(
-                    "Give both teams' card points with your sweeps, or neither.",
+                    _("Give both teams' card points with your sweeps, or neither."),
                     code="version_without_points",
                 )
             return data
         if a is None or b is None or a + b != 100:
             raise forms.ValidationError(
-                f"Your version's card points must add up to 100: {a or 0} + {b or 0} = "
-                f"{(a or 0) + (b or 0)}.",
+                _("Your version's card points must add up to 100: %(a)s + %(b)s = %(sum)s.")
+                % {"a": a or 0, "b": b or 0, "sum": (a or 0) + (b or 0)},
                 code="not_100",
             )
         return _one_first_sweep(data)

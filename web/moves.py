@@ -26,6 +26,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from . import words
 from .pages import card_label
 
@@ -62,7 +65,7 @@ def _items(take: Iterable[str], spoken: bool) -> list[str]:
     out = []
     for item in take:
         if item.startswith("H") and item[1:].isdigit():
-            out.append(f"the house of {item[1:]}")
+            out.append(_("the house of %(value)s") % {"value": item[1:]})
         else:
             out.append(words.card(item) if spoken else card_label(item))
     return out
@@ -71,7 +74,10 @@ def _items(take: Iterable[str], spoken: bool) -> list[str]:
 def _join(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _("%(items)s and %(last)s") % {
+        "items": pgettext("list separator", ", ").join(items[:-1]),
+        "last": items[-1],
+    }
 
 
 def _houses(position: Mapping[str, Any] | None) -> set[int]:
@@ -102,24 +108,33 @@ def describe(
     card = str(move.get("card", ""))
     take = [str(t) for t in move.get("take", ())]
     if action == "throw":
-        return f"Throw {words.card(card) if spoken else card_label(card)}"
+        return _("Throw %(card)s") % {"card": words.card(card) if spoken else card_label(card)}
     if action == "capture":
-        return f"Capture {_join(_items(take, spoken))}"
+        return _("Capture %(cards)s") % {"cards": _join(_items(take, spoken))}
     if action == "build":
         value = int(move["value"])
         broken = [t for t in take if t.startswith("H") and t[1:].isdigit()]
         loose = [t for t in take if t not in broken]
         if broken:
-            return f"Break {_join(_items(broken, spoken))} into a house of {value}"
+            return _("Break %(houses)s into a house of %(value)s") % {
+                "houses": _join(_items(broken, spoken)),
+                "value": value,
+            }
         if value in _houses(position):
-            return f"Add {_join(_items([card, *loose], spoken))} to the house of {value}"
+            return _("Add %(cards)s to the house of %(value)s") % {
+                "cards": _join(_items([card, *loose], spoken)),
+                "value": value,
+            }
         if loose:
-            return f"Build a house of {value} with {_join(_items(loose, spoken))}"
-        return f"Build a house of {value}"
+            return _("Build a house of %(value)s with %(cards)s") % {
+                "value": value,
+                "cards": _join(_items(loose, spoken)),
+            }
+        return _("Build a house of %(value)s") % {"value": value}
     if action == "bid":
-        return f"Bid {move.get('value')}"
+        return _("Bid %(value)s") % {"value": move.get("value")}
     if action == "redeal":
-        return "Ask for a new deal (no card above 8)"
+        return _("Ask for a new deal (no card above 8)")
     return str(action)
 
 

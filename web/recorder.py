@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 import seep_core as sc
 from scoring import selectors as scoring
@@ -108,7 +109,7 @@ def in_words(message: str) -> str:
 
 
 def _seat(page: RecorderPage, seat: int) -> str:
-    place, name, _ = page.seats[seat]
+    place, name, _team = page.seats[seat]
     return f"{place} ({name})"
 
 
@@ -131,9 +132,12 @@ def _describe(move: dict[str, Any], before: Any, spoken: bool = False) -> str:
     if move.get("action") == "bid":
         name = words.card if spoken else card_label
         floor = ", ".join(name(c) for c in move.get("floor", ()))
-        return f"Bid {move['value']}; the floor turned up: {floor}"
+        return _("Bid %(value)s; the floor turned up: %(floor)s") % {
+            "value": move["value"],
+            "floor": floor,
+        }
     if move.get("action") == "redeal":
-        return "Threw the hand in (no card above 8)"
+        return _("Threw the hand in (no card above 8)")
     return moves.describe(move, before, spoken=spoken)
 
 
@@ -146,7 +150,7 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
     page.last_deal = _last_deal(match, page)
     if deal is None:
         return page
-    names = [name for _, name, _ in seats]
+    names = [name for _place, name, _team in seats]
     page.position = public_position(deal, names)
     page.dealer = _seat(page, deal.dealer)
     page.bidder = _seat(page, deal.bidder)
@@ -170,7 +174,8 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
         page.last_play = page.plays[-1]
         page.last_move_key = moves.key(state.last_play.move)
     page.promises = [
-        f"{_seat(page, p.seat)}: a card of {p.value} ({p.rule}, play {p.play})"
+        _("%(seat)s: a card of %(value)s (%(rule)s, play %(play)s)")
+        % {"seat": _seat(page, p.seat), "value": p.value, "rule": p.rule, "play": p.play}
         for p in deal.promises
     ]
     by_number = {p.number: p for p in page.plays}

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 import seep_core as sc
 from scoring import selectors as scoring
 from scoring.models import DealResult
@@ -153,4 +155,8 @@ def _last_move(match: Match, state: matchlog.MatchState, seats: list[Seat]) -> s
     move = payload["move"]
     who = seats[int(move["seat"])]
     what = moves.describe(move, spoken=True)
-    return f"{who.name} ({who.place}) played: {what[:1].lower()}{what[1:]}"
+    return _("%(name)s (%(place)s) played: %(move)s") % {
+        "name": who.name,
+        "place": who.place,
+        "move": f"{what[:1].lower()}{what[1:]}",
+    }

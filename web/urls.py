@@ -7,6 +7,7 @@ score-keeper page...); a more particular path stands before the one that would t
 
 from django.contrib.auth import views as auth
 from django.urls import include, path, reverse_lazy
+from django.views.i18n import set_language
 
 from .views import calendar as club_calendar
 from .views import exports as csv_files
@@ -140,6 +141,8 @@ urlpatterns = [
     path("t/<slug:slug>/", include(tournament_pages)),
     path("m/<int:pk>/", include(match_sheets)),
     path("l/<str:key>/", links.open_link, name="team-link"),
+    # the language switch on every page: a form, no script (Django's view keeps it in a cookie)
+    path("language/", set_language, name="set-language"),
     path("keep/", keeper.index, name="keep"),
     # the phone pages as an app: its worker (scope /keep/), manifest and icons
     path("keep/sw.js", phone_app.worker, name="keep-worker"),

@@ -3,6 +3,10 @@
 The one place where a code of the engine or the formats ("seat 0", "L2-1", "third_place")
 becomes what a person at the club reads; templates use it through the ``words`` filters
 (``web/templatetags/words.py``), never a code of their own.
+
+Every word is marked for translation (docs/languages.md): the constants lazily, so they are
+said in the language of the request that reads them; docs/glossary.md has the game's words in
+each language.
 """
 
 from __future__ import annotations
@@ -10,9 +14,31 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+
 #: a card code's rank and suit (seep_core.cards), as a card is named aloud: "Ace of spades"
-RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES: dict[str, Promise] = {
+    "A": pgettext_lazy("card", "Ace"),
+    "J": pgettext_lazy("card", "Jack"),
+    "Q": pgettext_lazy("card", "Queen"),
+    "K": pgettext_lazy("card", "King"),
+}
+SUIT_NAMES: dict[str, Promise] = {
+    "S": pgettext_lazy("suit", "spades"),
+    "H": pgettext_lazy("suit", "hearts"),
+    "D": pgettext_lazy("suit", "diamonds"),
+    "C": pgettext_lazy("suit", "clubs"),
+}
+#: a card named aloud, by rank: one sentence each, as a language may need the rank's gender
+#: (Hindi "हुकुम का इक्का" but "हुकुम की बेगम"); the suit is the one ``SUIT_NAMES`` gives
+_CARD_SAID: dict[str, Promise] = {
+    "A": pgettext_lazy("card", "Ace of %(suit)s"),
+    "J": pgettext_lazy("card", "Jack of %(suit)s"),
+    "Q": pgettext_lazy("card", "Queen of %(suit)s"),
+    "K": pgettext_lazy("card", "King of %(suit)s"),
+}
 
 #: scripts a screen reader needs told apart from English, by Unicode block: (first, last,
 #: the language the page marks a name in, its direction); a name in one of them is most
@@ -26,27 +52,48 @@ SCRIPTS = (
 
 #: the seats by number (S1: play passes to the right, anticlockwise), as a bridge table
 #: names them: partners face each other, team 0 North and South, team 1 West and East
-SEATS = ("North", "West", "South", "East")
+SEATS: tuple[Promise, ...] = (
+    pgettext_lazy("seat", "North"),
+    pgettext_lazy("seat", "West"),
+    pgettext_lazy("seat", "South"),
+    pgettext_lazy("seat", "East"),
+)
 
 #: a bracket's parts (competition.formats.elimination.Part), as headings
-PARTS = {
-    "main": "main bracket",
-    "third_place": "third-place match",
-    "winners": "winners' bracket",
-    "losers": "losers' bracket",
-    "final": "grand final",
+PARTS: dict[str, Promise] = {
+    "main": gettext_lazy("main bracket"),
+    "third_place": gettext_lazy("third-place match"),
+    "winners": gettext_lazy("winners' bracket"),
+    "losers": gettext_lazy("losers' bracket"),
+    "final": gettext_lazy("grand final"),
 }
 
 #: why a bazzi was won (scoring.models.DealResult.Reason)
-BAZZI_REASONS = {
-    "lead": "running lead reached",
-    "minimum": "the other team under the minimum",
+BAZZI_REASONS: dict[str, Promise] = {
+    "lead": gettext_lazy("running lead reached"),
+    "minimum": gettext_lazy("the other team under the minimum"),
+}
+
+#: where a match is (tournaments.matchlog.Status), as a list of matches says it
+STATUSES: dict[str, Promise] = {
+    "scheduled": gettext_lazy("scheduled"),
+    "in_progress": gettext_lazy("in progress"),
+    "finished": gettext_lazy("finished"),
+    "called_off": gettext_lazy("called off"),
 }
 
 #: the prefix of a bracket fixture's key: which part's rounds it counts in
-_KEY_ROUNDS = {"R": "round", "W": "winners' round", "L": "losers' round"}
+_KEY_ROUNDS: dict[str, Promise] = {
+    "R": gettext_lazy("round %(number)s, match %(index)s"),
+    "W": gettext_lazy("winners' round %(number)s, match %(index)s"),
+    "L": gettext_lazy("losers' round %(number)s, match %(index)s"),
+}
 _KEY = re.compile(r"([RWL])(\d+)-(\d+)")
-_SPECIAL = {"3P": "the third-place match", "GF1": "the grand final", "GF2": "the grand final reset"}
+_SPECIAL: dict[str, Promise] = {
+    "3P": gettext_lazy("the third-place match"),
+    "GF1": gettext_lazy("the grand final"),
+    "GF2": gettext_lazy("the grand final reset"),
+}
 _SOURCE = re.compile(r"(winner|loser) of (\S+)")
 
 
@@ -57,7 +104,11 @@ def card(code: str) -> str:
     ['Ace of spades', '10 of diamonds', 'Jack of hearts', 'Queen of clubs', 'King of spades']
     """
     rank, suit = code[:-1], code[-1:]
-    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}"
+    suit_name = str(SUIT_NAMES.get(suit, suit))
+    said = _CARD_SAID.get(rank)
+    if said is not None:
+        return str(said) % {"suit": suit_name}
+    return pgettext("card", "%(rank)s of %(suit)s") % {"rank": rank, "suit": suit_name}
 
 
 def script_language(text: str) -> tuple[str, str] | None:
@@ -88,12 +139,15 @@ def seat(number: int) -> str:
     >>> [seat(n) for n in range(4)]
     ['North', 'West', 'South', 'East']
     """
-    return SEATS[number] if 0 <= number < len(SEATS) else f"seat {number + 1}"
+    if 0 <= number < len(SEATS):
+        return str(SEATS[number])
+    return _("seat %(number)s") % {"number": number + 1}
 
 
 def part(code: str | None) -> str:
     """Return a bracket part's name: ``part("third_place") == "third-place match"``."""
-    return PARTS.get(code or "main", (code or "").replace("_", " "))
+    found = PARTS.get(code or "main")
+    return str(found) if found is not None else (code or "").replace("_", " ")
 
 
 def fixture(key: str, names: Mapping[str, str] | None = None) -> str:
@@ -107,12 +161,12 @@ def fixture(key: str, names: Mapping[str, str] | None = None) -> str:
     if names and key in names:
         return names[key]
     if key in _SPECIAL:
-        return _SPECIAL[key]
+        return str(_SPECIAL[key])
     found = _KEY.fullmatch(key)
     if found is None:
         return key
     kind, number, index = found.groups()
-    return f"{_KEY_ROUNDS[kind]} {number}, match {index}"
+    return str(_KEY_ROUNDS[kind]) % {"number": number, "index": index}
 
 
 def fixture_names(rounds: list[tuple[str, list[str]]]) -> dict[str, str]:
@@ -143,9 +197,36 @@ def source(text: str, names: Mapping[str, str] | None = None) -> str:
     found = _SOURCE.fullmatch(text)
     if found is None:
         return text
-    return f"{found.group(1)} of {fixture(found.group(2), names)}"
+    where = fixture(found.group(2), names)
+    if found.group(1) == "winner":
+        return _("winner of %(fixture)s") % {"fixture": where}
+    return _("loser of %(fixture)s") % {"fixture": where}
+
+
+_ROUND = re.compile(r"round (\d+)")
+
+
+def round_name(name: object) -> str:
+    """Return a round's name as a page says it: the name the competition gives a round
+    ("round 2") in the page's language, any other name (a director's) as it is.
+
+    >>> round_name("round 2"), round_name("semi-finals")
+    ('round 2', 'semi-finals')
+    """
+    text = "" if name is None else str(name)
+    found = _ROUND.fullmatch(text)
+    if found is None:
+        return text
+    return _("round %(number)s") % {"number": found.group(1)}
 
 
 def bazzi_reason(code: str | None) -> str:
     """Return why a bazzi was won, in words."""
-    return BAZZI_REASONS.get(code or "", code or "")
+    found = BAZZI_REASONS.get(code or "")
+    return str(found) if found is not None else code or ""
+
+
+def status(code: str | None) -> str:
+    """Return where a match is, in words: ``status("in_progress") == "in progress"``."""
+    found = STATUSES.get(code or "")
+    return str(found) if found is not None else (code or "").replace("_", " ")

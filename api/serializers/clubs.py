@@ -20,10 +20,16 @@ class ClubSerializer(StrictModel):
         help_text="An IANA time zone name (Asia/Kolkata); its tournaments' pages show times in "
         "it. Default UTC.",
     )
+    language = serializers.ChoiceField(
+        choices=[code for code, _ in Club._meta.get_field("language").choices or ()],
+        required=False,
+        help_text="The language (en, hi, pa, ur, bn) its pages show in when the browser asks "
+        "for none of these. Default en.",
+    )
 
     class Meta:
         model = Club
-        fields = ["id", "name", "slug", "time_zone", "directors", "created_at"]
+        fields = ["id", "name", "slug", "time_zone", "language", "directors", "created_at"]
         read_only_fields = ["id", "slug", "directors", "created_at"]
 
 

@@ -65,7 +65,10 @@ class Clubs(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = clubs.club_create(
-            actor=request.user, name=values["name"], time_zone=values.get("time_zone", "UTC")
+            actor=request.user,
+            name=values["name"],
+            time_zone=values.get("time_zone", "UTC"),
+            language=values.get("language", "en"),
         )
         return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
@@ -79,14 +82,14 @@ class ClubDetail(APIView):
         request=s.ClubSerializer(partial=True), responses={200: s.ClubSerializer, **ERRORS}
     )
     def patch(self, request: Request, pk: int) -> Response:
-        """Rename the club or change its time zone (its directors)."""
+        """Rename the club or change its time zone or language (its directors)."""
         club = get_directed_club(request, pk)
         data = s.ClubSerializer(club, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = clubs.club_update(
             actor=request.user, club=club, name=values.get("name"),
-            time_zone=values.get("time_zone"),
+            time_zone=values.get("time_zone"), language=values.get("language"),
         )  # fmt: skip
         return Response(s.ClubSerializer(club).data)
 

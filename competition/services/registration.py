@@ -257,6 +257,21 @@ def team_rename(*, actor: Any, team: Team, name: str) -> Team:
     return locked
 
 
+def team_language(*, actor: Any, team: Team, language: str) -> Team:
+    """Set the language of a team's card and of the pages its link opens ("": the club's);
+    one of ``settings.LANGUAGES``."""
+    _common.require_director(actor, team.tournament)
+    with transaction.atomic():
+        locked = Team.objects.select_for_update().get(pk=team.pk)
+        locked.language = language
+        try:
+            locked.full_clean()
+        except ValidationError as exc:
+            raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
+        locked.save(update_fields=["language"])
+    return locked
+
+
 def registration_update(
     *, actor: Any, team: Team, seed: int | None, rating: int | None
 ) -> Registration:
@@ -299,14 +314,25 @@ def team_check_out(*, actor: Any, team: Team) -> Registration:
     return _undo(actor, team, "checked_in_at", "a check-in")
 
 
-def team_update(*, actor: Any, team: Team, name: str, seed: int | None, rating: int | None) -> Team:
-    """Rename a team and change its seed and rating, all or nothing (the seed and the rating
-    only before the first stage starts, and only if they change)."""
+def team_update(
+    *,
+    actor: Any,
+    team: Team,
+    name: str,
+    seed: int | None,
+    rating: int | None,
+    language: str | None = None,
+) -> Team:
+    """Rename a team and change its seed and rating, and the language of its card and link
+    (``None``: unchanged; "": the club's), all or nothing (the seed and the rating only before
+    the first stage starts, and only if they change)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
         registration = locked_registration(team)
         if name != team.name:
             team = team_rename(actor=actor, team=team, name=name)
+        if language is not None and language != team.language:
+            team = team_language(actor=actor, team=team, language=language)
         if (seed, rating) != (registration.seed, registration.rating):
             registration_update(actor=actor, team=team, seed=seed, rating=rating)
     return team

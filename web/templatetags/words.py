@@ -6,8 +6,11 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
-from .. import words
+from tournaments.models import Team
+
+from .. import languages, words
 
 register = template.Library()
 
@@ -16,6 +19,8 @@ register.filter("part_name", words.part)
 register.filter("fixture_name", words.fixture)
 register.filter("source_name", words.source)
 register.filter("bazzi_reason", words.bazzi_reason)
+register.filter("status_name", words.status)
+register.filter("round_name", words.round_name)
 
 
 @register.filter("lang")
@@ -25,8 +30,23 @@ def in_its_language(name: object) -> SafeString:
     text = "" if name is None else str(name)
     found = words.script_language(text)
     if found is None:
+        if languages.direction() == "rtl":  # a Latin name kept apart on an Urdu page
+            return format_html("<bdi>{}</bdi>", text)
         return format_html("{}", text)
     lang, direction = found
     if direction == "rtl":
         return format_html('<span lang="{}" dir="rtl">{}</span>', lang, text)
     return format_html('<span lang="{}">{}</span>', lang, text)
+
+
+@register.filter("card_language")
+def card_language(team: Team) -> str:
+    """Return the language a team's card is printed in: the director's choice for the team,
+    else the page's (the club's when the browser asks for none of ours)."""
+    return team.language if team.language in languages.CODES else get_language() or "en"
+
+
+@register.filter("direction")
+def direction(language: str) -> str:
+    """Return the writing direction of a language: ``"ur"|direction == "rtl"``."""
+    return languages.direction(language)

@@ -20,8 +20,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import selectors as competition_reads
@@ -176,7 +177,7 @@ def _team_words(side: int | None, mine: int | None, teams: tuple[str, str]) -> s
     """A team named from the reader's side: "your team" for their own."""
     if side is None:
         return ""
-    return "your team" if side == mine else teams[side]
+    return _("your team") if side == mine else teams[side]
 
 
 def _context(
@@ -198,7 +199,7 @@ def _context(
         side = link.side_in(match)
         me = None if side is None else matchlog.link_author(side)
     teams = (match.team0.name, match.team1.name)
-    names = [p.name for _, p, _ in pages.seat_list(match)]
+    names = [p.name for _seat, p, _team in pages.seat_list(match)]
     lines = pages.entry_lines(match, state)
     in_play = state.status == matchlog.IN_PROGRESS and not ended
     confirmation = state.confirmation if state.users is not None else match.confirmation
@@ -230,7 +231,7 @@ def _context(
     progress = state.progress
     confirmed = pages.last_answer(match, state) if state.deal_no else None
     if confirmed is not None and confirmed["side"] is not None and confirmed["side"] == side:
-        confirmed["by"] = f"your team ({confirmed['by']})"
+        confirmed["by"] = _("your team (%(name)s)") % {"name": confirmed["by"]}
     shown_entries = [
         {
             "line": line,
@@ -334,6 +335,7 @@ def _standing(progress: Any, teams: tuple[str, str], mine: int | None) -> dict[s
     return {
         "bazzis": _in_order(progress.bazzis, teams, mine),
         "leader": _team_words(leader, mine, teams),
+        "leader_mine": leader is not None and leader == mine,
         "lead": abs(difference),
     }
 
@@ -479,7 +481,7 @@ def team_command(
     def command(request: HttpRequest, pk: int) -> HttpResponse:
         match, state, _role = match_and_role(request, pk)
         if _ended_for(request, match, state):
-            return _refused(request, match, OVER, _over())
+            return _refused(request, match, str(OVER), _over())
         return view(request, match, state)
 
     return command
@@ -496,11 +498,15 @@ def enter(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Htt
     kind = K.DEAL_ENDED if confirmation == matchlog.Confirmation.NONE else K.DEAL_ENTERED
     deal = state.deal_no + 1
     if kind == K.DEAL_ENDED:
-        done = f"Deal {deal} recorded."
+        done = _("Deal %(deal)s recorded.") % {"deal": deal}
     elif confirmation == matchlog.Confirmation.OTHER_TEAM:
-        done = f"Deal {deal} entered: it counts once the other team confirms it."
+        done = _("Deal %(deal)s entered: it counts once the other team confirms it.") % {
+            "deal": deal
+        }
     else:
-        done = f"Deal {deal} entered: it counts once the other side's entry agrees."
+        done = _("Deal %(deal)s entered: it counts once the other side's entry agrees.") % {
+            "deal": deal
+        }
     actor = _actor(request, match, state)
     refused = append_command(request, match, kind, form.payload(), form, actor)
     if refused is not None:
@@ -512,13 +518,15 @@ def enter(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Htt
 
 
 #: what a phone of a tournament that is over is told when it sends something
-OVER = "The tournament is over: nothing more can be entered. Its results are on this page."
+OVER = gettext_lazy(
+    "The tournament is over: nothing more can be entered. Its results are on this page."
+)
 #: refusals that mean the match moved on while the phone's numbers were on their way
 MOVED = {"stale_expected_seq", "entry_pending", "already_entered"}
 
 
 def _over() -> store_errors.AppendRefused:
-    return store_errors.MatchStateConflict(OVER, code="tournament_over")
+    return store_errors.MatchStateConflict(str(OVER), code="tournament_over")
 
 
 def _ended_for(request: HttpRequest, match: Match, state: matchlog.MatchState) -> bool:
@@ -572,18 +580,19 @@ def answer(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Ht
         teams = (match.team0.name, match.team1.name)
         form = forms.Reject(request.POST, rules=match.rules, teams=teams)
     else:
-        return _refused(request, match, "Choose whether you confirm or reject the result.")
+        return _refused(request, match, _("Choose whether you confirm or reject the result."))
     if not form.is_valid():
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, _form_errors(form), reject_form=reject_form)
     data = form.cleaned_data
     deal = state.deal_no + 1
     if action == "confirm":
-        kind, payload, done = K.DEAL_CONFIRMED, {"entry": data["entry"]}, f"Deal {deal} confirmed."
+        done = _("Deal %(deal)s confirmed.") % {"deal": deal}
+        kind, payload = K.DEAL_CONFIRMED, {"entry": data["entry"]}
     else:
         assert isinstance(form, forms.Reject)
         kind, payload = K.DEAL_REJECTED, form.payload()  # with the team's own numbers, if given
-        done = f"Deal {deal} rejected: the director will decide it."
+        done = _("Deal %(deal)s rejected: the director will decide it.") % {"deal": deal}
     refused = append_command(request, match, kind, payload, form, _actor(request, match, state))
     if refused is not None:
         reject_form = form if isinstance(form, forms.Reject) else None
@@ -593,14 +602,14 @@ def answer(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Ht
 
 #: a confirmation code refused, in words the person holding the phone understands
 CODE_PLAIN = {
-    "own_code": _(
+    "own_code": gettext_lazy(
         "That is your own team's code: the other team types the code printed on its own card."
     ),
-    "codes_locked": _(
+    "codes_locked": gettext_lazy(
         "This phone has typed too many wrong codes: it takes none now. Ask the director to let "
         "it try again, or the other team confirms on its own phone."
     ),
-    "not_your_match": _("This phone does not act for a team of this match."),
+    "not_your_match": gettext_lazy("This phone does not act for a team of this match."),
 }
 
 
@@ -668,24 +677,32 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     refused = append_command(request, match, K.MATCH_STARTED, {}, form)
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused)
-    return _done(request, match, "The match has started.")
+    return _done(request, match, _("The match has started."))
 
 
 # --- disputes the table settles: an entry withdrawn, the other team's numbers accepted ----
 
 #: the refusals of a withdrawal or an acceptance, in words a player understands
-SETTLE_PLAIN = {
-    "not_your_entry": "Only the team that entered this result can withdraw it or accept "
-    "other numbers instead.",
-    "own_version": "These are your own team's numbers: the team that entered the result "
-    "accepts them.",
-    "not_disputed": "The other team has not rejected this entry: there are no other numbers to "
-    "accept.",
-    "no_version": "The other team rejected this result without giving numbers of its own: "
-    "withdraw your entry and enter the deal again, or wait for the director.",
-    "no_such_entry": "That entry is no longer waiting: the page now shows where things stand.",
-    "deal_counted": "This deal counts already (the director decided it): only the director "
-    "can change it now.",
+SETTLE_PLAIN: dict[str, Promise] = {
+    "not_your_entry": gettext_lazy(
+        "Only the team that entered this result can withdraw it or accept other numbers instead."
+    ),
+    "own_version": gettext_lazy(
+        "These are your own team's numbers: the team that entered the result accepts them."
+    ),
+    "not_disputed": gettext_lazy(
+        "The other team has not rejected this entry: there are no other numbers to accept."
+    ),
+    "no_version": gettext_lazy(
+        "The other team rejected this result without giving numbers of its own: withdraw your"
+        " entry and enter the deal again, or wait for the director."
+    ),
+    "no_such_entry": gettext_lazy(
+        "That entry is no longer waiting: the page now shows where things stand."
+    ),
+    "deal_counted": gettext_lazy(
+        "This deal counts already (the director decided it): only the director can change it now."
+    ),
 }
 
 
@@ -720,7 +737,11 @@ def settle_options(
             version.actor == me or (mine is not None and mine == version.side)
         ):
             version = None  # their own team's numbers: never theirs to accept
-        by = "the score-keeper" if version is None or version.side is None else teams[version.side]
+        by = (
+            _("the score-keeper")
+            if version is None or version.side is None
+            else teams[version.side]
+        )
         out.append(
             Settle(
                 entry.number,
@@ -743,21 +764,22 @@ def _settle(
     payload = {"entry": form.cleaned_data["entry"], "deal": state.deal_no + 1}
     refused = append_command(request, match, kind, payload, form, _actor(request, match, state))
     if refused is not None:
-        words = SETTLE_PLAIN.get(refused.code) or plain_words(refused)
+        settle = SETTLE_PLAIN.get(refused.code)
+        words = str(settle) if settle is not None else plain_words(refused)
         return _refused(request, match, words, refused)
-    return _done(request, match, done.format(deal=state.deal_no + 1))
+    return _done(request, match, done % {"deal": state.deal_no + 1})
 
 
 @team_command
 def withdraw(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
     """Take back your team's entry of the next deal (unanswered, or disputed): the deal is
     entered again, by either team."""
-    done = "Your entry of deal {deal} is withdrawn: enter it again."
+    done = _("Your entry of deal %(deal)s is withdrawn: enter it again.")
     return _settle(request, match, state, K.ENTRY_WITHDRAWN, done)
 
 
 @team_command
 def accept_version(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
     """Accept the other team's numbers for the deal your team entered: it counts with them."""
-    done = "You accepted their numbers: deal {deal} counts with them."
+    done = _("You accepted their numbers: deal %(deal)s counts with them.")
     return _settle(request, match, state, K.VERSION_ACCEPTED, done)

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import links
 
+from .. import languages
 from .. import links as team_links
 from ..access import key_in_address
 
@@ -18,7 +19,8 @@ from ..access import key_in_address
 @require_GET
 def open_link(request: HttpRequest, key: str) -> HttpResponse:
     """Keep the link in this browser's session and show the team's matches (of a tournament
-    that is over: how it ended); a link reissued since is refused in words.
+    that is over: how it ended), in the team's language if the phone chose none yet; a link
+    reissued since is refused in words.
 
     The session gets a new id first (as signing in does): an id planted in this browser
     before (session fixation) must not come to hold the team's link.
@@ -30,4 +32,7 @@ def open_link(request: HttpRequest, key: str) -> HttpResponse:
         return render(request, "404.html", status=404)
     request.session.cycle_key()
     team_links.hold(request, link)
-    return redirect(reverse("web:keep"))
+    response = redirect(reverse("web:keep"))
+    # the card's language from now on on this phone, unless its person chose one already
+    languages.keep_team_language(request, response, link.team)
+    return response

@@ -23,6 +23,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 import seep_core as sc
@@ -51,7 +53,7 @@ from ..recorder import floor_houses, recorder_page
 K = matchlog.Kind
 Sent = TypeVar("Sent", bound=forms.Command)
 
-STALE_PLAY = (
+STALE_PLAY = gettext_lazy(
     "That play is not one the table can make now (the page was out of date): the page shows "
     "where the deal stands; choose again."
 )
@@ -59,7 +61,7 @@ STALE_PLAY = (
 
 class Start(forms.Command):
     first_dealer = django_forms.TypedChoiceField(
-        choices=[(n, n) for n in range(4)], coerce=int, label="Who deals first"
+        choices=[(n, n) for n in range(4)], coerce=int, label=gettext_lazy("Who deals first")
     )
 
 
@@ -69,10 +71,10 @@ class Bid(forms.Command):
 
     call = django_forms.ChoiceField(
         choices=[*((f"bid-{v}", f"Bid {v}") for v in sc.BID_VALUES), ("redeal", "Throw in")],
-        label="The bidder",
+        label=gettext_lazy("The bidder"),
     )
     cards = django_forms.MultipleChoiceField(
-        choices=[(c, c) for c in sc.ordered_deck()], label="The 4 cards turned up"
+        choices=[(c, c) for c in sc.ordered_deck()], label=gettext_lazy("The 4 cards turned up")
     )
 
 
@@ -147,7 +149,9 @@ def _form_errors(form: django_forms.Form) -> str:
     return " ".join(errors)
 
 
-RECORDED_BEFORE = "Recorded already: it reached the server before the connection dropped."
+RECORDED_BEFORE = gettext_lazy(
+    "Recorded already: it reached the server before the connection dropped."
+)
 
 
 #: a recorder's command: called with the match, its state and the command's valid form
@@ -172,7 +176,7 @@ def table_command(
             if not form.is_valid():
                 return _refused(request, match, _form_errors(form))
             if sent_before(match, form):
-                return _done(request, match, RECORDED_BEFORE)
+                return _done(request, match, str(RECORDED_BEFORE))
             return view(request, match, state, form)
 
         return command
@@ -195,7 +199,7 @@ def start(
 ) -> HttpResponse:
     """Start the match: who deals first (the table decides, S2)."""
     payload = {"first_dealer": form.cleaned_data["first_dealer"]}
-    return _append(request, match, K.MATCH_STARTED, payload, form, "The match has started.")
+    return _append(request, match, K.MATCH_STARTED, payload, form, _("The match has started."))
 
 
 @table_command(Bid)
@@ -206,18 +210,20 @@ def bid(request: HttpRequest, match: Match, state: matchlog.MatchState, form: Bi
         return _refused(
             request,
             match,
-            "No deal waits for its bid (it was recorded already, or the match is not in play): "
-            "the page shows where the match stands.",
+            _(
+                "No deal waits for its bid (it was recorded already, or the match is not in "
+                "play): the page shows where the match stands."
+            ),
             status=MOVED_ON,
         )
     call, cards = form.cleaned_data["call"], sorted(form.cleaned_data["cards"])
     if call == "redeal":
         move: dict[str, Any] = {"seat": deal.bidder, "action": "redeal", "hand": cards}
-        done = "The hand was thrown in: the same dealer deals again."
+        done = _("The hand was thrown in: the same dealer deals again.")
     else:
         value = int(call.removeprefix("bid-"))
         move = {"seat": deal.bidder, "action": "bid", "value": value, "floor": cards}
-        done = f"Bid {value} recorded, with the floor."
+        done = _("Bid %(value)s recorded, with the floor.") % {"value": value}
     return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
 
 
@@ -229,7 +235,7 @@ def play(
     (the engine refuses it in words if the rules do not allow it)."""
     deal = state.deal
     if not isinstance(deal, sc.TableDeal) or deal.to_play is None or deal.phase == "bid":
-        return _refused(request, match, STALE_PLAY, status=MOVED_ON)
+        return _refused(request, match, str(STALE_PLAY), status=MOVED_ON)
     if form.cleaned_data["throw"]:
         move: dict[str, Any] | None = {
             "seat": deal.to_play, "action": "throw", "card": form.cleaned_data["throw"],
@@ -238,10 +244,11 @@ def play(
         found = moves.chosen(sc.legal_moves(deal), form.cleaned_data["move"])
         move = None if found is None else dict(found)
     if move is None:
-        return _refused(request, match, STALE_PLAY, status=MOVED_ON)
+        return _refused(request, match, str(STALE_PLAY), status=MOVED_ON)
     seat = pages.seat_list(match)[move["seat"]][1].name
     # a message is read out as it stands: the cards in words, no glyph
-    done = f"Recorded: {seat}: {moves.describe(move, floor_houses(deal), spoken=True)}."
+    said = moves.describe(move, floor_houses(deal), spoken=True)
+    done = _("Recorded: %(seat)s: %(move)s.") % {"seat": seat, "move": said}
     return _append(request, match, K.MOVE_PLAYED, {"move": move}, form, done)
 
 
@@ -255,9 +262,11 @@ def undo(
         return _refused(
             request,
             match,
-            "Only the last play can be withdrawn, before the next one is recorded: the page "
-            "shows where the deal stands.",
+            _(
+                "Only the last play can be withdrawn, before the next one is recorded: the "
+                "page shows where the deal stands."
+            ),
             status=MOVED_ON,
         )
-    done = "The last play was withdrawn: record the play the table made."
+    done = _("The last play was withdrawn: record the play the table made.")
     return _append(request, match, K.MOVE_WITHDRAWN, {"move": last.move}, form, done)

@@ -31,6 +31,8 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from competition.refusals import status_of
@@ -51,7 +53,7 @@ from .common import POLL_MS, conditional, etag_of
 #: the session's claim id: the browser's name in its seat claims (``tournaments.seats``)
 SESSION_CLAIM = "seat_claim"
 #: what a move refused as no longer offered means to the player
-STALE_MOVE = (
+STALE_MOVE = gettext_lazy(
     "That move is not open any more: the deal has moved on. The page now shows where it "
     "stands: choose again."
 )
@@ -244,7 +246,7 @@ def seat_choose(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         wanted = -1
     if viewer.seat is None and wanted not in _team_seats(viewer.side):
-        messages.error(request, "Choose one of your team's two players.")
+        messages.error(request, _("Choose one of your team's two players."))
         return _choose(request, viewer, status=commands.FORM_REFUSED)
     claim_id = seat_claims.claim_id_or_new(request.session.get(SESSION_CLAIM))
     try:
@@ -279,7 +281,7 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
         # the store answers it as it answered the first time (or refuses a changed one)
         move = moves.parsed(posted)
     if move is None:
-        return _refused(request, viewer, STALE_MOVE, commands.MOVED_ON)
+        return _refused(request, viewer, str(STALE_MOVE), commands.MOVED_ON)
     payload = {"move": dict(move)}
     refused = commands.append_command(
         request, viewer.match, matchlog.MOVE_PLAYED, payload, form, viewer.link

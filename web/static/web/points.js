@@ -17,9 +17,14 @@
     }
     var x = parseInt(a.value, 10), y = parseInt(b.value, 10);
     var ok = !isNaN(x) && !isNaN(y) && x >= 0 && y >= 0 && x + y === 100;
-    if (isNaN(x) || isNaN(y)) out.textContent = "Enter both teams' card points (they add up to 100).";
+    // the page's own words, in its language, where it gives them (data-say-*)
+    var missing = out.getAttribute("data-say-missing") ||
+      "Enter both teams' card points (they add up to 100).";
+    var wrong = out.getAttribute("data-say-wrong") ||
+      "{a} + {b} = {sum}: the card points must add up to 100.";
+    if (isNaN(x) || isNaN(y)) out.textContent = missing;
     else if (ok) out.textContent = x + " + " + y + " = 100 ✓";
-    else out.textContent = x + " + " + y + " = " + (x + y) + ": the card points must add up to 100.";
+    else out.textContent = wrong.replace("{a}", x).replace("{b}", y).replace("{sum}", x + y);
     out.className = "sum " + (ok ? "ok" : "bad");
     var button = form.querySelector("button[type=submit]");
     if (button) button.setAttribute("aria-disabled", ok ? "false" : "true");

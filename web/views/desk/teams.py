@@ -160,6 +160,7 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "name": team.name,
                 "seed": registration.seed if registration else None,
                 "rating": registration.rating if registration else None,
+                "language": team.language,
             }
         )
         return render(request, "web/desk_team.html", {"tournament": t, "team": team, "form": form})

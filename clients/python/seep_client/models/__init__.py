@@ -67,6 +67,7 @@ from .history_page import HistoryPage
 from .kinds_enum import KindsEnum
 from .ladder_line import LadderLine
 from .ladder_place import LadderPlace
+from .language_enum import LanguageEnum
 from .match import Match
 from .match_completed_body import MatchCompletedBody
 from .match_completed_body_kind import MatchCompletedBodyKind
@@ -291,6 +292,7 @@ __all__ = (
     "KindsEnum",
     "LadderLine",
     "LadderPlace",
+    "LanguageEnum",
     "Match",
     "MatchCompletedBody",
     "MatchCompletedBodyKind",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.language_enum import LanguageEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -28,6 +29,11 @@ class Club:
         created_at (datetime.datetime):
         time_zone (str | Unset): An IANA time zone name (Asia/Kolkata); its tournaments' pages show times in it. Default
             UTC.
+        language (LanguageEnum | Unset): * `en` - en
+            * `hi` - hi
+            * `pa` - pa
+            * `ur` - ur
+            * `bn` - bn
     """
 
     id: int
@@ -36,6 +42,7 @@ class Club:
     directors: list[UserRef]
     created_at: datetime.datetime
     time_zone: str | Unset = UNSET
+    language: LanguageEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,6 +61,10 @@ class Club:
 
         time_zone = self.time_zone
 
+        language: str | Unset = UNSET
+        if not isinstance(self.language, Unset):
+            language = self.language.value
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -67,6 +78,8 @@ class Club:
         )
         if time_zone is not UNSET:
             field_dict["time_zone"] = time_zone
+        if language is not UNSET:
+            field_dict["language"] = language
 
         return field_dict
 
@@ -92,6 +105,13 @@ class Club:
 
         time_zone = d.pop("time_zone", UNSET)
 
+        _language = d.pop("language", UNSET)
+        language: LanguageEnum | Unset
+        if isinstance(_language, Unset):
+            language = UNSET
+        else:
+            language = LanguageEnum(_language)
+
         club = cls(
             id=id,
             name=name,
@@ -99,6 +119,7 @@ class Club:
             directors=directors,
             created_at=created_at,
             time_zone=time_zone,
+            language=language,
         )
 
         club.additional_properties = d

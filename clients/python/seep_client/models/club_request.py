@@ -6,6 +6,7 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.language_enum import LanguageEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ClubRequest")
@@ -19,16 +20,26 @@ class ClubRequest:
         name (str):
         time_zone (str | Unset): An IANA time zone name (Asia/Kolkata); its tournaments' pages show times in it. Default
             UTC.
+        language (LanguageEnum | Unset): * `en` - en
+            * `hi` - hi
+            * `pa` - pa
+            * `ur` - ur
+            * `bn` - bn
     """
 
     name: str
     time_zone: str | Unset = UNSET
+    language: LanguageEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
 
         time_zone = self.time_zone
+
+        language: str | Unset = UNSET
+        if not isinstance(self.language, Unset):
+            language = self.language.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -39,6 +50,8 @@ class ClubRequest:
         )
         if time_zone is not UNSET:
             field_dict["time_zone"] = time_zone
+        if language is not UNSET:
+            field_dict["language"] = language
 
         return field_dict
 
@@ -49,9 +62,17 @@ class ClubRequest:
 
         time_zone = d.pop("time_zone", UNSET)
 
+        _language = d.pop("language", UNSET)
+        language: LanguageEnum | Unset
+        if isinstance(_language, Unset):
+            language = UNSET
+        else:
+            language = LanguageEnum(_language)
+
         club_request = cls(
             name=name,
             time_zone=time_zone,
+            language=language,
         )
 
         club_request.additional_properties = d

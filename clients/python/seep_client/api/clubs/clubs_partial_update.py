@@ -126,7 +126,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PatchedClubRequest | Unset = UNSET,
 ) -> Response[Club | Problem]:
-    """Rename the club or change its time zone (its directors).
+    """Rename the club or change its time zone or language (its directors).
 
     Args:
         id (int):
@@ -159,7 +159,7 @@ def sync(
     client: AuthenticatedClient,
     body: PatchedClubRequest | Unset = UNSET,
 ) -> Club | Problem | None:
-    """Rename the club or change its time zone (its directors).
+    """Rename the club or change its time zone or language (its directors).
 
     Args:
         id (int):
@@ -187,7 +187,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PatchedClubRequest | Unset = UNSET,
 ) -> Response[Club | Problem]:
-    """Rename the club or change its time zone (its directors).
+    """Rename the club or change its time zone or language (its directors).
 
     Args:
         id (int):
@@ -218,7 +218,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PatchedClubRequest | Unset = UNSET,
 ) -> Club | Problem | None:
-    """Rename the club or change its time zone (its directors).
+    """Rename the club or change its time zone or language (its directors).
 
     Args:
         id (int):

@@ -1,0 +1,83 @@
+"""The phone pages in Hindi and in Urdu (right to left) in a real browser (Debian's Chromium)
+at 390 pixels: a team's entry of a deal, the other team's confirmation, and the seat page of
+a digital match, each with ``<html lang dir>`` right, no sideways scroll, and nothing axe
+finds against the WCAG 2.2 AA rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tournaments import links
+
+from .browser import PHONE, Browser, Page, database, expect
+from .conftest import Club
+from .test_browser_accessibility import no_sideways_scroll, wcag_violations
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: what each language's pages say where the test looks (from its catalog)
+SAID = {
+    "hi": {"send": "डील 1 भेजें", "confirm": "डील 1 की पुष्टि करें", "hand": "आपके पत्ते"},
+    "ur": {"send": "ڈیل 1 بھیجیں", "confirm": "ڈیل 1 کی تصدیق کریں", "hand": "آپ کے پتے"},
+}
+DIRECTION = {"hi": "ltr", "ur": "rtl"}
+
+
+def _phone(browser: Browser, contexts: list[Any], language: str) -> Page:
+    """A phone whose browser asks for ``language`` (its Accept-Language)."""
+    context = browser.new_context(viewport=PHONE, locale=language)
+    contexts.append(context)
+    return context.new_page()
+
+
+def _link(club: Club, team: Any) -> str:
+    with database():
+        _row, key = links.team_link(actor=club.users["director"], team=team)
+    return f"/l/{key}/"
+
+
+def _looks_right(page: Page, language: str, where: str) -> None:
+    assert page.evaluate("document.documentElement.lang") == language, where
+    assert page.evaluate("document.documentElement.dir") == DIRECTION[language], where
+    assert no_sideways_scroll(page), (where, language)
+    found = wcag_violations(page)
+    assert not found, (where, language, found)
+
+
+@pytest.mark.parametrize("language", ["hi", "ur"])
+def test_entry_confirmation_and_seat_pages_read_right_in_hindi_and_urdu(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any], language: str
+) -> None:
+    said = SAID[language]
+    score = live_club.matches[0]
+    entering = _phone(browser, contexts, language)
+    entering.goto(live_server.url + _link(live_club, score.team0))
+    _looks_right(entering, language, "the team link's matches")
+    entering.goto(f"{live_server.url}/keep/{score.pk}/")
+    _looks_right(entering, language, "the entry form")
+    entering.locator("input[name=points_a]").fill("64")
+    entering.locator("input[name=points_b]").fill("36")
+    entering.get_by_role("button", name=said["send"]).click()
+    expect(entering.locator("[data-waiting]")).to_be_visible()
+    _looks_right(entering, language, "an entry waiting")
+
+    answering = _phone(browser, contexts, language)
+    answering.goto(live_server.url + _link(live_club, score.team1))
+    answering.goto(f"{live_server.url}/keep/{score.pk}/")
+    confirm = answering.get_by_role("button", name=said["confirm"])
+    expect(confirm).to_be_visible()
+    _looks_right(answering, language, "the confirmation")
+    confirm.click()
+    expect(answering.locator("[data-confirmed]")).to_be_visible()
+    _looks_right(answering, language, "a deal confirmed")
+
+    digital = live_club.digital
+    seated = _phone(browser, contexts, language)
+    seated.goto(live_server.url + _link(live_club, digital.team0))
+    seated.goto(f"{live_server.url}/play/{digital.pk}/")
+    _looks_right(seated, language, "the seat choice")
+    seated.locator("button[name=seat][value='0']").click()
+    expect(seated.get_by_role("heading", name=said["hand"])).to_be_visible()
+    _looks_right(seated, language, "the seat page")

@@ -1,0 +1,485 @@
+"""The pages in Hindi, Punjabi, Urdu and Bengali (docs/languages.md): which language a request
+gets (the switch's cookie, the browser's Accept-Language, a team link's language, the club's),
+``<html lang dir>``, the API's problems in the caller's language, the catalogs complete for
+every word the code marks, and the phone pages free of English outside names and numbers."""
+
+from __future__ import annotations
+
+import ast
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import polib
+import pytest
+from django.conf import settings
+from django.utils.translation.template import templatize
+
+from competition.models import Registration
+from tournaments import links
+from tournaments.models import Club as ClubRow
+from tournaments.models import Match, Player, Team
+from tournaments.services import match_create
+from web import catalogs
+
+from .conftest import Club, CommittingClient, make_club
+
+ROOT = Path(settings.BASE_DIR)
+LANGUAGES = ["hi", "pa", "ur", "bn"]
+#: the templates marked for translation so far (docs/languages.md lists the others)
+MARKED_TEMPLATES = [
+    "400.html",
+    "403.html",
+    "403_csrf.html",
+    "404.html",
+    "web/login.html",
+    "web/home.html",
+    "base.html",
+    "phone.html",
+    "keep.html",
+    "_keep_status.html",
+    "_keep_dispute.html",
+    "seat.html",
+    "_seat_live.html",
+    "_seat_released.html",
+    "seat_choose.html",
+    "keep_index.html",
+    "_team_card.html",
+    "_form_errors.html",
+    "link_stopped.html",
+    "record.html",
+]
+#: the Python modules whose words are marked (the phone pages', the words, the problems)
+MARKED_MODULES = [
+    "web/words.py",
+    "web/moves.py",
+    "web/seat.py",
+    "web/announce.py",
+    "web/commands.py",
+    "web/forms.py",
+    "web/views/keeper.py",
+    "web/views/seat.py",
+    "web/desk_forms.py",
+    "web/board.py",
+    "web/recorder.py",
+    "web/views/recorder.py",
+    "api/problems.py",
+]
+#: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
+#: the ones its source has
+KEPT = re.compile(r"%\(\w+\)s|<[^>]+>|\{\w+\}")
+
+# --- the catalogs ----------------------------------------------------------------------------
+
+
+def _marked_in_templates() -> set[tuple[str | None, str]]:
+    """Every (context, msgid) the marked templates ask for, read as makemessages reads them."""
+    call = re.compile(r"\b(n?p?gettext)\(((?:u'(?:[^'\\]|\\.)*'(?:, )?)+)")
+    text = re.compile(r"u'(?:[^'\\]|\\.)*'")
+    found: set[tuple[str | None, str]] = set()
+    for name in MARKED_TEMPLATES:
+        folder = ROOT / "web/templates" / ("" if name[0].isdigit() or "/" in name else "web")
+        source = (folder / name).read_text()
+        for kind, args in call.findall(templatize(source)):
+            values = [ast.literal_eval(t) for t in text.findall(args)]
+            context = values.pop(0) if kind.endswith("pgettext") else None
+            found.add((context, values[0]))
+    return found
+
+
+_GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
+_PGETTEXT = {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
+
+
+def _marked_in_modules() -> set[tuple[str | None, str]]:
+    """Every (context, msgid) the marked Python modules pass to gettext and its kin."""
+    found: set[tuple[str | None, str]] = set()
+    for name in MARKED_MODULES:
+        for node in ast.walk(ast.parse((ROOT / name).read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if node.func.id in _GETTEXT and args:
+                found.add((None, args[0]))
+            elif node.func.id in _PGETTEXT and len(args) >= 2:
+                found.add((args[0], args[1]))
+    return found
+
+
+def test_the_scan_of_the_code_finds_the_marked_words() -> None:
+    """(the two readers below must find something, or the next test proves nothing)"""
+    assert (None, "Keep score") in _marked_in_templates()
+    assert ("card", "Ace of %(suit)s") in _marked_in_modules()
+    assert (None, "no such resource") in _marked_in_modules()
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_every_word_the_code_marks_is_translated_in_each_catalog(language: str) -> None:
+    po = polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+    translated = {(e.msgctxt, e.msgid) for e in po.translated_entries()}
+    missing = (_marked_in_templates() | _marked_in_modules()) - translated
+    assert not missing, f"not translated in {language}: {sorted(missing, key=str)[:10]}"
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_each_catalog_is_complete_unfuzzy_and_keeps_placeholders_and_tags(language: str) -> None:
+    po = polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+    assert len(po) > 250
+    for entry in po:
+        assert not entry.obsolete and "fuzzy" not in entry.flags, entry.msgid
+        if entry.msgid_plural:
+            forms = list(entry.msgstr_plural.values())
+            sources = [entry.msgid] + [entry.msgid_plural] * (len(forms) - 1)
+        else:
+            forms, sources = [entry.msgstr], [entry.msgid]
+        for source, form in zip(sources, forms, strict=True):
+            assert form, f"{language}: no translation of {entry.msgid!r}"
+            assert sorted(KEPT.findall(form)) == sorted(KEPT.findall(source)), (language, form)
+    assert po.metadata["Plural-Forms"].startswith("nplurals=2;")
+
+
+def test_the_compiled_catalogs_say_what_their_sources_say() -> None:
+    for catalog in catalogs.catalogs():
+        compiled = catalogs.compiled_messages(catalog.mo)
+        assert compiled == catalogs.source_messages(catalog.po), catalog.language
+        assert len(compiled) > 250
+
+
+# --- which language a request gets -----------------------------------------------------------
+
+
+def _html_tag(page: str) -> tuple[str, str]:
+    found = re.search(r'<html lang="([^"]+)" dir="([^"]+)"', page)
+    assert found is not None, page[:300]
+    return found.group(1), found.group(2)
+
+
+@pytest.fixture
+def evening(db: None, django_capture_on_commit_callbacks: Any) -> Club:
+    """A club evening whose teams' and players' names are no English words (so a page's
+    English shows in the scan below), and whose tournament belongs to a club."""
+    with django_capture_on_commit_callbacks(execute=True):
+        club = make_club(teams=["Sher", "Baaz", "Chakor", "Hiran"])
+    row = ClubRow.objects.create(name="Jalandhar Seep", slug="jalandhar-seep")
+    club.tournament.club = row
+    club.tournament.name = "Basant Mela"
+    club.tournament.save(update_fields=["club", "name"])
+    Player.objects.filter(pk__in=_player_ids(club)).update(club=row)
+    return club
+
+
+def _player_ids(club: Club) -> list[int]:
+    teams = Team.objects.filter(tournament=club.tournament)
+    return [pk for t in teams for pk in (t.first_player_id, t.second_player_id)]
+
+
+def test_english_when_nothing_asks_for_another_language(evening: Club) -> None:
+    page = CommittingClient().get("/").content.decode()
+    assert _html_tag(page) == ("en", "ltr") and "Keep score" in page
+
+
+def test_the_browsers_accept_language_is_honoured(evening: Club) -> None:
+    answer = CommittingClient().get("/", headers={"accept-language": "hi-IN, bn;q=0.8"})
+    page = answer.content.decode()
+    assert _html_tag(page) == ("hi", "ltr")
+    assert "स्कोर रखें" in page and "Keep score" not in page
+    assert answer["Content-Language"] == "hi"
+    # the first language of ours it asks for, whatever comes before it
+    page = CommittingClient().get("/", headers={"accept-language": "fr, bn"}).content
+    assert _html_tag(page.decode()) == ("bn", "ltr")
+
+
+def test_urdu_pages_are_written_right_to_left(evening: Club) -> None:
+    page = CommittingClient().get("/", headers={"accept-language": "ur"}).content.decode()
+    assert _html_tag(page) == ("ur", "rtl")
+    assert "اسکور رکھیں" in page
+
+
+def test_the_switchs_cookie_wins_over_the_header(evening: Club) -> None:
+    phone = CommittingClient()
+    answer = phone.post("/language/", {"language": "pa", "next": "/login/"})
+    assert answer.status_code == 302 and answer["Location"] == "/login/"
+    assert phone.cookies[settings.LANGUAGE_COOKIE_NAME].value == "pa"
+    page = phone.get("/", headers={"accept-language": "hi"}).content.decode()
+    assert _html_tag(page) == ("pa", "ltr") and "ਸਕੋਰ ਰੱਖੋ" in page
+
+
+def test_the_switch_is_on_every_page_as_a_form_with_its_csrf_token(evening: Club) -> None:
+    for path in ("/", f"/t/{evening.tournament.slug}/", "/login/", f"/m/{evening.digital.pk}/"):
+        page = CommittingClient().get(path).content.decode()
+        form = re.search(r'<form class="language" method="post" action="/language/">(.*?)</form>',
+                         page, re.S)  # fmt: skip
+        assert form is not None, path
+        assert 'name="csrfmiddlewaretoken"' in form.group(1)
+        for code, _name in settings.LANGUAGES:
+            assert f'<option value="{code}"' in form.group(1)
+
+
+def test_a_language_we_do_not_have_changes_nothing(evening: Club) -> None:
+    phone = CommittingClient()
+    phone.post("/language/", {"language": "fr", "next": "/"})
+    page = phone.get("/", headers={"accept-language": "ur"}).content.decode()
+    assert _html_tag(page) == ("ur", "rtl")  # as if it had chosen nothing
+
+
+def _link(club: Club, team: Team) -> str:
+    _link_row, key = links.team_link(actor=club.users["director"], team=team)
+    return f"/l/{key}/"
+
+
+def test_a_team_link_with_a_punjabi_language_opens_in_punjabi(evening: Club) -> None:
+    team = evening.matches[0].team0
+    Team.objects.filter(pk=team.pk).update(language="pa")
+    phone = CommittingClient()
+    opened = phone.get(_link(evening, team), headers={"accept-language": "en"})
+    assert opened.status_code == 302
+    page = phone.get("/keep/", headers={"accept-language": "en"}).content.decode()
+    assert _html_tag(page) == ("pa", "ltr") and "ਸਕੋਰ ਰੱਖੋ" in page
+    # until its person switches
+    phone.post("/language/", {"language": "en", "next": "/keep/"})
+    assert _html_tag(phone.get("/keep/").content.decode()) == ("en", "ltr")
+    # and a phone that had chosen a language keeps it when it opens the link
+    chosen = CommittingClient()
+    chosen.post("/language/", {"language": "bn", "next": "/"})
+    chosen.get(_link(evening, team))
+    assert _html_tag(chosen.get("/keep/").content.decode()) == ("bn", "ltr")
+
+
+def test_a_team_of_no_language_of_its_own_gets_its_clubs(evening: Club) -> None:
+    ClubRow.objects.filter(pk=evening.tournament.club_id).update(language="ur")
+    phone = CommittingClient()
+    phone.get(_link(evening, evening.matches[0].team1))
+    assert _html_tag(phone.get("/keep/").content.decode()) == ("ur", "rtl")
+
+
+def test_a_clubs_page_is_in_its_language_when_the_browser_asks_for_none_of_ours(
+    evening: Club,
+) -> None:
+    ClubRow.objects.filter(pk=evening.tournament.club_id).update(language="bn")
+    path = f"/t/{evening.tournament.slug}/"
+    assert _html_tag(CommittingClient().get(path).content.decode()) == ("bn", "ltr")
+    asked_french = CommittingClient().get(path, headers={"accept-language": "fr"}).content
+    assert _html_tag(asked_french.decode()) == ("bn", "ltr")
+    # a browser that asks for one of ours gets it, English too
+    for asked in ("hi", "en"):
+        page = CommittingClient().get(path, headers={"accept-language": asked}).content
+        assert _html_tag(page.decode()) == (asked, "ltr")
+    # a page about no club stays in English
+    assert _html_tag(CommittingClient().get("/").content.decode()) == ("en", "ltr")
+
+
+def test_a_club_language_we_do_not_have_is_refused_by_the_api(evening: Club) -> None:
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    row = ClubRow.objects.get(pk=evening.tournament.club_id)
+    row.directors.add(evening.users["director"])
+    api.force_authenticate(evening.users["director"])
+    refused = api.patch(f"/api/v1/clubs/{row.pk}/", {"language": "fr"}, format="json")
+    assert refused.status_code == 400 and "language" in refused.json()["errors"]
+    saved = api.patch(f"/api/v1/clubs/{row.pk}/", {"language": "ur"}, format="json")
+    assert saved.status_code == 200 and saved.json()["language"] == "ur"
+    assert ClubRow.objects.get(pk=row.pk).language == "ur"
+
+
+def test_the_desk_sets_a_teams_language_and_its_card_is_printed_in_it(evening: Club) -> None:
+    team = evening.matches[0].team0
+    desk = evening.client("director")
+    slug = evening.tournament.slug
+    form = desk.get(f"/desk/{slug}/teams/{team.pk}/").content.decode()
+    assert 'name="language"' in form
+    registration = Registration.objects.get(team=team)
+    fields = {
+        "name": team.name,
+        "seed": registration.seed or "",
+        "rating": registration.rating or "",
+    }
+    saved = desk.post(f"/desk/{slug}/teams/{team.pk}/", {**fields, "language": "hi"})
+    assert saved.status_code == 302
+    assert Team.objects.get(pk=team.pk).language == "hi"
+    card = desk.get(f"/desk/{slug}/teams/{team.pk}/link/").content.decode()
+    assert '<section class="team-card" lang="hi" dir="ltr"' in card
+    assert "अपनी टीम के नतीजे दर्ज करने" in card  # the card's words, on an English page
+    refused = desk.post(f"/desk/{slug}/teams/{team.pk}/", {**fields, "language": "fr"})
+    assert refused.status_code != 302 and Team.objects.get(pk=team.pk).language == "hi"
+
+
+# --- the API -----------------------------------------------------------------------------------
+
+
+def test_a_problems_detail_is_in_hindi_for_accept_language_hi_and_its_code_unchanged(
+    evening: Club,
+) -> None:
+    from rest_framework.test import APIClient
+
+    english = APIClient().get("/api/v1/matches/999999/").json()
+    hindi = APIClient().get("/api/v1/matches/999999/", headers={"accept-language": "hi"}).json()
+    assert english["code"] == hindi["code"] == "not_found"
+    assert english["type"] == hindi["type"]
+    assert english["detail"] == "no such resource (or not one you may see)"
+    assert hindi["detail"] == "ऐसा कुछ नहीं है (या आप उसे नहीं देख सकते)"
+    assert hindi["title"] == "नहीं मिला" and english["title"] == "Not Found"
+    unknown = APIClient().get("/api/v1/nothing-here/", headers={"accept-language": "ur"}).json()
+    assert unknown["code"] == "not_found" and unknown["detail"] == "ایسی کوئی چیز نہیں"
+
+
+def test_every_refusals_title_is_marked_for_translation() -> None:
+    from api import problems
+    from competition import refusals
+
+    for refusal in refusals.REFUSALS:
+        assert refusal.words in problems.TITLES, refusal.words
+
+
+# --- no English left on the phone pages ------------------------------------------------------
+
+
+class _Visible(HTMLParser):
+    """The text a person sees or hears on a page: its text (not scripts or styles), and the
+    attributes a screen reader says."""
+
+    SAID = ("aria-label", "data-announce", "title", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+        if tag == "option":  # the switch names each language in itself: English is English
+            self._skip += 1
+        self.parts.extend(v for k, v in attrs if k in self.SAID and v)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "option"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def _english_words() -> set[str]:
+    """The words of the English catalog, as a page would show them (placeholders and tags
+    left out), three letters or more."""
+    words: set[str] = set()
+    for entry in polib.pofile(str(ROOT / "locale/en/LC_MESSAGES/django.po")):
+        for text in (entry.msgid, entry.msgid_plural or ""):
+            plain = KEPT.sub(" ", text)
+            words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", plain)}
+    return words
+
+
+def _names(club: Club) -> set[str]:
+    """The words of every name the evening has (teams, players, the tournament, the club,
+    its stage, accounts): a page shows them as they are, in any language."""
+    texts = [club.tournament.name, "Jalandhar Seep", club.stage.name]
+    texts += list(Team.objects.filter(tournament=club.tournament).values_list("name", flat=True))
+    texts += list(Player.objects.filter(pk__in=_player_ids(club)).values_list("name", flat=True))
+    texts += [u for u in club.users if u not in ("director", "scorekeeper", "outsider")]
+    return {w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t)}
+
+
+#: words a translated page keeps: the brand, the API's own name, the name of the account
+#: signed in on the recorder's phone ("Sign out scorekeeper", in its language), and the keys
+#: of a keyboard as they are printed on it (the card grid's help: Home, End, Space, Enter)
+KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter"}
+
+
+def _english_left(page: str, allowed: set[str]) -> list[str]:
+    reader = _Visible()
+    reader.feed(page)
+    english = _english_words()
+    seen = re.findall(r"[A-Za-z]{3,}", " ".join(reader.parts))
+    return sorted({w for w in seen if w.lower() in english and w.lower() not in allowed})
+
+
+def _phone(language: str) -> CommittingClient:
+    """A phone whose person chose ``language`` with the switch."""
+    phone = CommittingClient()
+    phone.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return phone
+
+
+def _phone_pages(club: Club, language: str) -> list[tuple[str, CommittingClient, str]]:
+    """The phone pages of an evening, each as (name, the phone, its address), on phones in
+    ``language``: the team link's list, a score match's entry form, its confirmation, the
+    seat choice, the seat page, and the recorder's page before the start and at the bid."""
+    score = club.matches[0]
+    entering = _phone(language)
+    entering.get(_link(club, score.team0))
+    answering = _phone(language)
+    answering.get(_link(club, score.team1))
+    entering.post(
+        f"/keep/{score.pk}/enter/",
+        {"expected_seq": Match.objects.get(pk=score.pk).last_seq, "client_id": "deal-one-entry",
+         "points_a": "60", "points_b": "40", "sweeps_a": "1", "sweeps_b": "0"},
+    )  # fmt: skip
+    digital = club.digital
+    choosing = _phone(language)
+    choosing.get(_link(club, digital.team0))
+    seated = _phone(language)
+    seated.get(_link(club, digital.team1))
+    seated.post(f"/play/{digital.pk}/seat/", {"seat": "1"})
+    table = match_create(
+        tournament=club.tournament, team0=score.team0, team1=score.team1, mode="table"
+    )
+    table.scorekeepers.add(club.users["scorekeeper"])
+    waiting = match_create(
+        tournament=club.tournament, team0=score.team0, team1=score.team1, mode="table"
+    )
+    waiting.scorekeepers.add(club.users["scorekeeper"])
+    recording = _phone(language)
+    recording.force_login(club.users["scorekeeper"])
+    recording.post(
+        f"/record/{table.pk}/start/",
+        {"expected_seq": 0, "client_id": "start-the-table-match", "first_dealer": "0"},
+    )
+    return [
+        ("keep-index", entering, "/keep/"),
+        ("keep-entered", entering, f"/keep/{score.pk}/"),
+        ("keep-confirm", answering, f"/keep/{score.pk}/"),
+        ("seat-choose", choosing, f"/play/{digital.pk}/"),
+        ("seat", seated, f"/play/{digital.pk}/"),
+        ("record-start", recording, f"/record/{waiting.pk}/"),
+        ("record-bid", recording, f"/record/{table.pk}/"),
+        ("sign-in", _phone(language), "/login/"),
+        ("tournaments", _phone(language), "/"),
+        ("not-found", _phone(language), "/m/999999/"),
+    ]
+
+
+def test_the_scan_finds_english_on_an_english_page(evening: Club) -> None:
+    """(the scan below proves something: on the English pages it finds English)"""
+    allowed = _names(evening) | KEPT_WORDS
+    for name, phone, path in _phone_pages(evening, "en"):
+        page = phone.get(path).content.decode()
+        assert len(_english_left(page, allowed)) > 5, name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_phone_pages_show_no_english_outside_names_and_numbers(
+    evening: Club, language: str
+) -> None:
+    allowed = _names(evening) | KEPT_WORDS
+    for name, phone, path in _phone_pages(evening, language):
+        answer = phone.get(path)
+        assert answer.status_code == (404 if name == "not-found" else 200), name
+        page = answer.content.decode()
+        assert _html_tag(page)[0] == language
+        assert not _english_left(page, allowed), (name, language, _english_left(page, allowed))
+
+
+def test_a_club_made_over_the_api_keeps_the_language_it_was_given(evening: Club) -> None:
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(evening.users["director"])
+    made = api.post("/api/v1/clubs/", {"name": "Amritsar Seep", "language": "pa"}, format="json")
+    assert made.status_code == 201 and made.json()["language"] == "pa"
+    assert ClubRow.objects.get(pk=made.json()["id"]).language == "pa"
+    plain = api.post("/api/v1/clubs/", {"name": "Dhaka Seep"}, format="json")
+    assert plain.status_code == 201 and plain.json()["language"] == "en"
