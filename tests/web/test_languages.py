@@ -483,3 +483,35 @@ def test_a_club_made_over_the_api_keeps_the_language_it_was_given(evening: Club)
     assert ClubRow.objects.get(pk=made.json()["id"]).language == "pa"
     plain = api.post("/api/v1/clubs/", {"name": "Dhaka Seep"}, format="json")
     assert plain.status_code == 201 and plain.json()["language"] == "en"
+
+
+def test_the_live_part_is_kept_and_tagged_per_language(
+    evening: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tournament's live part is rendered once per version and kept for every viewer: of
+    one language, not of whichever rendered it first; and its ETag differs by language, so a
+    phone that switches is not told 304 with the other language's part."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.core.cache import cache
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from web.views import common
+
+    cache.clear()
+    monkeypatch.setattr(
+        common, "render_to_string", lambda *a, **k: f"<p>{translation.get_language()}</p>"
+    )
+    shown: dict[str, set[str]] = {}
+    for language in ("hi", "en", "hi", "ur"):
+        with translation.override(language):
+            html, version = common.live_part(evening.tournament)
+            shown.setdefault(language, set()).add(html)
+    assert shown == {"hi": {"<p>hi</p>"}, "en": {"<p>en</p>"}, "ur": {"<p>ur</p>"}}
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    tags = set()
+    for language in ("hi", "en"):
+        with translation.override(language):
+            tags.add(common.etag_of(request, version))
+    assert len(tags) == 2

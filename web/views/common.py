@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from tournaments.models import Match, Tournament
 from tournaments.reads import consistent_read
@@ -48,9 +49,10 @@ def visible_match(request: HttpRequest, pk: int) -> Match:
 
 
 def etag_of(request: HttpRequest, version: str) -> str:
-    """Return the ETag of a fragment's ``version`` as this viewer sees it (their account)."""
+    """Return the ETag of a fragment's ``version`` as this viewer sees it (their account, in
+    their language: a phone that switches language is not answered 304 with the other's)."""
     viewer = request.user.pk if request.user.is_authenticated else 0
-    return f'"{version}-{viewer}"'
+    return f'"{version}-{viewer}-{translation.get_language()}"'
 
 
 def _etag_matches(request: HttpRequest, etag: str) -> bool:
@@ -78,7 +80,8 @@ def live_part(
 ) -> tuple[str, str]:
     """Return the tournament's live part (standings, brackets, tables) and its version.
 
-    The same for every viewer, so it is rendered once per version and kept in the cache
+    The same for every viewer of a language, so it is rendered once per version and
+    language and kept in the cache
     (a wall screen and a hundred phones polling cost one render per result). The version
     and the part are read in one consistent snapshot; the cache entry also expires, for
     what the version does not follow (a team renamed in the admin). ``context``: what the
@@ -87,7 +90,7 @@ def live_part(
     with consistent_read():
         if version is None:
             version = pages.tournament_version(t)
-        key = f"web:{template}:{t.pk}:{version}"
+        key = f"web:{template}:{t.pk}:{version}:{translation.get_language()}"
         html = cache.get(key)
         if html is None:
             shown = {"stages": pages.tournament_page(t)} if context is None else context(t)
