@@ -137,6 +137,9 @@ def test_a_known_browsers_own_failures_end_its_pass(people: dict[str, Any]) -> N
         signing.dumps({"id": "x", "accounts": "organizer"}, salt=known_browsers.SALT),
         signing.dumps(["organizer"], salt=known_browsers.SALT),
     ],
+    # named, not shown: a signed value holds the time it was made, and two xdist workers
+    # collecting a second apart would each name these tests differently
+    ids=["edited", "another-purpose", "accounts-not-a-list", "not-a-dict"],
 )
 def test_a_forged_or_edited_cookie_is_no_pass(people: dict[str, Any], cookie: str) -> None:
     own = known_browser("organizer", CLUB_WIFI)
