@@ -49,6 +49,12 @@ MARKED_TEMPLATES = [
     "_form_errors.html",
     "link_stopped.html",
     "record.html",
+    "_keep_code.html",
+    "_team_card_code.html",
+    "_board_phones.html",
+    "_phone_state.html",
+    "_app_head.html",
+    "_share.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -65,6 +71,8 @@ MARKED_MODULES = [
     "web/recorder.py",
     "web/views/recorder.py",
     "api/problems.py",
+    "web/views/offline.py",
+    "web/share.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
