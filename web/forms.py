@@ -135,7 +135,7 @@ class Answer(Command):
 class CodeConfirm(Answer):
     """The other team's confirmation on this phone (one phone a table): the code on its card."""
 
-    code = forms.CharField(max_length=20, label="Their code", strip=True)
+    code = forms.CharField(max_length=20, label=gettext_lazy("Their code"), strip=True)
 
 
 class Reject(Answer):

@@ -60,7 +60,7 @@ def test_entry_confirmation_and_seat_pages_read_right_in_hindi_and_urdu(
     entering.locator("input[name=points_a]").fill("64")
     entering.locator("input[name=points_b]").fill("36")
     entering.get_by_role("button", name=said["send"]).click()
-    expect(entering.locator("[data-waiting]")).to_be_visible()
+    expect(entering.locator("p[data-waiting]")).to_be_visible()
     _looks_right(entering, language, "an entry waiting")
 
     answering = _phone(browser, contexts, language)

@@ -6,6 +6,7 @@ every word the code marks, and the phone pages free of English outside names and
 from __future__ import annotations
 
 import ast
+import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -24,6 +25,10 @@ from tournaments.services import match_create
 from web import catalogs
 
 from .conftest import Club, CommittingClient, make_club
+from .test_one_phone import by_code, table
+from .test_team_links import command, desk, enter
+
+__all__ = ["desk"]  # the fixture, used by name
 
 ROOT = Path(settings.BASE_DIR)
 LANGUAGES = ["hi", "pa", "ur", "bn"]
@@ -49,6 +54,12 @@ MARKED_TEMPLATES = [
     "_form_errors.html",
     "link_stopped.html",
     "record.html",
+    "_keep_code.html",
+    "_team_card_code.html",
+    "_board_phones.html",
+    "_phone_state.html",
+    "_app_head.html",
+    "_share.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -65,6 +76,8 @@ MARKED_MODULES = [
     "web/recorder.py",
     "web/views/recorder.py",
     "api/problems.py",
+    "web/views/offline.py",
+    "web/share.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
@@ -515,3 +528,26 @@ def test_the_live_part_is_kept_and_tagged_per_language(
         with translation.override(language):
             tags.add(common.etag_of(request, version))
     assert len(tags) == 2
+
+
+def test_a_hindi_phone_hears_its_codes_refused_and_taken_in_hindi(desk: CommittingClient) -> None:
+    """One phone a table: a wrong code, the phone's own team's code, then the other team's
+    code, on a phone whose person chose Hindi; each answer in Hindi (docs/glossary.md)."""
+    _t, match, one, own, theirs = table(desk)
+    one.cookies[settings.LANGUAGE_COOKIE_NAME] = "hi"
+    assert enter(one, match, 60).status_code == 302
+    wrong = next(c for c in ("000 000", "000 001", "000 002") if c not in (own, theirs))
+    refused = one.post(
+        f"/keep/{match.pk}/code/",
+        command(match, entry=1, code=wrong),
+        headers={"Accept": "application/json"},
+    )
+    assert refused.status_code == 403 and refused.json()["code"] == "wrong_code"
+    assert "यह दूसरी टीम का कोड नहीं है" in refused.json()["message"]
+    assert "4 और कोशिशें बाक़ी हैं" in refused.json()["message"]
+    mine = by_code(one, match, own)
+    assert mine.status_code == 403
+    assert "यह आपकी अपनी टीम का कोड है" in html.unescape(mine.content.decode())
+    assert by_code(one, match, theirs).status_code == 302
+    page = html.unescape(one.get(f"/keep/{match.pk}/").content.decode())
+    assert f"डील 1 की पुष्टि {match.team1.name} ने अपने कोड से की।" in page
