@@ -43,7 +43,7 @@ _SALT = "tournaments.snapshot"
 #: an append writes the snapshot when its events reach a multiple of this seq (or the match
 #: has none, or it was rebuilt): so a snapshot is fewer than this many events behind the head
 #: (plus those of the append that passed it), and a reader folds at most that many
-SNAPSHOT_EVERY = 16
+SNAPSHOT_EVERY = 32
 
 #: the events after a snapshot, from its own: (seq, hash, kind, payload, actor id, via)
 Tail = list[tuple[int, str, str, dict[str, Any], int | None, str]]
