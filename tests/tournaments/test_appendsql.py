@@ -36,7 +36,7 @@ from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot, Tournament
 from tournaments.selectors import match_state
 from tournaments.services import match_append_event
-from tournaments.snapshots import SNAPSHOT_EVERY, proven_state
+from tournaments.snapshots import SNAPSHOT_EVERY, proven_state, replay_log
 from tournaments.verify import verify_match
 
 
@@ -352,6 +352,26 @@ def test_a_processs_first_move_to_a_match_takes_two_round_trips(
         following = match_append_event(**again)  # a redeal writes two events: count the first
         assert following.events[0]["seq"] == result.last_seq + 1
         assert round_trips.count - before == 1  # ... and then it holds the row
+    assert verify_match(match) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_snapshot_left_behind_the_head_comes_with_the_events_after_it_in_the_locked_read(
+    world: Any, round_trips: RoundTrips
+) -> None:
+    match = started(world.digital_match)
+    for _ in range(6):
+        players_move(match)
+    match.refresh_from_db()
+    assert MatchSnapshot.objects.get(match=match).seq < match.last_seq - 5  # not rewritten
+    with another_process():  # holds no state: the snapshot's, with the events folded on
+        before = round_trips.count
+        result = players_move(match)
+        assert round_trips.count - before == 2  # the events came with the read: no trip more
+    match.refresh_from_db()
+    assert result.last_seq == match.last_seq
+    assert proven_state(match, snapshot_row(match)) == replay_log(match)
     assert verify_match(match) == []
 
 
