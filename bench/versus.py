@@ -30,7 +30,9 @@ each, its own connection, its own match or stream), on a fresh database, the ord
 systems rotating from round to round so that a busy, shared machine weighs on all alike.
 After ``--warmup`` unmeasured appends, a barrier starts the writers together. Appends per
 second: a measurement's appends over its wall time (first writer's start to last writer's
-end), summed over the rounds; p50/p99 over every timed append. Figures go to
+end), summed over the rounds; p50/p99 over every timed append; the WAL written per append
+(the server's WAL position from the first writer's start to the last one's end, over the
+appends: the median of the rounds, as the server is shared). Figures go to
 bench/results/versus.json and are printed.
 """
 
@@ -162,14 +164,26 @@ def _measure(system: str, url: str, writers: int, job: dict[str, Any]) -> dict[s
     outcomes = spawn_all(_writer, arguments, 1800, f"{system} writer(s)")
     latencies = [x for o in outcomes for x in o["latencies"]]
     wall = max(o["end"] for o in outcomes) - min(o["start"] for o in outcomes)
-    return {"appends": len(latencies), "wall": wall, "latencies": latencies}
+    # the cluster's WAL from the first writer's start to the last one's end (the setup and the
+    # warm-up are outside it; another database's writes on the same server are not)
+    wal = max(o["wal_end"] for o in outcomes) - min(o["wal_start"] for o in outcomes)
+    return {"appends": len(latencies), "wall": wall, "latencies": latencies, "wal": wal}
+
+
+def _wal_lsn(conn: Any) -> int:
+    """Return the server's current WAL position, in bytes."""
+    high, low = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0].split("/")
+    return (int(high, 16) << 32) + int(low, 16)
 
 
 def _writer(
     system: str, url: str, index: int, job: dict[str, Any], barrier: Any, answers: Any
 ) -> None:
     """One writer: set up its system, warm up, wait for the others, append, report."""
+    import psycopg
+
     try:
+        wal = psycopg.connect(url, autocommit=True)
         append = {
             "project": project_appender,
             "eventsourcing": _eventsourcing,
@@ -178,9 +192,19 @@ def _writer(
         for _ in range(job["warmup"]):
             append()
         barrier.wait()
+        wal_start = _wal_lsn(wal)
         start = time.monotonic()
         latencies = [append() for _ in range(job["appends"])]
-        answers.put({"latencies": latencies, "start": start, "end": time.monotonic()})
+        end = time.monotonic()
+        answers.put(
+            {
+                "latencies": latencies,
+                "start": start,
+                "end": end,
+                "wal_start": wal_start,
+                "wal_end": _wal_lsn(wal),
+            }
+        )
     except Exception as exc:  # reported by the parent, which stops the benchmark
         barrier.abort()
         answers.put({"error": f"{type(exc).__name__}: {exc}"})
@@ -389,6 +413,10 @@ def _report(
                 "max": round(max(latencies) * 1000, 2),
             },
             "appends": len(latencies),
+            # the median over rounds: the WAL is the whole server's, shared with others
+            "wal_bytes_per_append": round(
+                statistics.median(r["wal"] / r["appends"] for r in rounds)
+            ),
         }
     ratios = {
         scenario: {
@@ -409,6 +437,7 @@ def _report(
         ]
         >= 1,
         "1_writer_p99_under_5_ms": one["project"]["latency_ms"]["p99"] < 5.0,
+        "wal_under_1_kb_per_append": one["project"]["wal_bytes_per_append"] < 1024,
     }
     from importlib.metadata import version
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
+from unittest import mock
 
 from django.db import connection
 
 import seep_core as sc
 from tests.conftest import append_only_triggers_suspended
+from tournaments import matchlog, snapshots
 from tournaments.chain import canonical_json, event_hash
 from tournaments.models import Match, MatchEvent, MatchSnapshot
 from tournaments.selectors import current_deal
 from tournaments.services import AppendResult
-from tournaments.snapshots import replay_log
+from tournaments.snapshots import SNAPSHOT_EVERY, replay_log
 from tournaments.verify import verify_match
 
 
@@ -33,15 +35,33 @@ def body(result: AppendResult) -> list[tuple[Any, ...]]:
 
 
 def assert_log_intact(match: Match) -> None:
-    """The seqs run 1..N without gaps or duplicates, the chain verifies, the snapshot replays."""
+    """The seqs run 1..N without gaps or duplicates, the chain verifies, the snapshot is the
+    replay of the log to its seq (at the head or a few events behind it), and the state read
+    from it (the events after it folded on) is the replay of the whole log."""
     match.refresh_from_db()
     events = MatchEvent.objects.filter(match=match).order_by("seq")
     seqs = list(events.values_list("seq", flat=True))
     assert seqs == list(range(1, match.last_seq + 1))
     assert verify_match(match) == []
+    assert_snapshot_replays(match)
+
+
+def assert_snapshot_replays(match: Match) -> None:
+    """The snapshot is the replay of the log to its seq (at the head, or fewer than twice
+    ``SNAPSHOT_EVERY`` events behind it), and the state read from it (the events after it
+    folded on) is the replay of the whole log."""
+    match.refresh_from_db()
     snapshot = MatchSnapshot.objects.get(match=match)
-    assert snapshot.seq == match.last_seq
-    assert snapshot.state == canonical_json(replay_log(match).to_json())
+    assert match.last_seq - SNAPSHOT_EVERY * 2 < snapshot.seq <= match.last_seq
+    events = MatchEvent.objects.filter(match=match, seq__lte=snapshot.seq).order_by("seq")
+    upto = events.values_list("kind", "payload", "actor_id", "via")
+    replayed = matchlog.replay(
+        [(kind, payload, matchlog.author(actor, via)) for kind, payload, actor, via in upto],
+        match.mode,
+    )
+    assert snapshot.state == canonical_json(replayed.to_json())
+    with mock.patch.object(snapshots, "recent", snapshots.RecentStates()):  # read afresh
+        assert snapshots.current_state(match.pk) == replay_log(match)
 
 
 @contextlib.contextmanager

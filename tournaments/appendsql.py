@@ -138,8 +138,13 @@ SNAPSHOT_ROW = (
     f"FROM {SNAPSHOT} WHERE match_id = %s"
 )
 KEYED = f"SELECT seq FROM {EVENT} WHERE match_id = %s AND idempotency_key = %s"
-#: PostgreSQL: the same three reads in one function (migration 0006), a row of the columns
-#: of LOCK, then the snapshot's seq, head hash, digest and state, then the keyed seq
+TAIL = (
+    f"SELECT seq, hash, kind, payload, actor_id, via FROM {EVENT} "
+    "WHERE match_id = %s AND seq >= %s ORDER BY seq"
+)
+#: PostgreSQL: the same reads in one function (migration 0006), a row of the columns of
+#: LOCK, then the snapshot's seq, head hash, digest and state, then the keyed seq, the row's
+#: digest (0008) and the events from the snapshot's on when it is behind the head (0020)
 READ_POSTGRESQL = "SELECT * FROM tournaments_append_read(%s, %s, %s, %s)"
 WRITE_POSTGRESQL = "SELECT tournaments_append_write(%s, %s::jsonb, %s, %s, %s, %s, %s::text, %s)"
 #: the write, made only if the row, the snapshot, the director flag and the key are as named:
@@ -176,6 +181,9 @@ class Locked:
     snapshot: tuple[int, str, str, str | None] | None
     #: the seq of the event that holds the request's idempotency key, or None
     keyed_seq: int | None
+    #: the events from the snapshot's own to the head (seq, hash, kind, payload, actor id,
+    #: via), read with it when it is behind the head; else None
+    tail: list[tuple[Any, ...]] | None = None
     #: read_locked sent the transaction's BEGIN, so write sends its COMMIT
     began: bool = False
     #: PostgreSQL: the row as read, with its digest (what ``write`` holds after it), else None
@@ -189,7 +197,8 @@ class Writes:
     match_id: int
     events: list[MatchEvent]
     status: str
-    snapshot: tuple[str, str]  # the digest and the state's canonical JSON
+    #: the digest and the state's canonical JSON; None: the snapshot is left as it is
+    snapshot: tuple[str, str] | None
     receipt: tuple[dict[str, Any], str, str] | None = None  # body, signature, key id
 
 
@@ -321,7 +330,7 @@ def read_locked(
         row = rows[0]
         snapshot_at = len(MATCH_FIELDS) + len(TOURNAMENT_FIELDS) + 1
         snapshot_row = row[snapshot_at : snapshot_at + 4]
-        keyed, row_digest = row[snapshot_at + 4], row[snapshot_at + 5]
+        keyed, row_digest, tail = row[snapshot_at + 4 : snapshot_at + 7]
         locked = _locked(
             db,
             row,
@@ -329,6 +338,7 @@ def read_locked(
             keyed,
             began=began,
             digest_of=(row_digest, actor_id),
+            tail=None if tail is None else [tuple(event) for event in _json(tail)],
         )
         return locked
     statements.append((LOCK, (actor_id, match_id)))
@@ -340,12 +350,20 @@ def read_locked(
     if not rows:
         return None
     keyed_rows = results[2] if key is not None else None
+    snapshot_row = snapshots[0] if snapshots else None
+    tail = None
+    if snapshot_row is not None and snapshot_row[0] < rows[0][MATCH_FIELDS.index("last_seq")]:
+        found = _run_sqlite(db, [(TAIL, (match_id, snapshot_row[0]))])[0]
+        tail = [
+            (seq, hash_, kind, _json(payload), *rest) for seq, hash_, kind, payload, *rest in found
+        ]
     return _locked(
         db,
         rows[0],
-        snapshots[0] if snapshots else None,
+        snapshot_row,
         keyed_rows[0][0] if keyed_rows else None,
         began=False,
+        tail=tail,
     )
 
 
@@ -357,6 +375,7 @@ def _locked(
     *,
     began: bool,
     digest_of: tuple[str, int | None] | None = None,
+    tail: list[tuple[Any, ...]] | None = None,
 ) -> Locked:
     """Return the ``Locked`` of a read's row: the match's, its tournament's, then the rest.
 
@@ -381,6 +400,7 @@ def _locked(
         listed_director=listed,
         snapshot=snapshot,
         keyed_seq=None if keyed is None else int(keyed),
+        tail=tail,
         began=began,
         held=kept,
     )
@@ -404,7 +424,6 @@ def write(writes: Writes, *, commit: bool, base: Held | None = None) -> Held | N
     ops = db.ops
     last = writes.events[-1]
     now = ops.adapt_datetimefield_value(last.recorded_at)
-    digest, state = writes.snapshot
     statements: list[tuple[str, Sequence[Any]]]
     postgresql = db.vendor == "postgresql"
     if postgresql:
@@ -435,8 +454,12 @@ def write(writes: Writes, *, commit: bool, base: Held | None = None) -> Held | N
         statements = [
             (INSERT_EVENT + ", ".join([EVENT_ROW] * len(writes.events)), rows),
             (UPDATE_HEAD, (last.seq, last.hash, writes.status, writes.match_id)),
-            (UPSERT_SNAPSHOT, (writes.match_id, last.seq, last.hash, digest, state, now)),
         ]
+        if writes.snapshot is not None:
+            digest, state = writes.snapshot
+            statements.append(
+                (UPSERT_SNAPSHOT, (writes.match_id, last.seq, last.hash, digest, state, now))
+            )
     if writes.receipt is not None:
         body, signature, key_id = writes.receipt
         statements.append(
@@ -506,9 +529,10 @@ def _run_bound(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]
 
 def _write_arguments(writes: Writes, now: Any) -> tuple[Any, ...]:
     """The arguments of ``tournaments_append_write`` after the match's id (and the last ones
-    of ``tournaments_append_try``): the events, the status, the head, the snapshot, the time."""
+    of ``tournaments_append_try``): the events, the status, the head, the snapshot (NULLs:
+    left as it is, migration 0020), the time."""
     last = writes.events[-1]
-    digest, state = writes.snapshot
+    digest, state = (None, None) if writes.snapshot is None else writes.snapshot
     return (_events_json(writes.events), writes.status, last.seq, last.hash, digest, state, now)
 
 

@@ -595,8 +595,10 @@ class MatchSnapshot(models.Model):
     )
     seq = models.PositiveIntegerField(help_text="The last event folded into the state.")
     # The hash of event ``seq`` and a keyed digest binding the match, the seq, that hash and
-    # the state: a snapshot is trusted only when both agree with the head of the log (a row
-    # copied from another match, or left behind, is rebuilt instead).
+    # the state: a snapshot is trusted only when the digest checks out and the events after
+    # it run from that event to the head of the log (it is written every few events:
+    # ``snapshots.SNAPSHOT_EVERY``); a row copied from another match, or past the head, is
+    # rebuilt instead.
     head_hash = models.CharField(max_length=64, default="", editable=False)
     digest = models.CharField(max_length=64, default="", editable=False)
     state = models.TextField(

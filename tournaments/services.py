@@ -247,9 +247,12 @@ def _append(
     locked = read.match
     if gate is not None:
         gate(locked, read.listed_director)
-    state = snapshots.state_at_head(locked, kept, read.snapshot)
+    state = snapshots.state_at_head(locked, kept, read.snapshot, _tail_reader(read))
+    # the snapshot the append is decided on (None: none, or rebuilt: then written again)
+    snapshot_digest = None if read.snapshot is None else read.snapshot[2]
     if state is None:
         state = rebuild_snapshot(locked) if locked.last_seq else matchlog.MatchState(locked.mode)
+        snapshot_digest = None
     director = is_director(actor, locked.tournament, listed=read.listed_director)
     _authorize(locked, state, actor, kind, payload, director=director)
     via = _via(actor, locked, via)
@@ -273,10 +276,24 @@ def _append(
         raise MoveRefused(exc.message, code=exc.code, rule=exc.rule) from exc
     events = _write(
         locked, planned, actor, idempotency_key, digest, new_state, via, commit=read.began,
-        base=read.held,
+        base=read.held, snapshot_digest=snapshot_digest,
     )  # fmt: skip
     assert events is not None  # only a guarded write may write nothing
     return _appended(locked, events, new_state, actor, director)
+
+
+def _tail_reader(read: appendsql.Locked) -> snapshots.TailReader:
+    """What reads the events after a snapshot (or a kept state) for the append: the ones the
+    locked read sent with the snapshot, if they reach back far enough; else the table's, under
+    the lock (the kept state's seq is the snapshot's or later, so that is rare)."""
+    match = read.match
+
+    def tail(start: int) -> snapshots.Tail:
+        if read.tail and read.tail[0][0] <= start:
+            return read.tail
+        return snapshots.events_from(match.pk, start, match.last_seq)
+
+    return tail
 
 
 def _actor_id(actor: Any) -> int | None:
@@ -378,7 +395,10 @@ def _append_held(
     if planned[-1][0] == matchlog.MATCH_ENDED:
         return None  # its receipt is written the two-trip way
     guard = appendsql.Guard(held, actor_id, idempotency_key, snapshot_digest, listed)
-    events = _write(locked, planned, actor, idempotency_key, digest, new_state, via, guard=guard)
+    events = _write(
+        locked, planned, actor, idempotency_key, digest, new_state, via, guard=guard,
+        snapshot_digest=snapshot_digest,
+    )  # fmt: skip
     if events is None:
         return None
     return _appended(locked, events, new_state, actor, director)
@@ -615,9 +635,14 @@ def _write(
     commit: bool = False,
     base: appendsql.Held | None = None,
     guard: appendsql.Guard | None = None,
+    snapshot_digest: str | None = None,
 ) -> list[MatchEvent] | None:
-    """Write the planned events, chained by hash, the head, the snapshot (and the receipt).
+    """Write the planned events, chained by hash, the head, the snapshot when it is due (and
+    the receipt).
 
+    ``snapshot_digest``: the digest of the snapshot row the append was decided on, left as
+    it is unless the append passes a multiple of ``snapshots.SNAPSHOT_EVERY`` (None: the
+    match has none, or it was rebuilt: one is written).
     ``commit``: the transaction is the append's own, and its COMMIT goes with the writes.
     ``base``: the row as read (``Locked.held``). ``guard``: write in one trip on the row held
     (``appendsql.write_held``), or, if it no longer holds, write nothing and return None. The
@@ -654,13 +679,16 @@ def _write(
             )
         )
     last = events[-1]
-    text = canonical_json(state.to_json())  # written as it is proved: encoded once
-    proof = canonical_digest(match.pk, last.seq, last.hash, text)
+    snapshot = None
+    if snapshot_digest is None or snapshots.due(match.last_seq, last.seq):
+        text = canonical_json(state.to_json())  # written as it is proved: encoded once
+        snapshot_digest = canonical_digest(match.pk, last.seq, last.hash, text)
+        snapshot = (snapshot_digest, text)
     writes = appendsql.Writes(
         match_id=match.pk,
         events=events,
         status=state.status,
-        snapshot=(proof, text),
+        snapshot=snapshot,
         receipt=_receipt(match, last) if last.kind == matchlog.MATCH_ENDED else None,
     )
     if guard is None:
@@ -670,7 +698,7 @@ def _write(
         if row is None:
             snapshots.recent.forget_row(match.pk)  # it no longer holds
             return None
-    snapshots.recent.keep(match.pk, last.seq, last.hash, proof, state, row)
+    snapshots.recent.keep(match.pk, last.seq, last.hash, snapshot_digest, state, row)
     match.last_seq, match.last_hash, match.status = last.seq, last.hash, state.status
     return events
 

@@ -1,11 +1,17 @@
-"""Match snapshots: the engine state at the head of a log, a cache that must prove itself.
+"""Match snapshots: the engine state at a point of a log, a cache that must prove itself.
 
-A snapshot is trusted only when it is at the head of its match's log (the seq and the hash of
-the last event, as the match row holds them) and its keyed digest, over the match id, the
-seq, that hash and the state, checks out. Anything else (no row, a row left at an older seq,
-a row copied from another match, a state edited in place, an older state version) is not
-trusted, and the state is rebuilt from the log, which is the authority. The state is stored
-as its canonical JSON (``chain.canonical_json``), the very text the digest is taken over.
+A snapshot is the state after the event ``seq`` whose hash is ``head_hash``, with a keyed
+digest over the match id, the seq, that hash and the state. It is written at most every
+``SNAPSHOT_EVERY`` events, not at every append (rewriting a few KB of state at each append
+was most of the append's WAL), so it is at the head of the log or a few events behind it:
+the state at the head is the snapshot's with the events after it folded on (``folded``),
+read with it. It is trusted only when its digest checks out, it is not past the head, and
+the events after it run from its own seq and hash to the head's (the match row's): so a
+row copied from another match, a state edited in place, a row left past the head or one
+whose event was replaced is not trusted, and the state is rebuilt from the log, which is
+the authority. An older state version is rebuilt too (but for the ones still read:
+``matchlog.state.READABLE_VERSIONS``). The state is stored as its canonical JSON
+(``chain.canonical_json``), the very text the digest is taken over.
 """
 
 from __future__ import annotations
@@ -17,10 +23,12 @@ import json
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 
 from . import matchlog
 from .appendsql import Held
@@ -31,6 +39,61 @@ from .reads import consistent_read
 log = logging.getLogger(__name__)
 
 _SALT = "tournaments.snapshot"
+
+#: an append writes the snapshot when its events reach a multiple of this seq (or the match
+#: has none, or it was rebuilt): so a snapshot is fewer than this many events behind the head
+#: (plus those of the append that passed it), and a reader folds at most that many
+SNAPSHOT_EVERY = 32
+
+#: the events after a snapshot, from its own: (seq, hash, kind, payload, actor id, via)
+Tail = list[tuple[int, str, str, dict[str, Any], int | None, str]]
+#: what reads the events of a match from a seq (to the head that was read)
+TailReader = Callable[[int], Tail]
+
+
+def due(before_seq: int, after_seq: int) -> bool:
+    """Whether an append that takes the log from ``before_seq`` to ``after_seq`` writes the
+    snapshot (it passes a multiple of ``SNAPSHOT_EVERY``)."""
+    return after_seq // SNAPSHOT_EVERY != before_seq // SNAPSHOT_EVERY
+
+
+def events_from(match_id: int, start: int, head: int) -> Tail:
+    """Return the match's events ``start`` to ``head`` (stored events never change, so any
+    read of them is the log's, whenever it runs)."""
+    rows = MatchEvent.objects.filter(match_id=match_id, seq__gte=start, seq__lte=head)
+    return [
+        (seq, hash_, kind, payload, actor, via)
+        for seq, hash_, kind, payload, actor, via in rows.order_by("seq").values_list(
+            "seq", "hash", "kind", "payload", "actor_id", "via"
+        )
+    ]
+
+
+def folded(
+    match: Match, state: matchlog.MatchState, at: tuple[int, str], tail: Tail
+) -> matchlog.MatchState | None:
+    """Return ``state``, the state after the event ``at`` (seq, hash), with the events of
+    ``tail`` after it folded on, to the match's head; or None if ``tail`` does not run from
+    that event to the head, seq after seq, or does not fold (the log then decides)."""
+    events = [event for event in tail if event[0] >= at[0]]
+    head = (match.last_seq, match.last_hash)
+    if (
+        not events
+        or events[0][:2] != at
+        or events[-1][:2] != head
+        or [event[0] for event in events] != list(range(at[0], head[0] + 1))
+    ):
+        log.error(
+            "events after seq %s of match %s do not reach its head: rebuilding", at[0], match.pk
+        )
+        return None
+    try:
+        for _, _, kind, payload, actor, via in events[1:]:
+            state = matchlog.apply_event(state, kind, payload, matchlog.author(actor, via))
+    except matchlog.LogInconsistent as exc:
+        log.error("events after the snapshot of match %s do not fold (%s)", match.pk, exc)
+        return None
+    return state
 
 
 def canonical_digest(match_id: int, seq: int, head_hash: str, canonical_state: str) -> str:
@@ -61,16 +124,20 @@ def save_snapshot(match_id: int, seq: int, head_hash: str, state: matchlog.Match
 
 
 def proven_state(
-    match: Match, row: tuple[int, str, str, str | None] | None
+    match: Match,
+    row: tuple[int, str, str, str | None] | None,
+    tail: TailReader | None = None,
 ) -> matchlog.MatchState | None:
-    """Return the state of a snapshot row (seq, head_hash, digest, state: its JSON as stored)
-    read for ``match``, if it proves to be at the match's head; else None (no row, or one that
-    does not prove). The digest is checked over the text as stored, before it is decoded.
+    """Return the state at ``match``'s head from a snapshot row (seq, head_hash, digest,
+    state: its JSON as stored) read for it, if it proves; else None (no row, or one that does
+    not prove). The digest is checked over the text as stored, before it is decoded; a row
+    behind the head has the events after it folded on (``folded``), read by ``tail`` (from a
+    seq; by default from the table, to the head that was read).
     """
     if row is None:
         return None
     seq, head_hash, digest, text = row
-    if (seq, head_hash) != (match.last_seq, match.last_hash):
+    if seq > match.last_seq or (seq == match.last_seq and head_hash != match.last_hash):
         log.error(
             "snapshot of match %s is at seq %s, the log at %s: rebuilding it",
             match.pk,
@@ -84,10 +151,18 @@ def proven_state(
         log.error("snapshot of match %s does not prove its state: rebuilding it", match.pk)
         return None
     try:
-        return matchlog.MatchState.from_json(json.loads(text))
+        state = matchlog.MatchState.from_json(json.loads(text))
     except ValueError as exc:
         log.warning("snapshot of match %s is not readable (%s): rebuilding it", match.pk, exc)
         return None
+    if seq == match.last_seq:
+        return state
+    events = (tail or _reader(match))(seq)
+    return folded(match, state, (seq, head_hash), events)
+
+
+def _reader(match: Match) -> TailReader:
+    return functools.partial(events_from, match.pk, head=match.last_seq)
 
 
 def replay_log(match: Match) -> matchlog.MatchState:
@@ -195,23 +270,26 @@ def state_at_head(
     match: Match,
     kept: Kept | None,
     snapshot: tuple[int, str, str, Any] | None,
+    tail: TailReader | None = None,
 ) -> matchlog.MatchState | None:
     """Return the state at ``match``'s head from what a read found, or None (then the log
-    decides): the state ``kept`` (``recent.get`` before the read) if the read found the head
-    and the snapshot row it was kept at (the digest binds the row's seq and head hash), else
-    the row's own state if it proves (``proven_state``; it is then kept). A row whose state
-    was not sent (its digest was the kept one) is behind the head, and does not prove.
+    decides): the state ``kept`` (``recent.get`` before the read) if the read found the
+    snapshot row it was kept with (the digest binds the row's seq and head hash), with the
+    events since it folded on if the head moved on; else the row's own state if it proves
+    (``proven_state``). A state found is kept at the head. A row whose state was not sent
+    (its digest was the kept one) does not prove. ``tail`` reads the events from a seq.
     """
-    if (
-        kept is not None
-        and snapshot is not None
-        and snapshot[2] == kept[2]
-        and kept[:2] == (match.last_seq, match.last_hash)
-    ):
-        return kept[3]
-    state = proven_state(match, snapshot)
+    head = (match.last_seq, match.last_hash)
+    state = None
+    if kept is not None and snapshot is not None and snapshot[2] == kept[2]:
+        if kept[:2] == head:
+            return kept[3]
+        if kept[0] < head[0]:
+            state = folded(match, kept[3], (kept[0], kept[1]), (tail or _reader(match))(kept[0]))
+    if state is None:
+        state = proven_state(match, snapshot, tail)
     if state is not None and snapshot is not None:
-        recent.keep(match.pk, snapshot[0], snapshot[1], snapshot[2], state)
+        recent.keep(match.pk, head[0], head[1], snapshot[2], state)
     return state
 
 
@@ -254,10 +332,11 @@ _HEAD_AND_SNAPSHOT = (
 def current_states(match_ids: list[int]) -> dict[int, matchlog.MatchState]:
     """Return where each match stands now, by id, for a page of many tables (a board).
 
-    One statement reads every head with its snapshot (one picture); each snapshot is trusted
-    exactly as ``current_state`` trusts one (``state_at_head``), and a match whose snapshot
-    does not prove is replayed from its log (its own queries, as rare as a repair). An id of
-    no match is left out.
+    One statement reads every head with its snapshot (one picture), and one more the events
+    after the snapshots (or the states kept) that are behind their heads; each snapshot is
+    trusted exactly as ``current_state`` trusts one (``state_at_head``), and a match whose
+    snapshot does not prove is replayed from its log (its own queries, as rare as a repair).
+    An id of no match is left out.
     """
     rows = Match.objects.filter(pk__in=match_ids).values_list(
         *_HEAD_FIELDS,
@@ -266,12 +345,42 @@ def current_states(match_ids: list[int]) -> dict[int, matchlog.MatchState]:
         "snapshot__digest",
         "snapshot__state",
     )
-    states = {}
+    found = []
+    behind = Q()
     for row in rows:
         match_id = row[0]
         kept = recent.get(match_id)
         fresh = Match.from_db(connection.alias, _HEAD_FIELDS, list(row[:5]))
         snapshot = None if row[5] is None else (int(row[5]), row[6], row[7], row[8])
-        state = state_at_head(fresh, kept, snapshot)
-        states[match_id] = state if state is not None else current_state(match_id)
+        start = _tail_start(fresh, kept, snapshot)
+        if start is not None:
+            behind |= Q(match_id=match_id, seq__gte=start, seq__lte=fresh.last_seq)
+        found.append((fresh, kept, snapshot))
+    tails: dict[int, Tail] = {}
+    if behind:
+        rows_behind = MatchEvent.objects.filter(behind).order_by("match_id", "seq")
+        fields = ("match_id", "seq", "hash", "kind", "payload", "actor_id", "via")
+        for match_id, seq, hash_, kind, payload, actor, via in rows_behind.values_list(*fields):
+            tails.setdefault(match_id, []).append((seq, hash_, kind, payload, actor, via))
+    states = {}
+    for fresh, kept, snapshot in found:
+        state = state_at_head(fresh, kept, snapshot, _given(tails.get(fresh.pk, [])))
+        states[fresh.pk] = state if state is not None else current_state(fresh.pk)
     return states
+
+
+def _given(events: Tail) -> TailReader:
+    """A reader of the events read already (``folded`` takes those from the seq it needs)."""
+    return lambda start: events
+
+
+def _tail_start(
+    match: Match, kept: Kept | None, snapshot: tuple[int, str, str, Any] | None
+) -> int | None:
+    """Return the seq from which ``state_at_head`` reads the events of ``match`` (the kept
+    state's or the snapshot's), or None if it reads none (at the head, or no snapshot)."""
+    if snapshot is None:
+        return None
+    if kept is not None and snapshot[2] == kept[2] and kept[0] <= match.last_seq:
+        return kept[0] if kept[0] < match.last_seq else None
+    return snapshot[0] if snapshot[0] < match.last_seq else None

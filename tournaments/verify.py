@@ -65,6 +65,8 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
     command: MatchEvent | None = None
     hashes: dict[int, str] = {}
     outcomes: dict[int, dict[str, object]] = {}
+    #: the state after the snapshot's event (a snapshot may be a few events behind the head)
+    at_snapshot = matchlog.MatchState(match.mode) if snapshot and snapshot.seq == 0 else None
     for event in events:
         if event.seq != expected_seq:
             problems.append(Problem(event.seq, f"seq {event.seq} where {expected_seq} was due"))
@@ -96,6 +98,8 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
             problems.append(Problem(event.seq, f"replay failed: {exc}"))
             replaying = False
             continue
+        if snapshot is not None and event.seq == snapshot.seq:
+            at_snapshot = state
         if event.kind == matchlog.MATCH_ENDED:
             outcomes[event.seq] = event.payload
         if event.kind == matchlog.MATCH_STARTED:
@@ -112,7 +116,7 @@ def verify_match(match: Match, *, receipts_given: Iterable[receipts.Receipt] = (
             problems.append(Problem(None, f"the log ends owing {state.due}"))
         if match.status != state.status:
             problems.append(Problem(None, f"status {match.status}, the log says {state.status}"))
-        problems += _snapshot_problems(match, snapshot, state, last_seq)
+        problems += _snapshot_problems(match, snapshot, at_snapshot, hashes, last_seq)
     recorded_elsewhere: list[Any] = []
     for _, anchors in verifying.send(sender=Match, match_id=match.pk):
         recorded_elsewhere += anchors or ()
@@ -145,16 +149,25 @@ def _setup_problems(match: Match, started: MatchEvent) -> list[Problem]:
 
 
 def _snapshot_problems(
-    match: Match, snapshot: MatchSnapshot | None, state: matchlog.MatchState, last_seq: int
+    match: Match,
+    snapshot: MatchSnapshot | None,
+    state: matchlog.MatchState | None,
+    hashes: dict[int, str],
+    last_seq: int,
 ) -> list[Problem]:
+    """The snapshot's problems: it is the replay's state after its event (at the head, or
+    fewer than ``snapshots.SNAPSHOT_EVERY`` events behind it as appends leave it), and its
+    digest binds it to this match and that event."""
     if snapshot is None:
         return [Problem(None, "no snapshot for a match with events")] if last_seq else []
-    if snapshot.seq != last_seq:
+    if state is None or snapshot.seq > last_seq:
         return [Problem(None, f"snapshot at seq {snapshot.seq}, log at {last_seq}")]
     if snapshot.state != canonical_json(state.to_json()):
-        return [Problem(None, f"snapshot differs from the replay at seq {last_seq}")]
+        return [Problem(None, f"snapshot differs from the replay at seq {snapshot.seq}")]
     digest = canonical_digest(match.pk, snapshot.seq, snapshot.head_hash, snapshot.state)
-    if snapshot.head_hash != match.last_hash or not hmac.compare_digest(snapshot.digest, digest):
+    if snapshot.head_hash != hashes.get(snapshot.seq) or not hmac.compare_digest(
+        snapshot.digest, digest
+    ):
         return [Problem(None, "snapshot does not prove it belongs to this match and head")]
     return []
 

@@ -12,6 +12,8 @@ append service checks what is posted.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,19 +115,104 @@ def _seat(page: RecorderPage, seat: int) -> str:
     return f"{place} ({name})"
 
 
-def _deal_moves(match: Match, deal_no: int) -> list[dict[str, Any]]:
-    """Return the moves of deal ``deal_no`` as the log stands: each ``move_withdrawn`` takes
-    back the play before it (the fold's own reading)."""
-    out: list[dict[str, Any]] = []
-    events = MatchEvent.objects.filter(
-        match=match, kind__in=(K.MOVE_PLAYED, K.MOVE_WITHDRAWN), payload__deal=deal_no
-    ).order_by("seq")
-    for kind, payload in events.values_list("kind", "payload"):
+@dataclass(frozen=True)
+class _Plays:
+    """The plays of a deal in play described so far, as of the event ``seq`` (whose hash is
+    ``head_hash``): each with the position before it (to describe the next, or to go back
+    to when the log withdraws it), and the position after the last."""
+
+    deal_no: int
+    seq: int
+    head_hash: str
+    seats: tuple[tuple[str, str, str], ...]
+    plays: tuple[tuple[Play, Any], ...]  # (the play, the position before it)
+    after: Any  # the position after the last play
+
+
+class _PlaysByMatch:
+    """The plays this process last described of each match's deal in play, so that a GET of
+    the recorder's page reads and replays only the events since (none for a page shown
+    again at the same head: a card picked), never the deal again. Bounded; shared by the
+    threads of the process."""
+
+    SIZE = 512
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[int, _Plays] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: int) -> _Plays | None:
+        with self._lock:
+            return self._kept.get(match_id)
+
+    def keep(self, match_id: int, plays: _Plays) -> None:
+        with self._lock:
+            self._kept[match_id] = plays
+            self._kept.move_to_end(match_id)
+            if len(self._kept) > self.SIZE:
+                self._kept.popitem(last=False)
+
+
+_described = _PlaysByMatch()
+
+
+def _deal_plays(match: Match, deal: sc.TableDeal, deal_no: int, page: RecorderPage) -> _Plays:
+    """Return the plays of deal ``deal_no`` as the log stands at ``match``'s head (read in one
+    picture with it): each ``move_withdrawn`` takes back the play before it (the fold's own
+    reading). Extends what this process described of the deal at an earlier head with the
+    events since (checked to follow it: the event it was described at still has its hash),
+    or, for another deal, seats or log, describes the deal from its start."""
+    seats = tuple(page.seats)
+    kept = _described.get(match.pk)
+    head = (match.last_seq, match.last_hash or "")
+    if kept is not None and (kept.deal_no, kept.seats) == (deal_no, seats):
+        if (kept.seq, kept.head_hash) == head:
+            return kept
+        if kept.seq < head[0]:
+            grown = _described_since(match, page, kept, head)
+            if grown is not None:
+                return grown
+    start = _Plays(deal_no, 0, "", seats, (), sc.new_table_deal(deal.dealer, deal.rules))
+    plays = _described_since(match, page, start, head)
+    assert plays is not None  # from the start, nothing to check
+    return plays
+
+
+def _described_since(
+    match: Match, page: RecorderPage, kept: _Plays, head: tuple[int, str]
+) -> _Plays | None:
+    """Return ``kept`` with the deal's plays and withdrawals after it described on, to
+    ``head``; None if the event ``kept`` was described at is not the log's (another log)."""
+    moves_of_deal = Q(kind__in=(K.MOVE_PLAYED, K.MOVE_WITHDRAWN), payload__deal=kept.deal_no)
+    events = MatchEvent.objects.filter(match=match, seq__gt=kept.seq, seq__lte=head[0])
+    if kept.seq:
+        events = MatchEvent.objects.filter(match=match, seq__gte=kept.seq, seq__lte=head[0])
+        moves_of_deal |= Q(seq=kept.seq)
+    rows = list(
+        events.filter(moves_of_deal).order_by("seq").values_list("seq", "hash", "kind", "payload")
+    )
+    if kept.seq:
+        if not rows or rows[0][:2] != (kept.seq, kept.head_hash):
+            return None
+        rows = rows[1:]
+    plays, after = list(kept.plays), kept.after
+    for _, _, kind, payload in rows:
         if kind == K.MOVE_PLAYED:
-            out.append(payload["move"])
-        elif out:
-            out.pop()
-    return out
+            move = payload["move"]
+            before = floor_houses(after)
+            play = Play(
+                len(plays),
+                _seat(page, move["seat"]),
+                _describe(move, before),
+                _describe(move, before, spoken=True),
+            )
+            plays.append((play, after))
+            after = sc.apply(after, move)
+        elif plays:
+            after = plays.pop()[1]
+    described = _Plays(kept.deal_no, head[0], head[1], kept.seats, tuple(plays), after)
+    _described.keep(match.pk, described)
+    return described
 
 
 def _describe(move: dict[str, Any], before: Any, spoken: bool = False) -> str:
@@ -156,20 +243,8 @@ def recorder_page(match: Match, state: matchlog.MatchState, card: str = "") -> R
     page.bidder = _seat(page, deal.bidder)
     if deal.to_play is not None:
         page.to_play = _seat(page, deal.to_play)
-    # the plays so far, each described on the position before it
-    history = _deal_moves(match, state.deal_no)
-    replayed: Any = sc.new_table_deal(deal.dealer, deal.rules)
-    for number, move in enumerate(history):
-        before = floor_houses(replayed)
-        page.plays.append(
-            Play(
-                number,
-                _seat(page, move["seat"]),
-                _describe(move, before),
-                _describe(move, before, spoken=True),
-            )
-        )
-        replayed = sc.apply(replayed, move)
+    # the plays so far, each described on the position before it (kept from the last GET)
+    page.plays = [play for play, _ in _deal_plays(match, deal, state.deal_no, page).plays]
     if state.last_play is not None and page.plays:
         page.last_play = page.plays[-1]
         page.last_move_key = moves.key(state.last_play.move)

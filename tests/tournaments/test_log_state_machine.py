@@ -21,7 +21,6 @@ other's matches. Shuffles are seeded from hypothesis data, so a failure replays 
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from typing import Any, ClassVar, NamedTuple
@@ -41,9 +40,9 @@ from hypothesis.stateful import (
 )
 
 import seep_core as sc
-from tournaments import matchlog
+from tests.matches import assert_snapshot_replays
+from tournaments import matchlog, snapshots
 from tournaments.access import SYSTEM
-from tournaments.chain import canonical_json
 from tournaments.errors import (
     AppendRefused,
     CommandRefused,
@@ -56,7 +55,6 @@ from tournaments.errors import (
 from tournaments.matchlog import repeatable_decks as fixed_decks
 from tournaments.models import Match, MatchEvent, MatchSnapshot, Player, Team, Tournament
 from tournaments.services import AppendResult, match_append_event
-from tournaments.snapshots import replay_log
 from tournaments.verify import verify_match
 
 #: stateful hypothesis runs of whole logs (over a minute in all): not in the fast tier
@@ -231,8 +229,7 @@ class MatchLogMachine(RuleBasedStateMachine):
         return last_seq, MatchEvent.objects.filter(match=self.match).count()
 
     def state(self) -> matchlog.MatchState:
-        stored = MatchSnapshot.objects.get(match=self.match).state
-        return matchlog.MatchState.from_json(json.loads(stored))
+        return snapshots.current_state(self.match.pk)
 
     # --- the invariants --------------------------------------------------------------------
 
@@ -249,8 +246,7 @@ class MatchLogMachine(RuleBasedStateMachine):
         if not seqs:
             assert snapshot is None
         else:
-            assert snapshot is not None and snapshot.seq == match.last_seq
-            assert snapshot.state == canonical_json(replay_log(match).to_json())
+            assert_snapshot_replays(match)
 
     # --- rules both modes share ------------------------------------------------------------
 

@@ -8,7 +8,9 @@ written once, and valid HTML at every step."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.test import Client
@@ -42,6 +44,20 @@ def table_match(club: Club, deals: int = 1) -> Match:
 @pytest.fixture
 def table(club: Club) -> Match:
     return table_match(club)
+
+
+@pytest.fixture(autouse=True)
+def fresh_process() -> Iterator[None]:
+    """What this process keeps of matches (their states, the plays described) starts empty:
+    a test's match may have the id an earlier test's had (its database rolled back)."""
+    from tournaments import snapshots
+    from web import recorder
+
+    with (
+        mock.patch.object(snapshots, "recent", snapshots.RecentStates()),
+        mock.patch.object(recorder, "_described", recorder._PlaysByMatch()),
+    ):
+        yield
 
 
 def post(client: Client, match: Match, step: str, data: dict[str, Any], **extra: Any) -> Any:
@@ -221,3 +237,37 @@ def test_the_page_reads_as_many_rows_after_twenty_plays_as_after_one(
         post(keeper, table, "play", {"move": moves.key(sc.legal_moves(deal)[0])})
     assert match_state(table).deal.plays == 20
     assert counted() == early <= 12
+
+
+def test_the_page_describes_each_play_once_and_what_it_keeps_is_what_a_fresh_process_reads(
+    club: Club, table: Match
+) -> None:
+    from web import recorder
+
+    keeper = club.client("scorekeeper")
+    post(keeper, table, "start", {"first_dealer": 3})
+    post(keeper, table, "bid", BID)
+    url = f"/record/{table.pk}/"
+
+    def described(path: str = url) -> int:
+        with mock.patch.object(recorder, "_describe", wraps=recorder._describe) as spy:
+            assert keeper.get(path).status_code == 200
+        return spy.call_count
+
+    def fresh_plays() -> list[recorder.Play]:
+        table.refresh_from_db()
+        with mock.patch.object(recorder, "_described", recorder._PlaysByMatch()):
+            return recorder.recorder_page(table, match_state(table)).plays
+
+    described()
+    assert described() == described(f"{url}?card=4H") == 0  # shown again: nothing replayed
+    for card, action in (("4H", "build"), ("9C", "capture")):
+        post(keeper, table, "play", {"move": key_of(table, card, action)})
+        assert described() == 2  # the new play only, in glyphs and in words
+    last = match_state(table).last_play
+    assert last is not None
+    post(keeper, table, "undo", {"move": moves.key(last.move)})
+    assert described() == 0  # a withdrawal goes back to the position kept before the play
+    table.refresh_from_db()
+    kept = recorder.recorder_page(table, match_state(table)).plays
+    assert kept == fresh_plays() and len(kept) == 2

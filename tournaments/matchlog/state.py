@@ -13,8 +13,11 @@ from .ledger import Counted
 
 SCHEDULED, IN_PROGRESS, FINISHED = Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED
 CALLED_OFF = Status.CALLED_OFF
-#: the version of ``MatchState.to_json``; a snapshot of another version is rebuilt
-STATE_VERSION = 6
+#: the version of ``MatchState.to_json``; a snapshot of another version is rebuilt, but for
+#: ``READABLE_VERSIONS``, which are read as they are
+STATE_VERSION = 7
+#: 6 stored a table's last play with the whole deal before it; 7 stores what the play changed
+READABLE_VERSIONS = (6, 7)
 
 
 class LogInconsistent(ValueError):
@@ -42,17 +45,88 @@ class Entry(NamedTuple):
 
 class LastPlay(NamedTuple):
     """A table's last play while it is the log's last event: the move recorded and the deal
-    before it, so that the recorder can withdraw it (``move_withdrawn``) before the next."""
+    before it, so that the recorder can withdraw it (``move_withdrawn``) before the next.
+
+    In memory it holds the deal before the play; stored (``to_json``), only what the play
+    changed of it: the fields of the deal's JSON that differ from the deal after it (the
+    state's own deal), so that a snapshot does not hold a second deal for a rare undo.
+    """
 
     before: sc.TableDeal
     move: dict[str, Any]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"before": self.before.to_dict(), "move": copy.deepcopy(self.move)}
+    def to_json(self, after: sc.Deal | sc.TableDeal | None) -> dict[str, Any]:
+        """Return the play as a snapshot stores it: its move, and how the deal before it
+        differs from ``after``, the deal the play left (``_undo_of``)."""
+        now = {} if after is None else after.to_dict()
+        return {"move": copy.deepcopy(self.move), "undo": _undo_of(self.before.to_dict(), now)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], rules: sc.Rules | None) -> LastPlay:
-        return cls(sc.TableDeal.from_dict(data["before"], rules), data["move"])
+    def from_json(
+        cls, data: dict[str, Any], after: sc.Deal | sc.TableDeal | None, rules: sc.Rules | None
+    ) -> LastPlay:
+        """Return the play ``to_json`` wrote, ``after`` the deal it left; or a version 6
+        snapshot's (the whole deal before it, ``before``)."""
+        if "before" in data:
+            return cls(sc.TableDeal.from_dict(data["before"], rules), data["move"])
+        if after is None:
+            raise ValueError("a last play stored without the deal it left")
+        before = _undone(after.to_dict(), data["undo"])
+        return cls(sc.TableDeal.from_dict(before, rules), data["move"])
+
+
+def _undo_of(before: Any, after: Any) -> dict[str, Any]:
+    """Return what turns ``after`` (JSON) back into ``before``: ``{"d": {key: undo}}`` for the
+    keys of an object that differ, ``{"i": {index: undo}}`` for the items of a list of the
+    same length that differ, ``{"x": [index, ...]}`` for the items added to a list (a
+    capture's cards in a pile, a card thrown to the floor), ``{"r": [[index, item], ...]}``
+    for the items taken from one (a house captured, a promise kept), else ``{"v": before}``. A play
+    changes a few fields of a deal and adds a few cards to a list: its undo is that, not a
+    second deal."""
+    if isinstance(before, dict) and isinstance(after, dict) and set(before) == set(after):
+        return {"d": {k: _undo_of(v, after[k]) for k, v in before.items() if after[k] != v}}
+    if isinstance(before, list) and isinstance(after, list):
+        if len(before) == len(after):
+            return {
+                "i": {str(i): _undo_of(v, after[i]) for i, v in enumerate(before) if after[i] != v}
+            }
+        added = _added(before, after)
+        if added is not None:
+            return {"x": added}
+        taken = _added(after, before)
+        if taken is not None:
+            return {"r": [[i, copy.deepcopy(before[i])] for i in taken]}
+    return {"v": copy.deepcopy(before)}
+
+
+def _added(before: list[Any], after: list[Any]) -> list[int] | None:
+    """Return the indexes of ``after``'s items that ``before`` has not, if ``before`` is
+    ``after`` without them (in order); else None."""
+    added, at = [], 0
+    for index, item in enumerate(after):
+        if at < len(before) and before[at] == item:
+            at += 1
+        else:
+            added.append(index)
+    return added if at == len(before) else None
+
+
+def _undone(after: Any, undo: dict[str, Any]) -> Any:
+    """Return ``after`` (JSON) with ``undo`` (``_undo_of``) applied: the value before."""
+    if "d" in undo:
+        return {**after, **{k: _undone(after[k], u) for k, u in undo["d"].items()}}
+    if "i" in undo:
+        changed = {int(i): u for i, u in undo["i"].items()}
+        return [_undone(v, changed[i]) if i in changed else v for i, v in enumerate(after)]
+    if "x" in undo:
+        dropped = set(undo["x"])
+        return [v for i, v in enumerate(after) if i not in dropped]
+    if "r" in undo:
+        restored = list(after)
+        for index, item in undo["r"]:  # ascending: each goes back where it was
+            restored.insert(index, item)
+        return restored
+    return undo["v"]
 
 
 def _deal_from_json(data: dict[str, Any], rules: sc.Rules | None) -> sc.Deal | sc.TableDeal:
@@ -193,7 +267,7 @@ class MatchState:
             # a copy: the state may be shared (snapshots.RecentStates), its JSON is the caller's
             "outcome": None if self.outcome is None else copy.deepcopy(self.outcome),
             "forfeit": self.forfeit,
-            "last_play": None if self.last_play is None else self.last_play.to_json(),
+            "last_play": None if self.last_play is None else self.last_play.to_json(self.deal),
             "entered": self.entered,
             "counter": None if self.counter is None else _entry_json(self.counter),
         }
@@ -202,7 +276,7 @@ class MatchState:
     def from_json(cls, data: dict[str, Any]) -> MatchState:
         """Return the state ``to_json`` wrote; raise ValueError for any other shape or version."""
         try:
-            if data["version"] != STATE_VERSION:
+            if data["version"] not in READABLE_VERSIONS:
                 raise ValueError(f"state version {data['version']!r}, not {STATE_VERSION}")
             progress = (
                 None if data["progress"] is None else sc.MatchProgress.from_dict(data["progress"])
@@ -229,7 +303,9 @@ class MatchState:
                 data["disputed"],
                 data["outcome"],
                 data["forfeit"],
-                None if last is None else LastPlay.from_json(last, deal.rules if deal else None),
+                None
+                if last is None
+                else LastPlay.from_json(last, deal, deal.rules if deal else None),
                 data["entered"],
                 None if counter is None else _entry_from_json(counter),
             )
