@@ -78,7 +78,7 @@ def remove(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0019_member_erasure"),
+        ("tournaments", "0022_club_and_team_language"),
     ]
 
     operations = [migrations.RunPython(install, remove)]
