@@ -196,7 +196,7 @@ def _described_since(
             return None
         rows = rows[1:]
     plays, after = list(kept.plays), kept.after
-    for _, _, kind, payload in rows:
+    for _seq, _hash, kind, payload in rows:
         if kind == K.MOVE_PLAYED:
             move = payload["move"]
             before = floor_houses(after)
