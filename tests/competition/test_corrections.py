@@ -56,6 +56,17 @@ def correct(club: Club, match: Match, payload: dict[str, Any], **options: Any) -
         )  # fmt: skip
 
 
+def void(club: Club, match: Match, deal: int) -> Any:
+    """Void a deal of ``match`` as its director would (a short deck)."""
+    match.refresh_from_db()
+    with committed():
+        return apply_correction(
+            actor=club.organizer, match=match, kind="deal_voided",
+            payload={"deal": deal, "reason": "played with a short deck"},
+            expected_seq=match.last_seq,
+        )  # fmt: skip
+
+
 def points_of(stage: Stage) -> dict[int, int]:
     latest = StandingRow.objects.filter(stage=stage).order_by("-as_of_round").first()
     assert latest is not None
@@ -149,12 +160,7 @@ def test_a_voided_deal_reopens_a_finished_match_and_its_round() -> None:
     assert first.status == Round.Status.COMPLETE
     match = fixture.match
     assert match is not None
-    with committed():
-        apply_correction(
-            actor=club.organizer, match=match, kind="deal_voided",
-            payload={"deal": 2, "reason": "played with a short deck"},
-            expected_seq=match.last_seq,
-        )  # fmt: skip
+    void(club, match, 2)
     match.refresh_from_db()
     fixture.refresh_from_db()
     first.refresh_from_db()

@@ -21,7 +21,6 @@ from api import results, webhooks
 from api.models import Webhook, WebhookCursor, WebhookDelivery
 from api.tasks import catch_up
 from competition import services
-from competition.corrections import apply_correction
 from competition.models import Fixture
 from scoring.services import update_match_projection
 from tests.scoring.helpers import committed
@@ -31,7 +30,7 @@ from tournaments.models import Happening, Tournament
 from tournaments.services import match_append_event
 
 from .helpers import Club, make_club
-from .test_corrections import correct, flip, score
+from .test_corrections import correct, flip, score, void
 
 pytestmark = pytest.mark.django_db
 
@@ -154,13 +153,7 @@ def test_a_voided_deal_and_the_match_it_reopens_are_told() -> None:
     match = fixture.match
     hook = subscribe(club, "match.reopened", "deal.voided")
     score(match, 60, 70)
-    match.refresh_from_db()
-    with committed():
-        apply_correction(
-            actor=club.organizer, match=match, kind="deal_voided",
-            payload={"deal": 2, "reason": "played with a short deck"},
-            expected_seq=match.last_seq,
-        )  # fmt: skip
+    void(club, match, 2)
     [voided] = log_of(club.tournament, "deal.voided")
     assert voided["deal"] == 2 and voided["replaced"]["points"] == [70, 30]
     [reopened] = log_of(club.tournament, "match.reopened")
