@@ -76,7 +76,7 @@ def token_create(
                 status_code=403,
             )
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
         held = (
             ApiToken.objects.filter(user=user, team_link__isnull=True)
             .exclude(expiry__lt=timezone.now())
@@ -192,7 +192,7 @@ def webhook_create(
     already. The tournament's row is locked while counting, so two at once cannot pass the cap.
     """
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         held = Webhook.objects.filter(tournament=tournament).count()
         if held >= settings.WEBHOOK_MAX_PER_TOURNAMENT:
             raise Problem(

@@ -71,7 +71,7 @@ def _claim(delivery_id: int) -> tuple[Claim, WebhookDelivery | None, int]:
         delivery = (
             # the delivery's row alone (PostgreSQL would lock the joined webhook's row too,
             # and two claims of one tournament's hooks would wait on each other's)
-            WebhookDelivery.objects.select_for_update(of=("self",))
+            WebhookDelivery.objects.select_for_update(no_key=True, of=("self",))
             .select_related("webhook")
             .filter(pk=delivery_id)
             .first()
@@ -89,7 +89,9 @@ def _claim(delivery_id: int) -> tuple[Claim, WebhookDelivery | None, int]:
         hook = delivery.webhook
         if not hook.active:
             return Claim.PAUSED, delivery, 0
-        hooks = Webhook.objects.select_for_update().filter(tournament_id=hook.tournament_id)
+        hooks = Webhook.objects.select_for_update(no_key=True).filter(
+            tournament_id=hook.tournament_id
+        )
         ids = list(hooks.order_by("pk").values_list("pk", flat=True))
         under_way = (
             WebhookDelivery.objects.filter(webhook_id__in=ids, sending_until__gt=now)
@@ -153,7 +155,9 @@ def _send(delivery: WebhookDelivery) -> tuple[int | None, str]:
 def _record(delivery_id: int, number: int, code: int | None, error: str, began: float) -> bool:
     """Record the outcome of attempt ``number``; return whether the delivery is done."""
     with transaction.atomic():
-        delivery = WebhookDelivery.objects.select_for_update().filter(pk=delivery_id).first()
+        delivery = (
+            WebhookDelivery.objects.select_for_update(no_key=True).filter(pk=delivery_id).first()
+        )
         if delivery is None:
             return True  # its subscription was deleted meanwhile
         WebhookAttempt.objects.filter(delivery=delivery, number=number).update(

@@ -122,7 +122,7 @@ def consume(tournament_id: int) -> int:
             WebhookCursor.objects.bulk_create(
                 [WebhookCursor(tournament_id=tournament_id)], ignore_conflicts=True
             )
-            cursor = WebhookCursor.objects.select_for_update().get(pk=tournament_id)
+            cursor = WebhookCursor.objects.select_for_update(no_key=True).get(pk=tournament_id)
             rows = happenings.since(tournament_id, cursor.last_seq, BATCH)
             if not rows:
                 return made_total

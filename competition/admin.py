@@ -81,7 +81,7 @@ class StageForm(forms.ModelForm):  # type: ignore[type-arg]  # generic in the st
             elif isinstance(tournament, Tournament):
                 # Locked until the admin's transaction ends (the stage saved): an add at the
                 # same time, here or through the services, waits and takes the next order.
-                Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+                Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
                 last = tournament.stages.order_by("-order").values_list("order", flat=True)
                 data["order"] = (last.first() or 0) + 1
         return data
@@ -132,7 +132,9 @@ class StageAdmin(TournamentScopedAdmin):
         """On a change (or a delete), the stage is read locked: it cannot start meanwhile."""
         obj = super().get_object(request, object_id, from_field)
         if obj is not None and request.method == "POST":
-            locked = Stage.objects.select_for_update(of=("self",)).select_related("tournament")
+            locked = Stage.objects.select_for_update(no_key=True, of=("self",)).select_related(
+                "tournament"
+            )
             obj = locked.get(pk=obj.pk)
         return obj
 

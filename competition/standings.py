@@ -211,7 +211,7 @@ def update_stage_standings(*, stage_id: int, rebuild: bool = False) -> int:
         # what that one read, so no run can write an older table over a newer one.
         checkpoints = {
             c.as_of_round: c
-            for c in StandingsCheckpoint.objects.select_for_update()
+            for c in StandingsCheckpoint.objects.select_for_update(no_key=True)
             .filter(stage=stage)
             .order_by("as_of_round")
         }

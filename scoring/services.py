@@ -168,7 +168,7 @@ def _locked_result(match_id: int) -> MatchResult | None:
 
     None when there is no such match, or the match has no events yet (no row is made for it).
     """
-    rows = MatchResult.objects.select_for_update()
+    rows = MatchResult.objects.select_for_update(no_key=True)
     result = rows.filter(match_id=match_id).first()
     if result is not None:
         return result

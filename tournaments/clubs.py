@@ -95,7 +95,9 @@ def club_for(user: Any) -> Club:
         raise ClubNotPermitted("sign in to have a club")
     with transaction.atomic():
         # One at a time per user (PostgreSQL): two first requests make one club, not two.
-        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values("pk"))
+        list(
+            get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).values("pk")
+        )
         club = Club.objects.filter(directors=user).order_by("created_at", "id").first()
         if club is None:
             club = club_create(actor=user, name=f"{display_name(user)}'s club")
@@ -127,7 +129,7 @@ def club_update(
             raise InvalidClubData("a language is a code such as hi or ur", code="bad_club")
         changes["language"] = language
     with transaction.atomic():
-        stored = Club.objects.select_for_update().get(pk=club.pk)
+        stored = Club.objects.select_for_update(no_key=True).get(pk=club.pk)
         for field, value in changes.items():
             setattr(stored, field, value)
         _checked(stored, code="bad_club")
@@ -182,7 +184,7 @@ def member_update(
     if user is not UNCHANGED:
         changes["user"] = user
     with transaction.atomic():
-        stored = Player.objects.select_for_update().get(pk=member.pk)
+        stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if stored.club_id != member.club_id:  # moved meanwhile: check against where it is
             raise ClubNotPermitted(f"{member} is no longer a member of that club")
         if user is not UNCHANGED and user is not None:

@@ -108,7 +108,7 @@ def write(
         [HappeningsHead(tournament_id=tournament_id)], ignore_conflicts=True
     )
     # locked until the commit: the next writer waits for this one, and takes the next seq
-    head = HappeningsHead.objects.select_for_update().get(pk=tournament_id)
+    head = HappeningsHead.objects.select_for_update(no_key=True).get(pk=tournament_id)
     if key:
         found = Happening.objects.filter(tournament_id=tournament_id, key=key[:120]).first()
         if found is not None:

@@ -46,7 +46,7 @@ def member_invite(*, actor: Any, member: Player) -> tuple[MemberInvite, str]:
     if member.club_id is None or not is_club_director(actor, member.club_id):
         raise ClubNotPermitted("only a director of the member's club may invite them")
     with transaction.atomic():
-        stored = Player.objects.select_for_update().get(pk=member.pk)
+        stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if Erasure.objects.filter(member=stored).exists():  # a person back is a new member
             raise InvalidClubData(
                 f"{stored.name} is erased: an account is never linked to them again",
@@ -87,13 +87,13 @@ def invite_accept(*, key: str, username: str, password: str) -> Any:
     a member who has an account meanwhile (``has_account``).
     """
     with transaction.atomic():
-        invite = _open(key).select_for_update().first()
+        invite = _open(key).select_for_update(no_key=True).first()
         if invite is None:
             raise InvalidClubData(
                 "this invitation is used, expired or unknown: ask the club for a new one",
                 code="invite_closed",
             )
-        member = Player.objects.select_for_update().get(pk=invite.member_id)
+        member = Player.objects.select_for_update(no_key=True).get(pk=invite.member_id)
         user = _account_for(member, username, password)
         invite.used_at = timezone.now()
         invite.save(update_fields=["used_at"])
@@ -112,7 +112,7 @@ def member_account_create(*, actor: Any, member: Player, username: str, password
     if member.club_id is None or not is_club_director(actor, member.club_id):
         raise ClubNotPermitted("only a director of the member's club may make their account")
     with transaction.atomic():
-        stored = Player.objects.select_for_update().get(pk=member.pk)
+        stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if Erasure.objects.filter(member=stored).exists():
             raise InvalidClubData(
                 f"{stored.name} is erased: an account is never linked to them again",

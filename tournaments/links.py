@@ -105,7 +105,9 @@ def team_link_reissue(*, actor: Any, team: Team) -> tuple[TeamLink, str]:
     """Revoke the team's live link (its cards stop working at once) and make a new one."""
     _require_director(actor, team.tournament_id)
     with transaction.atomic():
-        Team.objects.select_for_update().filter(pk=team.pk).first()  # one reissue at a time
+        Team.objects.select_for_update(no_key=True).filter(
+            pk=team.pk
+        ).first()  # one reissue at a time
         TeamLink.objects.filter(team=team, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )

@@ -58,7 +58,7 @@ class CodeRefused(NotPermitted):
 def _row(match_id: int) -> TablePhones:
     """Return the match's row, locked for this transaction (made if it has none)."""
     TablePhones.objects.get_or_create(match_id=match_id)
-    return TablePhones.objects.select_for_update().get(match_id=match_id)
+    return TablePhones.objects.select_for_update(no_key=True).get(match_id=match_id)
 
 
 def heard(

@@ -122,7 +122,7 @@ def erase_member(*, actor: Any, member: Player) -> Erasure:
     club = Club.objects.get(pk=member.club_id)
     by_member = own(actor, member) and not is_club_director(actor, club)
     with transaction.atomic():
-        stored = Player.objects.select_for_update().get(pk=member.pk)
+        stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if stored.club_id != club.pk:
             raise ClubNotPermitted("the member is no longer a member of that club")
         if Erasure.objects.filter(member=stored).exists():
@@ -203,7 +203,7 @@ def _rename_teams(member: Player, label: str) -> dict[int, tuple[str, str]]:
     """Rewrite the name of each team of ``member`` that holds theirs; return the changes."""
     pattern = name_pattern(member.name)
     renamed: dict[int, tuple[str, str]] = {}
-    teams = Team.objects.select_for_update().filter(
+    teams = Team.objects.select_for_update(no_key=True).filter(
         Q(first_player=member) | Q(second_player=member)
     )
     for team in teams.order_by("pk"):

@@ -169,7 +169,7 @@ def seat_release(*, actor: Any, match: Match, seat: int) -> SeatClaim:
     if not is_director(actor, match.tournament_id):
         raise ClubNotPermitted("only a director of this tournament may release a seat")
     with transaction.atomic():
-        claim = _holding(match).filter(seat=seat).select_for_update().first()
+        claim = _holding(match).filter(seat=seat).select_for_update(no_key=True).first()
         if claim is None:
             raise SeatRefused(
                 f"{player_name(match, seat)}'s seat is held by no phone: nothing to release.",

@@ -91,7 +91,7 @@ def match_reassign(*, match: Match, team0: Team | None, team1: Team | None) -> M
     history to keep).
     """
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         if locked.last_seq:
             raise MatchStateConflict(
                 f"match {locked.pk} has begun: its teams are fixed", code="match_started"

@@ -49,7 +49,7 @@ def schedule_standings(stage_id: int) -> None:
 def locked_or_gone(queryset: QuerySet[_M] | Manager[_M], pk: int, what: str) -> _M:
     """Return the row ``pk`` of ``queryset`` locked for update, or refuse: it was removed
     meanwhile (a draft discarded, a stage removed, by another director at the same moment)."""
-    row = queryset.select_for_update().filter(pk=pk).first()
+    row = queryset.select_for_update(no_key=True).filter(pk=pk).first()
     if row is None:
         raise NotNow(f"{what} is no longer there: reload the page", code="gone")
     return row

@@ -43,7 +43,7 @@ def team_register(
     with transaction.atomic():
         # The tournament's row is the lock every registration takes: two at once could
         # otherwise both find a player free and seat them in two teams.
-        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         try:
             team.full_clean()
         except ValidationError as exc:
@@ -90,7 +90,7 @@ def team_check_in(*, actor: Any, team: Team) -> Registration:
 
 
 def locked_registration(team: Team) -> Registration:
-    registration, _ = Registration.objects.select_for_update().get_or_create(
+    registration, _ = Registration.objects.select_for_update(no_key=True).get_or_create(
         team=team, defaults={"tournament_id": team.tournament_id}
     )
     return registration
@@ -105,7 +105,9 @@ def enter_late(team: Team) -> None:
     starts. With neither while a stage has started, NotNow (``late_entry_refused``) says why.
     """
     stages = list(
-        Stage.objects.select_for_update().filter(tournament_id=team.tournament_id).order_by("order")
+        Stage.objects.select_for_update(no_key=True)
+        .filter(tournament_id=team.tournament_id)
+        .order_by("order")
     )
     started = [s for s in stages if s.status != Stage.Status.PENDING]
     if not started:
@@ -247,7 +249,7 @@ def team_rename(*, actor: Any, team: Team, name: str) -> Team:
     """Rename a team (its matches and standings show the new name at once)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
-        locked = Team.objects.select_for_update().get(pk=team.pk)
+        locked = Team.objects.select_for_update(no_key=True).get(pk=team.pk)
         locked.name = " ".join((name or "").split())
         try:
             locked.full_clean()
@@ -262,7 +264,7 @@ def team_language(*, actor: Any, team: Team, language: str) -> Team:
     one of ``settings.LANGUAGES``."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
-        locked = Team.objects.select_for_update().get(pk=team.pk)
+        locked = Team.objects.select_for_update(no_key=True).get(pk=team.pk)
         locked.language = language
         try:
             locked.full_clean()

@@ -39,7 +39,7 @@ def fixture_match_completed(*, match_id: int) -> Fixture | None:
     if fixture is None:
         return None  # a match that no stage scheduled
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().get(pk=fixture.stage_id)
+        stage = Stage.objects.select_for_update(no_key=True).get(pk=fixture.stage_id)
         fixture = Fixture.objects.select_related("round").get(pk=fixture.pk)
         outcome = fixture_result_of(MatchResult.objects.filter(match_id=match_id).first())
         was_complete = fixture.round.status == Round.Status.COMPLETE

@@ -169,7 +169,7 @@ def teams_register(
     if not lines:
         raise InvalidSettings("name at least one team", code="bad_team")
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         plan = teams_plan(tournament=tournament, lines=lines, actor=actor)
         problems = [f"line {p.line.line}: {why}" for p in plan for why in p.problems]
         if problems:

@@ -39,7 +39,7 @@ def stage_create(
     _common.require_director(actor, tournament)
     refuse_unknown(settings)
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         last = tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0
         stage = Stage(tournament=tournament, order=last + 1, **settings)
         check_settings(stage)
@@ -174,7 +174,7 @@ def stage_remove(*, actor: Any, stage: Stage) -> None:
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(pk=stage.tournament_id).first()
+        Tournament.objects.select_for_update(no_key=True).filter(pk=stage.tournament_id).first()
         locked = Stage.objects.filter(pk=stage.pk).first()
         if locked is None:
             return

@@ -65,9 +65,9 @@ def team_reinstate(*, actor: Any, team: Team) -> Registration:
             return registration
         # the stages' rows first: a result comes in under its stage's lock, so no round
         # completes between the look at it here and the fixtures given back
-        list(Stage.objects.select_for_update().filter(tournament_id=team.tournament_id))
+        list(Stage.objects.select_for_update(no_key=True).filter(tournament_id=team.tournament_id))
         decided = list(
-            Fixture.objects.select_for_update(of=("self",))
+            Fixture.objects.select_for_update(no_key=True, of=("self",))
             .filter(stage__tournament_id=team.tournament_id, withdrawal__team=team.pk)
             .select_related("stage", "round", "team_a", "team_b")
             .order_by("stage__order", "round__number", "table", "key", "pk")

@@ -208,7 +208,7 @@ def _pair(a: int, b: int) -> tuple[int, int]:
 
 def locked_checkpoint(club_id: int) -> RatingCheckpoint | None:
     """Return the club's checkpoint row, locked until the transaction ends (None: no club)."""
-    rows = RatingCheckpoint.objects.select_for_update()
+    rows = RatingCheckpoint.objects.select_for_update(no_key=True)
     found = rows.filter(club_id=club_id).first()
     if found is not None:
         return found

@@ -37,7 +37,7 @@ def club_seasons_update(
     how many rated matches a rating is settled (None: as it was). All or nothing."""
     _require_director(actor, club)
     with transaction.atomic():
-        settings, _ = ClubSeasons.objects.select_for_update().get_or_create(club=club)
+        settings, _ = ClubSeasons.objects.select_for_update(no_key=True).get_or_create(club=club)
         if public is not None:
             settings.public = bool(public)
         if settled_after is not None:
@@ -78,7 +78,7 @@ def season_update(*, actor: Any, season: Season, **fields: Any) -> Season:
     if unknown:
         raise InvalidClubData(f"unknown season field(s): {', '.join(unknown)}", code="bad_season")
     with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
+        locked = Season.objects.select_for_update(no_key=True).get(pk=season.pk)
         for field, value in fields.items():
             setattr(locked, field, " ".join(value.split()) if field == "name" else value)
         _checked(locked)
@@ -102,7 +102,7 @@ def member_rating_privacy_update(*, actor: Any, member: Player, hidden: bool) ->
     if not isinstance(hidden, bool):
         raise InvalidClubData("hidden: true or false", code="bad_season")
     with transaction.atomic():
-        choice, _ = RatingPrivacy.objects.select_for_update().get_or_create(
+        choice, _ = RatingPrivacy.objects.select_for_update(no_key=True).get_or_create(
             player=member, defaults={"changed_at": timezone.now()}
         )
         choice.hidden = hidden

@@ -26,7 +26,7 @@ class Command(BaseCommand):
         for match_id in ids:
             try:
                 with transaction.atomic():  # locked: no append can slip in mid-rebuild
-                    match = Match.objects.select_for_update().get(pk=match_id)
+                    match = Match.objects.select_for_update(no_key=True).get(pk=match_id)
                     rebuild_snapshot(match)
             except LogInconsistent as exc:
                 failed += 1
