@@ -60,6 +60,10 @@ MARKED_TEMPLATES = [
     "_phone_state.html",
     "_app_head.html",
     "_share.html",
+    "tournament.html",
+    "_live.html",
+    "_standings.html",
+    "_bracket_slot.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
