@@ -64,6 +64,8 @@ MARKED_TEMPLATES = [
     "_live.html",
     "_standings.html",
     "_bracket_slot.html",
+    "match.html",
+    "_match_live.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
