@@ -84,6 +84,8 @@ MARKED_MODULES = [
     "api/problems.py",
     "web/views/offline.py",
     "web/share.py",
+    "web/charts.py",
+    "web/pages.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
@@ -404,8 +406,9 @@ def _names(club: Club) -> set[str]:
 
 #: words a translated page keeps: the brand, the API's own name, the name of the account
 #: signed in on the recorder's phone ("Sign out scorekeeper", in its language), and the keys
-#: of a keyboard as they are printed on it (the card grid's help: Home, End, Space, Enter)
-KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter"}
+#: of a keyboard as they are printed on it (the card grid's help: Home, End, Space, Enter),
+#: and the name of a file format (the tournament page's "Results as CSV")
+KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter", "csv"}
 
 
 def _english_left(page: str, allowed: set[str]) -> list[str]:
@@ -557,3 +560,50 @@ def test_a_hindi_phone_hears_its_codes_refused_and_taken_in_hindi(desk: Committi
     assert by_code(one, match, theirs).status_code == 302
     page = html.unescape(one.get(f"/keep/{match.pk}/").content.decode())
     assert f"डील 1 की पुष्टि {match.team1.name} ने अपने कोड से की।" in page
+
+
+# --- no English left on the public pages -----------------------------------------------------
+
+
+def _public_pages(club: Club) -> list[tuple[str, str]]:
+    """The public pages of an evening, each as (name, address): the tournament page, its live
+    part and a match sheet with a deal entered."""
+    score = club.matches[0]
+    entering = CommittingClient()
+    entering.get(_link(club, score.team0))
+    entering.post(
+        f"/keep/{score.pk}/enter/",
+        {"expected_seq": Match.objects.get(pk=score.pk).last_seq, "client_id": "public-entry",
+         "points_a": "60", "points_b": "40", "sweeps_a": "1", "sweeps_b": "0"},
+    )  # fmt: skip
+    slug = club.tournament.slug
+    return [
+        ("tournament", f"/t/{slug}/"),
+        ("tournament-live", f"/t/{slug}/live/"),
+        ("match-sheet", f"/m/{score.pk}/"),
+    ]
+
+
+def test_the_scan_finds_english_on_the_english_public_pages(evening: Club) -> None:
+    """(the scan below proves something on the public pages too)"""
+    allowed = _names(evening) | KEPT_WORDS
+    for name, path in _public_pages(evening):
+        page = _phone("en").get(path).content.decode()
+        assert len(_english_left(page, allowed)) > 5, name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_public_pages_show_no_english_outside_names_and_numbers(
+    evening: Club, language: str
+) -> None:
+    allowed = _names(evening) | KEPT_WORDS
+    left: dict[str, list[str]] = {}
+    for name, path in _public_pages(evening):
+        answer = _phone(language).get(path)
+        assert answer.status_code == 200, name
+        page = answer.content.decode()
+        if name != "tournament-live":  # a part of a page, without <html>
+            assert _html_tag(page)[0] == language
+        if found := _english_left(page, allowed):
+            left[name] = found
+    assert not left, (language, left)
