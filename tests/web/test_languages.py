@@ -66,6 +66,9 @@ MARKED_TEMPLATES = [
     "_bracket_slot.html",
     "match.html",
     "_match_live.html",
+    "print.html",
+    "_print.html",
+    "_bracket_results.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -567,7 +570,7 @@ def test_a_hindi_phone_hears_its_codes_refused_and_taken_in_hindi(desk: Committi
 
 def _public_pages(club: Club) -> list[tuple[str, str]]:
     """The public pages of an evening, each as (name, address): the tournament page, its live
-    part and a match sheet with a deal entered."""
+    part, a match sheet with a deal entered, and the printable pairings and standings."""
     score = club.matches[0]
     entering = CommittingClient()
     entering.get(_link(club, score.team0))
@@ -581,6 +584,7 @@ def _public_pages(club: Club) -> list[tuple[str, str]]:
         ("tournament", f"/t/{slug}/"),
         ("tournament-live", f"/t/{slug}/live/"),
         ("match-sheet", f"/m/{score.pk}/"),
+        ("print", f"/t/{slug}/print/"),
     ]
 
 
