@@ -123,6 +123,12 @@ FIXTURE_STATUSES: dict[str, Promise] = {
     "ready": pgettext_lazy("fixture", "ready"),
 }
 
+#: how a season's ladder scores an evening (seasons.models.Season.Rule)
+LADDER_RULES: dict[str, Promise] = {
+    "places": gettext_lazy("points per place each evening"),
+    "wins": gettext_lazy("points per match won"),
+}
+
 #: the prefix of a bracket fixture's key: which part's rounds it counts in
 _KEY_ROUNDS: dict[str, Promise] = {
     "R": gettext_lazy("round %(number)s, match %(index)s"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import html
 import re
+from datetime import date, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.utils.translation.template import templatize
 
 from competition.models import Registration
+from seasons.models import ClubSeasons, Season
 from tournaments import links
 from tournaments.models import Club as ClubRow
 from tournaments.models import Match, Player, Team
@@ -69,6 +71,7 @@ MARKED_TEMPLATES = [
     "print.html",
     "_print.html",
     "_bracket_results.html",
+    "club_page.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -99,8 +102,9 @@ KEPT = re.compile(r"%\(\w+\)s|<[^>]+>|\{\w+\}")
 
 def _marked_in_templates() -> set[tuple[str | None, str]]:
     """Every (context, msgid) the marked templates ask for, read as makemessages reads them."""
-    call = re.compile(r"\b(n?p?gettext)\(((?:u'(?:[^'\\]|\\.)*'(?:, )?)+)")
-    text = re.compile(r"u'(?:[^'\\]|\\.)*'")
+    quoted = r"""u(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""  # either quote: "club's"
+    call = re.compile(rf"\b(n?p?gettext)\(((?:{quoted}(?:, )?)+)")
+    text = re.compile(quoted)
     found: set[tuple[str | None, str]] = set()
     for name in MARKED_TEMPLATES:
         folder = ROOT / "web/templates" / ("" if name[0].isdigit() or "/" in name else "web")
@@ -410,8 +414,8 @@ def _names(club: Club) -> set[str]:
 #: words a translated page keeps: the brand, the API's own name, the name of the account
 #: signed in on the recorder's phone ("Sign out scorekeeper", in its language), and the keys
 #: of a keyboard as they are printed on it (the card grid's help: Home, End, Space, Enter),
-#: and the name of a file format (the tournament page's "Results as CSV")
-KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter", "csv"}
+#: and the names of file formats (the tournament page's "Results as CSV", a club's ".ics")
+KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter", "csv", "ics"}
 
 
 def _english_left(page: str, allowed: set[str]) -> list[str]:
@@ -570,7 +574,15 @@ def test_a_hindi_phone_hears_its_codes_refused_and_taken_in_hindi(desk: Committi
 
 def _public_pages(club: Club) -> list[tuple[str, str]]:
     """The public pages of an evening, each as (name, address): the tournament page, its live
-    part, a match sheet with a deal entered, and the printable pairings and standings."""
+    part, a match sheet with a deal entered, the printable pairings and standings, and the
+    club's page (made public, with a season)."""
+    row = ClubRow.objects.get(pk=club.tournament.club_id)
+    ClubSeasons.objects.update_or_create(club=row, defaults={"public": True})
+    today = date.today()
+    Season.objects.create(
+        club=row, name="Basant", starts_on=today - timedelta(days=30),
+        ends_on=today + timedelta(days=30), best=2,
+    )  # fmt: skip
     score = club.matches[0]
     entering = CommittingClient()
     entering.get(_link(club, score.team0))
@@ -585,6 +597,7 @@ def _public_pages(club: Club) -> list[tuple[str, str]]:
         ("tournament-live", f"/t/{slug}/live/"),
         ("match-sheet", f"/m/{score.pk}/"),
         ("print", f"/t/{slug}/print/"),
+        ("club", f"/c/{row.slug}/"),
     ]
 
 

@@ -75,3 +75,8 @@ def round_status(code: str | None) -> str:
 @register.filter("fixture_status")
 def fixture_status(code: str | None) -> str:
     return words.said(words.FIXTURE_STATUSES, code)
+
+
+@register.filter("ladder_rule")
+def ladder_rule(code: str | None) -> str:
+    return words.said(words.LADDER_RULES, code)
