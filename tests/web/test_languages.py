@@ -72,6 +72,7 @@ MARKED_TEMPLATES = [
     "_print.html",
     "_bracket_results.html",
     "club_page.html",
+    "member_page.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
