@@ -576,7 +576,7 @@ def test_a_hindi_phone_hears_its_codes_refused_and_taken_in_hindi(desk: Committi
 def _public_pages(club: Club) -> list[tuple[str, str]]:
     """The public pages of an evening, each as (name, address): the tournament page, its live
     part, a match sheet with a deal entered, the printable pairings and standings, and the
-    club's page (made public, with a season)."""
+    club's page (made public, with a season) and a member's."""
     row = ClubRow.objects.get(pk=club.tournament.club_id)
     ClubSeasons.objects.update_or_create(club=row, defaults={"public": True})
     today = date.today()
@@ -599,6 +599,7 @@ def _public_pages(club: Club) -> list[tuple[str, str]]:
         ("match-sheet", f"/m/{score.pk}/"),
         ("print", f"/t/{slug}/print/"),
         ("club", f"/c/{row.slug}/"),
+        ("member", f"/c/{row.slug}/m/{_player_ids(club)[0]}/"),
     ]
 
 
