@@ -626,3 +626,19 @@ def test_the_public_pages_show_no_english_outside_names_and_numbers(
         if found := _english_left(page, allowed):
             left[name] = found
     assert not left, (language, left)
+
+
+@pytest.mark.parametrize("language", ["en", "ur"])
+def test_the_tournament_pages_first_poll_is_answered_not_modified_in_its_language(
+    evening: Club, language: str
+) -> None:
+    """(the page's own version names its language, as the live part's ETag does, so the
+    first poll costs nothing; a phone that switches language is sent the part again)"""
+    phone = _phone(language)
+    path = f"/t/{evening.tournament.slug}/"
+    found = re.search(r'data-etag="([^"]+)"', phone.get(path).content.decode())
+    assert found is not None
+    etag = html.unescape(found.group(1))
+    assert phone.get(f"{path}live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    other = _phone("hi" if language == "ur" else "bn")
+    assert other.get(f"{path}live/", HTTP_IF_NONE_MATCH=etag).status_code == 200
