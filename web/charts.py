@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import NamedTuple
 
+from django.utils.translation import gettext as _
+
 WIDTH, HEIGHT, PAD = 640, 220, 34
 LEAD = 100  # L2: a lead of 100 wins a bazzi, so the scale always shows it
 
@@ -34,14 +36,23 @@ def running_difference(points: Sequence[Point], teams: Sequence[str]) -> str:
     True
     """
     a, b = (escape(t) for t in teams)
-    title = f"Running difference, {a} minus {b}"
+    ahead_a, ahead_b = (_("%(team)s ahead") % {"team": t} for t in (a, b))
+    title = _("Running difference, %(a)s minus %(b)s") % {"a": a, "b": b}
     if not points:
-        desc = "No deal has been scored yet."
+        desc = _("No deal has been scored yet.")
     else:
         said = [
-            f"deal {p.deal}: {p.reached:+d}"
-            + (f", bazzi to {escape(teams[p.bazzi])}" if p.bazzi is not None else "")
-            + (f", back to {p.after:+d}" if p.after != p.reached else "")
+            _("deal %(deal)s: %(reached)s") % {"deal": p.deal, "reached": f"{p.reached:+d}"}
+            + (
+                _(", bazzi to %(team)s") % {"team": escape(teams[p.bazzi])}
+                if p.bazzi is not None
+                else ""
+            )
+            + (
+                _(", back to %(after)s") % {"after": f"{p.after:+d}"}
+                if p.after != p.reached
+                else ""
+            )
             for p in points
         ]
         desc = "; ".join(said) + "."
@@ -72,9 +83,9 @@ def running_difference(points: Sequence[Point], teams: Sequence[str]) -> str:
     )
     parts.append(f'<text x="4" y="{y(LEAD) + 4:.1f}" class="chart-label">+{LEAD}</text>')
     parts.append(f'<text x="4" y="{y(-LEAD) + 4:.1f}" class="chart-label">-{LEAD}</text>')
-    parts.append(f'<text x="{PAD + 4}" y="{PAD - 8}" class="chart-label">{a} ahead</text>')
+    parts.append(f'<text x="{PAD + 4}" y="{PAD - 8}" class="chart-label">{ahead_a}</text>')
     parts.append(
-        f'<text x="{PAD + 4}" y="{HEIGHT - PAD + 20}" class="chart-label">{b} ahead</text>'
+        f'<text x="{PAD + 4}" y="{HEIGHT - PAD + 20}" class="chart-label">{ahead_b}</text>'
     )
     if points:
         line = [(x(0), y(0))]
@@ -91,8 +102,9 @@ def running_difference(points: Sequence[Point], teams: Sequence[str]) -> str:
                 continue
             initial = escape(teams[p.bazzi][:1].upper())
             name = escape(teams[p.bazzi])
+            said_bazzi = _("Deal %(deal)s: bazzi to %(team)s") % {"deal": p.deal, "team": name}
             parts.append(
-                f'<g class="chart-bazzi"><title>Deal {p.deal}: bazzi to {name}</title>'
+                f'<g class="chart-bazzi"><title>{said_bazzi}</title>'
                 f'<circle cx="{px:.1f}" cy="{py:.1f}" r="9"/>'
                 f'<text x="{px:.1f}" y="{py + 4:.1f}" text-anchor="middle">{initial}</text></g>'
             )

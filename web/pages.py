@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 
 from django.db.models import Count, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 import seep_core as sc
 from competition import selectors as competition
@@ -239,16 +240,20 @@ def standings_words(stage: Stage, rounds: list[Round], as_of: int | None) -> str
     complete = [r for r in rounds if r.number <= as_of and r.status == Round.Status.COMPLETE]
     last = complete[-1] if complete else None
     if last is not None and last.number == as_of:
-        return f"after {last}"
+        return _("after %(round)s") % {"round": words.round_name(last)}
     playing = next((r for r in rounds if r.number == as_of), None)
     counts = Fixture.objects.filter(stage=stage, round__number=as_of).aggregate(
         total=Count("pk"), decided=Count("pk", filter=~Q(result=""))
     )
     decided, total = counts["decided"] or 0, counts["total"] or 0
-    after = "" if last is None else f"after {last}"
+    after = "" if last is None else _("after %(round)s") % {"round": words.round_name(last)}
     if not decided:
-        return after or "before the first result"
-    partly = f"with {decided} of {total} results of {playing or f'round {as_of}'}"
+        return after or _("before the first result")
+    partly = _("with %(decided)s of %(total)s results of %(round)s") % {
+        "decided": decided,
+        "total": total,
+        "round": words.round_name(playing or f"round {as_of}"),
+    }
     return f"{after}, {partly}" if after else partly
 
 
@@ -568,7 +573,7 @@ def seated_side(match: Match, user_id: int | None) -> int | None:
     """Return the team (0, 1) whose player ``user_id`` is, or None."""
     if user_id is None:
         return None
-    for seat, player, _ in seat_list(match):
+    for seat, player, _team in seat_list(match):
         if player.user_id == user_id:
             return seat % 2
     return None

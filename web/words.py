@@ -82,6 +82,53 @@ STATUSES: dict[str, Promise] = {
     "called_off": gettext_lazy("called off"),
 }
 
+#: how a match is recorded (tournaments.matchlog.Mode), as its sheet says it
+MODES: dict[str, Promise] = {
+    "digital": gettext_lazy("digital (the server deals)"),
+    "table": gettext_lazy("table (every move recorded at a physical table)"),
+    "score": gettext_lazy("score (each deal's result entered)"),
+}
+
+#: a stage's format (competition.models.Stage.Format), as the tournament page says it
+STAGE_FORMATS: dict[str, Promise] = {
+    "round_robin": gettext_lazy("round robin"),
+    "double_round_robin": gettext_lazy("double round robin"),
+    "swiss": gettext_lazy("Swiss"),
+    "single_elimination": gettext_lazy("single elimination"),
+    "double_elimination": gettext_lazy("double elimination"),
+    "groups": gettext_lazy("round-robin groups"),
+}
+
+#: where a stage is (competition.models.Stage.Status)
+STAGE_STATUSES: dict[str, Promise] = {
+    "pending": pgettext_lazy("stage", "pending"),
+    "running": pgettext_lazy("stage", "running"),
+    "complete": pgettext_lazy("stage", "complete"),
+}
+
+#: where a round is (competition.models.Round.Status)
+ROUND_STATUSES: dict[str, Promise] = {
+    "draft": pgettext_lazy("round", "draft"),
+    "published": pgettext_lazy("round", "published"),
+    "complete": pgettext_lazy("round", "complete"),
+}
+
+#: where a fixture is (competition.selectors.fixture_status), on the tournament page
+FIXTURE_STATUSES: dict[str, Promise] = {
+    "void": pgettext_lazy("fixture", "void"),
+    "bye": pgettext_lazy("fixture", "bye"),
+    "decided": pgettext_lazy("fixture", "decided"),
+    "waiting": pgettext_lazy("fixture", "waiting"),
+    "playing": pgettext_lazy("fixture", "playing"),
+    "ready": pgettext_lazy("fixture", "ready"),
+}
+
+#: how a season's ladder scores an evening (seasons.models.Season.Rule)
+LADDER_RULES: dict[str, Promise] = {
+    "places": gettext_lazy("points per place each evening"),
+    "wins": gettext_lazy("points per match won"),
+}
+
 #: the prefix of a bracket fixture's key: which part's rounds it counts in
 _KEY_ROUNDS: dict[str, Promise] = {
     "R": gettext_lazy("round %(number)s, match %(index)s"),
@@ -229,4 +276,11 @@ def bazzi_reason(code: str | None) -> str:
 def status(code: str | None) -> str:
     """Return where a match is, in words: ``status("in_progress") == "in progress"``."""
     found = STATUSES.get(code or "")
+    return str(found) if found is not None else (code or "").replace("_", " ")
+
+
+def said(table: Mapping[str, Promise], code: str | None) -> str:
+    """Return a code in words from one of the tables above, or the code as it is when the
+    table has none: ``said(STAGE_FORMATS, "swiss") == "Swiss"``."""
+    found = table.get(code or "")
     return str(found) if found is not None else (code or "").replace("_", " ")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import html
 import re
+from datetime import date, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.utils.translation.template import templatize
 
 from competition.models import Registration
+from seasons.models import ClubSeasons, Season
 from tournaments import links
 from tournaments.models import Club as ClubRow
 from tournaments.models import Match, Player, Team
@@ -60,6 +62,17 @@ MARKED_TEMPLATES = [
     "_phone_state.html",
     "_app_head.html",
     "_share.html",
+    "tournament.html",
+    "_live.html",
+    "_standings.html",
+    "_bracket_slot.html",
+    "match.html",
+    "_match_live.html",
+    "print.html",
+    "_print.html",
+    "_bracket_results.html",
+    "club_page.html",
+    "member_page.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -78,6 +91,8 @@ MARKED_MODULES = [
     "api/problems.py",
     "web/views/offline.py",
     "web/share.py",
+    "web/charts.py",
+    "web/pages.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
@@ -88,8 +103,9 @@ KEPT = re.compile(r"%\(\w+\)s|<[^>]+>|\{\w+\}")
 
 def _marked_in_templates() -> set[tuple[str | None, str]]:
     """Every (context, msgid) the marked templates ask for, read as makemessages reads them."""
-    call = re.compile(r"\b(n?p?gettext)\(((?:u'(?:[^'\\]|\\.)*'(?:, )?)+)")
-    text = re.compile(r"u'(?:[^'\\]|\\.)*'")
+    quoted = r"""u(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""  # either quote: "club's"
+    call = re.compile(rf"\b(n?p?gettext)\(((?:{quoted}(?:, )?)+)")
+    text = re.compile(quoted)
     found: set[tuple[str | None, str]] = set()
     for name in MARKED_TEMPLATES:
         folder = ROOT / "web/templates" / ("" if name[0].isdigit() or "/" in name else "web")
@@ -398,8 +414,9 @@ def _names(club: Club) -> set[str]:
 
 #: words a translated page keeps: the brand, the API's own name, the name of the account
 #: signed in on the recorder's phone ("Sign out scorekeeper", in its language), and the keys
-#: of a keyboard as they are printed on it (the card grid's help: Home, End, Space, Enter)
-KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter"}
+#: of a keyboard as they are printed on it (the card grid's help: Home, End, Space, Enter),
+#: and the names of file formats (the tournament page's "Results as CSV", a club's ".ics")
+KEPT_WORDS = {"seep", "api", "scorekeeper", "home", "end", "space", "enter", "csv", "ics"}
 
 
 def _english_left(page: str, allowed: set[str]) -> list[str]:
@@ -551,3 +568,77 @@ def test_a_hindi_phone_hears_its_codes_refused_and_taken_in_hindi(desk: Committi
     assert by_code(one, match, theirs).status_code == 302
     page = html.unescape(one.get(f"/keep/{match.pk}/").content.decode())
     assert f"डील 1 की पुष्टि {match.team1.name} ने अपने कोड से की।" in page
+
+
+# --- no English left on the public pages -----------------------------------------------------
+
+
+def _public_pages(club: Club) -> list[tuple[str, str]]:
+    """The public pages of an evening, each as (name, address): the tournament page, its live
+    part, a match sheet with a deal entered, the printable pairings and standings, and the
+    club's page (made public, with a season) and a member's."""
+    row = ClubRow.objects.get(pk=club.tournament.club_id)
+    ClubSeasons.objects.update_or_create(club=row, defaults={"public": True})
+    today = date.today()
+    Season.objects.create(
+        club=row, name="Basant", starts_on=today - timedelta(days=30),
+        ends_on=today + timedelta(days=30), best=2,
+    )  # fmt: skip
+    score = club.matches[0]
+    entering = CommittingClient()
+    entering.get(_link(club, score.team0))
+    entering.post(
+        f"/keep/{score.pk}/enter/",
+        {"expected_seq": Match.objects.get(pk=score.pk).last_seq, "client_id": "public-entry",
+         "points_a": "60", "points_b": "40", "sweeps_a": "1", "sweeps_b": "0"},
+    )  # fmt: skip
+    slug = club.tournament.slug
+    return [
+        ("tournament", f"/t/{slug}/"),
+        ("tournament-live", f"/t/{slug}/live/"),
+        ("match-sheet", f"/m/{score.pk}/"),
+        ("print", f"/t/{slug}/print/"),
+        ("club", f"/c/{row.slug}/"),
+        ("member", f"/c/{row.slug}/m/{_player_ids(club)[0]}/"),
+    ]
+
+
+def test_the_scan_finds_english_on_the_english_public_pages(evening: Club) -> None:
+    """(the scan below proves something on the public pages too)"""
+    allowed = _names(evening) | KEPT_WORDS
+    for name, path in _public_pages(evening):
+        page = _phone("en").get(path).content.decode()
+        assert len(_english_left(page, allowed)) > 5, name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_public_pages_show_no_english_outside_names_and_numbers(
+    evening: Club, language: str
+) -> None:
+    allowed = _names(evening) | KEPT_WORDS
+    left: dict[str, list[str]] = {}
+    for name, path in _public_pages(evening):
+        answer = _phone(language).get(path)
+        assert answer.status_code == 200, name
+        page = answer.content.decode()
+        if name != "tournament-live":  # a part of a page, without <html>
+            assert _html_tag(page)[0] == language
+        if found := _english_left(page, allowed):
+            left[name] = found
+    assert not left, (language, left)
+
+
+@pytest.mark.parametrize("language", ["en", "ur"])
+def test_the_tournament_pages_first_poll_is_answered_not_modified_in_its_language(
+    evening: Club, language: str
+) -> None:
+    """(the page's own version names its language, as the live part's ETag does, so the
+    first poll costs nothing; a phone that switches language is sent the part again)"""
+    phone = _phone(language)
+    path = f"/t/{evening.tournament.slug}/"
+    found = re.search(r'data-etag="([^"]+)"', phone.get(path).content.decode())
+    assert found is not None
+    etag = html.unescape(found.group(1))
+    assert phone.get(f"{path}live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    other = _phone("hi" if language == "ur" else "bn")
+    assert other.get(f"{path}live/", HTTP_IF_NONE_MATCH=etag).status_code == 200

@@ -50,3 +50,33 @@ def card_language(team: Team) -> str:
 def direction(language: str) -> str:
     """Return the writing direction of a language: ``"ur"|direction == "rtl"``."""
     return languages.direction(language)
+
+
+@register.filter("mode_name")
+def mode_name(code: str | None) -> str:
+    return words.said(words.MODES, code)
+
+
+@register.filter("stage_format")
+def stage_format(code: str | None) -> str:
+    return words.said(words.STAGE_FORMATS, code)
+
+
+@register.filter("stage_status")
+def stage_status(code: str | None) -> str:
+    return words.said(words.STAGE_STATUSES, code)
+
+
+@register.filter("round_status")
+def round_status(code: str | None) -> str:
+    return words.said(words.ROUND_STATUSES, code)
+
+
+@register.filter("fixture_status")
+def fixture_status(code: str | None) -> str:
+    return words.said(words.FIXTURE_STATUSES, code)
+
+
+@register.filter("ladder_rule")
+def ladder_rule(code: str | None) -> str:
+    return words.said(words.LADDER_RULES, code)
