@@ -51,6 +51,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.urls import path, reverse, set_urlconf
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from competition.access import may_see
@@ -537,9 +538,19 @@ urlpatterns = [
 ]
 
 
+#: the streams whose parts the push process renders, once for every viewer: in the site's
+#: language (``LANGUAGE_CODE``); the phone page's stream (keep) says only "changed", and the
+#: page fetches its part in its own language
+RENDERED = frozenset({"tournament", "wall", "match", "seat"})
+
+
 def push_url(name: str, *args: Any) -> str:
-    """The URL of a page's stream, or "" when the pages do not offer one (they poll)."""
+    """The URL of a page's stream, or "" when the pages do not offer one (they poll). A page
+    in another language than the site's polls its rendered parts (the push process renders
+    them in the site's language only: docs/languages.md)."""
     if not getattr(settings, "LIVE_PUSH", False):
+        return ""
+    if name in RENDERED and translation.get_language() != settings.LANGUAGE_CODE:
         return ""
     origin = getattr(settings, "LIVE_PUSH_ORIGIN", "") or ""
     return origin + "/push" + reverse(name, urlconf="web.push", args=args)
