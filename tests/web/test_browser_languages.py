@@ -19,8 +19,20 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 #: what each language's pages say where the test looks (from its catalog)
 SAID = {
-    "hi": {"send": "डील 1 भेजें", "confirm": "डील 1 की पुष्टि करें", "hand": "आपके पत्ते"},
-    "ur": {"send": "ڈیل 1 بھیجیں", "confirm": "ڈیل 1 کی تصدیق کریں", "hand": "آپ کے پتے"},
+    "hi": {
+        "send": "डील 1 भेजें",
+        "confirm": "डील 1 की पुष्टि करें",
+        "hand": "आपके पत्ते",
+        "pause": "अपडेट रोकें",
+        "resume": "अपडेट फिर शुरू करें",
+    },
+    "ur": {
+        "send": "ڈیل 1 بھیجیں",
+        "confirm": "ڈیل 1 کی تصدیق کریں",
+        "hand": "آپ کے پتے",
+        "pause": "اپ ڈیٹ روکیں",
+        "resume": "اپ ڈیٹ دوبارہ شروع کریں",
+    },
 }
 DIRECTION = {"hi": "ltr", "ur": "rtl"}
 
@@ -57,6 +69,12 @@ def test_entry_confirmation_and_seat_pages_read_right_in_hindi_and_urdu(
     _looks_right(entering, language, "the team link's matches")
     entering.goto(f"{live_server.url}/keep/{score.pk}/")
     _looks_right(entering, language, "the entry form")
+    # the words the page's script writes are the page's language too (base.html's data-say-*)
+    pause = entering.locator("button.live-pause")
+    expect(pause).to_have_text(said["pause"])
+    pause.click()
+    expect(pause).to_have_text(said["resume"])
+    pause.click()
     entering.locator("input[name=points_a]").fill("64")
     entering.locator("input[name=points_b]").fill("36")
     entering.get_by_role("button", name=said["send"]).click()

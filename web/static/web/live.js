@@ -22,7 +22,13 @@
 (function () {
   "use strict";
   var AFTER = 2; // failed polls in a row before the page says so (one can be a blip)
-  var MOST = 3; // sentences read at once; more are counted ("and 2 more changes")
+  var MOST = 3; // sentences read at once; more are counted ("More changes: 2.")
+  // the page's words, in its language (base.html's data-say-*, from the catalogs)
+  function say(name, fallback) {
+    return document.body.getAttribute("data-say-" + name.replace(/[A-Z]/g, function (c) {
+      return "-" + c.toLowerCase();
+    }).replace(/^-/, "")) || fallback;
+  }
 
   // the page's one live region, present from the start (a region added at the moment it
   // speaks is often not heard)
@@ -50,7 +56,7 @@
     if (!news.length) return false;
     if (news.length > MOST) {
       var more = news.length - MOST;
-      news = news.slice(0, MOST).concat(["And " + more + " more change" + (more > 1 ? "s" : "") + "."]);
+      news = news.slice(0, MOST).concat([say("More", "More changes: {n}.").replace("{n}", String(more))]);
     }
     speaker.textContent = news.join(" ");
     return true;
@@ -146,8 +152,8 @@
     function lost() {
       failed += 1;
       if (failed < AFTER) return;
-      notice.textContent = "No connection: this page stopped updating at " + clock(since) +
-        ". It updates again by itself once the connection is back.";
+      notice.textContent = say("Lost", "No connection: this page stopped updating at {time}. " +
+        "It updates again by itself once the connection is back.").replace("{time}", clock(since));
     }
     function busyTyping() {
       // never replace a form someone is filling in
@@ -253,23 +259,23 @@
     var pausedAt = null;
     function hold(html) {
       pending = html;
-      if (paused) note.textContent = "Updates paused at " + clock(pausedAt) +
-        ". There are new ones: resume updates to see them.";
+      if (paused) note.textContent = say("PausedMore", "Updates paused at {time}. There are " +
+        "new ones: resume updates to see them.").replace("{time}", clock(pausedAt));
     }
     if (!own) {
       pause.type = "button";
       pause.className = "secondary live-pause";
-      pause.textContent = "Pause updates";
+      pause.textContent = say("Pause", "Pause updates");
       el.parentNode.insertBefore(pause, notice);
     }
     if (pause) {
       pause.addEventListener("click", function () {
         paused = !paused;
-        if (!own) pause.textContent = paused ? "Resume updates" : "Pause updates";
+        if (!own) pause.textContent = paused ? say("Resume", "Resume updates") : say("Pause", "Pause updates");
         note.hidden = !paused;
         if (paused) {
           pausedAt = new Date();
-          note.textContent = "Updates paused at " + clock(pausedAt) + ".";
+          note.textContent = say("Paused", "Updates paused at {time}.").replace("{time}", clock(pausedAt));
           return;
         }
         note.textContent = "";
