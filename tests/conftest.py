@@ -23,6 +23,7 @@ import pytest
 from django.core.management.commands import flush
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -125,6 +126,16 @@ def _static_files_without_collectstatic(
 
 
 # --- Tasks ------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts and ends in the site's language: a request through the test client
+    leaves its language (the LocaleMiddleware's) active in the thread, and a later test of
+    the same worker rendered its parts in Hindi where the push process rendered English."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -68,7 +68,8 @@ def phone_of(contexts: list[Any], browser: Browser, base: str, key: str, match: 
     page.goto(f"{base}/l/{key}/")
     page.wait_for_url(f"{base}/keep/")
     page.goto(f"{base}/keep/{match.pk}/")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # the worker installs the page shell first: on a loaded machine that takes a while
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
     page.reload()  # through the worker now: it keeps the page as the server answered
     page.wait_for_load_state("load")
     return page
