@@ -28,7 +28,8 @@ from web import catalogs
 
 from .conftest import Club, CommittingClient, make_club
 from .test_one_phone import by_code, table
-from .test_team_links import command, desk, enter
+from .test_team_links import command, desk, enter, link_of, published_evening
+from .test_team_links import phone as team_phone
 
 __all__ = ["desk"]  # the fixture, used by name
 
@@ -568,6 +569,31 @@ def test_a_hindi_phone_hears_its_codes_refused_and_taken_in_hindi(desk: Committi
     assert by_code(one, match, theirs).status_code == 302
     page = html.unescape(one.get(f"/keep/{match.pk}/").content.decode())
     assert f"डील 1 की पुष्टि {match.team1.name} ने अपने कोड से की।" in page
+
+
+def test_a_send_that_crossed_the_other_teams_is_told_in_the_phones_language(
+    desk: CommittingClient,
+) -> None:
+    """Both teams send deal 1 at once: the phone whose send came second is told so in its own
+    language (the words are only said then, so the page scan never meets them)."""
+    t, _round = published_evening(desk)
+    match = Match.objects.filter(tournament=t).order_by("pk").first()
+    assert match is not None
+    first, second = (team_phone(link_of(desk, t, team)) for team in (match.team0, match.team1))
+    second.cookies[settings.LANGUAGE_COOKIE_NAME] = "hi"
+    head = command(match)["expected_seq"]  # both pages show the same head
+    sent = {"sweeps_a": 0, "sweeps_b": 0, "points_a": 60, "points_b": 40, "expected_seq": head}
+    json_only = {"Accept": "application/json"}
+    assert first.post(f"/keep/{match.pk}/enter/", {**sent, "client_id": "1" * 32},
+                      headers=json_only).json()["ok"]  # fmt: skip
+    crossed = second.post(
+        f"/keep/{match.pk}/enter/", {**sent, "client_id": "2" * 32}, headers=json_only
+    ).json()
+    assert crossed["moved"] is True
+    said = crossed["message"]
+    assert f"{match.team0.name} ने ठीक आपके साथ ही डील 1 दर्ज की।" in said
+    assert "उन्होंने आपके जैसे ही अंक दर्ज किए" in said
+    assert "same moment" not in said
 
 
 # --- no English left on the public pages -----------------------------------------------------

@@ -557,17 +557,21 @@ def _crossed(
         return None
     entry = theirs[-1]
     teams = (fresh.team0.name, fresh.team1.name)
-    who = "The other team" if entry.side is None else teams[entry.side]
+    who = _("The other team") if entry.side is None else teams[entry.side]
     sent = form.payload()
     same = (
         list(entry.points) == sent["points"] and [list(x) for x in entry.sweeps] == sent["sweeps"]
     )
     then = (
-        "They entered the same numbers as you: confirm them below."
+        _("They entered the same numbers as you: confirm them below.")
         if same
-        else "Their numbers are below: confirm them if they are right, or reject them."
+        else _("Their numbers are below: confirm them if they are right, or reject them.")
     )
-    return f"{who} entered deal {state.deal_no + 1} at the same moment as you. {then}"
+    crossed = _("%(who)s entered deal %(deal)d at the same moment as you.") % {
+        "who": who,
+        "deal": state.deal_no + 1,
+    }
+    return f"{crossed} {then}"
 
 
 @team_command

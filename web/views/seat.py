@@ -271,7 +271,7 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("say which player you are first")
     form = forms.Command(request.POST)
     if not form.is_valid():
-        damaged = "This form is damaged: reload the page."
+        damaged = _("This form is damaged: reload the page.")
         return _refused(request, viewer, damaged, commands.FORM_REFUSED)
     shown = store.match_position(viewer.match, seats=[viewer.seat], state=viewer.state)
     posted = request.POST.get("move", "")
