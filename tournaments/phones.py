@@ -98,8 +98,7 @@ def board_tag(tournament_id: int) -> str:
     return str(cache.get(_board_key(tournament_id), 0))
 
 
-def _board_changed(match_id: int) -> None:
-    tournament_id = Match.objects.values_list("tournament_id", flat=True).get(pk=match_id)
+def _board_changed(tournament_id: int) -> None:
     cache.set(_board_key(tournament_id), timezone.now().timestamp(), None)
 
 
@@ -113,60 +112,55 @@ def locked(match_id: int) -> bool:
     return TablePhones.objects.filter(match_id=match_id, locked_at__isnull=False).exists()
 
 
-def _counted_wrong(match_id: int, side: int) -> int:
-    """Count a wrong code typed on ``side``'s phone; return the tries left (0: locked now)."""
-    now = timezone.now()
-    with transaction.atomic():
-        row = _row(match_id)
-        row.code_failures += 1
-        row.one_phone_at = row.one_phone_at or now
-        row.one_phone_side = side
-        if row.code_failures >= CODE_TRIES and row.locked_at is None:
-            row.locked_at = now
-        row.save()
-    _board_changed(match_id)
-    return max(0, CODE_TRIES - row.code_failures)
-
-
-def _one_phone(match_id: int, side: int) -> None:
-    """Write down that the table plays on ``side``'s phone, a right code typed there (the
-    wrong ones before it forgiven)."""
-    now = timezone.now()
-    with transaction.atomic():
-        row = _row(match_id)
-        row.one_phone_at = row.one_phone_at or now
-        row.one_phone_side = side
-        row.code_failures = 0
-        row.save()
-    _board_changed(match_id)
-
-
 def code_confirmer(*, phone: LinkActor, match: Match, code: str) -> LinkActor:
     """Return the actor that confirms on ``phone`` (a team's link at ``match``) with ``code``:
     the other team's live link, on this phone. Refused (``CodeRefused``, nothing confirmed)
     for a table locked out of codes, for the phone's own team's code, and for any other code,
-    which is counted (the last try locks the table out)."""
+    which is counted (the last try locks the table out).
+
+    The table's row is locked while its lock-out is read, the code judged and a wrong one
+    counted: tries sent at the same moment are judged one after another, so a phone sending
+    many at once gets no more than ``CODE_TRIES`` guesses, and none once it is locked out."""
     side = phone.side_in(match)
     if side is None:
         raise NotPermitted("this team's link does not play in this match", code="not_your_match")
-    if locked(match.pk):
+    teams = {match.team0_id: 0, match.team1_id: 1}
+    live = TeamLink.objects.filter(team_id__in=teams, revoked_at__isnull=True)
+    found = next((link for link in live if code_matches(link, code)), None)
+    now = timezone.now()
+    with transaction.atomic():
+        row = _row(match.pk)
+        if row.locked_at is not None:
+            judged = "locked"
+        elif found is not None and teams[found.team_id] == side:
+            judged = "own"  # not counted: the phone's own card, not a guess
+        else:
+            judged = "right" if found is not None else "wrong"
+            row.one_phone_at = row.one_phone_at or now
+            row.one_phone_side = side
+            if found is not None:  # the wrong ones before it forgiven
+                row.code_failures = 0
+            else:
+                row.code_failures += 1
+                if row.code_failures >= CODE_TRIES:
+                    row.locked_at = now
+            row.save()
+    if judged in ("right", "wrong"):
+        _board_changed(match.tournament_id)
+    if judged == "locked":
         raise CodeRefused(
             "This table's phone typed too many wrong codes: ask the director to let it try "
             "again, or confirm on the other team's own phone.",
             code="codes_locked",
         )
-    teams = {match.team0_id: 0, match.team1_id: 1}
-    for link in TeamLink.objects.filter(team_id__in=teams, revoked_at__isnull=True):
-        if not code_matches(link, code):
-            continue
-        if teams[link.team_id] == side:
-            raise CodeRefused(
-                "That is your own team's code: the other team types the code on its own card.",
-                code="own_code",
-            )
-        _one_phone(match.pk, side)
-        return LinkActor(link.pk, link.team_id, match.tournament_id, on_phone=phone.link_id)
-    left = _counted_wrong(match.pk, side)
+    if judged == "own":
+        raise CodeRefused(
+            "That is your own team's code: the other team types the code on its own card.",
+            code="own_code",
+        )
+    if found is not None:
+        return LinkActor(found.pk, found.team_id, match.tournament_id, on_phone=phone.link_id)
+    left = max(0, CODE_TRIES - row.code_failures)
     if left == 0:
         raise CodeRefused(
             "That is not the other team's code. This phone has typed too many wrong codes: "
@@ -188,4 +182,4 @@ def codes_unlock(*, actor: Any, match: Match) -> None:
     if not is_director(actor, match.tournament_id):
         raise ClubNotPermitted("only a director of this tournament may let a table try again")
     TablePhones.objects.filter(match=match).update(code_failures=0, locked_at=None)
-    _board_changed(match.pk)
+    _board_changed(match.tournament_id)

@@ -170,8 +170,12 @@ def test_a_phone_that_guesses_is_locked_out_and_the_board_says_so(
     someone.force_login(type(t.organizer).objects.create_user("not-a-director"))
     assert someone.post(f"/desk/{t.slug}/board/matches/{match.pk}/codes/").status_code == 404
     assert phones.locked(match.pk)
+    held = one.get(f"/keep/{match.pk}/status/")["ETag"]  # the phone's live part, locked
     let = desk.post(f"/desk/{t.slug}/board/matches/{match.pk}/codes/")
     assert let.status_code == 302
+    # the phone's next poll brings the code box back (its part changed: not 304)
+    polled = one.get(f"/keep/{match.pk}/status/", headers={"If-None-Match": held})
+    assert polled.status_code == 200 and "data-code-form" in polled.content.decode()
     assert "Locked out of codes" not in board(desk, t, match)
     assert by_code(one, match, lotus).status_code == 302
     assert MatchEvent.objects.filter(match=match, kind="deal_confirmed").exists()

@@ -408,10 +408,13 @@ def _keep_page(
 
 def _version(request: HttpRequest, match: Match) -> str:
     """The phone page's live part's version: the log's head, and the team link it acts
-    through (two links of one match see two parts)."""
+    through (two links of one match see two parts), with the tournament's phones' tag (a
+    table locked out of codes, or let try again, shows or hides its code box: a cache read)."""
     link = team_links.viewing_for(request, match)
     over = "" if link is None or team_links.acting_for(request, match) else "-over"
     version = f"k{match.pk}-{match.last_seq}" + ("" if link is None else f"-l{link.link_id}{over}")
+    if link is not None:
+        version += f"-p{phones.board_tag(match.tournament_id)}"
     if match.status == Match.Status.FINISHED:  # it leads on: to each team's next match, a bye
         nexts = []
         for team_id in (match.team0_id, match.team1_id):
