@@ -75,11 +75,13 @@ class RatedMember:
     rating: rating.Rating
 
 
-def rating_list(*, club: Club, on: date) -> list[RatedMember]:
+def rating_list(*, club: Club, on: date, hidden: Iterable[int] = ()) -> list[RatedMember]:
     """Return the club's rated members by conservative estimate as of the day ``on``, best
     first. Members level on it share a rank and the next skips as many ("1, 2, 2, 4", as on
-    a ladder); within a rank, the higher ``mu`` first, then by name."""
-    rows = MemberRating.objects.filter(club=club).select_related("player")
+    a ladder); within a rank, the higher ``mu`` first, then by name. The ``hidden`` members
+    are left out before the ranks are counted (a gap in them would show where one stands)."""
+    rows = MemberRating.objects.filter(club=club).exclude(player_id__in=list(hidden))
+    rows = rows.select_related("player")
     rated = [
         (r.player, rating.drifted(rating.Rating(r.mu, r.sigma, r.matches, r.last_played_on), on))
         for r in rows
@@ -131,7 +133,9 @@ class MatchStory:
     change: RatingChange  # with its match and tournament
     before: rating.Rating  # after the drift of time away
     after: rating.Rating
-    expected: float  # the member's side's chance to win (rating.win_probability)
+    #: the member's side's chance to win (rating.win_probability); None when a seat's rating
+    #: is hidden from the reader (with three ratings shown, the chance would give it away)
+    expected: float | None
     partner: Seat
     opponents: tuple[Seat, Seat]
 
@@ -168,9 +172,11 @@ class EveningStory:
         return self.after.conservative - self.before.conservative
 
     @property
-    def expected(self) -> float:
-        """Matches the model expected the member to win this evening (the sum of chances)."""
-        return sum(m.expected for m in self.matches)
+    def expected(self) -> float | None:
+        """Matches the model expected the member to win this evening (the sum of chances);
+        None when a chance is not shown."""
+        chances = [m.expected for m in self.matches]
+        return None if None in chances else sum(c for c in chances if c is not None)
 
     @property
     def actual(self) -> float:
@@ -180,7 +186,8 @@ class EveningStory:
 def rating_story(*, player: Player, hidden: Iterable[int] = ()) -> list[EveningStory]:
     """Return the member's rated matches of published evenings by evening, oldest first: each
     with the rating before and after, the expected result and the partner's and opponents'
-    ratings before it (those of ``hidden`` members as None)."""
+    ratings before it (those of ``hidden`` members as None, and the expected result too where
+    one of them played: it is worked out from all four ratings)."""
     history = list(rating_history(player=player))
     hide = set(hidden)
     seats: dict[int, dict[int, RatingChange]] = {}
@@ -196,7 +203,11 @@ def rating_story(*, player: Player, hidden: Iterable[int] = ()) -> list[EveningS
     for c in history:
         four = {pid: (row.player, row.team, before(row)) for pid, row in seats[c.match_id].items()}
         sides = [[(r.mu, r.sigma) for _p, t, r in four.values() if t == side] for side in (0, 1)]
-        chance = rating.win_probability(sides[c.team], sides[1 - c.team])
+        chance = (
+            None
+            if hide & (set(four) - {player.pk})
+            else rating.win_probability(sides[c.team], sides[1 - c.team])
+        )
         shown_seats = {pid: Seat(p, None if pid in hide else r) for pid, (p, _t, r) in four.items()}
         story = MatchStory(
             change=c,

@@ -116,8 +116,10 @@ class MatchStorySerializer(serializers.Serializer[Any]):
     after = RatingFields()
     moved = serializers.FloatField(help_text="after.conservative - before.conservative.")
     expected = serializers.FloatField(
+        allow_null=True,
         help_text="The member's side's chance to win by the model: "
-        "Phi((sum mu - sum mu of the opponents) / sqrt(2 beta^2 + the four sigma^2))."
+        "Phi((sum mu - sum mu of the opponents) / sqrt(2 beta^2 + the four sigma^2)); null "
+        "when one of the others hides their rating (the chance would give it away).",
     )
     actual = serializers.FloatField(help_text="1 won, 0.5 drew, 0 lost.")
     partner = SeatSerializer()
@@ -131,7 +133,10 @@ class EveningStorySerializer(serializers.Serializer[Any]):
     before = RatingFields(help_text="Before the evening's first rated match.")
     after = RatingFields(help_text="After its last.")
     moved = serializers.FloatField(help_text="after.conservative - before.conservative.")
-    expected = serializers.FloatField(help_text="The sum of the matches' expected results.")
+    expected = serializers.FloatField(
+        allow_null=True,
+        help_text="The sum of the matches' expected results (null when one is not shown).",
+    )
     actual = serializers.FloatField(help_text="The sum of their results.")
     matches = MatchStorySerializer(many=True)
 

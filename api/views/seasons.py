@@ -97,11 +97,7 @@ class ClubRatings(APIView):
         club = _seasons_club(request, pk)
         hidden = selectors.hidden_ratings(club=club, viewer=request.user)
         settled = selectors.settled_after(club)
-        rows = [
-            r
-            for r in selectors.rating_list(club=club, on=club_today(club))
-            if r.player.pk not in hidden
-        ]
+        rows = selectors.rating_list(club=club, on=club_today(club), hidden=hidden)
         return paginate(
             self, request, rows,
             lambda r: {

@@ -192,6 +192,15 @@ def test_a_hidden_rating_is_kept_from_the_public_and_shown_to_directors(
     partner = api().get(f"/api/v1/members/{b.pk}/rating/").json()
     assert partner["story"][0]["matches"][0]["partner"]["rating"] is None
     assert partner["story"][0]["matches"][0]["opponents"][0]["rating"] is not None
+    # nor the chance to win: with the three other ratings shown it would give A's away
+    assert partner["story"][0]["matches"][0]["expected"] is None
+    assert partner["story"][0]["expected"] is None
+    partner_page = page().get(f"/c/{club.slug}/m/{b.pk}/").content.decode()
+    assert "Chance to win" not in partner_page
+    # the public ranks are counted without A: no gap tells where A stands
+    shown = api().get(ratings_url).json()["results"]
+    figures = [r["rating"]["conservative"] for r in shown]
+    assert [r["rank"] for r in shown] == [1 + sum(f > mine for f in figures) for mine in figures]
     public_page = page().get(f"/c/{club.slug}/m/{a.pk}/").content.decode()
     assert "keeps their rating private" in public_page and "Rating <strong>" not in public_page
 

@@ -74,9 +74,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "evenings": evenings,
             "as_of": as_of,
             "lines": lines,
-            "ratings": [
-                r for r in selectors.rating_list(club=club, on=today) if r.player.pk not in hidden
-            ],
+            "ratings": selectors.rating_list(club=club, on=today, hidden=hidden),
             "settled_after": selectors.settled_after(club),
         },
     )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -25,7 +25,7 @@ class EveningStory:
         before (RatingFields):
         after (RatingFields):
         moved (float): after.conservative - before.conservative.
-        expected (float): The sum of the matches' expected results.
+        expected (float | None): The sum of the matches' expected results (null when one is not shown).
         actual (float): The sum of their results.
         matches (list[MatchStory]):
     """
@@ -36,7 +36,7 @@ class EveningStory:
     before: RatingFields
     after: RatingFields
     moved: float
-    expected: float
+    expected: float | None
     actual: float
     matches: list[MatchStory]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -54,6 +54,7 @@ class EveningStory:
 
         moved = self.moved
 
+        expected: float | None
         expected = self.expected
 
         actual = self.actual
@@ -99,7 +100,12 @@ class EveningStory:
 
         moved = d.pop("moved")
 
-        expected = d.pop("expected")
+        def _parse_expected(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        expected = _parse_expected(d.pop("expected"))
 
         actual = d.pop("actual")
 

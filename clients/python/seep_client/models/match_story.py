@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -25,8 +25,9 @@ class MatchStory:
         before (RatingFields):
         after (RatingFields):
         moved (float): after.conservative - before.conservative.
-        expected (float): The member's side's chance to win by the model: Phi((sum mu - sum mu of the opponents) /
-            sqrt(2 beta^2 + the four sigma^2)).
+        expected (float | None): The member's side's chance to win by the model: Phi((sum mu - sum mu of the opponents)
+            / sqrt(2 beta^2 + the four sigma^2)); null when one of the others hides their rating (the chance would give it
+            away).
         actual (float): 1 won, 0.5 drew, 0 lost.
         partner (Seat):
         opponents (list[Seat]):
@@ -38,7 +39,7 @@ class MatchStory:
     before: RatingFields
     after: RatingFields
     moved: float
-    expected: float
+    expected: float | None
     actual: float
     partner: Seat
     opponents: list[Seat]
@@ -57,6 +58,7 @@ class MatchStory:
 
         moved = self.moved
 
+        expected: float | None
         expected = self.expected
 
         actual = self.actual
@@ -105,7 +107,12 @@ class MatchStory:
 
         moved = d.pop("moved")
 
-        expected = d.pop("expected")
+        def _parse_expected(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        expected = _parse_expected(d.pop("expected"))
 
         actual = d.pop("actual")
 
