@@ -203,7 +203,8 @@ def _rename_teams(member: Player, label: str) -> dict[int, tuple[str, str]]:
     """Rewrite the name of each team of ``member`` that holds theirs; return the changes."""
     pattern = name_pattern(member.name)
     renamed: dict[int, tuple[str, str]] = {}
-    teams = Team.objects.select_for_update(no_key=True).filter(
+    # FOR UPDATE: a team's name is a key (unique in its tournament), rewritten below
+    teams = Team.objects.select_for_update().filter(
         Q(first_player=member) | Q(second_player=member)
     )
     for team in teams.order_by("pk"):

@@ -46,10 +46,15 @@ def schedule_standings(stage_id: int) -> None:
         log.exception("the standings of stage %s were not brought up to date", stage_id)
 
 
-def locked_or_gone(queryset: QuerySet[_M] | Manager[_M], pk: int, what: str) -> _M:
+def locked_or_gone(
+    queryset: QuerySet[_M] | Manager[_M], pk: int, what: str, *, to_delete: bool = False
+) -> _M:
     """Return the row ``pk`` of ``queryset`` locked for update, or refuse: it was removed
-    meanwhile (a draft discarded, a stage removed, by another director at the same moment)."""
-    row = queryset.select_for_update(no_key=True).filter(pk=pk).first()
+    meanwhile (a draft discarded, a stage removed, by another director at the same moment).
+    Locked ``FOR NO KEY UPDATE`` (docs/architecture.md, "Locks"), or ``FOR UPDATE`` when the
+    caller deletes the row (``to_delete``: a delete takes that lock anyway; taken first, it
+    waits for a foreign-key check rather than upgrading in the middle of the transaction)."""
+    row = queryset.select_for_update(no_key=not to_delete).filter(pk=pk).first()
     if row is None:
         raise NotNow(f"{what} is no longer there: reload the page", code="gone")
     return row

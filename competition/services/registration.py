@@ -249,7 +249,9 @@ def team_rename(*, actor: Any, team: Team, name: str) -> Team:
     """Rename a team (its matches and standings show the new name at once)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
-        locked = Team.objects.select_for_update(no_key=True).get(pk=team.pk)
+        # FOR UPDATE: the name is a key (unique in the tournament), which NO KEY UPDATE
+        # would have to upgrade to at the save
+        locked = Team.objects.select_for_update().get(pk=team.pk)
         locked.name = " ".join((name or "").split())
         try:
             locked.full_clean()

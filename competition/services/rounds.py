@@ -190,11 +190,13 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
     return problems
 
 
-def _locked_round(round_: Round) -> tuple[Stage, Round]:
+def _locked_round(round_: Round, *, to_delete: bool = False) -> tuple[Stage, Round]:
     """Return a round's stage and the round, their rows locked for update in that order (the
     stage first, as every service that changes its rounds takes them), or refuse: gone."""
     stage = _common.locked_or_gone(Stage.objects, round_.stage_id, "this stage")
-    return stage, _common.locked_or_gone(Round.objects, round_.pk, "this round")
+    return stage, _common.locked_or_gone(
+        Round.objects, round_.pk, "this round", to_delete=to_delete
+    )
 
 
 def round_publish(*, actor: Any, round: Round) -> Round:
@@ -382,7 +384,7 @@ def round_discard(*, actor: Any, round: Round, pair_again: bool = False) -> Roun
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
-        stage, locked = _locked_round(round)
+        stage, locked = _locked_round(round, to_delete=True)
         if locked.status != Round.Status.DRAFT:
             raise NotNow("only a draft round can be discarded", code="round_published")
         if stage.elimination:
