@@ -78,7 +78,8 @@ def round_unpublished(round_: Round, called_off: list[int]) -> None:
             "name": round_.name,
             "called_off": sorted(called_off),
         },
-        key=f"unpublished:{round_.pk}:{','.join(map(str, sorted(called_off)))}",
+        # no key: written once in the transaction that takes the round back, and a round taken
+        # back twice with the same matches called off (none: a round of byes) is told twice
         topics=[("s", round_.stage_id)],
     )
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from api import results, webhooks
 from api.models import Webhook, WebhookCursor, WebhookDelivery
 from api.tasks import catch_up
+from competition import happenings as told
 from competition import services
 from competition.models import Fixture
 from scoring.services import update_match_projection
@@ -187,6 +188,18 @@ def test_a_bracket_tells_its_filled_slots_and_its_later_matches_when_made() -> N
     assert made[0]["key"] == final.key and made[0]["seq"] > filled[-1]["seq"]
     assert [b["match"] for b in delivered(hook, "match.made")] == [final.match.pk]
     assert len(delivered(hook, "fixture.filled")) == len(filled)
+
+
+def test_a_round_taken_back_twice_with_nothing_called_off_is_told_twice() -> None:
+    """A round taken back, published again and taken back again, with no match to call off
+    either time (a round of byes), is two happenings, not one dropped as a repeat."""
+    club = make_club(4, slug="twice-cup")
+    stage = club.start(club.stage(format="swiss", rounds=3))
+    first = club.publish(services.round_pair(actor=club.organizer, stage=stage))
+    for _ in range(2):
+        with transaction.atomic():
+            told.round_unpublished(first, [])
+    assert len(log_of(club.tournament, "round.unpublished")) == 2
 
 
 def test_a_happening_is_undone_with_its_change() -> None:
