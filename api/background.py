@@ -46,12 +46,26 @@ class Sender:
         """Have delivery ``delivery_id`` tried ``delay`` seconds from now (by the thread)."""
         with self._changed:
             heapq.heappush(self._due, (time.monotonic() + delay, delivery_id))
-            if self._thread is None or not self._thread.is_alive():
-                self._stopping = False
-                self._last_catch_up = time.monotonic()
-                self._thread = threading.Thread(target=self._run, name="seep-webhooks", daemon=True)
-                self._thread.start()
+            self._start()
             self._changed.notify()
+
+    def ensure_running(self) -> None:
+        """Start the thread if it is not running (its catch-ups then run every
+        ``SCORING_CATCH_UP_SECONDS``, the first one at once)."""
+        with self._changed:
+            if self._start():
+                self._last_catch_up = 0.0  # a process that just started: catch up now
+                self._changed.notify()
+
+    def _start(self) -> bool:
+        """Start the thread unless it runs (the condition held); return whether it started."""
+        if self._thread is not None and self._thread.is_alive():
+            return False
+        self._stopping = False
+        self._last_catch_up = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name="seep-webhooks", daemon=True)
+        self._thread.start()
+        return True
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the thread once its attempt in hand is done; what it held is dropped (a

@@ -13,10 +13,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from api import background, tasks, webhooks
 from api.models import WebhookDelivery
+from tournaments import happenings
 from tournaments.models import Match
 
 from .conftest import League
@@ -138,3 +140,35 @@ def test_a_pending_delivery_left_by_an_earlier_run_is_sent_by_the_catch_up(
     delivery.refresh_from_db()
     assert delivery.status == "succeeded" and delivery.attempts == 1
     assert tasks.attempt(delivery.pk) is None  # delivered: never sent again
+
+
+def test_a_happening_whose_kick_was_lost_is_delivered_after_the_next_commit_anywhere(
+    league: League, receiver: SlowReceiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a broker the sender thread is the catch-up. A process killed between a
+    commit and its kick left a happening with no delivery; after a restart, the first
+    commit of any tournament starts the thread, whose first catch-up makes and sends it."""
+    receiver.statuses = []
+    hook = (
+        league.client("organizer_a")
+        .post(
+            "/api/v1/webhooks/",
+            {"tournament": league.a.pk, "url": receiver.url, "kinds": ["round.unpublished"]},
+            format="json",
+        )
+        .json()
+    )
+    body = {"stage": 0, "round": 1, "name": "round 1", "called_off": []}
+    with monkeypatch.context() as killed:  # the kick is lost with the process
+        killed.setattr(happenings, "_consumers", [])
+        with transaction.atomic():
+            happenings.write(
+                tournament_id=league.a.pk, kind=happenings.ROUND_UNPUBLISHED, body=body
+            )
+    assert not WebhookDelivery.objects.filter(webhook_id=hook["id"]).exists()
+    background.sender.stop()  # the process restarted: no thread yet
+    with transaction.atomic():  # the next commit, of another tournament
+        happenings.write(tournament_id=league.b.pk, kind=happenings.ROUND_UNPUBLISHED, body=body)
+    wait_for_answers(receiver, 1)
+    (_headers, sent), *_ = [(h, b) for _t, h, b in receiver.received]
+    assert json.loads(sent)["kind"] == "round.unpublished"
