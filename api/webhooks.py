@@ -80,12 +80,6 @@ def check_url(url: str) -> None:
         ) from exc
 
 
-def subscribed(tournament_id: int, kind: str) -> bool:
-    """Whether an active subscription of the tournament takes ``kind`` (one small query)."""
-    hooks = Webhook.objects.filter(tournament_id=tournament_id, active=True)
-    return any(kind in kinds for kinds in hooks.values_list("kinds", flat=True))
-
-
 def signed_body(delivery: WebhookDelivery) -> dict[str, Any]:
     """Return the body a delivery signs: what happened, with the delivery's id and time."""
     return {"id": delivery.pk, "created_at": delivery.created_at.isoformat(), **delivery.body}

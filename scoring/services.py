@@ -24,7 +24,6 @@ from tournaments.reads import consistent_read
 from . import happenings as told
 from .models import DealResult, MatchResult
 from .projections import SCORED_KINDS, DealRow, LogEvent, MatchRow, fold
-from .signals import deals_recorded
 
 log = logging.getLogger(__name__)
 
@@ -228,11 +227,6 @@ def _write_deals(match_id: int, rows: tuple[DealRow, ...], tournament_id: int, h
         DealResult.objects.filter(pk__in=[d.pk for d in stored.values()]).delete()
     if create:
         DealResult.objects.bulk_create(create)
-        numbers = [d.deal for d in create]
-        transaction.on_commit(
-            lambda: deals_recorded.send(sender=DealResult, match_id=match_id, deals=numbers),
-            robust=True,
-        )
     if update:
         DealResult.objects.bulk_update(update, DEAL_FIELDS)
     if create or corrected or stored:

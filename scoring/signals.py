@@ -4,8 +4,6 @@
   result is recorded, and again whenever a correction changes a finished match's result or
   reopens it (and again by a catch-up after a lost message); receivers read the result as
   it is now and must be idempotent.
-- ``deals_recorded`` (``match_id``, ``deals``): deal results were projected for the first
-  time (the numbers of the new deals), after the commit.
 - ``projections_rebuilt``: sent by ``rebuild_projections`` after the match projections were
   rebuilt from the logs, so projections built on them are rebuilt too; a receiver returns
   a line saying what it did.
@@ -15,4 +13,3 @@ from django.dispatch import Signal
 
 match_completed = Signal()
 projections_rebuilt = Signal()
-deals_recorded = Signal()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -17,7 +16,6 @@ from .. import draw
 from .. import happenings as told
 from ..errors import DraftEditRefused, InvalidSettings, NotNow
 from ..models import Fixture, Registration, Round, Stage, StageEntry
-from ..signals import round_published, round_unpublished
 from . import _common, follow
 from .stage_settings import check_stored_settings
 
@@ -239,8 +237,6 @@ def round_publish(*, actor: Any, round: Round) -> Round:
         for round_ in rounds:  # told with the change (competition.happenings)
             told.round_published(round_)
         transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
-        for round_ in rounds:
-            transaction.on_commit(_tell_published(round_.pk), robust=True)
     return locked
 
 
@@ -305,7 +301,6 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
         )
         told.round_unpublished(locked, called_off)  # with the change (competition.happenings)
         transaction.on_commit(lambda: _common.schedule_standings(stage.pk), robust=True)
-        transaction.on_commit(_tell_unpublished(locked.pk, called_off), robust=True)
     locked.refresh_from_db()
     return locked
 
@@ -340,20 +335,6 @@ def _call_off(actor: Any, fixture: Fixture, reason: str) -> None:
         raise NotNow(
             f"{_where(fixture)}: {exc}: the round stays published", code="round_recorded"
         ) from exc
-
-
-def _tell_published(round_id: int) -> Callable[[], None]:
-    def tell() -> None:
-        round_published.send(sender=Round, round_id=round_id)
-
-    return tell
-
-
-def _tell_unpublished(round_id: int, called_off: list[int]) -> Callable[[], None]:
-    def tell() -> None:
-        round_unpublished.send(sender=Round, round_id=round_id, called_off=called_off)
-
-    return tell
 
 
 def round_record_anchors(match_id: int) -> list[Any]:
