@@ -187,7 +187,9 @@ def round_pairings_text(
             tables.append(
                 {
                     "table": fixture.table,
-                    "round": words.fixture(fixture.key) if fixture.key else words.round_name(round_),
+                    "round": words.fixture(fixture.key)
+                    if fixture.key
+                    else words.round_name(round_),
                     "team_a": a["name"],
                     "team_b": b["name"] if b["known"] else None,
                 }
