@@ -91,7 +91,7 @@ def _heard(request: HttpRequest, match: Match, state: matchlog.MatchState) -> No
     link = team_links.viewing_for(request, match)
     side = link.side_in(match) if link is not None else side_of(request.user, state, match)
     if side is not None:
-        heard_from(request, match.pk, side)
+        heard_from(request, match, side)
 
 
 @team_links.signed_in_or_linked

@@ -4,7 +4,10 @@ tap to confirm an entry or count a disputed deal's version.
 The board's live part is polled like the public pages' (``live.js``, an ETag and a 304 when
 nothing changed). Its version is the tournament's (``pages.tournament_version``) and the
 minute: how long a table has waited changes with the clock, not with the log. The part is
-rendered for each director (its forms carry their CSRF token), never shared through the cache.
+the same for every director of the tournament but for the CSRF token its forms carry: it is
+rendered once a version and language, with a slot where the token goes, kept in the cache,
+and each director is sent it with their own token in the slot (a board polled by the desk's
+laptop and a co-director's phone, or reloaded, costs one render a change, not one a poll).
 A tap goes through the same append service, with the same forms, as the desk's match page
 (``matches.confirm_entry``, ``matches.decide``): a ``deal_confirmed`` or a ``deal_ended``
 appended by the director, at the head of the log the board showed.
@@ -17,10 +20,13 @@ import time
 from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -30,7 +36,7 @@ from tournaments.reads import consistent_read
 
 from ... import board, forms, pages
 from ...commands import append_command, plain_words
-from ..common import POLL_MS, conditional
+from ..common import LIVE_SECONDS, POLL_MS, conditional
 from ._common import tournament_or_404
 from .matches import confirm_entered, desk_match
 
@@ -52,19 +58,31 @@ def _version(t: Tournament) -> str:
     return f"b{pages.tournament_version(t)}-{claims}-{codes}-{int(time.time() // 60)}"
 
 
-def _part(request: HttpRequest, t: Tournament) -> str:
-    with consistent_read():
-        data = board.live_board(t)
-    # each link's address from one reverse (a reverse a table costs milliseconds at 128)
-    board_matches = reverse("web:desk-board-confirm", args=[t.slug, 1]).removesuffix("1/confirm/")
-    desk_matches = reverse("web:desk-match", args=[t.slug, 1]).removesuffix("1/")
-    context = {
-        "tournament": t,
-        "board": data,
-        "board_matches": board_matches,
-        "desk_matches": desk_matches,
-    }
-    return render_to_string("web/_board.html", context, request=request)
+#: where a director's CSRF token goes in the board's part as the cache keeps it (no token is
+#: made of these characters: a masked token is letters and digits)
+TOKEN_SLOT = "@@csrf-token@@"
+
+
+def _part(request: HttpRequest, t: Tournament, version: str) -> str:
+    """Return the board's live part at ``version`` for this director: from the cache, or
+    rendered (and kept) with the token's slot, which is filled with this request's token."""
+    key = f"web:board:{t.pk}:{version}:{translation.get_language()}"
+    shared: str | None = cache.get(key)
+    if shared is None:
+        with consistent_read():
+            data = board.live_board(t)
+        # each link's address from one reverse (a reverse a table costs milliseconds at 128)
+        confirm = reverse("web:desk-board-confirm", args=[t.slug, 1])
+        context = {
+            "tournament": t,
+            "board": data,
+            "board_matches": confirm.removesuffix("1/confirm/"),
+            "desk_matches": reverse("web:desk-match", args=[t.slug, 1]).removesuffix("1/"),
+            "csrf_token": TOKEN_SLOT,  # over the context processor's: the slot, not a token
+        }
+        shared = render_to_string("web/_board.html", context, request=request)
+        cache.set(key, shared, LIVE_SECONDS)
+    return shared.replace(TOKEN_SLOT, get_token(request))
 
 
 @login_required
@@ -77,7 +95,7 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
         "web/desk_board.html",
         {
             "tournament": t,
-            "live": _part(request, t),
+            "live": _part(request, t, version),
             "version": version,
             "poll_ms": POLL_MS,
             "late_minutes": board.LATE_MINUTES,
@@ -91,7 +109,8 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
 def board_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The board's live part, with an ETag: a 304 while nothing changed this minute."""
     t = tournament_or_404(request, slug)
-    return conditional(request, _version(t), lambda: HttpResponse(_part(request, t)))
+    version = _version(t)
+    return conditional(request, version, lambda: HttpResponse(_part(request, t, version)))
 
 
 #: what a board whose form came in broken is told
