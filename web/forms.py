@@ -138,6 +138,13 @@ class CodeConfirm(Answer):
     code = forms.CharField(max_length=20, label=gettext_lazy("Their code"), strip=True)
 
 
+class CodeEntry(DealResult):
+    """The other team's own numbers, entered on this phone (one phone a table, a match whose
+    sides both enter): the code on its card."""
+
+    code = forms.CharField(max_length=20, label=gettext_lazy("Their code"), strip=True)
+
+
 class Reject(Answer):
     """A rejection: the reason, and if the rejecting team gives them, its own numbers (the
     log keeps them beside the entry, and the director's form offers both)."""
