@@ -74,6 +74,9 @@ MARKED_TEMPLATES = [
     "_bracket_results.html",
     "club_page.html",
     "member_page.html",
+    "_board.html",
+    "wall.html",
+    "_wall.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -94,6 +97,7 @@ MARKED_MODULES = [
     "web/share.py",
     "web/charts.py",
     "web/pages.py",
+    "web/wall.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
@@ -668,3 +672,61 @@ def test_the_tournament_pages_first_poll_is_answered_not_modified_in_its_languag
     assert phone.get(f"{path}live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
     other = _phone("hi" if language == "ur" else "bn")
     assert other.get(f"{path}live/", HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def _board_and_wall(club: Club, language: str) -> list[tuple[str, CommittingClient, str]]:
+    """The director's board (its live part: the page around it is the desk's) with a deal
+    awaiting confirmation and a disputed one, and the wall screen and its panels, each as
+    (name, the browser in ``language``, its address)."""
+    from tournaments import matchlog
+    from tournaments.services import match_append_event
+
+    from .test_board import enter
+
+    awaiting, disputed = club.matches
+    if not Match.objects.get(pk=awaiting.pk).last_seq > 1:  # once for the evening
+        enter(club, awaiting)
+        enter(club, disputed)
+        disputed.refresh_from_db()
+        match_append_event(
+            match=disputed,
+            expected_seq=disputed.last_seq,
+            kind=matchlog.Kind.DEAL_REJECTED,
+            payload={"entry": 1, "reason": "45", "points": [45, 55], "sweeps": [[], []]},
+            actor=club.users[club.player_of(disputed, 1)],
+        )
+    director = _phone(language)
+    director.force_login(club.users["director"])
+    slug = club.tournament.slug
+    return [
+        ("board-live", director, f"/desk/{slug}/board/live/"),
+        ("wall", _phone(language), f"/t/{slug}/wall/"),
+        ("wall-live", _phone(language), f"/t/{slug}/wall/live/"),
+    ]
+
+
+def test_the_scan_finds_english_on_the_english_board_and_wall(evening: Club) -> None:
+    """(the scan below proves something on the board and the wall too)"""
+    allowed = _names(evening) | KEPT_WORDS
+    for name, browser, path in _board_and_wall(evening, "en"):
+        page = browser.get(path).content.decode()
+        assert len(_english_left(page, allowed)) > 5, name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_board_and_the_wall_show_no_english_outside_names_and_numbers(
+    evening: Club, language: str
+) -> None:
+    allowed = _names(evening) | KEPT_WORDS
+    left: dict[str, list[str]] = {}
+    for name, browser, path in _board_and_wall(evening, language):
+        answer = browser.get(path)
+        assert answer.status_code == 200, name
+        page = answer.content.decode()
+        if name == "wall":
+            assert _html_tag(page) == (language, "rtl" if language == "ur" else "ltr")
+        if name == "board-live":  # what needs the director, a table's entries, its versions
+            assert 'data-state="disputed"' in page and 'data-state="awaiting"' in page
+        if found := _english_left(page, allowed):
+            left[name] = found
+    assert not left, (language, left)
