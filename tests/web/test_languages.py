@@ -114,6 +114,8 @@ def _marked_in_templates() -> set[tuple[str | None, str]]:
     found: set[tuple[str | None, str]] = set()
     for name in MARKED_TEMPLATES:
         folder = ROOT / "web/templates" / ("" if name[0].isdigit() or "/" in name else "web")
+        if name.startswith("api/"):  # the API app's own pages
+            folder = ROOT / "api/templates"
         source = (folder / name).read_text()
         for kind, args in call.findall(templatize(source)):
             values = [ast.literal_eval(t) for t in text.findall(args)]
