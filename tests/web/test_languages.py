@@ -74,6 +74,21 @@ MARKED_TEMPLATES = [
     "_bracket_results.html",
     "club_page.html",
     "member_page.html",
+    "desk_team.html",
+    "desk_team_link.html",
+    "desk_cards.html",
+    "desk_board.html",
+    "desk_club.html",
+    "desk_member.html",
+    "desk_invite.html",
+    "desk_seasons.html",
+    "member_erase.html",
+    "password_change.html",
+    "password_changed.html",
+    "invite.html",
+    "invite_closed.html",
+    "_field.html",
+    "_fields.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -94,6 +109,14 @@ MARKED_MODULES = [
     "web/share.py",
     "web/charts.py",
     "web/pages.py",
+    "web/views/desk/teams.py",
+    "web/views/desk/links.py",
+    "web/views/desk/board.py",
+    "web/views/desk/clubs.py",
+    "web/views/desk/seasons.py",
+    "web/views/desk/_common.py",
+    "web/views/invites.py",
+    "web/views/privacy.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
