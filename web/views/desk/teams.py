@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from competition import errors as competition_errors
 from competition import services as competition
-from competition.models import Registration
+from competition.models import Registration, Round
 from competition.teamlines import TeamLine, read_lines
 from tournaments.models import Team
 
@@ -154,10 +154,43 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
             return asked
     service, done = COMMANDS[command]
     if not refused(request, lambda: service(actor=request.user, team=team)):
-        where = competition.late_entry_words(team) if command in ("check_in", "reinstate") else ""
+        where = late_entry_words(team) if command in ("check_in", "reinstate") else ""
         said = done % {"team": team.name}
-        messages.success(request, said + (f" {where}." if where else ""))
+        messages.success(request, f"{said} {where}" if where else said)
     return back(slug, "teams")
+
+
+def late_entry_words(team: Team) -> str:
+    """Say where a team checked in after a stage started plays, a sentence a stage, in the
+    page's language ("" while no stage has started: it plays in the first stage that starts).
+    The desk's words for what ``competition.team_plays_in`` finds."""
+    if not competition.registration_fixed(team.tournament_id):
+        return ""
+    sentences = []
+    for stage, first in competition.team_plays_in(team):
+        said = {"team": team.name, "stage": stage.name, "round": first}
+        if first is None:
+            sentences.append(_("%(team)s plays in %(stage)s when it starts.") % said)
+        elif first <= 1:
+            sentences.append(_("%(team)s plays in %(stage)s.") % said)
+        elif stage.round_set.filter(number=first, status=Round.Status.DRAFT).exists():
+            sentences.append(
+                _(
+                    "%(team)s joins %(stage)s at round %(round)s, with 0 points (the rounds "
+                    "before are not its); round %(round)s is a draft paired without it: "
+                    "discard it and pair it again to have %(team)s play in it."
+                )
+                % said
+            )
+        else:
+            sentences.append(
+                _(
+                    "%(team)s joins %(stage)s at round %(round)s, with 0 points (the rounds "
+                    "before are not its)."
+                )
+                % said
+            )
+    return " ".join(sentences)
 
 
 @login_required
