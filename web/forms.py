@@ -192,33 +192,37 @@ class Reject(Answer):
 
 
 class RegisterTeam(forms.Form):
-    name = forms.CharField(max_length=200, label="Team name")
+    name = forms.CharField(max_length=200, label=gettext_lazy("Team name"))
     first_player = forms.CharField(
-        max_length=200, label="First player",
-        help_text="A member of the club as you type, or a new name (a new member).",
+        max_length=200, label=gettext_lazy("First player"),
+        help_text=gettext_lazy("A member of the club as you type, or a new name (a new member)."),
         widget=forms.TextInput(attrs={"list": "members", "autocomplete": "off"}),
     )  # fmt: skip
     second_player = forms.CharField(
-        max_length=200, label="Second player",
+        max_length=200, label=gettext_lazy("Second player"),
         widget=forms.TextInput(attrs={"list": "members", "autocomplete": "off"}),
     )  # fmt: skip
     seed = forms.IntegerField(
-        min_value=1, max_value=INTEGER_MAX, required=False, label="Seed (optional)"
+        min_value=1, max_value=INTEGER_MAX, required=False, label=gettext_lazy("Seed (optional)")
     )
-    checked_in = forms.BooleanField(required=False, initial=True, label="Checked in now")
+    checked_in = forms.BooleanField(
+        required=False, initial=True, label=gettext_lazy("Checked in now")
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         first, second = data.get("first_player"), data.get("second_player")
         if first and second and first.strip().lower() == second.strip().lower():
-            raise forms.ValidationError("A team is two different players.")
+            raise forms.ValidationError(_("A team is two different players."))
         return data
 
 
 class SwapTeams(forms.Form):
-    team_x = forms.TypedChoiceField(coerce=int, label="Swap this team")
-    team_y = forms.TypedChoiceField(coerce=int, label="with this team")
-    force = forms.BooleanField(required=False, label="Even if it breaks a pairing rule")
+    team_x = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Swap this team"))
+    team_y = forms.TypedChoiceField(coerce=int, label=gettext_lazy("with this team"))
+    force = forms.BooleanField(
+        required=False, label=gettext_lazy("Even if it breaks a pairing rule")
+    )
 
     def __init__(self, *args: Any, teams: list[tuple[int, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -230,13 +234,13 @@ class SwapTeams(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("team_x") is not None and data.get("team_x") == data.get("team_y"):
-            raise forms.ValidationError("Pick two different teams to swap.")
+            raise forms.ValidationError(_("Pick two different teams to swap."))
         return data
 
 
 class SwapTables(forms.Form):
-    table_x = forms.IntegerField(min_value=1, label="Swap table")
-    table_y = forms.IntegerField(min_value=1, label="with table")
+    table_x = forms.IntegerField(min_value=1, label=gettext_lazy("Swap table"))
+    table_y = forms.IntegerField(min_value=1, label=gettext_lazy("with table"))
 
 
 class Decide(DealResult):

@@ -77,6 +77,24 @@ MARKED_TEMPLATES = [
     "_board.html",
     "wall.html",
     "_wall.html",
+    "api/account_tokens.html",
+    "api/desk_webhooks.html",
+    "_deal_fields.html",
+    "desk_team.html",
+    "desk_team_link.html",
+    "desk_cards.html",
+    "desk_board.html",
+    "desk_club.html",
+    "desk_member.html",
+    "desk_invite.html",
+    "desk_seasons.html",
+    "member_erase.html",
+    "password_change.html",
+    "password_changed.html",
+    "invite.html",
+    "invite_closed.html",
+    "_field.html",
+    "_fields.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -98,6 +116,16 @@ MARKED_MODULES = [
     "web/charts.py",
     "web/pages.py",
     "web/wall.py",
+    "api/account.py",
+    "api/desk.py",
+    "web/views/desk/teams.py",
+    "web/views/desk/links.py",
+    "web/views/desk/board.py",
+    "web/views/desk/clubs.py",
+    "web/views/desk/seasons.py",
+    "web/views/desk/_common.py",
+    "web/views/invites.py",
+    "web/views/privacy.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
@@ -730,5 +758,110 @@ def test_the_board_and_the_wall_show_no_english_outside_names_and_numbers(
         if name == "board-live":  # what needs the director, a table's entries, its versions
             assert 'data-state="disputed"' in page and 'data-state="awaiting"' in page
         if found := _english_left(page, allowed):
+            left[name] = found
+    assert not left, (language, left)
+
+
+# --- no English left on the desk's team, club, season and account pages ----------------------
+
+
+def _desk_pages(
+    club: Club, language: str, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, Any, int]]:
+    """The desk's pages of teams, links, cards, a club, its members and seasons, and the
+    account pages, each as (name, its answer, the status it should have), seen in
+    ``language`` by the evening's director (signed in under a name that is no English word),
+    a member and a visitor. Pages shown after a change show its message too. A "confirm-"
+    page is the desk's confirmation step: of it, only what these views ask (its title, what
+    the change does, its button) is scanned, by ``_scanned``."""
+    from django.contrib.auth import get_user_model
+
+    from web.views.desk import board as desk_board
+
+    director = club.users["director"]
+    get_user_model().objects.filter(pk=director.pk).update(username="mukhiya")
+    row = ClubRow.objects.get(pk=club.tournament.club_id)
+    row.directors.add(director)
+    slug, team = club.tournament.slug, club.matches[0].team0
+    member = Player.objects.filter(pk__in=_player_ids(club)).order_by("pk").first()
+    assert member is not None
+    # the board's live part is the board's own (tests of the board scan it)
+    monkeypatch.setattr(desk_board, "_part", lambda request, t, version: "")
+    desk = _phone(language)
+    desk.force_login(director)
+    today = date.today()
+    season = {"name": "Basant", "starts_on": today.isoformat(),
+              "ends_on": (today + timedelta(days=60)).isoformat(), "rule": "places",
+              "points": "10, 6, 4"}  # fmt: skip
+    pages: list[tuple[str, Any, int]] = [
+        ("team", desk.get(f"/desk/{slug}/teams/{team.pk}/"), 200),
+        ("team-link", desk.get(f"/desk/{slug}/teams/{team.pk}/link/"), 200),
+        ("confirm-new-link", desk.post(f"/desk/{slug}/teams/{team.pk}/link/reissue/"), 200),
+        ("confirm-withdraw", desk.post(f"/desk/{slug}/teams/act/", {"withdraw": team.pk}), 200),
+        ("confirm-seat-release",
+         desk.post(f"/desk/{slug}/matches/{club.digital.pk}/seats/release/", {"seat": "0"}), 200),
+        ("cards", desk.get(f"/desk/{slug}/cards/"), 200),
+        ("round-cards", desk.get(f"/desk/{slug}/rounds/{club.round.pk}/cards/"), 200),
+        ("board", desk.get(f"/desk/{slug}/board/"), 200),
+        ("members-added",
+         desk.post(f"/clubs/{row.slug}/members/new/", {"name": "Gulab Singh"}, follow=True), 200),
+        ("member", desk.get(f"/clubs/{row.slug}/members/{member.pk}/"), 200),
+        ("season-refused",
+         desk.post(f"/clubs/{row.slug}/seasons/new/", {**season, "points": "das"}), 422),
+        ("seasons-made", desk.post(f"/clubs/{row.slug}/seasons/new/", season, follow=True), 200),
+        ("member-erase", desk.get(f"/c/{row.slug}/m/{member.pk}/erase/"), 200),
+        ("password-change", desk.get("/password/"), 200),
+    ]  # fmt: skip
+    newcomer = Player.objects.get(club=row, name="Gulab Singh")
+    pages.append(("no-account", desk.get(f"/clubs/{row.slug}/members/{newcomer.pk}/"), 200))
+    invited = desk.post(f"/clubs/{row.slug}/members/{newcomer.pk}/invite/")
+    pages.append(("invite-desk", invited, 200))
+    found = re.search(r'id="invite-url" type="text" readonly value="([^"]+)"',
+                      invited.content.decode())  # fmt: skip
+    assert found is not None
+    invitee = _phone(language)
+    invitee.get(found.group(1).removeprefix("http://testserver"))
+    pages.append(("invite", invitee.get("/invite/"), 200))
+    pages.append(("invite-closed", _phone(language).get("/invite/"), 410))
+    return pages
+
+
+def _scanned(name: str, page: str) -> str:
+    """The part of a desk page whose words these views give (all of it but on the
+    confirmation step, whose frame is the tournament desk's)."""
+    if not name.startswith("confirm-"):
+        return page
+    return " ".join(re.findall(r"<h1>.*?</h1>|<ul>.*?</ul>|<button[^>]*>.*?</button>", page, re.S))
+
+
+def _desk_allowed(club: Club) -> set[str]:
+    return _names(club) | KEPT_WORDS | {"mukhiya", "gulab", "singh", "basant", "json"}
+
+
+def test_the_scan_finds_english_on_the_english_desk_pages(
+    evening: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(the scan below proves something on the desk's pages too)"""
+    allowed = _desk_allowed(evening)
+    for name, answer, _status in _desk_pages(evening, "en", monkeypatch):
+        page = _scanned(name, answer.content.decode())
+        assert len(_english_left(page, allowed)) > 5, name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_desks_team_club_season_and_account_pages_show_no_english(
+    evening: Club, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A team's page, its link, the cards, the live board's page, the club's members, a
+    member's desk page, seasons (refused and made), a member's erasure, the password change,
+    and the invitation (the director's, the member's, a closed one), in each language: the
+    messages of a change and the forms' own labels included."""
+    allowed = _desk_allowed(evening)
+    left: dict[str, list[str]] = {}
+    for name, answer, status in _desk_pages(evening, language, monkeypatch):
+        assert answer.status_code == status, name
+        page = answer.content.decode()
+        assert _html_tag(page)[0] == language, name
+        if found := _english_left(_scanned(name, page), allowed):
             left[name] = found
     assert not left, (language, left)

@@ -28,10 +28,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import matchlog, phones, seats
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.reads import consistent_read
 
 from ... import board, forms, pages
@@ -113,8 +114,13 @@ def board_live(request: HttpRequest, slug: str) -> HttpResponse:
     return conditional(request, version, lambda: HttpResponse(_part(request, t, version)))
 
 
-#: what a board whose form came in broken is told
-DAMAGED = "Nothing was recorded: the board was damaged, try again."
+#: what a board whose form came in broken is told (said in the request's language)
+DAMAGED = gettext_noop("Nothing was recorded: the board was damaged, try again.")
+
+
+def _teams(match: Match) -> str:
+    """The match's two teams, as the board's messages name it: "Aces v Kings"."""
+    return _("%(a)s v %(b)s") % {"a": match.team0.name, "b": match.team1.name}
 
 
 def _back(slug: str, fixture: str = "") -> HttpResponse:
@@ -126,8 +132,8 @@ def _back(slug: str, fixture: str = "") -> HttpResponse:
 def board_confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Confirm an entered result from the board (as the desk's match page does)."""
     _t, match = desk_match(request, slug, pk)
-    said = f"{match.team0.name} v {match.team1.name}: "
-    if not confirm_entered(request, match, damaged=DAMAGED, said=said):
+    said = f"{_teams(match)}: "
+    if not confirm_entered(request, match, damaged=_(DAMAGED), said=said):
         return _back(slug)
     return _back(slug, f"match-{match.pk}")
 
@@ -138,23 +144,28 @@ def board_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Count one version of a disputed deal from the board (the director's ``deal_ended``)."""
     _t, match = desk_match(request, slug, pk)
     form = CountVersion(request.POST)
-    teams = f"{match.team0.name} v {match.team1.name}"
+    teams = _teams(match)
     if not form.is_valid():
-        messages.error(request, DAMAGED)
+        messages.error(request, _(DAMAGED))
         return _back(slug)
     payload = board.decided_result(match, form.cleaned_data["version"])
     if payload is None:
         messages.error(
             request,
-            f"{teams}: nothing was recorded, that version is no longer disputed. The board "
-            "now shows where the match stands.",
+            _(
+                "%(teams)s: nothing was recorded, that version is no longer disputed. The board "
+                "now shows where the match stands."
+            )
+            % {"teams": teams},
         )
         return _back(slug, f"match-{match.pk}")
     refused = append_command(request, match, K.DEAL_ENDED, payload, form)
     if refused is not None:
         messages.error(request, f"{teams}: {plain_words(refused)}")
     else:
-        messages.success(request, f"{teams}: the deal's result is decided and counted.")
+        messages.success(
+            request, _("%(teams)s: the deal's result is decided and counted.") % {"teams": teams}
+        )
     return _back(slug, f"match-{match.pk}")
 
 
@@ -166,7 +177,6 @@ def board_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     phones.codes_unlock(actor=request.user, match=match)
     messages.success(
         request,
-        _("%(teams)s: the table's phone may type codes again.")
-        % {"teams": f"{match.team0.name} v {match.team1.name}"},
+        _("%(teams)s: the table's phone may type codes again.") % {"teams": _teams(match)},
     )
     return _back(slug, f"match-{match.pk}")
