@@ -19,7 +19,6 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from competition.models import Round, Stage
 from tournaments import links, phones
 from tournaments.models import Match, MatchEvent, TablePhones, Team, TeamLink, Tournament
 from tournaments.verify import verify_match
@@ -27,7 +26,6 @@ from web.views.desk import board as board_views
 
 from .checks import check_html
 from .conftest import Club, CommittingClient
-from .test_desk_evening import TEN, make_evening, register
 from .test_team_links import command, desk, enter, link_of, phone, published_evening
 
 pytestmark = pytest.mark.django_db
@@ -337,13 +335,7 @@ def test_a_seated_players_phone_is_heard_on_the_keep_and_the_seat_pages(club: Cl
 def both_enter_table(desk: CommittingClient) -> tuple[Match, CommittingClient, str, str]:
     """A published round of a match whose sides both enter; the first table's phone opened
     from its first team's link; the codes of both teams."""
-    t = make_evening(desk, confirmation="both_enter")
-    register(desk, t, TEN)
-    swiss = Stage.objects.filter(tournament=t).order_by("order", "pk").first()
-    assert swiss is not None
-    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/start/")
-    desk.post(f"/desk/{t.slug}/stages/{swiss.pk}/pair/")
-    desk.post(f"/desk/{t.slug}/rounds/{Round.objects.get(stage=swiss).pk}/publish/")
+    t, _ = published_evening(desk, confirmation="both_enter")
     match = Match.objects.filter(tournament=t).order_by("pk").first()
     assert match is not None and match.confirmation == "both_enter"
     one = phone(link_of(desk, t, match.team0))

@@ -658,48 +658,19 @@ def _code_words(exc: phones.CodeRefused) -> str:
     ) % {"left": exc.tries_left}
 
 
-@team_command
-def confirm_with_code(
-    request: HttpRequest, match: Match, state: matchlog.MatchState
+def _on_this_phone_with_code(
+    request: HttpRequest,
+    match: Match,
+    state: matchlog.MatchState,
+    form: forms.CodeConfirm | forms.CodeEntry,
+    kind: str,
+    payload: dict[str, Any],
+    said: str,
 ) -> HttpResponse:
-    """Confirm this phone's team's entry for the other team, on this phone, with the code on
-    the other team's card (one phone a table): the other team's link confirms, and the log
-    says on which phone. A wrong code is counted, and locks the table out of codes at the
-    limit (``tournaments.phones``)."""
-    form = forms.CodeConfirm(request.POST)
-    if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
-    phone = team_links.acting_for(request, match)
-    if phone is None:  # a signed-in player's or a director's phone: no code to take
-        return _refused(request, match, str(CODE_PLAIN["not_your_match"]))
-    try:
-        confirmer = phones.code_confirmer(phone=phone, match=match, code=form.cleaned_data["code"])
-    except phones.CodeRefused as exc:
-        return _refused(request, match, _code_words(exc), exc)
-    except store_errors.NotPermitted as exc:  # a link of neither team
-        return _refused(request, match, str(CODE_PLAIN["not_your_match"]), exc)
-    payload = {"entry": form.cleaned_data["entry"]}
-    refused = append_command(request, match, K.DEAL_CONFIRMED, payload, form, confirmer)
-    if refused is not None:
-        return _refused(request, match, plain_words(refused), refused)
-    other = (match.team0, match.team1)[1 - (phone.side_in(match) or 0)].name
-    done = _("Deal %(deal)d confirmed by %(team)s with their code.") % {
-        "deal": state.deal_no + 1,
-        "team": other,
-    }
-    return _done(request, match, str(done))
-
-
-@team_command
-def enter_with_code(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
-    """Enter the other team's own numbers for the next deal on this phone, with the code on
-    its card (one phone a table, a match whose sides both enter): the other team's link
-    enters, and the log says on which phone; the two entries count when they agree, as from
-    two phones. A wrong code is counted as for a confirmation (``tournaments.phones``)."""
-    teams = (match.team0.name, match.team1.name)
-    form = forms.CodeEntry(request.POST, rules=match.rules, teams=teams)
-    if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
+    """Append ``kind`` as the other team, on this phone, with the code on its card (one phone
+    a table): its link is the author and the log says on which phone; the code is judged
+    first (``tournaments.phones.code_confirmer``: a wrong one counted, the table locked out of
+    codes at the limit). ``said``: what is told once it is done (``%(deal)d``, ``%(team)s``)."""
     phone = team_links.acting_for(request, match)
     if phone is None:  # a signed-in player's or a director's phone: no code to take
         return _refused(request, match, str(CODE_PLAIN["not_your_match"]))
@@ -709,15 +680,40 @@ def enter_with_code(request: HttpRequest, match: Match, state: matchlog.MatchSta
         return _refused(request, match, _code_words(exc), exc)
     except store_errors.NotPermitted as exc:  # a link of neither team
         return _refused(request, match, str(CODE_PLAIN["not_your_match"]), exc)
-    refused = append_command(request, match, K.DEAL_ENTERED, form.payload(), form, other)
+    refused = append_command(request, match, kind, payload, form, other)
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused)
     team = (match.team0, match.team1)[1 - (phone.side_in(match) or 0)].name
-    done = _("Deal %(deal)d entered by %(team)s with their code.") % {
-        "deal": state.deal_no + 1,
-        "team": team,
-    }
-    return _done(request, match, str(done))
+    return _done(request, match, said % {"deal": state.deal_no + 1, "team": team})
+
+
+@team_command
+def confirm_with_code(
+    request: HttpRequest, match: Match, state: matchlog.MatchState
+) -> HttpResponse:
+    """Confirm this phone's team's entry for the other team, on this phone, with the code on
+    the other team's card (one phone a table)."""
+    form = forms.CodeConfirm(request.POST)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    payload = {"entry": form.cleaned_data["entry"]}
+    said = _("Deal %(deal)d confirmed by %(team)s with their code.")
+    return _on_this_phone_with_code(request, match, state, form, K.DEAL_CONFIRMED, payload, said)
+
+
+@team_command
+def enter_with_code(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
+    """Enter the other team's own numbers for the next deal on this phone, with the code on
+    its card (one phone a table, a match whose sides both enter): the two entries count when
+    they agree, as from two phones."""
+    teams = (match.team0.name, match.team1.name)
+    form = forms.CodeEntry(request.POST, rules=match.rules, teams=teams)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    said = _("Deal %(deal)d entered by %(team)s with their code.")
+    return _on_this_phone_with_code(
+        request, match, state, form, K.DEAL_ENTERED, form.payload(), said
+    )
 
 
 @login_required
