@@ -249,6 +249,16 @@ def cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime, stime
 
 
+def age(pid: int) -> float:
+    """Return the seconds since ``pid`` started (0 if it is gone)."""
+    try:
+        started = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except FileNotFoundError:
+        return 0.0
+    uptime = float(Path("/proc/uptime").read_text().split()[0])
+    return uptime - started / os.sysconf("SC_CLK_TCK")
+
+
 def busy(pids: list[int], seconds: float = 0.05) -> list[int]:
     """Return those of ``pids`` that used the CPU in the next ``seconds`` (serving a request,
     running a task), in the order given."""

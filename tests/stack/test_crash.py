@@ -51,6 +51,7 @@ import io
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -79,7 +80,7 @@ from tests.scoring.worker import REPO, database_url, free_port, private_redis, w
 from tournaments import happenings
 from tournaments.models import Match, MatchEvent
 
-from .stack import Stack, alive, busy, socket_holder
+from .stack import Stack, age, busy, socket_holder
 from .test_stack import director_token, tasks_in_process
 
 pytestmark = [
@@ -97,6 +98,8 @@ KILLS = 3  # of each kind of process
 #: round published): the kills strike at entries drawn below it
 FEWEST_ENTRIES = TEAMS // 2 * ROUNDS * 3 + ROUNDS
 FAIL_EVERY = 5  # the second receiver answers 500 to the first arrival of every fifth delivery
+PENDING = WebhookDelivery.Status.PENDING
+SCORING_WORKERS = ("worker.1", "worker.2")  # honcho's names (the webhooks' is webhooks.1)
 
 
 def the_seed() -> int:
@@ -330,16 +333,22 @@ class Killer:
             for moment, kind in zip(moments, kinds, strict=True)
         ]
         self.done: list[dict[str, Any]] = []
+        self.killed: Counter[str] = Counter()  # scoring workers, by name
 
     def back(self, kind: str) -> bool:
         """Whether every process of the kind is up (the one killed last replaced)."""
-        if kind == "web":
-            return len(self.stack.gunicorn_workers()) == 3
+        if kind == "web":  # three workers, each past its boot (a few seconds)
+            workers = self.stack.gunicorn_workers()
+            return len(workers) == 3 and all(age(pid) > 3 for pid in workers)
         if kind == "push":  # and the viewer's stream open again (with an entry), on one
             workers = self.stack.push_workers()
             return len(workers) == 2 and bool(self.viewer.received) and bool(self.viewer_holder())
-        found = self.stack.processes()
-        return all(alive(found.get(name, 0)) for name in ("worker.1", "worker.2"))
+        # each scoring worker ready again: said so once more than it was killed
+        output = self.stack.output()
+        return all(
+            len(re.findall(rf'"{name}@\S* ready\."', output)) > self.killed[name]
+            for name in SCORING_WORKERS
+        )
 
     def run(self, until: Callable[[], bool]) -> None:
         for moment, kind, delay, pick in self.plan:
@@ -361,7 +370,9 @@ class Killer:
             os.kill(pid, signal.SIGKILL)
             return pid
         if kind == "worker":
-            return self.stack.kill_celery_worker(f"worker.{1 + int(pick * 2)}")
+            name = SCORING_WORKERS[int(pick * len(SCORING_WORKERS))]
+            self.killed[name] += 1
+            return self.stack.kill_celery_worker(name)
         pid = self.viewer_holder()  # the push worker that holds the viewer's stream
         assert pid is not None
         os.kill(pid, signal.SIGKILL)
@@ -438,83 +449,85 @@ def test_an_evening_of_64_tables_loses_and_doubles_nothing_through_sigkills(
     tournament = stage.tournament
     writer, reader = director_token(stage), read_token(stage)
 
-    receivers = [Receiver(), Receiver(fail_every=FAIL_EVERY)]
-    for receiver in receivers:
-        receiver.thread.start()
-        answer = requests.post(
-            f"{stack.url}/api/v1/webhooks/",
-            json={"tournament": tournament.pk, "url": receiver.url, "kinds": [*happenings.KINDS]},
-            headers={"Authorization": f"Bearer {writer}", "X-Forwarded-Proto": "https"},
-            timeout=15,
-        )
-        assert answer.status_code == 201, answer.text
-        receiver.secret = answer.json()["secret"]
+    with contextlib.ExitStack() as cleanup:
+        receivers = [Receiver(), Receiver(fail_every=FAIL_EVERY)]
+        every_kind = list(happenings.KINDS)
+        for receiver in receivers:
+            receiver.thread.start()
+            cleanup.callback(receiver.close)
+            answer = requests.post(
+                f"{stack.url}/api/v1/webhooks/",
+                json={"tournament": tournament.pk, "url": receiver.url, "kinds": every_kind},
+                headers={"Authorization": f"Bearer {writer}", "X-Forwarded-Proto": "https"},
+                timeout=15,
+            )
+            assert answer.status_code == 201, answer.text
+            receiver.secret = answer.json()["secret"]
 
-    push_port = int(stack.env["PUSH_PORT"])
-    viewer = Viewer(push_port, f"/api/v1/tournaments/{tournament.pk}/results/stream/", reader)
-    viewer.start()
+        push_port = int(stack.env["PUSH_PORT"])
+        viewer = Viewer(push_port, f"/api/v1/tournaments/{tournament.pk}/results/stream/", reader)
+        viewer.start()
+        cleanup.callback(viewer.stop)
 
-    def client(n: int) -> subprocess.Popen[str]:
-        plan = {
-            "stage": stage.pk, "share": [n, CLIENTS], "poll": 1.0, "seconds": 300,
-            "token": writer,
-        }  # fmt: skip
-        path = tmp_path / f"plan-{n}.json"
-        path.write_text(json.dumps({"seed": seed, **plan}))
-        return subprocess.Popen(
-            [sys.executable, "-m", "tests.stack.driver", "--client", str(n),
-             "--plan", str(path), "--out", str(tmp_path / f"client-{n}.jsonl"),
-             "--via", "api", "--url", stack.url],
-            cwd=REPO, env=stack.environment(), stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        def client(n: int) -> subprocess.Popen[str]:
+            plan = {
+                "stage": stage.pk, "share": [n, CLIENTS], "poll": 1.0, "seconds": 300,
+                "token": writer,
+            }  # fmt: skip
+            path = tmp_path / f"plan-{n}.json"
+            path.write_text(json.dumps({"seed": seed, **plan}))
+            return subprocess.Popen(
+                [sys.executable, "-m", "tests.stack.driver", "--client", str(n),
+                 "--plan", str(path), "--out", str(tmp_path / f"client-{n}.jsonl"),
+                 "--via", "api", "--url", stack.url],
+                cwd=REPO, env=stack.environment(), stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
 
-    director = Director(stack.url, writer, stage.pk)
-    drivers = [client(n) for n in range(CLIENTS)]
-    evening_began = time.monotonic()
-    director.start()
-    killer = Killer(stack, viewer, seed, lambda: happenings.head(tournament.pk))
-    killer.run(until=lambda: all(d.poll() is not None for d in drivers))
+        director = Director(stack.url, writer, stage.pk)
+        drivers = [client(n) for n in range(CLIENTS)]
+        cleanup.callback(lambda: [d.kill() for d in drivers if d.poll() is None])
+        evening_began = time.monotonic()
+        director.start()
+        killer = Killer(stack, viewer, seed, lambda: happenings.head(tournament.pk))
+        killer.run(until=lambda: all(d.poll() is not None for d in drivers))
 
-    reports = []
-    for driver in drivers:
-        _, err = driver.communicate(timeout=300)
-        assert driver.returncode == 0, err
-        reports.append(json.loads(err.strip().splitlines()[-1]))
-    director.join(30)
-    assert director.error is None, director.error
-    evening = time.monotonic() - evening_began
+        reports = []
+        for driver in drivers:
+            _, err = driver.communicate(timeout=300)
+            assert driver.returncode == 0, err
+            reports.append(json.loads(err.strip().splitlines()[-1]))
+        director.join(30)
+        assert director.error is None, director.error
+        evening = time.monotonic() - evening_began
 
-    # --- Everything settles: the projections, the deliveries, the viewer --------------------
-    def settled() -> bool:
-        heads = dict(Match.objects.filter(tournament=tournament).values_list("pk", "last_seq"))
-        points = dict(MatchResult.objects.values_list("match_id", "seq"))
-        head = happenings.head(tournament.pk)
-        return (
-            all(points.get(pk) == last for pk, last in heads.items())
-            and Stage.objects.get(pk=stage.pk).status == Stage.Status.COMPLETE
-            and all(r.seqs() >= set(range(1, head + 1)) for r in receivers)
-            and viewer.last_seq() == head
-            and not WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING).exists()
-        )
+        # --- Everything settles: the projections, the deliveries, the viewer ----------------
+        def settled() -> bool:
+            heads = dict(Match.objects.filter(tournament=tournament).values_list("pk", "last_seq"))
+            points = dict(MatchResult.objects.values_list("match_id", "seq"))
+            head = happenings.head(tournament.pk)
+            return (
+                all(points.get(pk) == last for pk, last in heads.items())
+                and Stage.objects.get(pk=stage.pk).status == Stage.Status.COMPLETE
+                and all(r.seqs() >= set(range(1, head + 1)) for r in receivers)
+                and viewer.last_seq() == head
+                and not WebhookDelivery.objects.filter(status=PENDING).exists()
+            )
 
-    def what_lags() -> str:
-        head = happenings.head(tournament.pk)
-        return json.dumps({
-            "head": head, "viewer": viewer.last_seq(),
-            "receivers": [len(set(range(1, head + 1)) - r.seqs()) for r in receivers],
-            "pending": WebhookDelivery.objects.filter(status="pending").count(),
-            "stage": Stage.objects.get(pk=stage.pk).status, "seed": seed,
-        })  # fmt: skip
+        def what_lags() -> str:
+            head = happenings.head(tournament.pk)
+            return json.dumps({
+                "head": head, "viewer": viewer.last_seq(),
+                "receivers": [len(set(range(1, head + 1)) - r.seqs()) for r in receivers],
+                "pending": WebhookDelivery.objects.filter(status=PENDING).count(),
+                "stage": Stage.objects.get(pk=stage.pk).status, "seed": seed,
+            })  # fmt: skip
 
-    wait_until(settled, 90, "everything to settle", what_lags)
-    time.sleep(1.5)  # a late standings.changed would show here
-    wait_until(settled, 30, "everything to settle again", what_lags)
-    settled_after = time.monotonic() - evening_began - evening
-    log = results_log(stack.url, reader, tournament.pk)
-    processes_back = {kind: killer.back(kind) for kind in ("web", "worker", "push")}
-    viewer.stop()
-    for receiver in receivers:
-        receiver.close()
+        wait_until(settled, 90, "everything to settle", what_lags)
+        time.sleep(1.5)  # a late standings.changed would show here
+        wait_until(settled, 30, "everything to settle again", what_lags)
+        settled_after = time.monotonic() - evening_began - evening
+        log = results_log(stack.url, reader, tournament.pk)
+        processes_back = {kind: killer.back(kind) for kind in ("web", "worker", "push")}
     assert stack.stop() is not None
 
     figures = {
