@@ -27,9 +27,11 @@ request if there is one (the master starts another; a client's request cut off i
 with its key), a scoring Celery worker with its pool (deploy.supervise starts it again; its
 unacknowledged messages are lost until the visibility timeout, so only the catch-ups recover
 them), and the push process's worker that holds the viewer's stream (uvicorn starts
-another). ``KILLS`` of each kind, each once the one killed before it is back. The seed is
-printed: ``CRASH_SEED=<seed>`` replays the same moments (and the same deals: the clients'
-draws are seeded by it too). The webhooks' worker is not killed: a delivery whose attempt
+another). ``KILLS`` of each kind, each once every process of its kind is back. The seed is
+printed: ``CRASH_SEED=<seed>`` replays the same plan (each kill at the same count of entries,
+the same delay, the same pick of a victim) and the same deals (the clients' draws are seeded
+by it too); what the processes were doing at that moment still depends on the machine. The
+webhooks' worker is not killed: a delivery whose attempt
 was cut off is tried again only after its attempt's deadline and the catch-up's grace, about
 a minute, longer than the evening.
 
