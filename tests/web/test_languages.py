@@ -96,7 +96,8 @@ MARKED_TEMPLATES = [
     "_field.html",
     "_fields.html",
 ]
-#: the Python modules whose words are marked (the phone pages', the words, the problems)
+#: the Python modules whose words are marked (the phone pages', the words, the problems, the
+#: services' refusals)
 MARKED_MODULES = [
     "web/words.py",
     "web/moves.py",
@@ -126,6 +127,28 @@ MARKED_MODULES = [
     "web/views/desk/_common.py",
     "web/views/invites.py",
     "web/views/privacy.py",
+    # the refusals the services raise, and the model checks they pass on (docs/languages.md)
+    "competition/services/_common.py",
+    "competition/services/cut_decisions.py",
+    "competition/services/evenings.py",
+    "competition/services/registration.py",
+    "competition/services/roster.py",
+    "competition/services/rounds.py",
+    "competition/services/stage_settings.py",
+    "competition/services/stages.py",
+    "competition/services/withdrawals.py",
+    "competition/corrections.py",
+    "competition/models/stages.py",
+    "seasons/services/seasons.py",
+    "seasons/services/seeding.py",
+    "seasons/models.py",
+    "tournaments/services.py",
+    "tournaments/clubs.py",
+    "tournaments/seats.py",
+    "tournaments/links.py",
+    "tournaments/invites.py",
+    "tournaments/privacy.py",
+    "tournaments/models.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
@@ -386,6 +409,91 @@ def test_a_problems_detail_is_in_hindi_for_accept_language_hi_and_its_code_uncha
     assert hindi["title"] == "नहीं मिला" and english["title"] == "Not Found"
     unknown = APIClient().get("/api/v1/nothing-here/", headers={"accept-language": "ur"}).json()
     assert unknown["code"] == "not_found" and unknown["detail"] == "ایسی کوئی چیز نہیں"
+
+
+# --- the services' refusals, in the request's language ----------------------------------------
+
+
+def _desk(club: Club, language: str) -> Any:
+    """The director's desk on a browser whose person chose ``language`` with the switch."""
+    desk = club.client("director")
+    desk.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return desk
+
+
+def test_a_services_refusal_is_shown_on_the_desk_in_hindi(evening: Club) -> None:
+    """Publishing a round twice: the desk shows the competition's refusal in Hindi."""
+    path = f"/desk/{evening.tournament.slug}/rounds/{evening.round.pk}/publish/"
+    page = _desk(evening, "hi").post(path, follow=True).content.decode()
+    assert _html_tag(page)[0] == "hi"
+    assert "राउंड पहले ही जारी हो चुका है" in page
+    assert "published already" not in page
+    english = _desk(evening, "en").post(path, follow=True).content.decode()
+    assert "The round is published already." in english  # word for word as it always was
+
+
+#: a second stage of the evening's four teams: a Swiss of four rounds among the top four
+_TOO_MANY_ROUNDS = {
+    "name": "Dusra", "format": "swiss", "rounds": 4, "entry": "top", "entry_count": 4,
+    "seeding": "standings", "mode": "score", "confirmation": "none", "points_win": 2,
+    "points_draw": 1, "points_loss": 0, "points_bye": 2, "bazzis": 1,
+}  # fmt: skip
+
+
+def test_a_bad_stage_setting_is_refused_on_the_desk_in_hindi(evening: Club) -> None:
+    """The settings' check (a service's, with figures in it): in Hindi above the form and on
+    the field it names, nothing saved; the same in English as it always was."""
+    path = f"/desk/{evening.tournament.slug}/stages/new/"
+    answer = _desk(evening, "hi").post(path, _TOO_MANY_ROUNDS)
+    assert answer.status_code == 422
+    page = html.unescape(answer.content.decode())
+    hindi = (
+        "4 स्विस राउंड के लिए कम से कम 5 टीमें चाहिए (हर टीम दूसरी से ज़्यादा से ज़्यादा एक "
+        "बार मिलती है), और 4 आ रही हैं: ज़्यादा से ज़्यादा 3 राउंड"
+    )
+    assert hindi in page  # above the form, in its summary, and on the rounds field
+    assert "Swiss rounds need" not in page
+    english = html.unescape(_desk(evening, "en").post(path, _TOO_MANY_ROUNDS).content.decode())
+    assert "4 Swiss rounds need at least 5 teams (each meets another at most once), and 4 " \
+        "enter: at most 3 rounds" in english  # fmt: skip
+    assert evening.tournament.stages.count() == 1
+
+
+def test_a_competition_refusals_detail_is_in_urdu_and_its_code_unchanged(
+    evening: Club,
+) -> None:
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(evening.users["director"])
+    path = f"/api/v1/rounds/{evening.round.pk}/publish/"
+    urdu = api.post(path, headers={"accept-language": "ur"})
+    english = api.post(path, headers={"accept-language": "en"})
+    assert urdu.status_code == english.status_code == 409
+    assert urdu["Content-Type"] == english["Content-Type"] == "application/problem+json"
+    assert urdu.json()["code"] == english.json()["code"] == "round_published"
+    assert urdu.json()["type"] == english.json()["type"]
+    assert english.json()["detail"] == "the round is published already"
+    assert urdu.json()["detail"] == "راؤنڈ پہلے ہی جاری ہو چکا ہے"
+
+
+def test_a_refusals_message_stays_a_plain_string_in_the_language_it_was_raised_in(
+    evening: Club,
+) -> None:
+    """``message`` is a ``str`` (code compares and logs it), said when the refusal is raised."""
+    from django.utils import translation
+
+    from competition import services as competition
+    from competition.errors import NotNow
+
+    director = evening.users["director"]
+    for language, words in (("pa", "ਰਾਊਂਡ ਪਹਿਲਾਂ ਹੀ ਜਾਰੀ ਹੋ ਚੁੱਕਾ ਹੈ"), ("en", "the round is "
+                            "published already")):  # fmt: skip
+        with translation.override(language), pytest.raises(NotNow) as refused:
+            competition.round_publish(actor=director, round=evening.round)
+        assert type(refused.value.message) is str
+        assert refused.value.message == str(refused.value) == words
+        assert refused.value.code == "round_published"
 
 
 def test_every_refusals_title_is_marked_for_translation() -> None:
