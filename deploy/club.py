@@ -25,6 +25,12 @@ Defaults, each one only if the variable is unset or empty:
   made if missing, ignored by git, kept across restarts.
 - Plain HTTP (a room's network has no certificate): the HTTPS redirect, HSTS and the secure
   cookie flags off.
+- HTTPS when the club has a certificate for the name the phones use (``CLUB_CERTFILE`` and
+  ``CLUB_KEYFILE``, PEM files; ``CLUB_HOST`` then that name, e.g. ``seep.myclub.in`` pointed
+  at the laptop's address): gunicorn serves TLS itself, ``SITE_URL=https://$CLUB_HOST:$PORT``,
+  the cookies secure. Browsers keep a page's offline copy (its service worker) only over
+  HTTPS or on ``localhost``: with plain HTTP a phone that closes the page offline cannot
+  reopen it until the network is back (its unsent entries wait in it all the same).
 """
 
 from __future__ import annotations
@@ -118,8 +124,11 @@ def environment(env: Mapping[str, str], addresses: Callable[[], list[str]]) -> d
     out["CLUB_HOST"] = host
     port = out["PORT"]
     named = f"[{host}]" if ":" in host else host
+    tls = _certificate(out)
+    if tls:  # the cookies go over HTTPS only (gunicorn serves TLS: no proxy, no redirect)
+        out["SESSION_COOKIE_SECURE"] = out["CSRF_COOKIE_SECURE"] = "1"
     if not out.get("SITE_URL", "").strip():
-        out["SITE_URL"] = f"http://{named}:{port}"
+        out["SITE_URL"] = f"{'https' if tls else 'http'}://{named}:{port}"
     if not out.get("CLUB_BIND", "").strip():
         out["CLUB_BIND"] = f"0.0.0.0:{port}"
     out["WEB_BIND"] = out["CLUB_BIND"]
@@ -132,6 +141,32 @@ def environment(env: Mapping[str, str], addresses: Callable[[], list[str]]) -> d
     out.pop("LIVE_PUSH", None)
     out["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{out.get('PATH', '')}"
     return out
+
+
+def _certificate(env: Mapping[str, str]) -> bool:
+    """Whether the club night is served over HTTPS: both ``CLUB_CERTFILE`` and
+    ``CLUB_KEYFILE`` name readable files (one without the other, or a missing file, is
+    refused in words before anything starts)."""
+    cert, key = env.get("CLUB_CERTFILE", "").strip(), env.get("CLUB_KEYFILE", "").strip()
+    if not cert and not key:
+        return False
+    if not (cert and key):
+        raise SystemExit(
+            "club: HTTPS needs both CLUB_CERTFILE (the certificate, PEM) and CLUB_KEYFILE (its "
+            "private key, PEM); set both, or neither for plain HTTP"
+        )
+    for name, path in (("CLUB_CERTFILE", cert), ("CLUB_KEYFILE", key)):
+        if not os.access(path, os.R_OK):
+            raise SystemExit(f"club: {name}={path} is not a file this user can read")
+    return True
+
+
+def gunicorn_arguments(env: Mapping[str, str]) -> list[str]:
+    """gunicorn's arguments: the deployment's configuration, and TLS with the club's
+    certificate when it has one."""
+    tls = _certificate(env)
+    extra = ["--certfile", env["CLUB_CERTFILE"], "--keyfile", env["CLUB_KEYFILE"]] if tls else []
+    return ["-c", "python:deploy.gunicorn", *extra, "deploy.wsgi"]
 
 
 def _has_organizer(manage: list[str], env: dict[str, str]) -> bool:
@@ -229,7 +264,7 @@ def main() -> None:
     if gunicorn is None:
         sys.exit("club: gunicorn is not installed (make .venv/.installed installs it)")
     os.chdir(REPO)
-    os.execve(gunicorn, [gunicorn, "-c", "python:deploy.gunicorn", "deploy.wsgi"], env)
+    os.execve(gunicorn, [gunicorn, *gunicorn_arguments(env)], env)
 
 
 if __name__ == "__main__":
