@@ -42,8 +42,8 @@ SLUG_TAKEN = "the address is taken: choose another"
 def slug_taken(slug: str) -> str:
     """Return the refusal of a slug a tournament holds, naming none. Said only of a slug the
     asker may know is held: a published tournament's (the site's), or one of their own club's
-    (``Tournament.Meta.constraints``); a private tournament of another club holds its slug for
-    its club alone, so it is never the cause."""
+    (``slug_held``, ``Tournament.Meta.constraints``); a private tournament of another club
+    holds its slug for its club alone, so it is never the cause."""
     return f"the address '{slug}' is taken: choose another"
 
 

@@ -45,10 +45,10 @@ class TournamentSerializer(StrictModel):
             "created_at",
         ]
         read_only_fields = ["id", "organizer", "created_at"]
-        # a taken slug is refused by the model's constraints (the view's full_clean), in the
-        # one wording of tournaments.models.slug_taken: only a published tournament's slug, or
-        # one of the same club's, is taken; another club's private one is not. So no
-        # validator of DRF's own for those constraints (it would word them otherwise).
+        # a taken slug is refused by the model's check and constraints (the view's
+        # full_clean), in the one wording of tournaments.models.slug_taken: only a published
+        # tournament's slug, or one of the same club's, is taken; another club's private one is
+        # not. So no validator of DRF's own for those constraints (it words them otherwise).
         validators: list[Any] = []
         extra_kwargs: dict[str, dict[str, Any]] = {
             "date": {
