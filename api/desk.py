@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.access import is_director
+from competition.selectors import tournament_at
 from tournaments.models import Tournament
 
 from . import services
@@ -29,8 +29,10 @@ RECENT = 5
 
 
 def _tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_director(request.user, tournament):
+    """The tournament at ``slug`` the user directs, as the desk finds it
+    (``competition.selectors.tournament_at``); else 404."""
+    tournament = tournament_at(request.user, slug, directing=True)
+    if tournament is None:
         raise Http404("no such desk")
     return tournament
 

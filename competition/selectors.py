@@ -12,14 +12,42 @@ from typing import Any
 from django.db.models import Exists, Q, QuerySet, Value
 
 from tournaments import happenings
+from tournaments.access import at_slug, directed_tournaments
 from tournaments.matchlog import Kind
-from tournaments.models import Match, MatchEvent, Team
+from tournaments.models import Match, MatchEvent, Team, Tournament
 
 from . import formats
 from . import happenings as told
+from .access import visible_tournaments
 from .cut import Cut, cut_for_stage, decision_words
 from .draw import bracket_state, is_rematch, meetings
 from .models import Fixture, Notice, Round, Stage, StandingRow
+
+
+def tournament_at(user: Any, slug: str, *, directing: bool = False) -> Tournament | None:
+    """Return the tournament ``user`` finds at ``slug``, or None (the caller's 404).
+
+    Every page and stream at an address holding a slug (``/t/<slug>/``, ``/desk/<slug>/``,
+    their live parts and streams, the desk's webhooks) finds its tournament here. Among the
+    tournaments holding the slug that ``user`` may see (``directing``: that they direct), the
+    published one, else the oldest (``tournaments.access.at_slug``). A private tournament
+    they may not see is as absent as one that does not exist. So a private tournament of a
+    club whose slug another club's tournament has since published at is still its directors'
+    at its desk, while its page's address shows the published one (docs/web.md, "A
+    tournament's address").
+    """
+    reachable = directed_tournaments(user) if directing else visible_tournaments(user)
+    return at_slug(reachable, slug)
+
+
+def shadowed(tournament: Tournament) -> bool:
+    """Return whether another, published tournament holds the private ``tournament``'s slug,
+    so that its page's address shows that one (the desk says so; it must choose another slug
+    before it is published)."""
+    if tournament.published:
+        return False
+    held = Tournament.objects.filter(slug=tournament.slug, published=True)
+    return held.exclude(pk=tournament.pk).exists()
 
 
 def open_notices(*, tournament_id: int) -> QuerySet[Notice]:

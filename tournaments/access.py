@@ -146,6 +146,19 @@ def directed_tournaments(user: Any) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(organizer=user) | Q(directors=user)).distinct()
 
 
+def at_slug(tournaments: QuerySet[Tournament], slug: str) -> Tournament | None:
+    """Return the tournament of ``tournaments`` at ``slug`` (its address), or None: the
+    published one holding it (at most one does), else the oldest (lowest id) of the others.
+
+    A slug is the site's once its tournament is published and its club's before (the
+    model's constraints), so several private tournaments of several clubs may hold one; the
+    caller passes those its reader may reach (``competition.selectors.tournament_at``). One
+    query, the club read with it.
+    """
+    found = tournaments.filter(slug=slug).select_related("club").order_by("-published", "pk")
+    return found.first()
+
+
 def is_scorekeeper(user: Any, match: Match) -> bool:
     """Return whether ``user`` is assigned to keep score at ``match``."""
     if not _signed_in(user):

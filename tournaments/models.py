@@ -11,11 +11,10 @@ from __future__ import annotations
 import functools
 import unicodedata
 import zoneinfo
-from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -36,13 +35,29 @@ INTEGER_MIN, INTEGER_MAX = -(2**31), 2**31 - 1
 
 #: paths under /desk/ that a tournament's slug would hide (its desk is /desk/<slug>/)
 RESERVED_SLUGS = frozenset({"new"})
+#: a slug constraint's refusal where no slug is at hand (``Tournament.validate_constraints``
+#: words it with the slug: ``slug_taken``)
+SLUG_TAKEN = "the address is taken: choose another"
 
 
 def slug_taken(slug: str) -> str:
-    """Return the refusal of a slug a tournament holds, naming none. Said only to whoever may
-    see that tournament: a slug a tournament they may not see holds is replaced by a free one
-    (``competition.services.slug_for``), as if it were free."""
+    """Return the refusal of a slug a tournament holds, naming none. Said only of a slug the
+    asker may know is held: a published tournament's (the site's), or one of their own club's
+    (``slug_held``, ``Tournament.Meta.constraints``); a private tournament of another club
+    holds its slug for its club alone, so it is never the cause."""
     return gettext("the address '%(slug)s' is taken: choose another") % {"slug": slug}
+
+
+def slug_held(slug: str, *, club_id: int | None, tournament_id: int | None = None) -> bool:
+    """Return whether ``slug`` is taken for a tournament of club ``club_id`` (``tournament_id``,
+    or a new one): a published tournament holds it, or another of the same club (of no club:
+    another of none). A private tournament of another club does not count: its slug is its
+    club's, and counting it would tell whoever asked that it exists (``Tournament``)."""
+    same_club = Q(club_id=club_id) if club_id is not None else Q(club__isnull=True)
+    holders = Tournament.objects.filter(Q(published=True) | same_club, slug=slug)
+    if tournament_id is not None:
+        holders = holders.exclude(pk=tournament_id)
+    return holders.exists()
 
 
 def refuse_control_characters(value: str) -> None:
@@ -154,8 +169,18 @@ class Club(models.Model):
 
 
 class Tournament(models.Model):
+    """A tournament (an evening) of a club: its teams, stages and matches.
+
+    Its slug is its address (``/t/<slug>/``). A slug is the whole site's only once its
+    tournament is published; until then it is its club's: two clubs' private tournaments may
+    hold one slug, and a published one may hold the slug of another club's private ones (the
+    address then shows the published one: ``tournaments.access.at_slug``). So choosing a slug
+    tells nobody that another club's private tournament holds it (docs/web.md, "A
+    tournament's address").
+    """
+
     name = models.CharField(max_length=200, validators=[refuse_control_characters])
-    slug = models.SlugField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100)
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_tournaments"
     )
@@ -196,20 +221,64 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created_at", "id"]
+        constraints = [
+            # one published tournament a slug: the site's address /t/<slug>/
+            models.UniqueConstraint(
+                fields=["slug"],
+                condition=Q(published=True),
+                name="tournament_slug_published",
+                violation_error_code="slug_taken",
+                violation_error_message=SLUG_TAKEN,
+            ),
+            # one tournament a slug in a club, published or not
+            models.UniqueConstraint(
+                fields=["club", "slug"],
+                name="tournament_slug_in_club",
+                violation_error_code="slug_taken",
+                violation_error_message=SLUG_TAKEN,
+            ),
+            # and among the tournaments of no club (tests' and fixtures'; the services always
+            # give one a club), as if they were one club
+            models.UniqueConstraint(
+                fields=["slug"],
+                condition=Q(club__isnull=True),
+                name="tournament_slug_clubless",
+                violation_error_code="slug_taken",
+                violation_error_message=SLUG_TAKEN,
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
-    def unique_error_message(
-        self, model_class: type[models.Model], unique_check: Sequence[str]
-    ) -> ValidationError:
-        if tuple(unique_check) == ("slug",):  # not "tournament with this slug already exists"
-            return ValidationError(slug_taken(self.slug), code="slug_taken")
-        return super().unique_error_message(model_class, unique_check)
+    def validate_constraints(self, exclude: Any = None) -> None:
+        """Check the constraints, a slug held told once, on the slug, as ``slug_taken``."""
+        try:
+            super().validate_constraints(exclude)
+        except ValidationError as exc:
+            errors = exc.update_error_dict({})
+            held = [e for e in errors.get(NON_FIELD_ERRORS, []) if e.code == "slug_taken"]
+            if held:
+                rest = [e for e in errors.pop(NON_FIELD_ERRORS) if e.code != "slug_taken"]
+                if rest:
+                    errors[NON_FIELD_ERRORS] = rest
+                errors.setdefault("slug", []).append(
+                    ValidationError(slug_taken(self.slug), code="slug_taken")
+                )
+            raise ValidationError(errors) from exc
+
+    def _slug_chosen(self) -> bool:
+        """Whether the slug is being chosen: a new tournament's, or one changed."""
+        if self._state.adding or self.pk is None:
+            return True
+        return not Tournament.objects.filter(pk=self.pk, slug=self.slug).exists()
 
     def clean(self) -> None:
         """Check the rules and format with the engine and store them complete (defaults filled);
-        refuse a slug a desk page has (``RESERVED_SLUGS``)."""
+        refuse a slug a desk page has (``RESERVED_SLUGS``), and a slug chosen (a new one, or
+        changed) that ``slug_held`` says is taken: a published tournament's, or one of the same
+        club's. (The constraints hold what must always hold; a private tournament keeps a slug
+        another club publishes at later, and is refused only when it is published.)"""
         errors: dict[str, ValidationError] = {}
         if self.slug in RESERVED_SLUGS:
             errors["slug"] = ValidationError(
@@ -217,6 +286,12 @@ class Tournament(models.Model):
                 % {"slug": self.slug},
                 code="reserved_slug",
             )
+        elif (
+            self.slug
+            and self._slug_chosen()
+            and slug_held(self.slug, club_id=self.club_id, tournament_id=self.pk)
+        ):
+            errors["slug"] = ValidationError(slug_taken(self.slug), code="slug_taken")
         try:
             self.rules = checked_rules(self.rules)
         except ValidationError as exc:

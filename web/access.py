@@ -4,7 +4,9 @@ The same rules as everywhere (who may see a tournament: ``competition.access``, 
 applies too): published tournaments are public; an unpublished one is seen by its directors,
 players and score-keepers; drafts and the desk are for directors; a match's score-keeper page
 for its score-keepers, its seated players and the directors. Knowing an id grants nothing:
-what the caller may not see is a 404.
+what the caller may not see is a 404. Nor does a slug: an address finds the published
+tournament holding it, else only one the caller may see
+(``competition.selectors.tournament_at``; docs/web.md, "A tournament's address").
 """
 
 from __future__ import annotations

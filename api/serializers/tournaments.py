@@ -45,9 +45,11 @@ class TournamentSerializer(StrictModel):
             "created_at",
         ]
         read_only_fields = ["id", "organizer", "created_at"]
-        # a taken slug is refused by the model's check (the view's full_clean), in the one
-        # wording of tournaments.models.slug_taken; one held by a tournament the caller may
-        # not see is replaced before (competition.services.slug_for)
+        # a taken slug is refused by the model's check and constraints (the view's
+        # full_clean), in the one wording of tournaments.models.slug_taken: only a published
+        # tournament's slug, or one of the same club's, is taken; another club's private one is
+        # not. So no validator of DRF's own for those constraints (it words them otherwise).
+        validators: list[Any] = []
         extra_kwargs: dict[str, dict[str, Any]] = {
             "date": {
                 "help_text": "The day it is played (null: undated). A club's evening with a date "
@@ -57,8 +59,9 @@ class TournamentSerializer(StrictModel):
             },
             "slug": {
                 "validators": [],
-                "help_text": "Its address, /t/<slug>/ (left out: made from the name). One that "
-                "a tournament you may not see holds is replaced by a free one made from it, "
-                "as this answer says (cup-2); one you may see taken is refused (400).",
+                "help_text": "Its address, /t/<slug>/ (left out: made from the name). The "
+                "site's once it is published, its club's before: refused (400) if a published "
+                "tournament or another of its club holds it, and publishing is refused while "
+                "a published one holds it; another club's private tournament never counts.",
             },
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 from competition import services as competition
 from seasons import services as seasons
 from tournaments.access import directed_clubs
+from tournaments.clubs import club_for
 from tournaments.models import Club, Tournament
 
 from ..access import (
@@ -60,12 +62,15 @@ class Tournaments(APIView):
         directors = values.pop("directors", [])
         values.pop("club_id", None)  # read by _club_of_new
         assert request.user.is_authenticated  # refuse_tournament_token: signed in
-        if values.get("slug"):  # one a tournament the caller may not see holds: another
-            values["slug"] = competition.slug_for(actor=request.user, slug=values["slug"])
-        _clean(Tournament(organizer=request.user, **values))  # a 400 naming each field
-        tournament = competition.tournament_create(
-            actor=request.user, club=club, directors=directors, **values
-        )
+        with transaction.atomic():  # the caller's own club, made now if they direct none,
+            # is made only with the tournament: a refusal undoes it
+            club = club or club_for(request.user)
+            # a 400 naming each field, checked in the club it joins (a slug a published
+            # tournament holds, or one of that club, is taken)
+            _clean(Tournament(organizer=request.user, club=club, **values))
+            tournament = competition.tournament_create(
+                actor=request.user, club=club, directors=directors, **values
+            )
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -119,10 +124,6 @@ class TournamentDetail(APIView):
         if "club_id" in values:
             raise serializers.ValidationError(
                 {"club": ["a tournament stays in the club it was made in"]}
-            )
-        if values.get("slug"):  # as for a new one (POST)
-            values["slug"] = competition.slug_for(
-                actor=request.user, slug=values["slug"], tournament=tournament
             )
         checked = Tournament.objects.get(pk=tournament.pk)
         dated = checked.date

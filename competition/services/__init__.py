@@ -28,7 +28,7 @@ from __future__ import annotations
 from ..cut import CutTieUndecided, cut_for_stage, decision_words
 from ..draw import bracket_state, stage_points
 from .cut_decisions import cut_draw_lot, cut_set_order
-from .evenings import slug_for, tournament_create, tournament_update, unique_slug
+from .evenings import tournament_create, tournament_update, unique_slug
 from .follow import stage_terms
 from .notices import notice_resolve
 from .registration import (
@@ -80,7 +80,6 @@ __all__ = [
     "round_publish",
     "round_record_anchors",
     "round_unpublish",
-    "slug_for",
     "stage_create",
     "stage_points",
     "stage_remove",

@@ -23,8 +23,9 @@ from django.core.management import CommandError, call_command
 from tests.matches import forge
 from tournaments import receipts
 from tournaments.access import SYSTEM
+from tournaments.clubs import club_create
 from tournaments.matchlog import repeatable_decks
-from tournaments.models import Match, MatchReceipt
+from tournaments.models import Match, MatchReceipt, Tournament
 from tournaments.services import match_append_event
 from tournaments.snapshots import rebuild_snapshot
 from tournaments.verify import verify_match
@@ -168,3 +169,26 @@ def test_a_receipt_signed_by_a_retired_key_is_still_accepted(world: Any, setting
     assert any("signed with key" in str(p) for p in verify_match(match))
     settings.RECEIPT_PUBLIC_KEYS = [receipts.public_key_text(old.public_key())]
     assert verify_match(match) == []
+
+
+def test_export_receipts_finds_its_tournament_by_slug_as_the_pages_do_or_by_id(
+    world: Any,
+) -> None:
+    finish(world.score_match)
+
+    def exported(*args: str) -> list[int]:
+        out = StringIO()
+        call_command("export_receipts", *args, stdout=out)
+        found = json.loads(out.getvalue())["receipts"]
+        return [r["receipt"]["match"] for r in found]
+
+    club = club_create(actor=world.organizer, name="Elsewhere")
+    later = Tournament.objects.create(  # another club's, private, at the same slug
+        name="Later", slug="club-championship", organizer=world.organizer, club=club
+    )
+    assert exported("--tournament", "club-championship") == [world.score_match.pk]  # the oldest
+    assert exported("--tournament", str(world.tournament.pk)) == [world.score_match.pk]
+    assert exported("--tournament", "nobody-has-this") == []
+    Tournament.objects.filter(pk=later.pk).update(published=True)  # the published one, now
+    assert exported("--tournament", "club-championship") == []
+    assert exported("--tournament", str(world.tournament.pk)) == [world.score_match.pk]

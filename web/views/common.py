@@ -11,11 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from competition.selectors import tournament_at
 from tournaments.models import Match, Tournament
 from tournaments.reads import consistent_read
 
@@ -30,11 +31,12 @@ LIVE_SECONDS = 60
 
 
 def visible_tournament(request: HttpRequest, slug: str) -> Tournament:
-    """Return the tournament at ``slug`` if the visitor may see it (its club's clock set);
-    anyone else: 404."""
-    t = visible_or_404(
-        request.user, get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
-    )
+    """Return the tournament the visitor finds at ``slug`` (its club's clock set): the
+    published one holding it, else one they may see (``competition.selectors.tournament_at``);
+    with none, 404, as for a slug nobody holds."""
+    t = tournament_at(request.user, slug)
+    if t is None:
+        raise Http404("no such tournament")
     use_club_time(t)
     return t
 

@@ -273,7 +273,7 @@ class Command(demo.DemoCommand):
         rng: random.Random,
     ) -> Tournament:
         """The club evening, its stages adjusted and its teams registered, none started."""
-        slug = services.unique_slug("Club evening")  # club-evening, club-evening-2, ...
+        slug = services.unique_slug("Club evening", club=club)  # club-evening, -2, ...
         name = "Club evening" + slug.removeprefix("club-evening").replace("-", " ")
         tournament = services.tournament_create(
             actor=organizer, club=club, name=name, slug=slug, date=_today(club), place=PLACE,

@@ -7,8 +7,19 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournaments.models import MatchReceipt
+from tournaments.access import at_slug
+from tournaments.models import ID_LIMIT, MatchReceipt, Tournament
 from tournaments.receipts import Receipt, public_key_text, signing_key
+
+
+def _tournament(named: str) -> Tournament | None:
+    """The tournament ``--tournament`` names: by its slug (``tournaments.access.at_slug``:
+    several private tournaments of several clubs may hold one), else by its id; None (no
+    receipts) if none."""
+    found = at_slug(Tournament.objects.all(), named)
+    if found is None and named.isascii() and named.isdigit() and int(named) < ID_LIMIT:
+        found = Tournament.objects.filter(pk=int(named)).first()
+    return found
 
 
 class Command(BaseCommand):
@@ -18,12 +29,17 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--tournament", help="only this tournament (its slug)")
+        parser.add_argument(
+            "--tournament",
+            help="only this tournament (its slug: the published one holding it, else the "
+            "oldest, as its address finds it; or its id)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         rows = MatchReceipt.objects.order_by("match", "seq")
         if options["tournament"]:
-            rows = rows.filter(match__tournament__slug=options["tournament"])
+            found = _tournament(options["tournament"])
+            rows = rows.filter(match__tournament=found) if found is not None else rows.none()
         out = {
             "public_key": public_key_text(signing_key().public_key()),
             "receipts": [Receipt(r.body, r.signature).to_dict() for r in rows],

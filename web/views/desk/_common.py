@@ -19,10 +19,10 @@ from django.views.decorators.http import require_http_methods
 from competition import refusals
 from competition.errors import CompetitionRefused
 from competition.models import Round, Stage
+from competition.selectors import tournament_at
 from tournaments.access import is_club_director
 from tournaments.models import Club, Team, Tournament
 
-from ...access import director_or_404
 from ...clubtime import use_club_time, use_club_zone
 from ...commands import FORM_REFUSED
 
@@ -33,10 +33,13 @@ Refusals = type[Exception] | tuple[type[Exception], ...]
 
 
 def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
-    """Return the tournament at ``slug`` if the signed-in user directs it; anyone else: 404."""
-    t = director_or_404(
-        request.user, get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
-    )
+    """Return the tournament at ``slug`` that the signed-in user directs (of those holding
+    it: the published one, else the oldest: ``competition.selectors.tournament_at``), so a
+    private one stays at its desk when another club publishes one at its slug; anyone who
+    directs none there: 404."""
+    t = tournament_at(request.user, slug, directing=True)
+    if t is None:
+        raise Http404("no such desk")
     use_club_time(t)
     return t
 

@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from competition.selectors import tournament_at
 from tournaments import links, seats
 from tournaments.access import is_director
 from tournaments.errors import SeatRefused
@@ -23,9 +24,9 @@ from tournaments.models import Match, Team, Tournament
 from tournaments.site import absolute_url, unreachable_host
 
 from ... import pages, words
-from ...access import visible_or_404
 from ...qr import qr_svg
 from ...templatetags.words import card_language
+from ..common import visible_tournament
 from ._common import confirm_first, refusal, round_or_404, team_or_404, tournament_or_404
 
 
@@ -157,9 +158,10 @@ def seat_release(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Release a seat of a digital match that a phone holds through its team's link (asked
     first): that phone shows its cards no more, and the next phone to claim it holds it.
     Anyone but the tournament's directors is refused (403)."""
+    # the tournament the user directs there (as the desk finds it), else the one they see
+    t = tournament_at(request.user, slug, directing=True) or visible_tournament(request, slug)
     found = pages.match_for_page(Match.objects.all())
-    match = get_object_or_404(found, pk=pk, tournament__slug=slug, mode=Match.Mode.DIGITAL)
-    visible_or_404(request.user, match.tournament)
+    match = get_object_or_404(found, pk=pk, tournament=t, mode=Match.Mode.DIGITAL)
     if not is_director(request.user, match.tournament):
         raise PermissionDenied("only a director of this tournament may release a seat")
     board = request.POST.get("from") == "board"  # the board's button: back to the board

@@ -118,6 +118,7 @@ def desk_page(
             )
         )
         options = member_options(t)
+        shadowed = competition_reads.shadowed(t)
     return render(
         request,
         "web/desk.html",
@@ -141,6 +142,8 @@ def desk_page(
             "bulk_form": bulk_form
             or desk_forms.BulkTeams(initial={"checked_in": True}, prefix="many"),
             "members": options,
+            # another club published a tournament at this one's slug: its address shows that
+            "shadowed": shadowed,
         },
         status=status,
     )

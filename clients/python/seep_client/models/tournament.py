@@ -24,8 +24,9 @@ class Tournament:
     Attributes:
         id (int):
         name (str):
-        slug (str): Its address, /t/<slug>/ (left out: made from the name). One that a tournament you may not see holds
-            is replaced by a free one made from it, as this answer says (cup-2); one you may see taken is refused (400).
+        slug (str): Its address, /t/<slug>/ (left out: made from the name). The site's once it is published, its club's
+            before: refused (400) if a published tournament or another of its club holds it, and publishing is refused while
+            a published one holds it; another club's private tournament never counts.
         organizer (UserRef): An account as others see it: its id and its display name, never its user name (half
             of what signs in; docs/api.md, "How an account is shown").
         created_at (datetime.datetime):

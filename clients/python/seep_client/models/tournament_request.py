@@ -24,8 +24,9 @@ class TournamentRequest:
 
     Attributes:
         name (str):
-        slug (str): Its address, /t/<slug>/ (left out: made from the name). One that a tournament you may not see holds
-            is replaced by a free one made from it, as this answer says (cup-2); one you may see taken is refused (400).
+        slug (str): Its address, /t/<slug>/ (left out: made from the name). The site's once it is published, its club's
+            before: refused (400) if a published tournament or another of its club holds it, and publishing is refused while
+            a published one holds it; another club's private tournament never counts.
         club (int | None | Unset): The club it belongs to: one you direct (a club's token: its club). Left out: your
             oldest club (one is made for you if you direct none). Fixed once made.
         directors (list[int | TournamentRequestDirectorsItemType1] | Unset): The accounts directing with the organizer,
