@@ -74,6 +74,20 @@ MARKED_TEMPLATES = [
     "_bracket_results.html",
     "club_page.html",
     "member_page.html",
+    # the desk's evening: its home, a new evening, the tournament's desk, a stage, a round,
+    # a match's review and correction, the cut, the confirmation step, teams in bulk
+    "desk_home.html",
+    "desk_new.html",
+    "desk.html",
+    "desk_stage.html",
+    "_desk_match_fields.html",
+    "desk_round.html",
+    "desk_match.html",
+    "_correction.html",
+    "_cut.html",
+    "desk_cut.html",
+    "desk_confirm.html",
+    "desk_teams_preview.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems)
 MARKED_MODULES = [
@@ -94,6 +108,12 @@ MARKED_MODULES = [
     "web/share.py",
     "web/charts.py",
     "web/pages.py",
+    "web/desk_words.py",
+    "web/views/desk/home.py",
+    "web/views/desk/tournament.py",
+    "web/views/desk/stages.py",
+    "web/views/desk/rounds.py",
+    "web/views/desk/matches.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
