@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -217,7 +218,7 @@ def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> Htt
             messages.success(
                 request,
                 _("%(round)s of %(stage)s is paired, as a draft.")
-                % {"round": words.round_name(round_).capitalize(), "stage": stage.name},
+                % {"round": capfirst(words.round_name(round_)), "stage": stage.name},
             )
             return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
         else:
