@@ -85,9 +85,10 @@ check: lint
 PYTEST_ARGS ?= -n 2 --dist worksteal -p tests.worker_redis
 
 # The tests marked isolated (tests/tournaments: they count a connection's round trips) run
-# after the rest, in a process of their own.
+# after the rest, in a process of their own. The 25 slowest tests are listed at the end (where
+# the suite's time goes).
 pytest: $(STAMP) browser-tools
-	$(BIN)/python -m pytest $(PYTEST_ARGS) -m "not isolated"
+	$(BIN)/python -m pytest $(PYTEST_ARGS) --durations=25 -m "not isolated"
 	$(BIN)/python -m pytest -p tests.worker_redis -m isolated tests/tournaments
 
 # The web pages' browser tests (tests/web/test_browser.py) need Debian's Chromium (never a

@@ -16,6 +16,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competition.access import visible_tournaments
@@ -28,18 +30,29 @@ from .throttling import TokensMadeThrottle
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=200, help_text="What it is for (your bot, a scoreboard).")
-    scope = forms.ChoiceField(
-        label="Acts in", help_text="A club's token makes its tournaments and keeps its members."
+    name = forms.CharField(
+        max_length=200,
+        label=_("Name"),
+        help_text=_("What it is for (your bot, a scoreboard)."),
     )
-    write = forms.BooleanField(required=False, label="May change things (else read only)")
-    days = forms.IntegerField(min_value=1, max_value=366, initial=30, label="Lasts (days)")
+    scope = forms.ChoiceField(
+        label=_("Acts in"),
+        help_text=_("A club's token makes its tournaments and keeps its members."),
+    )
+    write = forms.BooleanField(required=False, label=_("May change things (else read only)"))
+    days = forms.IntegerField(min_value=1, max_value=366, initial=30, label=_("Lasts (days)"))
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [(f"club-{c.pk}", f"the club {c.name}") for c in directed_clubs(user)]
+        choices = [
+            (f"club-{c.pk}", gettext("the club %(club)s") % {"club": c.name})
+            for c in directed_clubs(user)
+        ]
         choices += [
-            (f"tournament-{t.pk}", f"the tournament {t.name}")
+            (
+                f"tournament-{t.pk}",
+                gettext("the tournament %(tournament)s") % {"tournament": t.name},
+            )
             for t in visible_tournaments(user).order_by("-created_at", "id")[:200]
         ]
         scope = self.fields["scope"]
@@ -77,7 +90,7 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
     club = scope.get("club")
     club_id = club.pk if club is not None else scope["tournament"].club_id
     if not TokensMadeThrottle().allow_made(request, club_id):  # type: ignore[arg-type]
-        form.add_error(None, "Too many tokens made lately: try again later.")
+        form.add_error(None, gettext("Too many tokens made lately: try again later."))
         return _page(request, form)
     try:
         _, text = services.token_create(
@@ -99,7 +112,10 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     """Revoke one of your tokens (and those it made)."""
     token = get_object_or_404(ApiToken, pk=pk, user=request.user)
     services.token_revoke(token=token)
-    messages.success(request, f"The token {token.name} is revoked: it is refused from now on.")
+    messages.success(
+        request,
+        gettext("The token %(name)s is revoked: it is refused from now on.") % {"name": token.name},
+    )
     return redirect(reverse("account_tokens:list"))
 
 

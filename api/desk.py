@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.access import is_director
@@ -63,12 +64,13 @@ def webhook_command(request: HttpRequest, slug: str, pk: int, command: str) -> H
     tournament = _tournament_or_404(request, slug)
     hook = get_object_or_404(Webhook, pk=pk, tournament=tournament)
     page = reverse("desk_webhooks:list", args=[slug])
+    said = {"url": hook.url}
     if command == "pause":
         services.webhook_pause(webhook=hook)
-        messages.success(request, f"The webhook to {hook.url} is paused: nothing is sent.")
+        messages.success(request, _("The webhook to %(url)s is paused: nothing is sent.") % said)
     elif command == "resume":
         services.webhook_resume(webhook=hook)
-        messages.success(request, f"The webhook to {hook.url} is resumed.")
+        messages.success(request, _("The webhook to %(url)s is resumed.") % said)
     elif command == "delete":
         if request.POST.get("confirmed") != "yes":
             return render(
@@ -76,22 +78,24 @@ def webhook_command(request: HttpRequest, slug: str, pk: int, command: str) -> H
                 "web/desk_confirm.html",
                 {
                     "tournament": tournament,
-                    "title": f"Delete the webhook to {hook.url}?",
+                    "title": _("Delete the webhook to %(url)s?") % said,
                     "consequences": [
-                        f"Nothing more is sent to {hook.url}.",
-                        "Its deliveries and their attempts are deleted with it; "
-                        "a delivery still pending is never sent.",
+                        _("Nothing more is sent to %(url)s.") % said,
+                        _(
+                            "Its deliveries and their attempts are deleted with it; "
+                            "a delivery still pending is never sent."
+                        ),
                     ],
                     "action": reverse("desk_webhooks:command", args=[slug, hook.pk, "delete"]),
                     "fields": {},
-                    "button": "Delete the webhook",
+                    "button": _("Delete the webhook"),
                     "cancel": page,
                 },
             )
         services.webhook_delete(webhook=hook)
-        messages.success(request, f"The webhook to {hook.url} is deleted.")
+        messages.success(request, _("The webhook to %(url)s is deleted.") % said)
     else:
-        messages.error(request, "Nothing was changed: choose a webhook's button.")
+        messages.error(request, _("Nothing was changed: choose a webhook's button."))
     return redirect(page)
 
 

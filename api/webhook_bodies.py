@@ -54,18 +54,6 @@ class MatchCompletedBody(DeliveryBody):
     head = Head(help_text="The match's log when it completed.")
 
 
-class DealRecordedBody(DeliveryBody):
-    match = serializers.IntegerField()
-    deal = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    points = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
-    sweeps = serializers.ListField(child=serializers.JSONField(), help_text="By side.")
-    total = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
-    running_difference = serializers.IntegerField()
-    bazzi = serializers.IntegerField(allow_null=True)
-    bazzis = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
-
-
 class DealFields(serializers.Serializer):  # type: ignore[type-arg]
     """A deal's result as it stood (what a correction replaced)."""
 
@@ -78,6 +66,10 @@ class DealFields(serializers.Serializer):  # type: ignore[type-arg]
     running_difference = serializers.IntegerField()
     bazzi = serializers.IntegerField(allow_null=True)
     bazzis = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+
+
+class DealRecordedBody(DeliveryBody, DealFields):  # the delivery's fields, then the deal's
+    pass
 
 
 class DealCorrectedBody(DealRecordedBody):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from scoring.models import MatchResult
 from scoring.services import update_match_projection
@@ -60,8 +61,10 @@ class ConfirmationRequired(CompetitionRefused):
 
     def __init__(self, preview: CorrectionPreview) -> None:
         super().__init__(
-            "this correction changes a result a later round was built on: look at its "
-            "consequences and confirm it to apply",
+            gettext(
+                "this correction changes a result a later round was built on: look at its "
+                "consequences and confirm it to apply"
+            ),
             code="confirmation_required",
         )
         self.preview = preview
@@ -128,7 +131,8 @@ def preview_correction(
     """
     if kind not in matchlog.CORRECTIONS:
         raise CompetitionRefused(
-            f"{kind!r} is not a correction: one of {', '.join(matchlog.CORRECTIONS)}",
+            gettext("%(kind)s is not a correction: one of %(kinds)s")
+            % {"kind": repr(kind), "kinds": ", ".join(matchlog.CORRECTIONS)},
             code="not_a_correction",
         )
     fixture = Fixture.objects.filter(match=match).select_related("stage", "round").first()

@@ -292,19 +292,10 @@ def _outcome(result: MatchResult) -> tuple[Any, ...]:
 
 
 def _tell_result(result: MatchResult, *, first: bool) -> None:
-    """Schedule ``on_match_completed`` after the commit: the match's result is new or changed."""
+    """Schedule ``on_match_completed`` after the commit: the match's result is new or changed
+    (logged then too: a line written before the commit could tell of one rolled back)."""
     match_id = result.pk
-
-    def send_completion() -> None:
-        from .tasks import on_match_completed
-
-        on_match_completed.delay(match_id)
-
-    # robust: a broker that is down at this moment must not fail the committed projection.
-    # (A named function: Django 5.2 logs a failed robust callback by its __qualname__, which
-    # a functools.partial does not have.)
-    transaction.on_commit(send_completion, robust=True)
-    log.info(
+    said = (
         "match %s %s: over %s, winner %s, draw %s, bazzis %s",
         match_id,
         "completed" if first else "result changed",
@@ -313,3 +304,14 @@ def _tell_result(result: MatchResult, *, first: bool) -> None:
         result.draw,
         (result.bazzis0, result.bazzis1),
     )
+
+    def send_completion() -> None:
+        from .tasks import on_match_completed
+
+        log.info(*said)
+        on_match_completed.delay(match_id)
+
+    # robust: a broker that is down at this moment must not fail the committed projection.
+    # (A named function: Django 5.2 logs a failed robust callback by its __qualname__, which
+    # a functools.partial does not have.)
+    transaction.on_commit(send_completion, robust=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from tournaments.models import Match
 
-from . import selectors
+from . import rating, selectors
 from .models import MemberRating, Season
 from .services import update_club_ratings, update_evening
 
@@ -33,7 +33,7 @@ def correction_lines(match: Match, follow: bool) -> dict[str, dict[str, dict[str
             "member": r.player_id,
             "mu": round(r.mu, 3),
             "sigma": round(r.sigma, 3),
-            "conservative": round(r.mu - 3 * r.sigma, 3),
+            "conservative": round(r.mu - rating.Z * r.sigma, 3),
             "matches": r.matches,
         }
         for r in MemberRating.objects.filter(club_id=club_id).select_related("player")

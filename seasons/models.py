@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext
 
 from tournaments.models import Club, Match, Player, Team, Tournament, refuse_control_characters
 
@@ -51,7 +52,7 @@ class ClubSeasons(models.Model):
         """Refuse a count of matches to settle outside 1 to 1000."""
         if not 1 <= self.settled_after <= 1000:
             raise ValidationError(
-                {"settled_after": "settled_after: from 1 to 1000 rated matches"},
+                {"settled_after": gettext("settled_after: from 1 to 1000 rated matches")},
                 code="bad_season",
             )
 
@@ -92,10 +93,10 @@ class Season(models.Model):
         whole numbers (one for a rule by wins), and a best N of 0."""
         errors: dict[str, Any] = {}
         if not (self.name or "").strip():
-            errors["name"] = ValidationError("a season has a name", code="bad_season")
+            errors["name"] = ValidationError(gettext("a season has a name"), code="bad_season")
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             errors["ends_on"] = ValidationError(
-                "the season ends on or after the day it starts", code="bad_season"
+                gettext("the season ends on or after the day it starts"), code="bad_season"
             )
         points = self.points
         if (
@@ -104,16 +105,17 @@ class Season(models.Model):
             or not all(type(p) is int and 0 <= p <= MAX_POINTS for p in points)
         ):
             errors["points"] = ValidationError(
-                f"points: a list of 1 to {MAX_PLACES} whole numbers from 0 to {MAX_POINTS}",
+                gettext("points: a list of 1 to %(places)s whole numbers from 0 to %(most)s")
+                % {"places": MAX_PLACES, "most": MAX_POINTS},
                 code="bad_season",
             )
         elif self.rule == self.Rule.WINS and len(points) != 1:
             errors["points"] = ValidationError(
-                "points: one number, the points of a match won", code="bad_season"
+                gettext("points: one number, the points of a match won"), code="bad_season"
             )
         if self.best is not None and not 1 <= self.best <= 1000:
             errors["best"] = ValidationError(
-                "best: from 1 to 1000 evenings, or blank for all", code="bad_season"
+                gettext("best: from 1 to 1000 evenings, or blank for all"), code="bad_season"
             )
         if errors:
             raise ValidationError(errors)

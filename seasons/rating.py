@@ -25,7 +25,6 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from statistics import NormalDist
 
 from openskill.models import ThurstoneMostellerFull
 
@@ -199,8 +198,8 @@ def win_probability(
 
         P = Phi((sum mu_team - sum mu_other) / sqrt(2 BETA**2 + sum of the four sigma**2))
 
-    (the Thurstone-Mosteller model's own prediction for two teams; openskill's
-    ``predict_win`` gives the same number.) A member's **expected result** in a match is
+    (the Thurstone-Mosteller model's own prediction for two teams: openskill's
+    ``predict_win``, asked here.) A member's **expected result** in a match is
     this chance for their side: a won match scores 1, a draw 1/2, a loss 0.
 
     >>> new = (MU, SIGMA)
@@ -209,9 +208,8 @@ def win_probability(
     >>> round(win_probability([(30.0, 2.0), (30.0, 2.0)], [(25.0, 2.0), (25.0, 2.0)]), 3)
     0.92
     """
-    diff = sum(mu for mu, _ in team) - sum(mu for mu, _ in other)
-    spread = math.sqrt(2 * BETA**2 + sum(s * s for _, s in (*team, *other)))
-    return NormalDist().cdf(diff / spread)
+    sides = [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in side] for side in (team, other)]
+    return float(MODEL.predict_win(sides)[0])
 
 
 def score(result: str) -> float:

@@ -144,7 +144,7 @@ TAIL = (
 )
 #: PostgreSQL: the same reads in one function (migration 0006), a row of the columns of
 #: LOCK, then the snapshot's seq, head hash, digest and state, then the keyed seq, the row's
-#: digest (0008) and the events from the snapshot's on when it is behind the head (0020)
+#: digest (0008) and the events from the snapshot's on when it is behind the head (0023)
 READ_POSTGRESQL = "SELECT * FROM tournaments_append_read(%s, %s, %s, %s)"
 WRITE_POSTGRESQL = "SELECT tournaments_append_write(%s, %s::jsonb, %s, %s, %s, %s, %s::text, %s)"
 #: the write, made only if the row, the snapshot, the director flag and the key are as named:
@@ -530,7 +530,7 @@ def _run_bound(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]
 def _write_arguments(writes: Writes, now: Any) -> tuple[Any, ...]:
     """The arguments of ``tournaments_append_write`` after the match's id (and the last ones
     of ``tournaments_append_try``): the events, the status, the head, the snapshot (NULLs:
-    left as it is, migration 0020), the time."""
+    left as it is, migration 0023), the time."""
     last = writes.events[-1]
     digest, state = (None, None) if writes.snapshot is None else writes.snapshot
     return (_events_json(writes.events), writes.status, last.seq, last.hash, digest, state, now)

@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from .access import SYSTEM, is_club_director
 from .display_names import display_name
@@ -65,12 +66,12 @@ def club_create(*, actor: Any, name: str, time_zone: str = "UTC", language: str 
     """Create a club directed by ``actor``, its slug made from the name (unique: ``-2``…);
     ``language`` (one of ``settings.LANGUAGES``) is its pages' when a browser asks for none."""
     if not _person(actor):
-        raise ClubNotPermitted("sign in to create a club")
-    name = _text(name, what="a club's name", code="bad_club", required=True)
+        raise ClubNotPermitted(gettext("sign in to create a club"))
+    name = _text(name, what=gettext("a club's name"), code="bad_club", required=True)
     if not isinstance(time_zone, str):
-        raise InvalidClubData("a time zone is an IANA name such as Asia/Kolkata", code="bad_club")
+        raise InvalidClubData(_not_a_time_zone(), code="bad_club")
     if not isinstance(language, str):
-        raise InvalidClubData("a language is a code such as hi or ur", code="bad_club")
+        raise InvalidClubData(_not_a_language(), code="bad_club")
     base = slugify(name)[:90].strip("-") or "club"
     for attempt in range(SLUG_TRIES):
         club = Club(name=name, slug=_free_slug(base), time_zone=time_zone, language=language)
@@ -92,7 +93,7 @@ def club_for(user: Any) -> Club:
     "<display name>'s club" with them as its director (never their user name, which its
     name and its slug would show to everyone: tournaments.display_names)."""
     if not _person(user):
-        raise ClubNotPermitted("sign in to have a club")
+        raise ClubNotPermitted(gettext("sign in to have a club"))
     with transaction.atomic():
         # One at a time per user (PostgreSQL): two first requests make one club, not two.
         list(
@@ -117,16 +118,14 @@ def club_update(
     _require_director(actor, club)
     changes: dict[str, str] = {}
     if name is not None:
-        changes["name"] = _text(name, what="a club's name", code="bad_club", required=True)
+        changes["name"] = _text(name, what=gettext("a club's name"), code="bad_club", required=True)
     if time_zone is not None:
         if not isinstance(time_zone, str):
-            raise InvalidClubData(
-                "a time zone is an IANA name such as Asia/Kolkata", code="bad_club"
-            )
+            raise InvalidClubData(_not_a_time_zone(), code="bad_club")
         changes["time_zone"] = time_zone
     if language is not None:
         if not isinstance(language, str):
-            raise InvalidClubData("a language is a code such as hi or ur", code="bad_club")
+            raise InvalidClubData(_not_a_language(), code="bad_club")
         changes["language"] = language
     with transaction.atomic():
         stored = Club.objects.select_for_update(no_key=True).get(pk=club.pk)
@@ -174,19 +173,25 @@ def member_update(
     An account already playing as the member stays in the logs of the matches it played
     (who sat where is the log's, docs/clubs.md); the next match started seats the new one."""
     if member.club_id is None:
-        raise InvalidClubData(f"{member} is a member of no club", code="bad_member")
+        raise InvalidClubData(
+            gettext("%(member)s is a member of no club") % {"member": member}, code="bad_member"
+        )
     _require_director(actor, member.club_id)
     changes: dict[str, str] = {}
     if name is not None:
-        changes["name"] = _text(name, what="a member's name", code="bad_member", required=True)
+        changes["name"] = _text(
+            name, what=gettext("a member's name"), code="bad_member", required=True
+        )
     if contact is not None:
-        changes["contact"] = _text(contact, what="a member's contact", code="bad_member")
+        changes["contact"] = _text(contact, what=gettext("a member's contact"), code="bad_member")
     if user is not UNCHANGED:
         changes["user"] = user
     with transaction.atomic():
         stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if stored.club_id != member.club_id:  # moved meanwhile: check against where it is
-            raise ClubNotPermitted(f"{member} is no longer a member of that club")
+            raise ClubNotPermitted(
+                gettext("%(member)s is no longer a member of that club") % {"member": member}
+            )
         if user is not UNCHANGED and user is not None:
             _account_free(member.club_id, user, member=stored)
         for field, value in changes.items():
@@ -202,6 +207,14 @@ def member_update(
 # --- Helpers ------------------------------------------------------------------------------
 
 
+def _not_a_time_zone() -> str:
+    return gettext("a time zone is an IANA name such as Asia/Kolkata")
+
+
+def _not_a_language() -> str:
+    return gettext("a language is a code such as hi or ur")
+
+
 def _person(actor: Any) -> bool:
     """Whether ``actor`` is an active signed-in user (not the server, not anonymous)."""
     return (
@@ -214,7 +227,7 @@ def _person(actor: Any) -> bool:
 
 def _require_director(actor: Any, club: Club | int) -> None:
     if not is_club_director(actor, club):
-        raise ClubNotPermitted("only a director of the club may change its members")
+        raise ClubNotPermitted(gettext("only a director of the club may change its members"))
 
 
 def _account_free(club_id: int, user: Any, *, member: Player | None) -> None:
@@ -225,8 +238,11 @@ def _account_free(club_id: int, user: Any, *, member: Player | None) -> None:
     taken = other.order_by("pk").first()
     if taken is not None:
         raise InvalidClubData(
-            f"the account {user.get_username()} is already the member {taken.name} (no. "
-            f"{taken.pk}) of this club: one person is one member",
+            gettext(
+                "the account %(account)s is already the member %(member)s (no. %(number)s) of "
+                "this club: one person is one member"
+            )
+            % {"account": user.get_username(), "member": taken.name, "number": taken.pk},
             code="bad_member",
         )
 
@@ -235,16 +251,20 @@ def _text(value: object, *, what: str, code: str, required: bool = False) -> str
     """Return ``value`` stripped; refuse what is not text, empty when required, too long, or
     holding control characters (which no name or contact has, and PostgreSQL refuses NUL)."""
     if not isinstance(value, str):
-        raise InvalidClubData(f"{what} is text", code=code)
+        raise InvalidClubData(gettext("%(what)s is text") % {"what": what}, code=code)
     value = value.strip()
     if required and not value:
-        raise InvalidClubData(f"{what} cannot be empty", code=code)
+        raise InvalidClubData(gettext("%(what)s cannot be empty") % {"what": what}, code=code)
     if len(value) > TEXT_MAX:
         raise InvalidClubData(
-            f"{what} is at most {TEXT_MAX} characters (this one has {len(value)})", code=code
+            gettext("%(what)s is at most %(most)s characters (this one has %(length)s)")
+            % {"what": what, "most": TEXT_MAX, "length": len(value)},
+            code=code,
         )
     if any(unicodedata.category(char) in {"Cc", "Cs"} for char in value):
-        raise InvalidClubData(f"{what} holds a control character", code=code)
+        raise InvalidClubData(
+            gettext("%(what)s holds a control character") % {"what": what}, code=code
+        )
     return value
 
 

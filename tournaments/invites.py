@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from .access import is_club_director
 from .errors import ClubNotPermitted, InvalidClubData
@@ -44,17 +45,15 @@ def member_invite(*, actor: Any, member: Player) -> tuple[MemberInvite, str]:
     """Invite ``member`` (of a club ``actor`` directs, with no account yet) to make one;
     return the invitation and its key (shown once). Earlier open invitations end."""
     if member.club_id is None or not is_club_director(actor, member.club_id):
-        raise ClubNotPermitted("only a director of the member's club may invite them")
+        raise ClubNotPermitted(gettext("only a director of the member's club may invite them"))
     with transaction.atomic():
         stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if Erasure.objects.filter(member=stored).exists():  # a person back is a new member
-            raise InvalidClubData(
-                f"{stored.name} is erased: an account is never linked to them again",
-                code="already_erased",
-            )
+            raise InvalidClubData(_erased(stored), code="already_erased")
         if stored.user_id is not None:
             raise InvalidClubData(
-                f"{stored.name} has an account already: nothing to invite them to",
+                gettext("%(member)s has an account already: nothing to invite them to")
+                % {"member": stored.name},
                 code="has_account",
             )
         now = timezone.now()
@@ -90,7 +89,7 @@ def invite_accept(*, key: str, username: str, password: str) -> Any:
         invite = _open(key).select_for_update(no_key=True).first()
         if invite is None:
             raise InvalidClubData(
-                "this invitation is used, expired or unknown: ask the club for a new one",
+                gettext("this invitation is used, expired or unknown: ask the club for a new one"),
                 code="invite_closed",
             )
         member = Player.objects.select_for_update(no_key=True).get(pk=invite.member_id)
@@ -110,14 +109,13 @@ def member_account_create(*, actor: Any, member: Player, username: str, password
     (``has_account``), a user name taken or not allowed and a password Django's validators
     refuse (``bad_account``)."""
     if member.club_id is None or not is_club_director(actor, member.club_id):
-        raise ClubNotPermitted("only a director of the member's club may make their account")
+        raise ClubNotPermitted(
+            gettext("only a director of the member's club may make their account")
+        )
     with transaction.atomic():
         stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if Erasure.objects.filter(member=stored).exists():
-            raise InvalidClubData(
-                f"{stored.name} is erased: an account is never linked to them again",
-                code="already_erased",
-            )
+            raise InvalidClubData(_erased(stored), code="already_erased")
         user = _account_for(stored, username, password)
         now = timezone.now()
         MemberInvite.objects.filter(member=stored, used_at__isnull=True, expires_at__gt=now).update(
@@ -129,7 +127,10 @@ def member_account_create(*, actor: Any, member: Player, username: str, password
 def _account_for(member: Player, username: str, password: str) -> Any:
     """Make the account and give it to ``member`` (locked by the caller's transaction)."""
     if member.user_id is not None:
-        raise InvalidClubData(f"{member.name} has an account already", code="has_account")
+        raise InvalidClubData(
+            gettext("%(member)s has an account already") % {"member": member.name},
+            code="has_account",
+        )
     user = get_user_model()(username=username)
     try:
         user.full_clean(exclude=["password"])
@@ -141,7 +142,14 @@ def _account_for(member: Player, username: str, password: str) -> Any:
         with transaction.atomic():
             user.save()
     except IntegrityError as exc:  # the same name taken at the same moment
-        raise InvalidClubData("that user name is taken", code="bad_account") from exc
+        raise InvalidClubData(gettext("that user name is taken"), code="bad_account") from exc
     member.user = user
     member.save(update_fields=["user"])
     return user
+
+
+def _erased(member: Player) -> str:
+    """The refusal of an account for an erased member."""
+    return gettext("%(member)s is erased: an account is never linked to them again") % {
+        "member": member.name
+    }

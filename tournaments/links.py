@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext
 
 from .access import LinkActor, is_director
 from .errors import ClubNotPermitted
@@ -52,7 +53,9 @@ def code_matches(link: TeamLink, code: str) -> bool:
 
 def _require_director(actor: Any, tournament: Tournament | int) -> None:
     if not is_director(actor, tournament):
-        raise ClubNotPermitted("only a director of this tournament may hand out its team links")
+        raise ClubNotPermitted(
+            gettext("only a director of this tournament may hand out its team links")
+        )
 
 
 def _issue(team: Team, actor: Any) -> TeamLink:

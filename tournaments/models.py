@@ -20,6 +20,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import seep_core
 
@@ -41,13 +42,15 @@ def slug_taken(slug: str) -> str:
     """Return the refusal of a slug a tournament holds, naming none. Said only to whoever may
     see that tournament: a slug a tournament they may not see holds is replaced by a free one
     (``competition.services.slug_for``), as if it were free."""
-    return f"the address '{slug}' is taken: choose another"
+    return gettext("the address '%(slug)s' is taken: choose another") % {"slug": slug}
 
 
 def refuse_control_characters(value: str) -> None:
     """Refuse text holding a control character: no name has one (and PostgreSQL refuses NUL)."""
     if any(unicodedata.category(char) in {"Cc", "Cs"} for char in value):
-        raise ValidationError("a name holds no control characters", code="control_character")
+        raise ValidationError(
+            gettext("a name holds no control characters"), code="control_character"
+        )
 
 
 def default_rules() -> dict[str, Any]:
@@ -67,7 +70,7 @@ def checked_rules(value: object) -> dict[str, Any]:
     (0, 50)
     """
     if not isinstance(value, dict):
-        raise ValidationError("rules must be an object", code="bad_rules")
+        raise ValidationError(gettext("rules must be an object"), code="bad_rules")
     try:
         return seep_core.Rules.from_dict(value).to_dict()
     except seep_core.SeepError as exc:
@@ -77,7 +80,7 @@ def checked_rules(value: object) -> dict[str, Any]:
 def checked_match_format(value: object) -> dict[str, Any]:
     """Return ``value`` as a complete match format dict; raise ValidationError if it is refused."""
     if not isinstance(value, dict):
-        raise ValidationError("a match format must be an object", code="bad_format")
+        raise ValidationError(gettext("a match format must be an object"), code="bad_format")
     try:
         return seep_core.MatchFormat.from_dict(value).to_dict()
     except seep_core.SeepError as exc:
@@ -139,8 +142,11 @@ class Club(models.Model):
             raise ValidationError(
                 {
                     "time_zone": ValidationError(
-                        f"time zone: {self.time_zone!r} is not an IANA time zone name "
-                        "(such as Asia/Kolkata or Europe/London)",
+                        gettext(
+                            "time zone: %(zone)s is not an IANA time zone name (such as "
+                            "Asia/Kolkata or Europe/London)"
+                        )
+                        % {"zone": repr(self.time_zone)},
                         code="bad_time_zone",
                     )
                 }
@@ -207,7 +213,8 @@ class Tournament(models.Model):
         errors: dict[str, ValidationError] = {}
         if self.slug in RESERVED_SLUGS:
             errors["slug"] = ValidationError(
-                f"'{self.slug}' is the address of a page of the desk: choose another",
+                gettext("'%(slug)s' is the address of a page of the desk: choose another")
+                % {"slug": self.slug},
                 code="reserved_slug",
             )
         try:
@@ -268,8 +275,15 @@ class Player(models.Model):
         if elsewhere is not None:
             raise ValidationError(
                 {
-                    "club": f"{self.name} plays for {elsewhere.name} in {elsewhere.tournament}, "
-                    "a tournament of another club."
+                    "club": gettext(
+                        "%(member)s plays for %(team)s in %(tournament)s, a tournament of "
+                        "another club."
+                    )
+                    % {
+                        "member": self.name,
+                        "team": elsewhere.name,
+                        "tournament": elsewhere.tournament,
+                    }
                 }
             )
 
@@ -323,8 +337,11 @@ class Team(models.Model):
                 if other.casefold() == folded and other != self.name:
                     raise ValidationError(
                         {
-                            "name": f"Another team is called {other}: team names must differ by "
-                            "more than their capitals."
+                            "name": gettext(
+                                "Another team is called %(team)s: team names must differ by "
+                                "more than their capitals."
+                            )
+                            % {"team": other}
                         }
                     )
         if not (self.tournament_id and self.first_player_id and self.second_player_id):
@@ -332,8 +349,11 @@ class Team(models.Model):
         for player in (self.first_player, self.second_player):
             if player.club_id is not None and player.club_id != self.tournament.club_id:
                 raise ValidationError(
-                    f"{player.name} is a member of another club: this tournament's teams "
-                    "are its own club's members."
+                    gettext(
+                        "%(member)s is a member of another club: this tournament's teams are its "
+                        "own club's members."
+                    )
+                    % {"member": player.name}
                 )
         players = [self.first_player_id, self.second_player_id]
         clash = (
@@ -344,11 +364,12 @@ class Team(models.Model):
         )
         if clash is not None:
             raise ValidationError(
-                f"A player of this team already plays for {clash.name} in this tournament."
+                gettext("A player of this team already plays for %(team)s in this tournament.")
+                % {"team": clash.name}
             )
         if self.pk is not None and self.lineup_changed() and self.has_running_match():
             raise ValidationError(
-                "This team is playing a match: its players cannot change until it is over."
+                gettext("This team is playing a match: its players cannot change until it is over.")
             )
 
     def lineup_changed(self) -> bool:

@@ -37,6 +37,8 @@ from .models import Match, TablePhones, TeamLink
 CODE_TRIES = 5
 #: a team's phone is written down as heard at most this often (the cache keeps it between)
 HEARD_EVERY = timedelta(seconds=20)
+#: how long the cache keeps what the board said of a phone (a miss only redraws the board)
+SAID_SECONDS = 6 * 3600
 #: a table whose match is being played and from whose phones nothing was heard for this long
 #: is flagged on the board as silent
 SILENT_AFTER = timedelta(minutes=3)
@@ -62,12 +64,22 @@ def _row(match_id: int) -> TablePhones:
 
 
 def heard(
-    *, match_id: int, side: int, unsent: int | None = None, now: datetime | None = None
+    *,
+    match_id: int,
+    side: int,
+    tournament_id: int,
+    unsent: int | None = None,
+    now: datetime | None = None,
 ) -> None:
     """Write down that ``side``'s phone at ``match_id``'s table was heard from, and the
     entries it holds unsent if it said (``unsent``): at most once every ``HEARD_EVERY`` a
     team, unless the number of unsent entries changed. Safe to call on every request: in
-    between it reads the cache only."""
+    between it reads the cache only.
+
+    A write that changes what the director's board says of the table (a phone heard for the
+    first time, or again after a minute or more, or a new number of unsent entries) changes
+    the board's tag (``board_tag``): the board's part is kept per version. A phone heard
+    every few seconds changes nothing the board says, and leaves the board's kept part be."""
     if unsent is not None:
         unsent = max(0, min(unsent, MOST_UNSENT))
     key = f"seep-table-heard:{match_id}:{side}"
@@ -85,6 +97,13 @@ def heard(
             TablePhones.objects.filter(match_id=match_id).update(**fields)
     last = unsent if unsent is not None else (kept if kept is not None else 0)
     cache.set(key, last, int(HEARD_EVERY.total_seconds()))
+    said_key = f"seep-table-heard-said:{match_id}:{side}"
+    said = cache.get(said_key)  # (when, unsent) of the write before, as the board says it
+    before = said if isinstance(said, tuple) else None
+    unsent_now = unsent if unsent is not None else (before[1] if before else 0)
+    if before is None or now.timestamp() - before[0] >= 60 or unsent_now != before[1]:
+        _board_changed(tournament_id)
+    cache.set(said_key, (now.timestamp(), unsent_now), SAID_SECONDS)
 
 
 def _board_key(tournament_id: int) -> str:

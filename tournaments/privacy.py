@@ -27,6 +27,7 @@ from typing import Any
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from .access import SYSTEM, is_club_director
 from .errors import ClubNotPermitted, InvalidClubData
@@ -118,16 +119,19 @@ def erase_member(*, actor: Any, member: Player) -> Erasure:
     A member of no club, or one erased already, is refused (``ClubRefused``); anyone else
     than the club's directors and the member is refused (``ClubNotPermitted``)."""
     if member.club_id is None or not may_ask(actor, member):
-        raise ClubNotPermitted("only a director of the club, or the member, may erase a member")
+        raise ClubNotPermitted(
+            gettext("only a director of the club, or the member, may erase a member")
+        )
     club = Club.objects.get(pk=member.club_id)
     by_member = own(actor, member) and not is_club_director(actor, club)
     with transaction.atomic():
         stored = Player.objects.select_for_update(no_key=True).get(pk=member.pk)
         if stored.club_id != club.pk:
-            raise ClubNotPermitted("the member is no longer a member of that club")
+            raise ClubNotPermitted(gettext("the member is no longer a member of that club"))
         if Erasure.objects.filter(member=stored).exists():
             raise InvalidClubData(
-                f"member no. {stored.pk} is erased already", code="already_erased"
+                gettext("member no. %(number)s is erased already") % {"number": stored.pk},
+                code="already_erased",
             )
         label = label_of(stored)
         account = stored.user

@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
 
 from .access import LinkActor, is_director
 from .errors import ClubNotPermitted, SeatRefused
@@ -129,7 +130,7 @@ def seat_claim(*, actor: LinkActor, match: Match, seat: int, claim_id: str) -> S
     seat exactly one holds it."""
     side = actor.side_in(match)
     if side is None or seat not in (side, side + 2):
-        raise SeatRefused("Choose one of your team's two players.", code="not_your_seat")
+        raise SeatRefused(gettext("Choose one of your team's two players."), code="not_your_seat")
     hashed = key_hash(claim_id)
     if hashed is None:
         raise ValueError("a claim id is new_claim_id()'s")
@@ -152,13 +153,17 @@ def seat_claim(*, actor: LinkActor, match: Match, seat: int, claim_id: str) -> S
             return mine
     if mine is not None:
         raise SeatRefused(
-            f"This phone holds {player_name(match, mine.seat)}'s seat at this match: one phone "
-            "plays for one player.",
+            gettext(
+                "This phone holds %(player)s's seat at this match: one phone plays for one player."
+            )
+            % {"player": player_name(match, mine.seat)},
             code="one_seat_a_phone",
         )
     raise SeatRefused(
-        f"{player_name(match, seat)}'s seat is already held by another phone; ask the director "
-        "to release it.",
+        gettext(
+            "%(player)s's seat is already held by another phone; ask the director to release it."
+        )
+        % {"player": player_name(match, seat)},
         code="seat_held",
     )
 
@@ -167,12 +172,13 @@ def seat_release(*, actor: Any, match: Match, seat: int) -> SeatClaim:
     """Release ``seat`` of ``match`` (a director): the phone holding it holds it no more, and
     the next phone to claim it holds it. The release is kept on the claim: who, when."""
     if not is_director(actor, match.tournament_id):
-        raise ClubNotPermitted("only a director of this tournament may release a seat")
+        raise ClubNotPermitted(gettext("only a director of this tournament may release a seat"))
     with transaction.atomic():
         claim = _holding(match).filter(seat=seat).select_for_update(no_key=True).first()
         if claim is None:
             raise SeatRefused(
-                f"{player_name(match, seat)}'s seat is held by no phone: nothing to release.",
+                gettext("%(player)s's seat is held by no phone: nothing to release.")
+                % {"player": player_name(match, seat)},
                 code="seat_not_held",
             )
         claim.released_at = timezone.now()

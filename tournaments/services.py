@@ -12,6 +12,7 @@ from typing import Any
 from django.db import DataError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import seep_core as sc
 
@@ -94,7 +95,8 @@ def match_reassign(*, match: Match, team0: Team | None, team1: Team | None) -> M
         locked = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         if locked.last_seq:
             raise MatchStateConflict(
-                f"match {locked.pk} has begun: its teams are fixed", code="match_started"
+                gettext("match %(match)s has begun: its teams are fixed") % {"match": locked.pk},
+                code="match_started",
             )
         if team0 is None or team1 is None:
             locked.delete()
@@ -204,12 +206,12 @@ def _append_request(
     except DataError as exc:  # a value the checks above let through and the database refused
         log.warning("append to match %s refused by the database: %s", match_id, exc)
         raise CommandRefused(
-            "the request holds a value the store cannot take", code="bad_value"
+            gettext("the request holds a value the store cannot take"), code="bad_value"
         ) from exc
     except (OperationalError, InterfaceError) as exc:  # a timeout, a deadlock, a lost link
         log.warning("append to match %s could not be written now: %s", match_id, exc)
         raise StoreUnavailable(
-            "the match could not be written just now; nothing was recorded, try again",
+            gettext("the match could not be written just now; nothing was recorded, try again"),
             code="store_unavailable",
         ) from exc
 
@@ -421,21 +423,28 @@ def _check_request(
 ) -> None:
     """Refuse a request whose parts are not of the right type, before anything is read."""
     if not isinstance(kind, str) or kind not in kinds:
-        raise CommandRefused(f"the kind is one of {', '.join(kinds)}", code="kind_not_appendable")
+        raise CommandRefused(
+            gettext("the kind is one of %(kinds)s") % {"kinds": ", ".join(kinds)},
+            code="kind_not_appendable",
+        )
     if type(expected_seq) is not int or expected_seq < 0:
         # Not bool, not 2.0: a seq is a whole number, and True == 1 would pass for a head.
         raise CommandRefused(
-            "expected_seq is the whole number of the last event seen (0 before the first)",
+            gettext("expected_seq is the whole number of the last event seen (0 before the first)"),
             code="bad_expected_seq",
         )
     if idempotency_key is not None and not _printable_key(idempotency_key):
         raise CommandRefused(
-            f"an idempotency key is 1 to {MAX_KEY_LENGTH} printable ASCII characters",
+            gettext("an idempotency key is 1 to %(most)s printable ASCII characters")
+            % {"most": MAX_KEY_LENGTH},
             code="bad_idempotency_key",
         )
     problem = _json_problem(payload, depth=0, budget=[MAX_PAYLOAD_ITEMS])
     if problem is not None:
-        raise CommandRefused(f"the payload is not plain JSON: {problem}", code="bad_payload")
+        raise CommandRefused(
+            gettext("the payload is not plain JSON: %(problem)s") % {"problem": problem},
+            code="bad_payload",
+        )
 
 
 def _printable_key(key: Any) -> bool:
@@ -519,7 +528,7 @@ def _authorize(
         _authorize_link(match, actor, kind, payload)
         return
     if actor is None or not actor.is_authenticated:
-        raise NotPermitted("sign in to record anything in a match", code="not_signed_in")
+        raise NotPermitted(gettext("sign in to record anything in a match"), code="not_signed_in")
     seats = seats_in(state.users, actor)
     if kind == matchlog.MOVE_PLAYED and match.mode != matchlog.SCORE:
         move = payload.get("move") if isinstance(payload, dict) else None
@@ -532,7 +541,7 @@ def _authorize(
         if director:
             return
         raise NotPermitted(
-            "only the player at that seat (or a director) may play its moves",
+            gettext("only the player at that seat (or a director) may play its moves"),
             code="not_your_seat",
         )
     if director:
@@ -554,8 +563,10 @@ def _authorize(
     if kind in player_kinds and seats:
         return
     if kind in matchlog.CORRECTIONS:
-        raise NotPermitted("only a director corrects a match", code="director_only")
-    raise NotPermitted(f"you may not append {kind} to this match", code="forbidden")
+        raise NotPermitted(gettext("only a director corrects a match"), code="director_only")
+    raise NotPermitted(
+        gettext("you may not append %(kind)s to this match") % {"kind": kind}, code="forbidden"
+    )
 
 
 def _authorize_link(match: Match, link: LinkActor, kind: str, payload: Any) -> None:
@@ -565,7 +576,9 @@ def _authorize_link(match: Match, link: LinkActor, kind: str, payload: Any) -> N
     seats of side s are s and s + 2), or of its player's one seat (a token bound to one)."""
     side = link.side_in(match)
     if side is None:
-        raise NotPermitted("this team's link does not play in this match", code="not_your_match")
+        raise NotPermitted(
+            gettext("this team's link does not play in this match"), code="not_your_match"
+        )
     if kind == matchlog.MOVE_PLAYED and match.mode == matchlog.DIGITAL:
         move = payload.get("move") if isinstance(payload, dict) else None
         seat = move.get("seat") if isinstance(move, dict) else None
@@ -573,19 +586,25 @@ def _authorize_link(match: Match, link: LinkActor, kind: str, payload: Any) -> N
             return
         if link.player is not None:
             raise NotPermitted(
-                "a team's token bound to a player plays only that player's seat",
+                gettext("a team's token bound to a player plays only that player's seat"),
                 code="not_your_seat",
             )
-        raise NotPermitted("a team's link plays only its own team's seats", code="not_your_seat")
+        raise NotPermitted(
+            gettext("a team's link plays only its own team's seats"), code="not_your_seat"
+        )
     if match.mode != matchlog.SCORE:
-        raise NotPermitted("a team's link records results of score matches only", code="forbidden")
+        raise NotPermitted(
+            gettext("a team's link records results of score matches only"), code="forbidden"
+        )
     player_kinds = {
         matchlog.Kind.DEAL_ENTERED, matchlog.Kind.DEAL_CONFIRMED, matchlog.Kind.DEAL_REJECTED,
         *SETTLED_AT_TABLE,
     }  # fmt: skip
     if kind not in player_kinds:
         raise NotPermitted(
-            f"a team's link may enter and answer results, not append {kind}", code="forbidden"
+            gettext("a team's link may enter and answer results, not append %(kind)s")
+            % {"kind": kind},
+            code="forbidden",
         )
 
 
@@ -603,7 +622,9 @@ def _original_result(match: Match, key: str, digest: str, actor: Any) -> AppendR
     if stored_event_hash(previous or GENESIS, first) != first.hash:
         log.error("match %s: event %s does not match its hash", match.pk, first.seq)
         raise CommandRefused(
-            "the record of this request does not check out; a director must look at the log",
+            gettext(
+                "the record of this request does not check out; a director must look at the log"
+            ),
             code="idempotency_record_damaged",
         )
     if first.request_digest != digest:

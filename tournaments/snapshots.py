@@ -210,7 +210,8 @@ class RecentStates:
     of the snapshot it is the state of: written with it (``services._write``), or proved
     against it (``current_state``). It is used only when a read finds that same head and
     that same snapshot row (seq, head hash, digest): the head's hash names the whole log
-    before it and the state is that log's fold, so it is the state the snapshot proves,
+    before it and the state is that log's fold, so it is the state the snapshot and the events
+    after it (a snapshot is written every few events: migration 0023) prove,
     decoded already. Anything else (another process's append, a repair, a row replaced) is
     a miss, and the snapshot is read and proved as ever. A write that does not commit leaves
     an entry no head will match. Bounded; shared by the threads of the process.

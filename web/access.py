@@ -14,11 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 
 from competition.access import may_see, signed_in
+from seasons.selectors import may_see_club
 from tournaments import matchlog
 from tournaments.access import is_director, is_scorekeeper, seat_lineup, seats_in
-from tournaments.models import Match, Tournament
+from tournaments.models import Club, Match, Tournament
 
 DIRECTOR, SCOREKEEPER, PLAYER = "director", "scorekeeper", "player"
 
@@ -27,6 +29,15 @@ def visible_or_404(user: Any, tournament: Tournament) -> Tournament:
     if not may_see(user, tournament):
         raise Http404("no such tournament")
     return tournament
+
+
+def visible_club_or_404(user: Any, slug: str) -> Club:
+    """Return the club whose pages ``user`` may see (``seasons.selectors.may_see_club``), or
+    404, as for a club that does not exist."""
+    club = get_object_or_404(Club, slug=slug)
+    if not may_see_club(user, club):
+        raise Http404("no such club")
+    return club
 
 
 def director_or_404(user: Any, tournament: Tournament) -> Tournament:

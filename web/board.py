@@ -21,7 +21,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from competition.models import Fixture, Round, Stage
 from scoring.models import MatchResult
@@ -44,15 +44,15 @@ NOT_STARTED, PLAYING, AWAITING, DISPUTED, FINISHED = (
     "finished",
 )
 BYE, CALLED_OFF = "bye", "called_off"
-#: each state in words, for the board's count and each table's line
+#: each state in words, for the board's count and each table's line (in the page's language)
 STATE_WORDS = {
-    NOT_STARTED: "not started",
-    PLAYING: "being played",
-    AWAITING: "awaiting confirmation",
-    DISPUTED: "disputed",
-    FINISHED: "finished",
-    BYE: "bye",
-    CALLED_OFF: "called off",
+    NOT_STARTED: pgettext_lazy("a table on the board", "not started"),
+    PLAYING: pgettext_lazy("a table on the board", "being played"),
+    AWAITING: pgettext_lazy("a table on the board", "awaiting confirmation"),
+    DISPUTED: pgettext_lazy("a table on the board", "disputed"),
+    FINISHED: pgettext_lazy("a table on the board", "finished"),
+    BYE: pgettext_lazy("a table on the board", "bye"),
+    CALLED_OFF: pgettext_lazy("a table on the board", "called off"),
 }
 
 
@@ -149,24 +149,26 @@ class BoardTable:
     @property
     def teams(self) -> str:
         f = self.fixture
-        a = f.team_a.name if f.team_a else "to be decided"
-        return f"{a} v {f.team_b.name}" if f.team_b else f"{a} has a bye"
+        a = f.team_a.name if f.team_a else _("to be decided")
+        if f.team_b:
+            return _("%(a)s v %(b)s") % {"a": a, "b": f.team_b.name}
+        return _("%(team)s has a bye") % {"team": a}
 
     @property
     def line(self) -> tuple[str, str, str]:
         """Return where the table stands in words, in three parts for the page: the state
         ("Awaiting confirmation"), what follows (": deal 2, waiting for"), and for how long
         ("3 min"; empty when it does not wait)."""
-        words = STATE_WORDS[self.state].capitalize()
-        if self.state in (AWAITING, DISPUTED):
-            detail = f": deal {self.deal}" + (", waiting for" if self.since else "")
-        elif self.state == PLAYING:
-            detail = f": deal {self.deal}"
+        words = str(STATE_WORDS[self.state]).capitalize()
+        if self.state in (AWAITING, DISPUTED) and self.since:
+            detail = _(": deal %(deal)s, waiting for") % {"deal": self.deal}
+        elif self.state in (AWAITING, DISPUTED, PLAYING):
+            detail = _(": deal %(deal)s") % {"deal": self.deal}
         else:
-            detail = ", published for" if self.since else ""
+            detail = _(", published for") if self.since else ""
         waited = ""
         if self.since is not None:
-            waited = f"{self.minutes} min" if self.minutes else "less than a minute"
+            waited = waited_words(self.minutes)
         return words, detail, waited
 
 
@@ -182,7 +184,7 @@ class BoardStage:
         found: dict[str, int] = {}
         for t in self.tables:
             found[t.state] = found.get(t.state, 0) + 1
-        return [(STATE_WORDS[s], found[s]) for s in STATE_WORDS if s in found]
+        return [(str(STATE_WORDS[s]), found[s]) for s in STATE_WORDS if s in found]
 
 
 @dataclass
@@ -195,6 +197,13 @@ class Board:
         """Return the tables that need the director: disputed first, then the late ones."""
         tables = [t for s in self.stages for t in s.tables if t.needs_you]
         return sorted(tables, key=lambda t: (t.state != DISPUTED, -t.minutes))
+
+
+def waited_words(minutes: int) -> str:
+    """Return how long a table has waited, in words: "3 min", "less than a minute"."""
+    if not minutes:
+        return _("less than a minute")
+    return _("%(minutes)s min") % {"minutes": minutes}
 
 
 def result_words(points: Any, sweeps: Any, teams: tuple[str, str]) -> str:
@@ -211,8 +220,8 @@ def result_words(points: Any, sweeps: Any, teams: tuple[str, str]) -> str:
 
 def _label(f: Fixture) -> str:
     if f.table:
-        return f"Table {f.table}"
-    return f.round.name or f"Round {f.round.number}"
+        return _("Table %(table)s") % {"table": f.table}
+    return f.round.name or _("Round %(number)s") % {"number": f.round.number}
 
 
 def _current_rounds(stage: Stage, rounds: list[Round]) -> list[Round]:
@@ -226,15 +235,18 @@ def _current_rounds(stage: Stage, rounds: list[Round]) -> list[Round]:
 
 def _bazzis(result: MatchResult) -> str:
     """Return the bazzis and the running difference, as "1 to 0 bazzis, difference +40"."""
-    return (
-        f"{result.bazzis0} \N{EN DASH} {result.bazzis1} bazzis, difference {result.difference:+d}"
-    )
+    return _("%(bazzis)s bazzis, difference %(difference)s") % {
+        "bazzis": f"{result.bazzis0} \N{EN DASH} {result.bazzis1}",
+        "difference": f"{result.difference:+d}",
+    }
 
 
 def _score(result: MatchResult | None) -> str:
     if result is None or not result.started:
         return ""
-    return f"{_bazzis(result)} after {result.deals} deal{'' if result.deals == 1 else 's'}"
+    return ngettext(
+        "%(score)s after %(deals)s deal", "%(score)s after %(deals)s deals", result.deals
+    ) % {"score": _bazzis(result), "deals": result.deals}
 
 
 def _match_teams(f: Fixture) -> tuple[str, str]:
@@ -249,17 +261,18 @@ def _finished(f: Fixture, result: MatchResult | None) -> str:
     if result is not None and result.over and f.match is not None:
         score = _bazzis(result)
         if result.winner is not None:
-            return f"{_match_teams(f)[result.winner]} won: {score}"
-        return f"Drawn: {score}"
+            winner = _match_teams(f)[result.winner]
+            return _("%(team)s won: %(score)s") % {"team": winner, "score": score}
+        return _("Drawn: %(score)s") % {"score": score}
     words = {
-        Fixture.Result.A: f"{teams[0]} won",
-        Fixture.Result.B: f"{teams[1]} won",
-        Fixture.Result.DRAW: "Drawn",
-        Fixture.Result.FORFEIT_A: f"{teams[0]} forfeited",
-        Fixture.Result.FORFEIT_B: f"{teams[1]} forfeited",
-        Fixture.Result.VOID: "Not played",
+        Fixture.Result.A: _("%(team)s won") % {"team": teams[0]},
+        Fixture.Result.B: _("%(team)s won") % {"team": teams[1]},
+        Fixture.Result.DRAW: pgettext("a match", "Drawn"),
+        Fixture.Result.FORFEIT_A: _("%(team)s forfeited") % {"team": teams[0]},
+        Fixture.Result.FORFEIT_B: _("%(team)s forfeited") % {"team": teams[1]},
+        Fixture.Result.VOID: _("Not played"),
     }
-    return str(words.get(Fixture.Result(f.result), "Finished"))
+    return str(words.get(Fixture.Result(f.result), pgettext("a match", "Finished")))
 
 
 #: what the table did to settle a deal itself (docs/events.md, "Settling at the table")
@@ -300,10 +313,6 @@ def _waits(
     return out
 
 
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
 def _settled(
     state: matchlog.MatchState, events: list[MatchEvent], teams: tuple[str, str]
 ) -> list[str]:
@@ -314,14 +323,21 @@ def _settled(
         if event.kind not in SETTLED_KINDS:
             continue
         side = state.side_of(matchlog.author(event.actor_id, event.via))  # a link: its side
-        by = "the score-keeper" if side is None else teams[side]
         deal = event.payload["deal"]
         if event.kind == K.ENTRY_WITHDRAWN:
-            lines.append(f"Deal {deal}: entry withdrawn by {by}")
+            by = _("the score-keeper") if side is None else teams[side]
+            lines.append(_("Deal %(deal)s: entry withdrawn by %(by)s") % {"deal": deal, "by": by})
             continue
-        theirs = "the other team's" if side is None else _possessive(teams[1 - side])
         words = result_words(event.payload["points"], event.payload["sweeps"], teams)
-        lines.append(f"Deal {deal}: {by} accepted {theirs} version ({words})")
+        if side is None:
+            line = _(
+                "Deal %(deal)s: the score-keeper accepted the other team's version (%(result)s)"
+            )
+            lines.append(line % {"deal": deal, "result": words})
+        else:
+            line = _("Deal %(deal)s: %(by)s accepted %(other)s's version (%(result)s)")
+            said = {"deal": deal, "by": teams[side], "other": teams[1 - side], "result": words}
+            lines.append(line % said)
     return lines
 
 
@@ -362,20 +378,30 @@ def _in_progress(
     table.minutes = int((now - table.since).total_seconds() // 60) if table.since else 0
     table.late = state.disputed or (table.since is not None and now - table.since >= LATE_AFTER)
     for e in state.entries:
-        by = "the score-keeper" if e.side is None else teams[e.side]
+        by = _("the score-keeper") if e.side is None else teams[e.side]
         table.entries.append((e.number, by, result_words(e.points, e.sweeps, teams)))
         if state.disputed:
             words = result_words(e.points, e.sweeps, teams)
-            table.versions.append(Version(f"entry-{e.number}", f"{by}'s entry", words))
+            whose = (
+                _("the score-keeper's entry")
+                if e.side is None
+                else _("%(team)s's entry") % {"team": teams[e.side]}
+            )
+            table.versions.append(Version(f"entry-{e.number}", whose, words))
     for event in flagged:
         if event.kind != K.DEAL_REJECTED:
             continue
         side = state.side_of(matchlog.author(event.actor_id, event.via))  # a link: its side
-        by = "a director" if side is None else teams[side]
+        by = _("a director") if side is None else teams[side]
         table.reasons.append(f"{by}: {event.payload.get('reason', '')}")
         if "points" in event.payload:
             words = result_words(event.payload["points"], event.payload["sweeps"], teams)
-            table.versions.append(Version(f"rejection-{event.seq}", f"{by}'s version", words))
+            whose = (
+                _("a director's version")
+                if side is None
+                else _("%(team)s's version") % {"team": teams[side]}
+            )
+            table.versions.append(Version(f"rejection-{event.seq}", whose, words))
 
 
 def _phones_row(match: Match) -> TablePhones | None:

@@ -305,15 +305,17 @@ class BulkTeams(forms.Form):
     """Teams pasted one a line (or a CSV file), previewed before anything is saved."""
 
     lines = forms.CharField(
-        required=False, label="Teams, one a line", widget=forms.Textarea(attrs={"rows": 10}),
-        help_text='"Aces: Asha & Bilal", or team, first and second player separated by tabs '
-        "(a spreadsheet's copy) or commas. A name that matches a member of the club is that "
-        "member; a new name makes a new member.",
+        required=False, label=_("Teams, one a line"), widget=forms.Textarea(attrs={"rows": 10}),
+        help_text=_(
+            '"Aces: Asha & Bilal", or team, first and second player separated by tabs '
+            "(a spreadsheet's copy) or commas. A name that matches a member of the club is "
+            "that member; a new name makes a new member."
+        ),
     )  # fmt: skip
     file = forms.FileField(
-        required=False, label="Or a CSV file (team, first player, second player)"
+        required=False, label=_("Or a CSV file (team, first player, second player)")
     )
-    checked_in = forms.BooleanField(required=False, initial=True, label="Checked in now")
+    checked_in = forms.BooleanField(required=False, initial=True, label=_("Checked in now"))
 
     def text(self) -> str:
         upload = self.cleaned_data.get("file")
@@ -326,23 +328,28 @@ class BulkTeams(forms.Form):
         upload = data.get("file")
         if upload is not None:
             if upload.size > 256 * 1024:
-                self.add_error("file", "A file of at most 256 KB.")
+                self.add_error("file", _("A file of at most 256 KB."))
             else:
                 try:
                     data["file_text"] = upload.read().decode("utf-8-sig")
                 except UnicodeDecodeError:
-                    self.add_error("file", "Save the file as CSV in UTF-8 and try again.")
+                    self.add_error("file", _("Save the file as CSV in UTF-8 and try again."))
         elif not (data.get("lines") or "").strip():
-            self.add_error("lines", "Paste at least one team, or choose a file.")
+            self.add_error("lines", _("Paste at least one team, or choose a file."))
         return data
 
 
 class TeamDetails(forms.Form):
     """A team's name, and (before the first stage starts) its seed and rating."""
 
-    name = forms.CharField(max_length=200, label="Team name")
-    seed = _int("Seed (1 first; blank: after the seeded)", low=1, high=INTEGER_MAX, required=False)
-    rating = _int("Rating", low=INTEGER_MIN, high=INTEGER_MAX, required=False)
+    name = forms.CharField(max_length=200, label=_("Team name"))
+    seed = forms.IntegerField(
+        label=_("Seed (1 first; blank: after the seeded)"), min_value=1, max_value=INTEGER_MAX,
+        required=False,
+    )  # fmt: skip
+    rating = forms.IntegerField(
+        label=_("Rating"), min_value=INTEGER_MIN, max_value=INTEGER_MAX, required=False
+    )
     language = forms.ChoiceField(
         label=_("Language of its card and link"),
         choices=[("", _("The club's language")), *settings.LANGUAGES],

@@ -138,6 +138,13 @@ class CodeConfirm(Answer):
     code = forms.CharField(max_length=20, label=gettext_lazy("Their code"), strip=True)
 
 
+class CodeEntry(DealResult):
+    """The other team's own numbers, entered on this phone (one phone a table, a match whose
+    sides both enter): the code on its card."""
+
+    code = forms.CharField(max_length=20, label=gettext_lazy("Their code"), strip=True)
+
+
 class Reject(Answer):
     """A rejection: the reason, and if the rejecting team gives them, its own numbers (the
     log keeps them beside the entry, and the director's form offers both)."""
@@ -185,26 +192,28 @@ class Reject(Answer):
 
 
 class RegisterTeam(forms.Form):
-    name = forms.CharField(max_length=200, label="Team name")
+    name = forms.CharField(max_length=200, label=gettext_lazy("Team name"))
     first_player = forms.CharField(
-        max_length=200, label="First player",
-        help_text="A member of the club as you type, or a new name (a new member).",
+        max_length=200, label=gettext_lazy("First player"),
+        help_text=gettext_lazy("A member of the club as you type, or a new name (a new member)."),
         widget=forms.TextInput(attrs={"list": "members", "autocomplete": "off"}),
     )  # fmt: skip
     second_player = forms.CharField(
-        max_length=200, label="Second player",
+        max_length=200, label=gettext_lazy("Second player"),
         widget=forms.TextInput(attrs={"list": "members", "autocomplete": "off"}),
     )  # fmt: skip
     seed = forms.IntegerField(
-        min_value=1, max_value=INTEGER_MAX, required=False, label="Seed (optional)"
+        min_value=1, max_value=INTEGER_MAX, required=False, label=gettext_lazy("Seed (optional)")
     )
-    checked_in = forms.BooleanField(required=False, initial=True, label="Checked in now")
+    checked_in = forms.BooleanField(
+        required=False, initial=True, label=gettext_lazy("Checked in now")
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         first, second = data.get("first_player"), data.get("second_player")
         if first and second and first.strip().lower() == second.strip().lower():
-            raise forms.ValidationError("A team is two different players.")
+            raise forms.ValidationError(_("A team is two different players."))
         return data
 
 

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from tournaments import phones
+from tournaments.models import Match
 
 #: the header through which a team's phone says how many entries it holds unsent (the
 #: installable phone app's queue): ``X-Unsent-Entries: 2``
@@ -21,11 +22,14 @@ def unsent_said(request: HttpRequest) -> int | None:
     return int(said) if said.isascii() and said.isdigit() and len(said) <= 6 else None
 
 
-def heard_from(request: HttpRequest, match_id: int, side: int) -> None:
-    """Write down that ``side``'s phone at ``match_id``'s table was heard from: after the
+def heard_from(request: HttpRequest, match: Match, side: int) -> None:
+    """Write down that ``side``'s phone at ``match``'s table was heard from: after the
     request's transaction (a page's read is, on PostgreSQL, a READ ONLY one), at once when
     there is none; robust, so a phone's request never fails for its last-heard time."""
     unsent = unsent_said(request)
     transaction.on_commit(
-        lambda: phones.heard(match_id=match_id, side=side, unsent=unsent), robust=True
+        lambda: phones.heard(
+            match_id=match.pk, side=side, tournament_id=match.tournament_id, unsent=unsent
+        ),
+        robust=True,
     )

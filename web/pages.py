@@ -186,7 +186,7 @@ def _tables(
         fixtures = fixtures.filter(Q(result="") & Q(team_a__isnull=False, team_b__isnull=False))
     else:
         fixtures = Fixture.objects.filter(round=round_)
-    names = {r.pk: str(r) for r in rounds}
+    names = {r.pk: words.round_name(r) for r in rounds}
     rows = fixtures.order_by("round__number", "table", "key", "pk").values_list(
         "pk",
         "table",

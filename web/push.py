@@ -30,6 +30,12 @@ sent ``event: end`` and the stream closes (the page then polls, and is answered 
 Every event's ``id`` is its version (a digest of the part): a reconnecting EventSource sends
 it back (``Last-Event-ID``) and gets nothing until the part changes again. Without a push
 process (``LIVE_PUSH`` off, or the stream refused) the pages poll as before (live.js).
+
+A rendered part is in the language of the page that asked for it: the stream's URL carries
+it (``?lang=hi``; none: the site's, ``LANGUAGE_CODE``), and a feed is kept for each
+(part, language) that some viewer watches, rendered in that language (``translation.override``
+in the render process) and shared by every viewer of that language. A language no one watches
+a part in has no feed, and costs no render.
 """
 
 from __future__ import annotations
@@ -151,7 +157,7 @@ class Renders:
         self.last: Frames | None = None
 
     async def next(
-        self, render: Callable[..., Rendered | None], *args: int
+        self, render: Callable[..., Rendered | None], *args: int | str
     ) -> tuple[str, Frames] | None:
         """``render(*args, base)``'s part, and its frames (the last ones if it is unchanged)."""
         base = None if self.version is None else (self.version, self.html)
@@ -179,27 +185,29 @@ def _read(read: Any) -> Any:
     return live.hub().db(run)
 
 
-def tournament_part(pk: int) -> str | None:
-    """The tournament page's live part now (None: the tournament is gone); run by the hub's
-    render processes."""
+def tournament_part(pk: int, language: str | None = None) -> str | None:
+    """The tournament page's live part now, in ``language`` (None: the site's) (None: the
+    tournament is gone); run by the hub's render processes."""
     set_urlconf(None)  # the site's URLs (a stream's request set the push process's)
     t = Tournament.objects.select_related("club").filter(pk=pk).first()
     if t is None:
         return None
     use_club_time(t)
-    html, _ = common.live_part(t)
+    with translation.override(language or settings.LANGUAGE_CODE):
+        html, _ = common.live_part(t)
     return html
 
 
-def match_part(pk: int) -> str | None:
-    """The match sheet's live part now (None: the match is gone); run by the hub's render
-    processes."""
+def match_part(pk: int, language: str | None = None) -> str | None:
+    """The match sheet's live part now, in ``language`` (None: the site's) (None: the match
+    is gone); run by the hub's render processes."""
     set_urlconf(None)
     match = pages.match_for_page(Match.objects.all()).filter(pk=pk).first()
     if match is None:
         return None
     use_club_time(match.tournament)
-    return public.match_live_part(match)
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return public.match_live_part(match)
 
 
 def _match_head(pk: int) -> tuple[int, int | None] | None:
@@ -207,14 +215,14 @@ def _match_head(pk: int) -> tuple[int, int | None] | None:
     return Match.objects.filter(pk=pk).values_list("last_seq", "result__seq").first()
 
 
-def tournament_render(pk: int, base: tuple[str, str] | None) -> Rendered | None:
-    """The tournament page's live part now, as frames patched from ``base``."""
-    return _rendered(tournament_part(pk), base)
+def tournament_render(pk: int, language: str, base: tuple[str, str] | None) -> Rendered | None:
+    """The tournament page's live part now in ``language``, as frames patched from ``base``."""
+    return _rendered(tournament_part(pk, language), base)
 
 
-def match_render(pk: int, base: tuple[str, str] | None) -> Rendered | None:
-    """The match sheet's live part now, as frames patched from ``base``."""
-    return _rendered(match_part(pk), base)
+def match_render(pk: int, language: str, base: tuple[str, str] | None) -> Rendered | None:
+    """The match sheet's live part now in ``language``, as frames patched from ``base``."""
+    return _rendered(match_part(pk, language), base)
 
 
 def _published(pk: int) -> bool | None:
@@ -230,14 +238,14 @@ def unpublished(got: tuple[str, Frames]) -> tuple[str, Frames]:
     return f"{version}.unpublished", dataclasses.replace(frames, base=base, public=False)
 
 
-def _tournament_loader(pk: int) -> live.Loader:
+def _tournament_loader(pk: int, language: str) -> live.Loader:
     renders = Renders()
 
     async def load() -> tuple[str, Frames] | None:
         published = await _read(functools.partial(_published, pk))
         if published is None:
             return None
-        got = await renders.next(tournament_render, pk)
+        got = await renders.next(tournament_render, pk, language)
         if got is None or published:
             return got
         return unpublished(got)
@@ -254,7 +262,7 @@ def _match_view_head(pk: int) -> tuple[int, int | None, bool] | None:
     )
 
 
-def _match_loader(pk: int) -> live.Loader:
+def _match_loader(pk: int, language: str) -> live.Loader:
     renders = Renders()
     shown: list[Any] = [None, None]  # the head the last render was of, and its frames
 
@@ -264,7 +272,7 @@ def _match_loader(pk: int) -> live.Loader:
             return None
         if head == shown[0]:  # nothing new in the log or its projection: no render
             return shown[1]  # type: ignore[no-any-return]
-        got = await renders.next(match_render, pk)
+        got = await renders.next(match_render, pk, language)
         if got is None:
             return None
         if not head[2]:
@@ -295,10 +303,10 @@ CSRF_MARK = "push-csrf-token-of-the-viewer"
 CLIENT_MARK = "push-client-id-of-the-viewer"
 
 
-def seat_part(pk: int, seat: int) -> str | None:
-    """The live part of seat ``seat``'s page of the digital match ``pk`` now, its form's CSRF
-    token and client id marked (None: the match is gone); run by the hub's render
-    processes."""
+def seat_part(pk: int, seat: int, language: str | None = None) -> str | None:
+    """The live part of seat ``seat``'s page of the digital match ``pk`` now, in ``language``
+    (None: the site's), its form's CSRF token and client id marked (None: the match is gone);
+    run by the hub's render processes."""
     set_urlconf(None)
     match = (
         pages.match_for_page(Match.objects.all())
@@ -310,12 +318,13 @@ def seat_part(pk: int, seat: int) -> str | None:
         return None
     use_club_time(match.tournament)
     state = store.match_state(match)
-    return seat_views.live_part(match, seat, state, csrf_token=CSRF_MARK, client_id=CLIENT_MARK)
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return seat_views.live_part(match, seat, state, csrf_token=CSRF_MARK, client_id=CLIENT_MARK)
 
 
-def seat_render(pk: int, seat: int, base: tuple[str, str] | None) -> Rendered | None:
-    """A seat's live part now, as frames patched from ``base``."""
-    return _rendered(seat_part(pk, seat), base)
+def seat_render(pk: int, seat: int, language: str, base: tuple[str, str] | None) -> Rendered | None:
+    """A seat's live part now in ``language``, as frames patched from ``base``."""
+    return _rendered(seat_part(pk, seat, language), base)
 
 
 def _seat_head(session_key: str, pk: int, seat: int) -> tuple[int, int | None] | None:
@@ -340,7 +349,9 @@ def _own(frames: Frames, version: str, csrf_token: str, seed: str) -> Frames:
     return Frames(full=fill(frames.full), base=frames.base, patch=patch, changed=frames.changed)
 
 
-def _seat_loader(pk: int, seat: int, session_key: str, csrf_token: str) -> live.Loader:
+def _seat_loader(
+    pk: int, seat: int, session_key: str, csrf_token: str, language: str
+) -> live.Loader:
     """One viewer's feed of a seat's part: its access asked again at every load, the part
     rendered only when the match moved, and sent with the viewer's own form."""
     renders = Renders()
@@ -353,7 +364,7 @@ def _seat_loader(pk: int, seat: int, session_key: str, csrf_token: str) -> live.
             return None
         if head == shown[0]:
             return shown[1]  # type: ignore[no-any-return]
-        got = await renders.next(seat_render, pk, seat)
+        got = await renders.next(seat_render, pk, seat, language)
         if got is None:
             return None
         version, frames = got
@@ -420,6 +431,21 @@ def picker(mode: str, held: str) -> Callable[[tuple[str, Frames]], bytes | None]
     return pick
 
 
+def shipped(language: str) -> bool:
+    """Whether ``language`` is one the site ships (``settings.LANGUAGES``)."""
+    return language in dict(settings.LANGUAGES)
+
+
+def stream_language(request: HttpRequest) -> str:
+    """The language the page that opened the stream is in (``?lang=``; none: the site's),
+    which its parts are rendered in; a language the site does not ship: 404 (the pages never
+    ask for one)."""
+    asked = request.GET.get("lang", "") or settings.LANGUAGE_CODE
+    if not shipped(asked):
+        raise Http404("no such language")
+    return asked
+
+
 def _viewer(session_key: str) -> Any:
     """The account the browser of ``session_key`` is signed in as now, read afresh as the
     session middleware and the authentication middleware would (anonymous once signed out,
@@ -480,26 +506,33 @@ def stream(
 def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament page's live part, as it changes."""
     t = common.visible_tournament(request, slug)
-    loader = _tournament_loader(t.pk)
-    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], loader, "part", still_sees(request, t.pk))
+    language = stream_language(request)
+    loader = _tournament_loader(t.pk, language)
+    key = f"t:{t.pk}:{language}"
+    return stream(request, key, [f"t{t.pk}"], loader, "part", still_sees(request, t.pk))
 
 
 @require_GET
 def wall_stream(request: HttpRequest, slug: str) -> HttpResponse:
-    """The wall screen's part changed (it fetches its panels as it polls)."""
+    """The wall screen's part changed (it fetches its panels as it polls): the tournament's
+    feed in the wall's language, shared with that language's tournament pages."""
     t = common.visible_tournament(request, slug)
-    loader = _tournament_loader(t.pk)
-    return stream(request, f"t:{t.pk}", [f"t{t.pk}"], loader, "changed", still_sees(request, t.pk))
+    language = stream_language(request)
+    loader = _tournament_loader(t.pk, language)
+    key = f"t:{t.pk}:{language}"
+    return stream(request, key, [f"t{t.pk}"], loader, "changed", still_sees(request, t.pk))
 
 
 @require_GET
 def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """The match sheet's live part, as it changes."""
     match = common.visible_match(request, pk)
+    language = stream_language(request)
     # its tournament's changes too: made private, the sheet's viewers are asked again
     topics = [f"m{match.pk}", f"r{match.pk}", f"t{match.tournament_id}"]
     check = still_sees(request, match.tournament_id)
-    return stream(request, f"m:{match.pk}", topics, _match_loader(match.pk), "part", check)
+    loader = _match_loader(match.pk, language)
+    return stream(request, f"m:{match.pk}:{language}", topics, loader, "part", check)
 
 
 @require_GET
@@ -517,6 +550,7 @@ def keep_stream(request: HttpRequest, pk: int) -> HttpResponse:
 def seat_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """A seat page's live part, as the match moves: only for the browser that holds the seat
     (the page's own check; anyone else gets the page's 404), and only while it does."""
+    language = stream_language(request)
     try:
         viewer = seat_views.Viewer(request, pk)  # 404 unless seated here (or the team's link)
     except team_links.LinkStopped:  # 204: an EventSource stops asking; the page's poll says why
@@ -524,7 +558,7 @@ def seat_stream(request: HttpRequest, pk: int) -> HttpResponse:
     session_key = request.session.session_key
     if viewer.seat is None or session_key is None:  # a link's holder who has not said who
         raise Http404("say which player you are first")
-    loader = _seat_loader(pk, viewer.seat, session_key, get_token(request))
+    loader = _seat_loader(pk, viewer.seat, session_key, get_token(request), language)
     key = f"p:{pk}:{viewer.seat}:{secrets.token_hex(8)}"  # one viewer's: its own access, form
     return stream(request, key, [f"m{pk}", f"r{pk}"], loader, "part")
 
@@ -538,19 +572,32 @@ urlpatterns = [
 ]
 
 
-#: the streams whose parts the push process renders, once for every viewer: in the site's
-#: language (``LANGUAGE_CODE``); the phone page's stream (keep) says only "changed", and the
-#: page fetches its part in its own language
+#: the streams whose parts the push process renders (the wall's feed is the tournament's): a
+#: page's stream URL says the page's language, which they are rendered in; the phone page's
+#: stream (keep) says only "changed", and the page fetches its part in its own language
 RENDERED = frozenset({"tournament", "wall", "match", "seat"})
 
 
+def page_language() -> str:
+    """The language of the page being rendered, as one the site ships (else the site's)."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    if shipped(language):
+        return language
+    try:
+        return translation.get_supported_language_variant(language)
+    except LookupError:
+        return str(settings.LANGUAGE_CODE)
+
+
 def push_url(name: str, *args: Any) -> str:
-    """The URL of a page's stream, or "" when the pages do not offer one (they poll). A page
-    in another language than the site's polls its rendered parts (the push process renders
-    them in the site's language only: docs/languages.md)."""
+    """The URL of a page's stream, or "" when the pages do not offer one (they poll). A
+    rendered part's stream says the page's language (``?lang=``) unless it is the site's,
+    so that the push process renders it in that language (docs/languages.md)."""
     if not getattr(settings, "LIVE_PUSH", False):
         return ""
-    if name in RENDERED and translation.get_language() != settings.LANGUAGE_CODE:
-        return ""
     origin = getattr(settings, "LIVE_PUSH_ORIGIN", "") or ""
-    return origin + "/push" + reverse(name, urlconf="web.push", args=args)
+    url = origin + "/push" + reverse(name, urlconf="web.push", args=args)
+    language = page_language()
+    if name in RENDERED and language != settings.LANGUAGE_CODE:
+        url += f"?lang={language}"
+    return url

@@ -149,14 +149,14 @@ def _title(tournament: str, stage: StagePage) -> str:
 
 def pairings_text(tournament: str, stage: StagePage, url: str) -> str:
     """Return the text of the stage's round being played: its pairings, one line a table."""
-    round_name = one_line(stage.current) if stage.current else ""
+    round_name = one_line(words.round_name(stage.current)) if stage.current else ""
     head = [_title(tournament, stage), _("Pairings, %(round)s") % {"round": round_name}]
     return fit(head, pairing_lines(stage.tables), url)
 
 
 def results_text(tournament: str, stage: StagePage, url: str) -> str:
     """Return the text of the scores of the stage's round being played, one line a table."""
-    round_name = one_line(stage.current) if stage.current else ""
+    round_name = one_line(words.round_name(stage.current)) if stage.current else ""
     head = [_title(tournament, stage), _("Results, %(round)s") % {"round": round_name}]
     return fit(head, result_lines(stage.tables), url)
 
@@ -187,14 +187,16 @@ def round_pairings_text(
             tables.append(
                 {
                     "table": fixture.table,
-                    "round": words.fixture(fixture.key) if fixture.key else str(round_),
+                    "round": words.fixture(fixture.key)
+                    if fixture.key
+                    else words.round_name(round_),
                     "team_a": a["name"],
                     "team_b": b["name"] if b["known"] else None,
                 }
             )
     head = [
         f"{one_line(tournament)} · {one_line(round_.stage.name)}",
-        _("Pairings, %(round)s") % {"round": one_line(round_)},
+        _("Pairings, %(round)s") % {"round": one_line(words.round_name(round_))},
     ]
     return fit(head, pairing_lines(tables), url)
 

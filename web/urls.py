@@ -42,6 +42,7 @@ keeper_pages = [
     path("enter/", keeper.enter, name="keep-enter"),
     path("answer/", keeper.answer, name="keep-answer"),
     path("code/", keeper.confirm_with_code, name="keep-code"),
+    path("code-enter/", keeper.enter_with_code, name="keep-code-enter"),
     path("withdraw/", keeper.withdraw, name="keep-withdraw"),
     path("accept/", keeper.accept_version, name="keep-accept"),
     path("start/", keeper.start, name="keep-start"),

@@ -3,6 +3,8 @@ into panels that each fit a 1920x1080 projector in large type (the current round
 the standings a page at a time, the bracket), shown in turn by ``wall.js``.
 
 No panel holds a hand, the stock or any card: the wall shows results, never a deal in play.
+The panels' titles are in the language of the page (the wall is rendered once per version and
+language, ``views.common.live_part``); names stay as they were typed.
 """
 
 from __future__ import annotations
@@ -10,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from competition.models import Stage
 from tournaments.models import Tournament
 
 from .pages import StagePage, tournament_page
+from .words import round_name
 
 #: tables on one pairings panel and standings lines on one panel:
 #: what fits a 1920x1080 screen in type read from across a room (site: wall.css)
@@ -55,10 +60,14 @@ def _shown(stages: list[StagePage]) -> list[StagePage]:
 def _pairings(page: StagePage) -> list[Panel]:
     if not page.tables:
         return []
+    stage = page.stage.name
     if page.stage.elimination:
-        title = f"{page.stage.name}: matches being played"
+        title = _("%(stage)s: matches being played") % {"stage": stage}
+    elif page.current:
+        said = {"stage": stage, "round": round_name(page.current)}
+        title = _("%(stage)s: %(round)s pairings") % said
     else:
-        title = f"{page.stage.name}: {page.current} pairings" if page.current else page.stage.name
+        title = stage
     chunks = _chunks(page.tables, TABLES_PER_PANEL)
     return [
         Panel(f"pairings-{page.stage.pk}-{n}", "pairings", title, n, len(chunks), page, rows)
@@ -69,7 +78,11 @@ def _pairings(page: StagePage) -> list[Panel]:
 def _standings(page: StagePage) -> list[Panel]:
     panels: list[Panel] = []
     for group, rows in page.groups:
-        title = f"{page.stage.name}: standings" + ("" if group is None else f", group {group}")
+        said = {"stage": page.stage.name, "group": group}
+        if group is None:
+            title = _("%(stage)s: standings") % said
+        else:
+            title = _("%(stage)s: standings, group %(group)s") % said
         if page.as_of_words:  # in the tournament page's words: the last round played
             title += f" {page.as_of_words}"
         chunks = _chunks(rows, LINES_PER_PANEL)
@@ -88,8 +101,14 @@ def _brackets(page: StagePage) -> list[Panel]:
     panels = []
     for number, (part, name, rounds) in enumerate(bracket["parts"]):
         columns = [r for r in rounds if len(r["fixtures"]) <= BRACKET_COLUMN]
-        title = f"{page.stage.name}: the bracket" + ("" if part == "main" else f", {name}")
-        note = "Earlier rounds are on the tournament's page." if len(columns) < len(rounds) else ""
+        said = {"stage": page.stage.name, "part": name}
+        if part == "main":
+            title = _("%(stage)s: the bracket") % said
+        else:
+            title = _("%(stage)s: the bracket, %(part)s") % said
+        note = ""
+        if len(columns) < len(rounds):
+            note = _("Earlier rounds are on the tournament's page.")
         panels.append(
             Panel(f"bracket-{page.stage.pk}-{number}", "bracket", title, stage=page,
                   columns=columns, note=note)
@@ -105,5 +124,6 @@ def wall_panels(tournament: Tournament) -> list[Panel]:
         panels.extend(_pairings(page))
         panels.extend(_brackets(page) if page.bracket else _standings(page))
     if not panels:
-        panels.append(Panel("waiting", "waiting", f"{tournament.name} starts soon"))
+        title = _("%(tournament)s starts soon") % {"tournament": tournament.name}
+        panels.append(Panel("waiting", "waiting", title))
     return panels

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.matchlog import Confirmation, Mode, choices
 from tournaments.models import Team, Tournament, checked_match_format, numbered_within
@@ -213,31 +214,48 @@ class Stage(models.Model):
         ):
             refuse(
                 "confirmation",
-                "a confirmation (who must agree before an entered deal result counts) is for "
-                "score mode only: set the play mode to score, or the confirmation to none",
+                gettext(
+                    "a confirmation (who must agree before an entered deal result counts) is for "
+                    "score mode only: set the play mode to score, or the confirmation to none"
+                ),
                 "bad_confirmation",
             )
         for field, code, words, most in (
-            ("rounds", "bad_rounds", "the number of rounds", 32767),
-            ("groups", "bad_groups", "the number of groups", 32767),
-            ("entry_count", "bad_entry", "the number of teams entering", 2**31 - 1),
+            ("rounds", "bad_rounds", gettext("the number of rounds"), 32767),
+            ("groups", "bad_groups", gettext("the number of groups"), 32767),
+            ("entry_count", "bad_entry", gettext("the number of teams entering"), 2**31 - 1),
         ):
             value = getattr(self, field)
             if value is not None and not _whole(value, 1, most):
-                refuse(field, f"{words} is a whole number from 1 to {most}", code)
+                refuse(
+                    field,
+                    gettext("%(setting)s is a whole number from 1 to %(most)s")
+                    % {"setting": words, "most": most},
+                    code,
+                )
         if self.format == self.Format.SWISS and self.rounds is None:
-            refuse("rounds", "a Swiss stage needs its number of rounds (1 or more)", "bad_rounds")
+            refuse(
+                "rounds",
+                gettext("a Swiss stage needs its number of rounds (1 or more)"),
+                "bad_rounds",
+            )
         if self.format == self.Format.GROUPS and self.groups is None:
-            refuse("groups", "a group stage needs its number of groups (1 or more)", "bad_groups")
+            refuse(
+                "groups",
+                gettext("a group stage needs its number of groups (1 or more)"),
+                "bad_groups",
+            )
         if self.entry != self.Entry.REGISTERED and self.entry_count is None:
             refuse(
                 "entry_count",
-                "a stage that takes the top teams of the one before needs how many enter "
-                "(the N of the top N, 1 or more)",
+                gettext(
+                    "a stage that takes the top teams of the one before needs how many enter "
+                    "(the N of the top N, 1 or more)"
+                ),
                 "bad_entry",
             )
         if self.late_entry and self.format != self.Format.SWISS:
-            refuse("late_entry", "late entry is for a Swiss stage only", "bad_entry")
+            refuse("late_entry", gettext("late entry is for a Swiss stage only"), "bad_entry")
         for message in _tiebreak_problems(self.tiebreaks):
             refuse("tiebreaks", message, "bad_tiebreaks")
         if self.tiebreaks is None:
@@ -256,7 +274,7 @@ class Stage(models.Model):
         if not isinstance(value, dict):
             refuse(
                 "match_format",
-                'the match format is an object, such as {"bazzis": 1} (docs/rules.md M1)',
+                gettext('the match format is an object, such as {"bazzis": 1} (docs/rules.md M1)'),
                 "bad_format",
             )
             return
@@ -265,8 +283,10 @@ class Stage(models.Model):
             if given and value.get("draws"):
                 refuse(
                     "match_format",
-                    "an elimination match cannot end drawn (M1: play goes on deal by deal): "
-                    "set the match format's draws to false, or leave it out",
+                    gettext(
+                        "an elimination match cannot end drawn (M1: play goes on deal by deal): "
+                        "set the match format's draws to false, or leave it out"
+                    ),
                     "bad_format",
                 )
                 return
@@ -275,13 +295,19 @@ class Stage(models.Model):
             self.match_format = checked_match_format(value)
         except ValidationError as exc:
             for message in exc.messages:
-                refuse("match_format", f"the match format: {message}", "bad_format")
+                refuse(
+                    "match_format",
+                    gettext("the match format: %(problem)s") % {"problem": message},
+                    "bad_format",
+                )
 
 
 #: each choice setting of a stage, in words
 _SETTING_WORDS = {
-    "format": "format", "mode": "play mode", "confirmation": "confirmation", "entry": "entry",
-    "seeding": "seeding", "swiss_method": "Swiss pairing method", "withdrawal": "withdrawal",
+    "format": gettext_lazy("format"), "mode": gettext_lazy("play mode"),
+    "confirmation": gettext_lazy("confirmation"), "entry": gettext_lazy("entry"),
+    "seeding": gettext_lazy("seeding"), "swiss_method": gettext_lazy("Swiss pairing method"),
+    "withdrawal": gettext_lazy("withdrawal"),
 }  # fmt: skip
 
 
@@ -293,7 +319,11 @@ def _not_a_choice(stage: Stage, field: str) -> str | None:
         return None
     words = _SETTING_WORDS[field]
     listed = ", ".join(f"{label} ({key})" for key, label in options)
-    return f"unknown {words} {value!r}: the {words} is one of {listed}"
+    return gettext("unknown %(setting)s %(value)s: the %(setting)s is one of %(choices)s") % {
+        "setting": words,
+        "value": repr(value),
+        "choices": listed,
+    }
 
 
 def _whole(value: object, least: int, most: int) -> bool:
@@ -306,7 +336,12 @@ def _tiebreak_problems(value: object) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        return [f'the tie-breaks are a list of keys, such as ["bazzis_won", "buchholz"]: {listed}']
+        return [
+            gettext(
+                'the tie-breaks are a list of keys, such as ["bazzis_won", "buchholz"]: %(keys)s'
+            )
+            % {"keys": listed}
+        ]
     problems = []
     by_words = {label.casefold(): key for key, label in TIEBREAK_LABELS.items()}
     by_words |= {key.casefold(): key for key in TIEBREAK_LABELS}
@@ -314,15 +349,29 @@ def _tiebreak_problems(value: object) -> list[str]:
     for name in dict.fromkeys(value):
         if name not in TIEBREAK_LABELS:
             key = by_words.get(name.strip().casefold())
-            unknown.append(f"{name!r} (its key is {key})" if key else repr(name))
-    if unknown:
-        which = "is not a tie-break key" if len(unknown) == 1 else "are not tie-break keys"
-        problems.append(f"{' and '.join(unknown)} {which}; the tie-breaks are {listed}")
+            unknown.append(
+                gettext("%(name)s (its key is %(key)s)") % {"name": repr(name), "key": key}
+                if key
+                else repr(name)
+            )
+    if len(unknown) == 1:
+        problems.append(
+            gettext("%(name)s is not a tie-break key; the tie-breaks are %(keys)s")
+            % {"name": unknown[0], "keys": listed}
+        )
+    elif unknown:
+        problems.append(
+            gettext("%(names)s are not tie-break keys; the tie-breaks are %(keys)s")
+            % {"names": gettext(" and ").join(unknown), "keys": listed}
+        )
     twice = [name for name in dict.fromkeys(value) if value.count(name) > 1]
     if twice:
-        problems.append(f"each tie-break counts once: {', '.join(twice)} named more than once")
+        problems.append(
+            gettext("each tie-break counts once: %(names)s named more than once")
+            % {"names": ", ".join(twice)}
+        )
     if "random" in value and value[-1] != "random":
-        problems.append("the random draw (random) can only be the last tie-break")
+        problems.append(gettext("the random draw (random) can only be the last tie-break"))
     return problems
 
 

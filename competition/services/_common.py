@@ -10,6 +10,7 @@ import logging
 from typing import Any, TypeVar
 
 from django.db.models import Manager, Model, QuerySet
+from django.utils.translation import gettext
 
 from tournaments.access import is_director
 from tournaments.models import Tournament
@@ -26,7 +27,9 @@ _M = TypeVar("_M", bound=Model)
 
 def require_director(actor: Any, tournament: Tournament) -> None:
     if not is_director(actor, tournament):
-        raise NotPermitted("only a director of this tournament may do this", code="forbidden")
+        raise NotPermitted(
+            gettext("only a director of this tournament may do this"), code="forbidden"
+        )
 
 
 def schedule_standings(stage_id: int) -> None:
@@ -47,23 +50,34 @@ def schedule_standings(stage_id: int) -> None:
 
 
 def locked_or_gone(
-    queryset: QuerySet[_M] | Manager[_M], pk: int, what: str, *, to_delete: bool = False
+    queryset: QuerySet[_M] | Manager[_M], pk: int, gone: str, *, to_delete: bool = False
 ) -> _M:
-    """Return the row ``pk`` of ``queryset`` locked for update, or refuse: it was removed
-    meanwhile (a draft discarded, a stage removed, by another director at the same moment).
+    """Return the row ``pk`` of ``queryset`` locked for update, or refuse in the words of
+    ``gone``: it was removed meanwhile (a draft discarded, a stage removed, by another
+    director at the same moment).
     Locked ``FOR NO KEY UPDATE`` (docs/architecture.md, "Locks"), or ``FOR UPDATE`` when the
     caller deletes the row (``to_delete``: a delete takes that lock anyway; taken first, it
     waits for a foreign-key check rather than upgrading in the middle of the transaction)."""
     row = queryset.select_for_update(no_key=not to_delete).filter(pk=pk).first()
     if row is None:
-        raise NotNow(f"{what} is no longer there: reload the page", code="gone")
+        raise NotNow(gone, code="gone")
     return row
+
+
+def stage_gone() -> str:
+    """The refusal of a stage removed meanwhile (``locked_or_gone``'s ``gone``)."""
+    return gettext("this stage is no longer there: reload the page")
+
+
+def round_gone() -> str:
+    """The refusal of a round removed meanwhile (``locked_or_gone``'s ``gone``)."""
+    return gettext("this round is no longer there: reload the page")
 
 
 def locked_stage(stage: Stage, *, status: str, refusal: str, code: str) -> Stage:
     """Return the stage's row (with its tournament) locked for update, or refuse: it is gone,
     or its status is not ``status`` (NotNow ``code``, in the words of ``refusal``)."""
-    locked = locked_or_gone(Stage.objects.select_related("tournament"), stage.pk, "this stage")
+    locked = locked_or_gone(Stage.objects.select_related("tournament"), stage.pk, stage_gone())
     if locked.status != status:
         raise NotNow(refusal, code=code)
     return locked

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..cut import CutTie, cut_for_stage, decision_words, previous_stage
 from ..errors import InvalidSettings, NotNow
@@ -26,15 +27,15 @@ def _locked_tie(actor: Any, stage: Stage, tie: str) -> tuple[Stage, CutTie]:
     locked = _common.locked_stage(
         stage,
         status=Stage.Status.PENDING,
-        refusal="the stage has started: its teams are fixed",
+        refusal=gettext("the stage has started: its teams are fixed"),
         code="stage_started",
     )
     before = previous_stage(locked)
     if before is None:
-        raise NotNow("this stage takes the registered teams: it has no cut", code="no_cut")
+        raise NotNow(gettext("this stage takes the registered teams: it has no cut"), code="no_cut")
     if before.status != Stage.Status.COMPLETE:
         raise NotNow(
-            "the stage before is not complete: its table can still change",
+            gettext("the stage before is not complete: its table can still change"),
             code="previous_running",
         )
     cut = cut_for_stage(locked, previous=before)
@@ -42,13 +43,15 @@ def _locked_tie(actor: Any, stage: Stage, tie: str) -> tuple[Stage, CutTie]:
     found = next((t for t in cut.ties if t.key == tie), None)
     if found is None:
         raise NotNow(
-            "there is no such tie at the cut (the table may have changed): reload the page",
+            gettext(
+                "there is no such tie at the cut (the table may have changed): reload the page"
+            ),
             code="no_such_tie",
         )
     if found.decision is not None:
         raise NotNow(
-            f"this tie was decided already ({decision_words(found.decision)}): a tie is "
-            "decided once",
+            gettext("this tie was decided already (%(decision)s): a tie is decided once")
+            % {"decision": decision_words(found.decision)},
             code="cut_tie_decided",
         )
     return locked, found
@@ -63,7 +66,7 @@ def _record(actor: Any, stage: Stage, tie: CutTie, **decided: Any) -> CutDecisio
                 decided_at=timezone.now(), **decided,
             )  # fmt: skip
     except IntegrityError:
-        raise NotNow("this tie was decided already: a tie is decided once",
+        raise NotNow(gettext("this tie was decided already: a tie is decided once"),
                      code="cut_tie_decided") from None  # fmt: skip
 
 
@@ -91,8 +94,8 @@ def cut_set_order(*, actor: Any, stage: Stage, tie: str, order: Sequence[Any]) -
             or sorted(given) != list(found.teams)
         ):
             raise InvalidSettings(
-                "the order names each tied team once, and no other team",
+                gettext("the order names each tied team once, and no other team"),
                 code="bad_cut_order",
-                fields={"order": ["name each tied team once, and no other team"]},
+                fields={"order": [gettext("name each tied team once, and no other team")]},
             )
         return _record(actor, locked, found, method=CutDecision.Method.ORDER, order=given)

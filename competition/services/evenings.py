@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from tournaments.access import is_club_director, is_director
 from tournaments.clubs import club_for
@@ -75,7 +76,9 @@ def tournament_create(
     everything and is raised as it is.
     """
     if club is not None and not is_club_director(actor, club):
-        raise NotPermitted("only a director of this club may make its evenings", code="forbidden")
+        raise NotPermitted(
+            gettext("only a director of this club may make its evenings"), code="forbidden"
+        )
     name = (name or "").strip()
     with transaction.atomic():
         if club is None:  # the actor's own club, made for them if they run none yet
@@ -131,14 +134,19 @@ def tournament_update(
     (its organizer only) its directors: all or nothing, checked as when it was made (a slug
     as ``slug_for`` gives it)."""
     if not is_director(actor, tournament):
-        raise NotPermitted("only a director of this tournament may do this", code="forbidden")
+        raise NotPermitted(
+            gettext("only a director of this tournament may do this"), code="forbidden"
+        )
     unknown = sorted(set(values) - set(TOURNAMENT_FIELDS))
     if unknown:
-        raise InvalidSettings(f"unknown setting(s): {', '.join(unknown)}", code="bad_tournament")
+        raise InvalidSettings(
+            gettext("unknown setting(s): %(names)s") % {"names": ", ".join(unknown)},
+            code="bad_tournament",
+        )
     if directors is not None and not (
         getattr(actor, "is_superuser", False) or tournament.organizer_id == actor.pk
     ):
-        raise NotPermitted("only the organizer names the directors", code="forbidden")
+        raise NotPermitted(gettext("only the organizer names the directors"), code="forbidden")
     if values.get("slug"):
         values["slug"] = slug_for(actor=actor, slug=values["slug"], tournament=tournament)
     with transaction.atomic():

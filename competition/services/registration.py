@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.models import INTEGER_MAX, INTEGER_MIN, Player, Team, Tournament
 
@@ -62,7 +63,8 @@ def team_register(
                 enter_late(team)
             except NotNow as exc:
                 raise NotNow(
-                    f"{exc.message} (registered without checking in, it is kept on the list)",
+                    gettext("%(refusal)s (registered without checking in, it is kept on the list)")
+                    % {"refusal": exc.message},
                     code=exc.code,
                 ) from exc
     return team
@@ -81,7 +83,7 @@ def team_check_in(*, actor: Any, team: Team) -> Registration:
     with transaction.atomic():
         registration = locked_registration(team)
         if registration.withdrawn_at is not None:
-            raise NotNow(f"{team} has withdrawn", code="team_withdrawn")
+            raise NotNow(gettext("%(team)s has withdrawn") % {"team": team}, code="team_withdrawn")
         if registration.checked_in_at is None:
             registration.checked_in_at = timezone.now()
             registration.save(update_fields=["checked_in_at"])
@@ -123,7 +125,9 @@ def enter_late(team: Team) -> None:
         first = _first_open_round(stage)
         why = _no_late_entry(stage, first)
         if why:
-            refusal = refusal or f"{stage.name} has started: {why}; {team} cannot join it"
+            refusal = refusal or gettext(
+                "%(stage)s has started: %(why)s; %(team)s cannot join it"
+            ) % {"stage": stage.name, "why": why, "team": team}
             continue
         seed = (stage.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
         StageEntry.objects.create(stage=stage, team=team, seed=seed, joined_round=first)
@@ -133,10 +137,10 @@ def enter_late(team: Team) -> None:
         return
     if not refusal:
         last = started[-1]
-        refusal = (
-            f"{last.name} is complete and no stage to come takes the registered teams; "
-            f"{team} cannot play in it (add a stage that takes them first)"
-        )
+        refusal = gettext(
+            "%(stage)s is complete and no stage to come takes the registered teams; %(team)s "
+            "cannot play in it (add a stage that takes them first)"
+        ) % {"stage": last.name, "team": team}
     raise NotNow(refusal, code="late_entry_refused")
 
 
@@ -156,15 +160,17 @@ def _no_late_entry(stage: Stage, first: int) -> str:
     """Return why a running stage cannot take a team that was not in it at the start ("": it
     can, from round ``first``)."""
     if stage.elimination:
-        return "its draw is fixed"
+        return gettext("its draw is fixed")
     if not _takes_registered(stage):
-        return "it takes its teams from the stage before"
+        return gettext("it takes its teams from the stage before")
     if stage.format != Stage.Format.SWISS:
-        return "its schedule is fixed"
+        return gettext("its schedule is fixed")
     if not stage.late_entry:
-        return "it takes no late entries (its late-entry setting, fixed at the start, is off)"
+        return gettext(
+            "it takes no late entries (its late-entry setting, fixed at the start, is off)"
+        )
     if first > (stage.rounds or 0):
-        return f"all {stage.rounds} of its rounds are published"
+        return gettext("all %(rounds)s of its rounds are published") % {"rounds": stage.rounds}
     return ""
 
 
@@ -285,29 +291,29 @@ def registration_update(
         registration = locked_registration(team)
         if registration_fixed(team.tournament_id):
             raise NotNow(
-                "seeds and ratings are fixed once a stage has started", code="stage_started"
+                gettext("seeds and ratings are fixed once a stage has started"),
+                code="stage_started",
             )
         for value in (seed, rating):
             if value is not None and not INTEGER_MIN <= value <= INTEGER_MAX:
-                raise InvalidSettings("that number is too large", code="bad_team")
+                raise InvalidSettings(gettext("that number is too large"), code="bad_team")
         if seed is not None and seed < 1:
-            raise InvalidSettings("a seed is 1 or more", code="bad_team")
+            raise InvalidSettings(gettext("a seed is 1 or more"), code="bad_team")
         registration.seed, registration.rating = seed, rating
         registration.save(update_fields=["seed", "rating"])
     return registration
 
 
-def _undo(actor: Any, team: Team, field: str, what: str) -> Registration:
-    """Clear a registration's check-in or withdrawal, only while no stage has started."""
+def _undo(actor: Any, team: Team, field: str, refusal: str) -> Registration:
+    """Clear a registration's check-in or withdrawal, only while no stage has started (else
+    refused in the words of ``refusal``)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
         registration = locked_registration(team)
         if getattr(registration, field) is None:
             return registration
         if registration_fixed(team.tournament_id):
-            raise NotNow(
-                f"{what} can be undone only before the first stage starts", code="stage_started"
-            )
+            raise NotNow(refusal, code="stage_started")
         setattr(registration, field, None)
         registration.save(update_fields=[field])
     return registration
@@ -315,7 +321,12 @@ def _undo(actor: Any, team: Team, field: str, what: str) -> Registration:
 
 def team_check_out(*, actor: Any, team: Team) -> Registration:
     """Undo a check-in: only while no stage has started (a started stage took its teams)."""
-    return _undo(actor, team, "checked_in_at", "a check-in")
+    return _undo(
+        actor,
+        team,
+        "checked_in_at",
+        gettext("a check-in can be undone only before the first stage starts"),
+    )
 
 
 def team_update(

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments.access import is_club_director
 from tournaments.clubs import club_members, name_key
@@ -93,12 +94,15 @@ class _Roster:
                 picked = [m for m in among if m.contact.strip() == labelled["contact"].strip()]
             if len(picked) == 1:
                 return picked[0], None
-            return None, f"no member is {text}"
+            return None, gettext("no member is %(name)s") % {"name": text}
         if len(found) > 1:
             ids = ", ".join(self.label(m) for m in found)
             return (
                 None,
-                f"{len(found)} members are called {text} ({ids}): write which, as {text} #id",
+                gettext(
+                    "%(count)s members are called %(name)s (%(ids)s): write which, as %(name)s #id"
+                )
+                % {"count": len(found), "name": text, "ids": ids},
             )
         return None, None
 
@@ -131,12 +135,17 @@ def teams_plan(
             try:
                 refuse_control_characters(text)
             except ValidationError as exc:
-                problems.append(f"{text!r}: {' '.join(exc.messages)}")
+                problems.append(f"{text!r}: {' '.join(exc.messages)}")  # the model's words
         key = line.name.casefold()
         if key in taken_names:
-            problems.append(f"a team called {line.name} is registered already")
+            problems.append(
+                gettext("a team called %(team)s is registered already") % {"team": line.name}
+            )
         elif key in seen_names:
-            problems.append(f"the team name {line.name} is on line {seen_names[key]} too")
+            problems.append(
+                gettext("the team name %(team)s is on line %(line)s too")
+                % {"team": line.name, "line": seen_names[key]}
+            )
         seen_names.setdefault(key, line.line)
         people = []
         for typed in (line.first, line.second):
@@ -145,14 +154,20 @@ def teams_plan(
                 problems.append(why)
             person: object = member.pk if member else name_key(typed)
             if member is not None and member.pk in playing:
-                problems.append(f"{member.name} already plays for {playing[member.pk]}")
+                problems.append(
+                    gettext("%(member)s already plays for %(team)s")
+                    % {"member": member.name, "team": playing[member.pk]}
+                )
             elif person in seen_people:
-                problems.append(f"{typed} is on line {seen_people[person]} too")
+                problems.append(
+                    gettext("%(name)s is on line %(line)s too")
+                    % {"name": typed, "line": seen_people[person]}
+                )
             seen_people.setdefault(person, line.line)
             contact = member.contact if member is not None and roster.contacts else ""
             people.append(PlannedPlayer(member.name if member else typed, member, contact))
         if people[0].member is not None and people[0].member == people[1].member:
-            problems.append("a team is two different players")
+            problems.append(gettext("a team is two different players"))
         plan.append(PlannedTeam(line, people[0], people[1], tuple(problems)))
     return plan
 
@@ -167,11 +182,15 @@ def teams_register(
     """
     _common.require_director(actor, tournament)
     if not lines:
-        raise InvalidSettings("name at least one team", code="bad_team")
+        raise InvalidSettings(gettext("name at least one team"), code="bad_team")
     with transaction.atomic():
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         plan = teams_plan(tournament=tournament, lines=lines, actor=actor)
-        problems = [f"line {p.line.line}: {why}" for p in plan for why in p.problems]
+        problems = [
+            gettext("line %(line)s: %(problem)s") % {"line": p.line.line, "problem": why}
+            for p in plan
+            for why in p.problems
+        ]
         if problems:
             raise InvalidSettings("; ".join(problems), code="bad_team")
         teams = []
@@ -180,7 +199,11 @@ def teams_register(
             for person in (planned.first, planned.second):
                 players.append(
                     person.member
-                    or _new_member(tournament, person.name, where=f"line {planned.line.line}: ")
+                    or _new_member(
+                        tournament,
+                        person.name,
+                        where=gettext("line %(line)s: ") % {"line": planned.line.line},
+                    )
                 )
             teams.append(
                 team_register(
@@ -226,7 +249,7 @@ def team_enter(
     becomes a new member of the tournament's club."""
     _common.require_director(actor, tournament)
     if len(people) != 2:
-        raise InvalidSettings("a team is two players", code="bad_team")
+        raise InvalidSettings(gettext("a team is two players"), code="bad_team")
     with transaction.atomic():
         players = []
         for person in people:

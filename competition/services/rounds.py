@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.errors import AppendRefused
 from tournaments.models import Team
@@ -33,29 +34,37 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
         stage = _common.locked_stage(
             stage,
             status=Stage.Status.RUNNING,
-            refusal="the stage is not running",
+            refusal=gettext("the stage is not running"),
             code="stage_not_running",
         )
         if stage.elimination:
-            raise NotNow("a bracket's rounds follow from its results", code="bracket_pairs_itself")
+            raise NotNow(
+                gettext("a bracket's rounds follow from its results"), code="bracket_pairs_itself"
+            )
         check_stored_settings(stage)  # a row saved past the checks breaks no round
         rounds = list(stage.round_set.order_by("number"))
         if any(r.status == Round.Status.DRAFT for r in rounds):
-            raise NotNow("publish or discard the draft round first", code="draft_pending")
+            raise NotNow(gettext("publish or discard the draft round first"), code="draft_pending")
         number = len(rounds) + 1
         if stage.format == Stage.Format.SWISS:
             if rounds and rounds[-1].status != Round.Status.COMPLETE:
                 raise NotNow(
-                    "a Swiss round is paired from the standings: finish the round first",
+                    gettext("a Swiss round is paired from the standings: finish the round first"),
                     code="round_running",
                 )
             if number > (stage.rounds or 0):
-                raise NotNow(f"the stage has {stage.rounds} rounds", code="no_more_rounds")
+                raise NotNow(
+                    gettext("the stage has %(rounds)s rounds") % {"rounds": stage.rounds},
+                    code="no_more_rounds",
+                )
             pairings, record = draw.swiss_round(stage, number)
         else:
             schedule = draw.schedule(stage)
             if number > len(schedule):
-                raise NotNow(f"the stage has {len(schedule)} rounds", code="no_more_rounds")
+                raise NotNow(
+                    gettext("the stage has %(rounds)s rounds") % {"rounds": len(schedule)},
+                    code="no_more_rounds",
+                )
             pairings, record = schedule[number - 1], {"method": "circle"}
         round_ = Round.objects.create(
             stage=stage, number=number, name=f"round {number}", pairing=record
@@ -94,17 +103,19 @@ def round_edit(
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
         locked = _common.locked_or_gone(
-            Round.objects.select_related("stage"), round.pk, "this round"
+            Round.objects.select_related("stage"), round.pk, _common.round_gone()
         )
         if locked.status != Round.Status.DRAFT:
-            raise NotNow("only a draft round can be edited", code="round_published")
+            raise NotNow(gettext("only a draft round can be edited"), code="round_published")
         fixtures = list(locked.fixtures.order_by("table", "id"))
         if swap_teams is not None:
             _swap_teams(locked.stage, fixtures, *swap_teams)
         elif swap_tables is not None:
             _swap_tables(fixtures, *swap_tables)
         else:
-            raise InvalidSettings("say what to swap: two teams or two tables", code="bad_edit")
+            raise InvalidSettings(
+                gettext("say what to swap: two teams or two tables"), code="bad_edit"
+            )
         problems = _draft_problems(locked, fixtures)
         if problems and not force:
             raise DraftEditRefused(problems)
@@ -123,7 +134,7 @@ def _swap_teams(stage: Stage, fixtures: list[Fixture], x: int, y: int) -> None:
         if getattr(f, f"team_{side}_id") in (x, y)
     ]
     if x == y or len(spots) != 2:
-        raise InvalidSettings("name two different teams of this round", code="bad_edit")
+        raise InvalidSettings(gettext("name two different teams of this round"), code="bad_edit")
     (f1, s1), (f2, s2) = spots
     t1, t2 = getattr(f1, f"team_{s1}_id"), getattr(f2, f"team_{s2}_id")
     setattr(f1, f"team_{s1}_id", t2)
@@ -133,7 +144,7 @@ def _swap_teams(stage: Stage, fixtures: list[Fixture], x: int, y: int) -> None:
 def _swap_tables(fixtures: list[Fixture], first: int, second: int) -> None:
     by_table = {f.table: f for f in fixtures if f.table is not None}
     if first == second or first not in by_table or second not in by_table:
-        raise InvalidSettings("name two different tables of this round", code="bad_edit")
+        raise InvalidSettings(gettext("name two different tables of this round"), code="bad_edit")
     a, b = by_table[first], by_table[second]
     # Two rows may not hold one table even for a moment: park one at a free number first.
     parked = max(by_table) + 1
@@ -161,10 +172,14 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
         for team in (f.team_a_id, f.team_b_id):
             if team is not None:
                 seen[team] = seen.get(team, 0) + 1
-    problems += [f"{names[t]} plays twice in this round" for t, n in seen.items() if n > 1]
+    problems += [
+        gettext("%(team)s plays twice in this round") % {"team": names[t]}
+        for t, n in seen.items()
+        if n > 1
+    ]
     tables = [f.table for f in fixtures if f.table is not None]
     if len(tables) != len(set(tables)):
-        problems.append("two fixtures share a table")
+        problems.append(gettext("two fixtures share a table"))
     if stage.elimination:
         return problems
     met = draw.meetings(stage, round_.number)
@@ -173,7 +188,10 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
         if a is None or b is None:
             continue
         if draw.is_rematch(stage, met.get(frozenset((a, b)), [])):
-            problems.append(f"{names[a]} and {names[b]} have met already (rematch)")
+            problems.append(
+                gettext("%(team)s and %(other)s have met already (rematch)")
+                % {"team": names[a], "other": names[b]}
+            )
     byes = Fixture.objects.filter(
         stage=stage, round__number__lt=round_.number, result=Fixture.Result.BYE
     ).values_list("team_a_id", flat=True)
@@ -184,16 +202,19 @@ def _draft_problems(round_: Round, fixtures: list[Fixture]) -> list[str]:
     fewest = min((had.get(t, 0) for t in playing), default=0)
     for f in fixtures:
         if f.team_b_id is None and f.team_a_id is not None and had.get(f.team_a_id, 0) > fewest:
-            problems.append(f"{names[f.team_a_id]} gets a second bye while another team has none")
+            problems.append(
+                gettext("%(team)s gets a second bye while another team has none")
+                % {"team": names[f.team_a_id]}
+            )
     return problems
 
 
 def _locked_round(round_: Round, *, to_delete: bool = False) -> tuple[Stage, Round]:
     """Return a round's stage and the round, their rows locked for update in that order (the
     stage first, as every service that changes its rounds takes them), or refuse: gone."""
-    stage = _common.locked_or_gone(Stage.objects, round_.stage_id, "this stage")
+    stage = _common.locked_or_gone(Stage.objects, round_.stage_id, _common.stage_gone())
     return stage, _common.locked_or_gone(
-        Round.objects, round_.pk, "this round", to_delete=to_delete
+        Round.objects, round_.pk, _common.round_gone(), to_delete=to_delete
     )
 
 
@@ -204,7 +225,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     with transaction.atomic():
         stage, locked = _locked_round(round)
         if locked.status != Round.Status.DRAFT:
-            raise NotNow("the round is published already", code="round_published")
+            raise NotNow(gettext("the round is published already"), code="round_published")
         check_stored_settings(stage)  # refused before anything is written
         now = timezone.now()
         rounds = (
@@ -255,13 +276,16 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
     with transaction.atomic():
         stage, locked = _locked_round(round)
         if locked.status == Round.Status.DRAFT:
-            raise NotNow("the round is a draft: it is not published", code="round_not_published")
+            raise NotNow(
+                gettext("the round is a draft: it is not published"), code="round_not_published"
+            )
         if stage.status != Stage.Status.RUNNING:
-            raise NotNow("the stage is complete: its rounds stay", code="stage_complete")
+            raise NotNow(gettext("the stage is complete: its rounds stay"), code="stage_complete")
         rounds = list(stage.round_set.all()) if stage.elimination else [locked]
         if not stage.elimination and stage.round_set.filter(number__gt=locked.number).exists():
             raise NotNow(
-                f"round {locked.number + 1} has been paired since: discard it first",
+                gettext("round %(number)s has been paired since: discard it first")
+                % {"number": locked.number + 1},
                 code="round_not_last",
             )
         fixtures = list(
@@ -277,8 +301,8 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
         for fixture in fixtures:
             if not _taken_back(fixture, withdrawn):
                 raise NotNow(
-                    f"{_where(fixture)} has a result ({fixture.get_result_display()}): "
-                    "correct it instead",
+                    gettext("%(where)s has a result (%(result)s): correct it instead")
+                    % {"where": _where(fixture), "result": fixture.get_result_display()},
                     code="round_recorded",
                 )
         reason = f"{locked.name or f'round {locked.number}'} of {stage.name} unpublished"
@@ -306,7 +330,10 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
 
 
 def _where(fixture: Fixture) -> str:
-    return f"table {fixture.table}" if fixture.table else f"match {fixture.key or fixture.pk}"
+    """Where a fixture is played, in words: its table, or its match (a bracket's key)."""
+    if fixture.table:
+        return gettext("table %(table)s") % {"table": fixture.table}
+    return gettext("match %(match)s") % {"match": fixture.key or fixture.pk}
 
 
 def _taken_back(fixture: Fixture, withdrawn: set[int]) -> bool:
@@ -333,7 +360,9 @@ def _call_off(actor: Any, fixture: Fixture, reason: str) -> None:
         match_call_off(match=match, reason=reason, actor=actor, via="unpublish")
     except AppendRefused as exc:
         raise NotNow(
-            f"{_where(fixture)}: {exc}: the round stays published", code="round_recorded"
+            gettext("%(where)s: %(refusal)s: the round stays published")
+            % {"where": _where(fixture), "refusal": exc},
+            code="round_recorded",
         ) from exc
 
 
@@ -367,10 +396,10 @@ def round_discard(*, actor: Any, round: Round, pair_again: bool = False) -> Roun
     with transaction.atomic():
         stage, locked = _locked_round(round, to_delete=True)
         if locked.status != Round.Status.DRAFT:
-            raise NotNow("only a draft round can be discarded", code="round_published")
+            raise NotNow(gettext("only a draft round can be discarded"), code="round_published")
         if stage.elimination:
             raise NotNow(
-                "a bracket's rounds come from its draw: swap its teams instead",
+                gettext("a bracket's rounds come from its draw: swap its teams instead"),
                 code="bracket_pairs_itself",
             )
         locked.fixtures.all().delete()

@@ -10,6 +10,7 @@ import copy
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from ..errors import InvalidSettings
 from ..models import Registration, Stage
@@ -27,7 +28,10 @@ def refuse_unknown(settings: dict[str, Any]) -> None:
     """Refuse (InvalidSettings ``bad_stage``) any name in ``settings`` that is not a setting."""
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
-        raise InvalidSettings(f"unknown stage setting(s): {', '.join(unknown)}", code="bad_stage")
+        raise InvalidSettings(
+            gettext("unknown stage setting(s): %(names)s") % {"names": ", ".join(unknown)},
+            code="bad_stage",
+        )
 
 
 #: the code of a refusal of each setting; a refusal naming several takes the code of the
@@ -95,18 +99,21 @@ def _entry_problems(stage: Stage) -> list[tuple[str, str]]:
     ).first()
     if previous is None:
         if (stage.order or 0) <= 1:
-            return [("entry", "the first stage takes the registered teams")]
+            return [("entry", gettext("the first stage takes the registered teams"))]
         return [
             (
                 "entry",
-                f"a stage that takes the top teams of the stage before needs one: there is no "
-                f"stage {stage.order - 1}",
+                gettext(
+                    "a stage that takes the top teams of the stage before needs one: there is "
+                    "no stage %(order)s"
+                )
+                % {"order": stage.order - 1},
             )
         ]
     count = stage.entry_count or 0
     if stage.entry == Stage.Entry.TOP_PER_GROUP:
         if previous.format != Stage.Format.GROUPS:
-            return [("entry", "the top N of each group needs a group stage before it")]
+            return [("entry", gettext("the top N of each group needs a group stage before it"))]
         groups = previous.groups or 1
         field = _field_size(previous)
         largest = -(-(field or 0) // groups)  # the most a group can hold
@@ -114,8 +121,11 @@ def _entry_problems(stage: Stage) -> list[tuple[str, str]]:
             return [
                 (
                     "entry_count",
-                    f"the number of teams entering from each group ({count}) is more than a "
-                    f"group of the stage before holds ({largest} at most)",
+                    gettext(
+                        "the number of teams entering from each group (%(count)s) is more than "
+                        "a group of the stage before holds (%(largest)s at most)"
+                    )
+                    % {"count": count, "largest": largest},
                 )
             ]
         return field_problems(stage, count * groups)
@@ -124,8 +134,11 @@ def _entry_problems(stage: Stage) -> list[tuple[str, str]]:
         return [
             (
                 "entry_count",
-                f"the number of teams entering (the top {count}) is more than the stage before "
-                f"has ({field})",
+                gettext(
+                    "the number of teams entering (the top %(count)s) is more than the stage "
+                    "before has (%(field)s)"
+                )
+                % {"count": count, "field": field},
             )
         ]
     return field_problems(stage, count)
@@ -158,21 +171,43 @@ def field_problems(stage: Stage, teams: int | None) -> list[tuple[str, str]]:
         return []
     problems = []
     if teams < 2:
-        problems.append(("entry_count", f"a stage needs at least 2 teams, and {teams} would enter"))
+        problems.append(
+            (
+                "entry_count",
+                gettext("a stage needs at least 2 teams, and %(teams)s would enter")
+                % {"teams": teams},
+            )
+        )
     elif stage.format == Stage.Format.SWISS and stage.rounds and stage.rounds >= teams:
         problems.append(
             (
                 "rounds",
-                f"{stage.rounds} Swiss rounds need at least {stage.rounds + 1} teams (each "
-                f"meets another at most once), and {teams} enter: at most {teams - 1} rounds",
+                gettext(
+                    "%(rounds)s Swiss rounds need at least %(least)s teams (each meets another "
+                    "at most once), and %(teams)s enter: at most %(most)s rounds"
+                )
+                % {
+                    "rounds": stage.rounds,
+                    "least": stage.rounds + 1,
+                    "teams": teams,
+                    "most": teams - 1,
+                },
             )
         )
     elif stage.format == Stage.Format.GROUPS and stage.groups and 2 * stage.groups > teams:
         problems.append(
             (
                 "groups",
-                f"{stage.groups} groups need at least {2 * stage.groups} teams (2 a group), and "
-                f"{teams} enter: at most {teams // 2} groups",
+                gettext(
+                    "%(groups)s groups need at least %(least)s teams (2 a group), and %(teams)s "
+                    "enter: at most %(most)s groups"
+                )
+                % {
+                    "groups": stage.groups,
+                    "least": 2 * stage.groups,
+                    "teams": teams,
+                    "most": teams // 2,
+                },
             )
         )
     return problems

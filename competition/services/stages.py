@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.models import Team, Tournament
 
@@ -57,9 +58,11 @@ def stage_update(
     _common.require_director(actor, stage.tournament)
     refuse_unknown(settings)
     with transaction.atomic():
-        locked = _common.locked_or_gone(Stage.objects, stage.pk, "this stage")
+        locked = _common.locked_or_gone(Stage.objects, stage.pk, _common.stage_gone())
         if locked.status != Stage.Status.PENDING:
-            raise NotNow("a stage's settings are fixed once it starts", code="stage_started")
+            raise NotNow(
+                gettext("a stage's settings are fixed once it starts"), code="stage_started"
+            )
         for name, value in settings.items():
             setattr(locked, name, value)
         if locked.elimination and "match_format" not in settings:
@@ -100,20 +103,25 @@ def stage_start(
         stage = _common.locked_stage(
             stage,
             status=Stage.Status.PENDING,
-            refusal="the stage has started already",
+            refusal=gettext("the stage has started already"),
             code="stage_started",
         )
         earlier = Stage.objects.filter(tournament=stage.tournament, order__lt=stage.order)
         if earlier.exclude(status=Stage.Status.COMPLETE).exists():
-            raise NotNow("the stages before this one are not complete", code="previous_running")
+            raise NotNow(
+                gettext("the stages before this one are not complete"), code="previous_running"
+            )
         check_settings(stage)  # a row saved before its settings were checked, or past them
         teams = draw.entrants(stage)
         if not_checked_in is not None and stage.entry == Stage.Entry.REGISTERED:
             _refuse_left_out(stage, {t.pk for t in teams}, set(not_checked_in))
         if len(teams) < 2:
             raise NotNow(
-                f"the stage needs at least 2 teams, and {len(teams)} are in (a registered team "
-                "is in once it has checked in)",
+                gettext(
+                    "the stage needs at least 2 teams, and %(count)s are in (a registered team "
+                    "is in once it has checked in)"
+                )
+                % {"count": len(teams)},
                 code="too_few_teams",
             )
         refuse(group_by_field(field_problems(stage, len(teams))))
@@ -154,11 +162,14 @@ def _refuse_left_out(stage: Stage, entering: set[int], known: set[int]) -> None:
         if pk not in entering and pk not in known
     ]
     if len(names) == 1:
-        raise NotNow(f"1 team registered is not checked in: {names[0]}: check it in, or start "
-                     "without it", code="not_checked_in")  # fmt: skip
+        raise NotNow(gettext("1 team registered is not checked in: %(team)s: check it in, or "
+                             "start without it") % {"team": names[0]},
+                     code="not_checked_in")  # fmt: skip
     if names:
-        raise NotNow(f"{len(names)} teams registered are not checked in: {', '.join(names)}: "
-                     "check them in, or start without them", code="not_checked_in")  # fmt: skip
+        raise NotNow(gettext("%(count)s teams registered are not checked in: %(teams)s: check "
+                             "them in, or start without them")
+                     % {"count": len(names), "teams": ", ".join(names)},
+                     code="not_checked_in")  # fmt: skip
 
 
 def stage_teams(stage: Stage) -> Iterable[int]:
@@ -179,7 +190,9 @@ def stage_remove(*, actor: Any, stage: Stage) -> None:
         if locked is None:
             return
         if locked.status != Stage.Status.PENDING or locked.round_set.exists():
-            raise NotNow("a stage can be removed only before it starts", code="stage_started")
+            raise NotNow(
+                gettext("a stage can be removed only before it starts"), code="stage_started"
+            )
         later = list(
             Stage.objects.filter(
                 tournament_id=locked.tournament_id, order__gt=locked.order

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.models import Match, Team
 
@@ -84,8 +85,8 @@ def team_reinstate(*, actor: Any, team: Team) -> Registration:
                 problems = follow.reconcile_bracket(stage)
                 if problems:  # rolled back whole, the notices with it
                     raise NotNow(
-                        f"{team}'s withdrawal cannot be undone: "
-                        + "; ".join(message for _, message in problems),
+                        gettext("%(team)s's withdrawal cannot be undone: %(problems)s")
+                        % {"team": team, "problems": "; ".join(m for _, m in problems)},
                         code="forfeit_counted",
                     )
             transaction.on_commit(partial(_common.schedule_standings, stage.pk), robust=True)
@@ -97,14 +98,22 @@ def team_reinstate(*, actor: Any, team: Team) -> Registration:
 def _refuse_if_counted(team: Team, fixture: Fixture) -> None:
     """Refuse to undo a withdrawal whose forfeit (or bye) in ``fixture`` counts already."""
     stage, round_ = fixture.stage, fixture.round
-    where = f"{round_.name or f'round {round_.number}'} of {stage.name}"
+    named = round_.name or gettext("round %(number)s") % {"number": round_.number}
+    where = gettext("%(round)s of %(stage)s") % {"round": named, "stage": stage.name}
     if fixture.result == Fixture.Result.BYE:
-        what = f"its withdrawal gave {fixture.team_a} a bye in {where}"
+        what = gettext("its withdrawal gave %(team)s a bye in %(where)s") % {
+            "team": fixture.team_a,
+            "where": where,
+        }
     else:
-        what = f"it forfeited {where}"
+        what = gettext("it forfeited %(where)s") % {"where": where}
     if round_.status == Round.Status.COMPLETE or stage.status == Stage.Status.COMPLETE:
         raise NotNow(
-            f"{team}'s withdrawal can no longer be undone: {what}, and that round is complete",
+            gettext(
+                "%(team)s's withdrawal can no longer be undone: %(what)s, and that round is "
+                "complete"
+            )
+            % {"team": team, "what": what},
             code="forfeit_counted",
         )
     if not stage.elimination or not fixture.winner_to:
@@ -116,8 +125,11 @@ def _refuse_if_counted(team: Team, fixture: Fixture) -> None:
     begun = following.match is not None and following.match.last_seq > 0
     if following.result != Fixture.Result.PENDING or begun:
         raise NotNow(
-            f"{team}'s withdrawal can no longer be undone: {what}, and {fixture.winner()} has "
-            f"played on in {following.round} since",
+            gettext(
+                "%(team)s's withdrawal can no longer be undone: %(what)s, and %(winner)s has "
+                "played on in %(round)s since"
+            )
+            % {"team": team, "what": what, "winner": fixture.winner(), "round": following.round},
             code="forfeit_counted",
         )
 

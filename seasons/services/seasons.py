@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.access import is_club_director
 from tournaments.errors import ClubNotPermitted, InvalidClubData
@@ -19,7 +20,7 @@ from ..models import ClubSeasons, RatingPrivacy, Season
 
 def _require_director(actor: Any, club: Club | int) -> None:
     if not is_club_director(actor, club):
-        raise ClubNotPermitted("only a director of this club may do this")
+        raise ClubNotPermitted(gettext("only a director of this club may do this"))
 
 
 def _checked(row: Season | ClubSeasons) -> None:
@@ -76,7 +77,10 @@ def season_update(*, actor: Any, season: Season, **fields: Any) -> Season:
     _require_director(actor, season.club_id)
     unknown = sorted(set(fields) - {"name", "starts_on", "ends_on", "rule", "points", "best"})
     if unknown:
-        raise InvalidClubData(f"unknown season field(s): {', '.join(unknown)}", code="bad_season")
+        raise InvalidClubData(
+            gettext("unknown season field(s): %(names)s") % {"names": ", ".join(unknown)},
+            code="bad_season",
+        )
     with transaction.atomic():
         locked = Season.objects.select_for_update(no_key=True).get(pk=season.pk)
         for field, value in fields.items():
@@ -96,11 +100,11 @@ def member_rating_privacy_update(*, actor: Any, member: Player, hidden: bool) ->
     """Say whether ``member``'s rating is kept from the club's public page and API (the member
     themself, or a director of their club). One row, written whole or not at all."""
     if member.club_id is None:
-        raise InvalidClubData("only a club's member has a rating", code="bad_season")
+        raise InvalidClubData(gettext("only a club's member has a rating"), code="bad_season")
     if not (own(actor, member) or is_club_director(actor, member.club_id)):
-        raise ClubNotPermitted("only the member or a director of their club may do this")
+        raise ClubNotPermitted(gettext("only the member or a director of their club may do this"))
     if not isinstance(hidden, bool):
-        raise InvalidClubData("hidden: true or false", code="bad_season")
+        raise InvalidClubData(gettext("hidden: true or false"), code="bad_season")
     with transaction.atomic():
         choice, _ = RatingPrivacy.objects.select_for_update(no_key=True).get_or_create(
             player=member, defaults={"changed_at": timezone.now()}

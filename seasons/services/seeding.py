@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from competition.errors import InvalidSettings
 from competition.models import Registration, Stage
@@ -35,12 +36,14 @@ def seed_by_member_ratings(*, actor: Any, tournament: Tournament, measure: str) 
     tournament, a tournament of no club, an unknown measure, or once a stage has started."""
     if measure not in RatingSeeding.Measure.values:
         raise InvalidSettings(
-            f"measure: {measure!r} is not one of {', '.join(RatingSeeding.Measure.values)}",
+            gettext("measure: %(measure)s is not one of %(measures)s")
+            % {"measure": repr(measure), "measures": ", ".join(RatingSeeding.Measure.values)},
             code="bad_seeding",
         )
     if tournament.club_id is None:
         raise InvalidSettings(
-            "only a club's evening is seeded by its members' ratings", code="bad_seeding"
+            gettext("only a club's evening is seeded by its members' ratings"),
+            code="bad_seeding",
         )
     with transaction.atomic():
         registrations = list(

@@ -206,7 +206,7 @@ def test_the_part_rendered_for_a_seat_holds_no_card_of_another_seats_hand(
         if match.status != "in_progress":
             break
         for seat in range(4):
-            got = push.seat_render(match.pk, seat, held[seat])
+            got = push.seat_render(match.pk, seat, "en", held[seat])
             assert got is not None
             version, text, frames = got
             if frames is None:  # unchanged for this seat
@@ -330,3 +330,32 @@ def test_a_seat_stream_ends_when_its_browser_loses_the_seat(loses: str) -> None:
         live.send_now(f"m {match.pk}")
         assert seat.wait(lambda e: e.kind == "end") is not None, seat.events
         assert seat.wait_ended()
+
+
+def test_a_seated_viewer_in_urdu_is_offered_and_pushed_its_seat_in_urdu(settings: Any) -> None:
+    """A seat page in another language than the site's is pushed to in that language: the
+    page offers the stream with its language, and after another seat's move the pushed part
+    is what the Urdu page's own poll shows."""
+    club = make_club()
+    match = club.digital
+    deal = match_state(match).deal
+    assert deal is not None and deal.to_play is not None
+    mover = seated(club, deal.to_play)
+    watching = (deal.to_play + 1) % 4
+    watcher = seated(club, watching)
+    watcher.cookies[settings.LANGUAGE_COOKIE_NAME] = "ur"
+    settings.LIVE_PUSH, settings.LIVE_PUSH_ORIGIN = True, ""
+    with database():
+        page = watcher.get(f"/play/{match.pk}/").content.decode()
+    assert 'lang="ur"' in page and f'data-push-url="/push/play/{match.pk}/?lang=ur"' in page
+    with (
+        push_server() as server,
+        reading(f"{stream_url(server, match.pk)}?lang=ur", cookies(watcher)) as seat,
+    ):
+        screen = Screen()
+        assert seat.wait(showing(screen, watcher, match.pk)), seat.events
+        assert "آپ کے پتے" in (screen.text or "")  # "your hand", in Urdu
+        with database():
+            assert play(mover, match, key(sc.legal_moves(deal)[0])).status_code == 302
+        assert seat.wait(showing(screen, watcher, match.pk)), seat.events[-3:]
+        assert_hides_the_others(screen.text or "", match, watching)

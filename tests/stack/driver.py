@@ -8,8 +8,10 @@ Run as its own process, one per client, as score-keepers at different tables wou
 seconds to run, and optionally ``limit``, the most appends to make to each match, and
 ``rate``, the appends per second to keep to (default: as fast as the answers come). A plan
 with ``stage`` instead of ``matches`` plays a bracket: every match of the stage as it
-appears (the workers create the next round's as the bracket advances), until the stage is
-complete. The
+appears (the workers create the next round's as the bracket advances, or a director
+publishes the next round of a Swiss), until the stage is complete; with ``share``, ``[k, n]``,
+only the stage's matches whose id is k modulo n (n clients share its tables), and with
+``poll``, the stage's matches listed at most every that many seconds. The
 client takes its matches in turn, one append each: a deal's result in a
 score match, a random legal move in a digital one, until each is finished or time is up. A
 match may be shared with other clients: a stale ``expected_seq`` (409) is answered by taking
@@ -271,6 +273,7 @@ def run(client: int, plan: dict[str, Any], appender: Appender, out: Any) -> dict
     """Play the plan's matches until they finish or time is up; return what happened."""
     rng = random.Random(plan.get("seed", 0) * 1000 + client)
     stage = plan.get("stage")
+    share = plan.get("share") or (0, 1)
     tables = [Table(m["id"], m["mode"]) for m in plan.get("matches", [])]
     limit = plan.get("limit") or float("inf")
     began = time.monotonic()
@@ -278,19 +281,22 @@ def run(client: int, plan: dict[str, Any], appender: Appender, out: Any) -> dict
     pause = 1.0 / plan["rate"] if plan.get("rate") else 0.0
     counts = {"appended": 0, "stale": 0, "unknown": 0, "replayed": 0}
     n = 0
+    poll, listed = plan.get("poll", 0.0), -float("inf")
     while time.monotonic() < deadline:
-        if stage is not None:  # the bracket: the matches there are now
+        if stage is not None and time.monotonic() - listed >= poll:
+            # the bracket (or the rounds published): the matches there are now
+            listed = time.monotonic()
             known = {t.match_id for t in tables}
             tables += [
                 Table(m, mode)
                 for m, mode in appender.open_matches(stage_id=stage)
-                if m not in known
+                if m not in known and m % share[1] == share[0]
             ]
         open_tables = [t for t in tables if not t.finished and t.appends < limit]
         if not open_tables:
             if stage is None or appender.stage_complete(stage_id=stage):
                 break
-            time.sleep(0.2)  # the workers have the next round to make
+            time.sleep(max(0.2, poll))  # the next round is to be made
             continue
         for table in open_tables:
             if time.monotonic() >= deadline:

@@ -173,6 +173,14 @@ class Stack:
     def gunicorn_workers(self) -> list[int]:
         return children(self.processes()["web"])
 
+    def push_workers(self) -> list[int]:
+        """Return the push process's workers: uvicorn's supervisor runs ``PUSH_PROCESSES``
+        of them on the one port, and starts one again when it dies."""
+        for pid in [p for helper in children(self.honcho()) for p in children(helper)]:
+            if "uvicorn" in command_line(pid):
+                return [c for c in children(pid) if "spawn_main" in command_line(c)]
+        return []
+
     def kill_celery_worker(self, name: str = "worker.1") -> int:
         """SIGKILL a Celery worker, its main process and its pool at once; return the pid."""
         pid = self.processes()[name]
@@ -230,6 +238,59 @@ class Stack:
                 with contextlib.suppress(json.JSONDecodeError):
                     found.append({"process_name": name, **json.loads(rest)})
         return found
+
+
+def cpu_ticks(pid: int) -> int:
+    """Return the CPU time ``pid`` has used so far, in clock ticks (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime, stime
+
+
+def age(pid: int) -> float:
+    """Return the seconds since ``pid`` started (0 if it is gone)."""
+    try:
+        started = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except FileNotFoundError:
+        return 0.0
+    uptime = float(Path("/proc/uptime").read_text().split()[0])
+    return uptime - started / os.sysconf("SC_CLK_TCK")
+
+
+def busy(pids: list[int], seconds: float = 0.05) -> list[int]:
+    """Return those of ``pids`` that used the CPU in the next ``seconds`` (serving a request,
+    running a task), in the order given."""
+    before = {pid: cpu_ticks(pid) for pid in pids}
+    time.sleep(seconds)
+    return [pid for pid in pids if cpu_ticks(pid) > before[pid]]
+
+
+def socket_holder(pids: list[int], port: int, peer_port: int) -> int | None:
+    """Return which of ``pids`` holds the TCP connection on local ``port`` whose other end is
+    at ``peer_port`` (a server's side of a client's connection), or None.
+
+    The connection's inode is read from /proc/net/tcp (and tcp6), then looked for among each
+    process's open files.
+    """
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                local, remote, inode = fields[1], fields[2], fields[9]
+                if int(local.rsplit(":", 1)[1], 16) == port and (
+                    int(remote.rsplit(":", 1)[1], 16) == peer_port
+                ):
+                    inodes.add(f"socket:[{inode}]")
+    for pid in pids:
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in inodes:
+                        return pid
+    return None
 
 
 def wait_seconds(until: float) -> None:

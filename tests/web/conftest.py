@@ -87,10 +87,16 @@ def friendly(club: Club) -> Match:
 
 
 def make_club(
-    *, teams: list[str] = TEAMS, published: bool = True, tag: str = "", start_matches: bool = True
+    *,
+    teams: list[str] = TEAMS,
+    published: bool = True,
+    tag: str = "",
+    start_matches: bool = True,
+    confirmation: str = "other_team",
 ) -> Club:
     """Build the club evening; ``tag`` prefixes the slug and the user names (a second club);
-    ``start_matches=False``: the round's matches wait to be started at their tables."""
+    ``start_matches=False``: the round's matches wait to be started at their tables;
+    ``confirmation``: how the stage's results are confirmed."""
     accounts = get_user_model().objects
     users = {
         name: with_password(
@@ -130,7 +136,7 @@ def make_club(
         format=Stage.Format.ROUND_ROBIN,
         mode="score",
         match_format={"bazzis": 1, "deal_cap": 1},
-        confirmation="other_team",
+        confirmation=confirmation,
         start_matches=start_matches,
     )
     stage.scorekeepers.add(users["scorekeeper"])

@@ -10,7 +10,9 @@ from html import unescape
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -367,3 +369,61 @@ def test_a_rejection_through_a_teams_link_is_that_teams_on_the_board(big: Club) 
     assert f"{match.team1.name}: We had 45" in card
     assert f"Count {match.team1.name}'s version" in card
     assert "a director" not in card
+
+
+def _token(page: str) -> str:
+    return re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[0]
+
+
+def test_the_boards_part_is_rendered_once_a_change_and_each_director_gets_their_own_token(
+    big: Club, django_user_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kept per version with a slot for the token: a co-director's poll renders nothing, and
+    each director's forms carry a token that passes their own CSRF check, never the other's."""
+    match = big.matches[0]
+    enter(big, match)
+    co = django_user_model.objects.create_user("co-director")
+    big.tournament.directors.add(co)
+    clients = [Client(enforce_csrf_checks=True) for _ in range(2)]
+    for client, user in zip(clients, (big.users["director"], co), strict=True):
+        client.force_login(user)
+    reads: list[int] = []
+    real = live_board.live_board
+    monkeypatch.setattr(live_board, "live_board", lambda t, **k: reads.append(1) or real(t, **k))
+    pages_ = [c.get(f"{board_url(big)}live/").content.decode() for c in clients]
+    assert len(reads) == 1  # the second director's poll was the kept part
+    assert "@@" not in pages_[0] + pages_[1] and "Confirm deal 1" in table(pages_[1], match)
+    tokens = [_token(p) for p in pages_]
+    match.refresh_from_db()
+    post = {"expected_seq": match.last_seq, "client_id": "co-confirm", "entry": 1}
+    confirm_url = f"{board_url(big)}matches/{match.pk}/confirm/"
+    stolen = clients[1].post(confirm_url, {**post, "csrfmiddlewaretoken": tokens[0]})
+    assert stolen.status_code == 403  # the first director's token is not the co-director's
+    own = clients[1].post(confirm_url, {**post, "csrfmiddlewaretoken": tokens[1]})
+    assert own.status_code == 302 and MatchEvent.objects.filter(kind="deal_confirmed").exists()
+    after = clients[0].get(f"{board_url(big)}live/").content.decode()
+    assert len(reads) == 2 and 'data-state="finished"' in table(after, match)  # a change: again
+
+
+def test_a_phone_heard_again_after_a_minute_redraws_the_board_and_one_heard_often_does_not(
+    big: Club,
+) -> None:
+    from tournaments import phones
+
+    t = big.tournament
+    match = big.matches[0]
+    before = phones.board_tag(t.pk)
+    now = timezone.now()
+    phones.heard(match_id=match.pk, side=0, tournament_id=t.pk, now=now)
+    first = phones.board_tag(t.pk)
+    assert first != before  # heard for the first time: the board says so
+    cache.delete(f"seep-table-heard:{match.pk}:0")  # past the write's throttle
+    phones.heard(match_id=match.pk, side=0, tournament_id=t.pk, now=now + timedelta(seconds=25))
+    assert phones.board_tag(t.pk) == first  # "less than a minute ago" either way
+    cache.delete(f"seep-table-heard:{match.pk}:0")
+    phones.heard(match_id=match.pk, side=0, tournament_id=t.pk, unsent=3, now=now)
+    assert phones.board_tag(t.pk) != first  # three entries not sent: the board says so
+    third = phones.board_tag(t.pk)
+    cache.delete(f"seep-table-heard:{match.pk}:0")
+    phones.heard(match_id=match.pk, side=0, tournament_id=t.pk, now=now + timedelta(minutes=2))
+    assert phones.board_tag(t.pk) != third  # heard again after two minutes of silence

@@ -106,6 +106,72 @@ def test_entry_confirmation_and_seat_pages_read_right_in_hindi_and_urdu(
     _looks_right(seated, language, "the seat page")
 
 
+#: a room's screen on a laptop's width (the wall is made for 1920x1080: it must still fit)
+LAPTOP = {"width": 1280, "height": 720}
+
+#: each panel of the wall shown in turn, and what overflows it or the screen: a box wider
+#: than the panel, or reaching past the screen's edge (on either side: Urdu runs right to left)
+OVERFLOWING = """() => {
+  const found = [];
+  const panels = Array.from(document.querySelectorAll('#wall [data-panel]'));
+  const width = document.documentElement.clientWidth;
+  for (const panel of panels) {
+    panels.forEach(p => { p.hidden = p !== panel; });
+    if (panel.scrollWidth > panel.clientWidth + 1) found.push(panel.dataset.panel);
+    for (const el of panel.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.width && (box.left < -1 || box.right > width + 1)) {
+        found.push(panel.dataset.panel + ': ' + el.textContent.trim().slice(0, 40));
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def test_the_wall_reads_right_to_left_in_urdu_at_1280_px_and_nothing_overflows(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
+) -> None:
+    from tournaments.models import Team
+
+    long_name = "Supercalifragilisticexpialidocious-Jalandhar-Tigers-of-the-North"
+    with database():  # a Latin name longer than its cell, on a right-to-left wall
+        Team.objects.filter(pk=live_club.matches[0].team0_id).update(name=long_name)
+    context = browser.new_context(viewport=LAPTOP, locale="ur")
+    contexts.append(context)
+    wall = context.new_page()
+    wall.goto(f"{live_server.url}/t/{live_club.tournament.slug}/wall/")
+    assert wall.evaluate("document.documentElement.lang") == "ur"
+    assert wall.evaluate("document.documentElement.dir") == "rtl"
+    # the pairings' heading and table, in Urdu, laid out from the right
+    heading = wall.locator("#wall [data-panel] h2").first
+    expect(heading).to_contain_text("کی جوڑیاں")
+    assert wall.evaluate("getComputedStyle(document.querySelector('.wall-panels')).direction") == (
+        "rtl"
+    )
+    # the wall's own pause button says its words in Urdu too (wall.js reads them from the page)
+    pause = wall.locator("#wall-pause")
+    expect(pause).to_have_text("روکیں")
+    pause.click()
+    expect(pause).to_have_text("دوبارہ شروع کریں")
+    pause.click()
+    assert no_sideways_scroll(wall)
+    assert wall.evaluate(OVERFLOWING) == []
+    # the long name is cut at its own end (its beginning shows), inside its cell
+    name = wall.locator("td.name bdi", has_text="Supercali").first
+    name.evaluate(  # its panel shown (the check above left the last one on the screen)
+        "e => document.querySelectorAll('#wall [data-panel]')"
+        ".forEach(p => { p.hidden = p !== e.closest('[data-panel]'); })"
+    )
+    assert name.evaluate("e => e.scrollWidth > e.clientWidth")  # cut
+    cell, box = name.evaluate(
+        "e => [e.parentElement, e].map(x => x.getBoundingClientRect().toJSON())"
+    )
+    assert cell["left"] - 1 <= box["left"] and box["right"] <= cell["right"] + 1
+    found = wcag_violations(wall)
+    assert not found, found
+
+
 @pytest.mark.parametrize("language", ["hi", "ur"])
 def test_the_desks_new_evening_reads_right_in_hindi_and_urdu(
     browser: Browser, live_server: Any, live_club: Club, contexts: list[Any], language: str

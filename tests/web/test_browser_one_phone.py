@@ -26,7 +26,7 @@ from .browser import (
     serious_violations,
     signed_in,
 )
-from .conftest import Club
+from .conftest import Club, make_club
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,3 +118,46 @@ def test_one_phone_takes_the_other_teams_code_and_locks_out_a_guesser(
         phone_link = TeamLink.objects.get(team_id=match.team0_id, revoked_at__isnull=True)
     assert confirmed.via.startswith("team-link:1:")
     assert confirmed.via.endswith(f":code-on:{phone_link.pk}")
+
+
+@pytest.fixture
+def both_enter_club(transactional_db: None) -> Club:
+    """The small club, its stage's sides both entering each deal."""
+    with database():
+        return make_club(tag="both-", confirmation="both_enter")
+
+
+def test_one_phone_where_both_sides_enter_takes_the_other_teams_numbers_with_its_code(
+    browser: Browser, live_server: Any, both_enter_club: Club, contexts: list[Any]
+) -> None:
+    base, match = live_server.url, both_enter_club.matches[0]
+    slug = both_enter_club.tournament.slug
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    director = signed_in(contexts, browser, base, "both-director", WIDE)
+    ours, _own = card(director, base, slug, match.team0_id)
+    _theirs, their_code = card(director, base, slug, match.team1_id)
+
+    table = signed_in(contexts, browser, base, None, PHONE)
+    table.goto(ours)
+    table.wait_for_url("**/keep/")
+    table.goto(f"{base}/keep/{match.pk}/")
+    table.get_by_label(f"Card points of {match.team0.name}").fill("64")
+    table.get_by_role("button", name="Send deal 1").click()
+    expect(table.get_by_text("Waiting for the other side's entry")).to_be_visible()
+    table.get_by_text("The other team is at this phone?").click()
+    checked(table, "both-enter-box-390")
+    box = table.locator("[data-code-form] form")
+    box.get_by_label(f"Card points of {match.team1.name}", exact=False).fill("36")
+    box.get_by_label("Their code", exact=False).fill(their_code)
+    box.get_by_role("button", name="Enter their numbers for deal 1 with their code").click()
+    table.wait_for_load_state("load")
+    expect(
+        table.get_by_text(f"Deal 1 entered by {match.team1.name} with their code.")
+    ).to_be_visible()
+    checked(table, "both-enter-counted-390")
+    with database():
+        ended = MatchEvent.objects.get(match=match, kind="deal_ended")
+        lotus = TeamLink.objects.get(team=match.team1, revoked_at__isnull=True)
+        entered = MatchEvent.objects.filter(match=match, kind="deal_entered").order_by("seq")
+        assert ended.payload["points"] == [64, 36]
+        assert entered.last().via.startswith(f"team-link:1:{lotus.pk}:code-on:")

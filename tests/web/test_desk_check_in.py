@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from competition import services as competition
 from competition.models import Registration, Stage
@@ -118,6 +119,18 @@ def test_a_late_check_in_is_told_the_round_it_joins(club: Club, evening: Tournam
     )
     assert "Wrens checked in. Wrens plays in Swiss." in page.content.decode()
     assert swiss.entries.filter(team__name="Wrens", joined_round=1).exists()
+
+
+def test_a_late_check_in_is_told_the_round_it_joins_in_the_directors_language(
+    club: Club, evening: Tournament
+) -> None:
+    """(docs/languages.md: the desk's messages are in the page's language, the names as typed)"""
+    swiss = stage(club, evening, late_entry=True)
+    competition.stage_start(actor=club.users["director"], stage=swiss)
+    director = club.client("director")
+    director.cookies[settings.LANGUAGE_COOKIE_NAME] = "hi"
+    page = director.post("/desk/friday/teams/act/", {"check_in": team("Wrens").pk}, follow=True)
+    assert "Wrens की हाज़िरी लग गई। Wrens Swiss में खेलती है।" in page.content.decode()
 
 
 def test_a_withdrawal_is_undone_by_its_button_until_its_forfeit_counts(

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from tournaments import links, phones
 from tournaments.models import Match, MatchEvent, TablePhones, Team, TeamLink, Tournament
 from tournaments.verify import verify_match
+from web.views.desk import board as board_views
 
 from .checks import check_html
 from .conftest import Club, CommittingClient
@@ -235,7 +238,7 @@ def test_a_signed_in_phone_or_a_phone_of_neither_team_takes_no_code(
 
 
 def test_the_board_shows_when_each_tables_phones_were_last_heard_and_the_silent_ones(
-    desk: CommittingClient,
+    desk: CommittingClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     t, match, one, _tigers, _lotus = table(desk)
     assert "Phones last heard:" in board(desk, t, match)
@@ -249,9 +252,12 @@ def test_the_board_shows_when_each_tables_phones_were_last_heard_and_the_silent_
     assert f"{match.team1.name} not yet" in words
     assert "Silent" not in words
 
-    # nothing heard for 4 minutes: the table is silent, and needs the director
+    # nothing heard for 4 minutes: the table is silent, and needs the director (the board's
+    # version has moved on with its clock's minute: its kept part is not shown again)
     long_ago = timezone.now() - timedelta(minutes=4)
     TablePhones.objects.filter(match=match).update(heard0=long_ago)
+    later = time.time() + 240
+    monkeypatch.setattr(board_views, "time", SimpleNamespace(time=lambda: later))
     words = board(desk, t, match)
     assert "Silent" in words and "Needs you" in words
     assert f"{match.team0.name} 4 min ago" in words
@@ -321,3 +327,82 @@ def test_a_seated_players_phone_is_heard_on_the_keep_and_the_seat_pages(club: Cl
     club.client("director").get(f"/keep/{score.pk}/status/")
     club.client().get(f"/t/{club.tournament.slug}/")
     assert TablePhones.objects.get(match=score).heard0 is None
+
+
+# --- both sides enter: the other team enters its own numbers on the phone, with its code ---
+
+
+def both_enter_table(desk: CommittingClient) -> tuple[Match, CommittingClient, str, str]:
+    """A published round of a match whose sides both enter; the first table's phone opened
+    from its first team's link; the codes of both teams."""
+    t, _ = published_evening(desk, confirmation="both_enter")
+    match = Match.objects.filter(tournament=t).order_by("pk").first()
+    assert match is not None and match.confirmation == "both_enter"
+    one = phone(link_of(desk, t, match.team0))
+    return match, one, code_of(desk, t, match.team0), code_of(desk, t, match.team1)
+
+
+def enter_by_code(client: CommittingClient, match: Match, a: int, code: str) -> Any:
+    fields = {"points_a": a, "points_b": 100 - a, "sweeps_a": 0, "sweeps_b": 0, "code": code}
+    return client.post(f"/keep/{match.pk}/code-enter/", command(match, **fields))
+
+
+def test_where_both_sides_enter_the_other_team_enters_its_own_numbers_with_its_code(
+    desk: CommittingClient,
+) -> None:
+    match, one, _tigers, lotus = both_enter_table(desk)
+    assert enter(one, match, 60).status_code == 302
+    page = one.get(f"/keep/{match.pk}/").content.decode()
+    check_html(page)
+    assert f'action="/keep/{match.pk}/code-enter/"' in page  # the box for their numbers
+    assert lotus not in page and lotus.replace(" ", "") not in page  # never their code
+
+    assert enter_by_code(one, match, 60, lotus).status_code == 302
+    message = html.unescape(one.get(f"/keep/{match.pk}/").content.decode())
+    assert f"Deal 1 entered by {match.team1.name} with their code." in message
+    tigers_link = TeamLink.objects.get(team=match.team0, revoked_at__isnull=True)
+    lotus_link = TeamLink.objects.get(team=match.team1, revoked_at__isnull=True)
+    entries = MatchEvent.objects.filter(match=match, kind="deal_entered").order_by("seq")
+    assert [e.via for e in entries] == [
+        f"team-link:0:{tigers_link.pk}",
+        f"team-link:1:{lotus_link.pk}:code-on:{tigers_link.pk}",
+    ]
+    ended = MatchEvent.objects.get(match=match, kind="deal_ended")  # the two agree: counted
+    assert ended.payload["points"] == [60, 40]
+    match.refresh_from_db()
+    assert verify_match(match) == []
+
+
+def test_their_numbers_that_differ_make_a_dispute_and_a_wrong_code_enters_nothing(
+    desk: CommittingClient,
+) -> None:
+    match, one, tigers, lotus = both_enter_table(desk)
+    enter(one, match, 60)
+    own = enter_by_code(one, match, 55, tigers)
+    assert own.status_code == 403 and "your own team's code" in html.unescape(own.content.decode())
+    wrong = next(c for c in ("000 000", "000 001", "000 002") if c not in (tigers, lotus))
+    assert enter_by_code(one, match, 55, wrong).status_code == 403
+    assert MatchEvent.objects.filter(match=match, kind="deal_entered").count() == 1
+    assert TablePhones.objects.get(match=match).code_failures == 1
+    bad = one.post(  # not adding up to 100: refused before the code is judged
+        f"/keep/{match.pk}/code-enter/",
+        command(match, points_a=55, points_b=40, sweeps_a=0, sweeps_b=0, code=lotus),
+    )
+    assert bad.status_code == 422 and "must add up to 100" in html.unescape(bad.content.decode())
+    assert MatchEvent.objects.filter(match=match, kind="deal_entered").count() == 1
+    assert enter_by_code(one, match, 45, lotus).status_code == 302
+    assert MatchEvent.objects.filter(match=match, kind="deal_disputed").exists()
+    assert not MatchEvent.objects.filter(match=match, kind="deal_ended").exists()
+
+
+def test_the_box_for_their_numbers_is_on_the_entering_phone_only_while_they_have_not_entered(
+    desk: CommittingClient,
+) -> None:
+    match, one, _tigers, lotus = both_enter_table(desk)
+    box = f'action="/keep/{match.pk}/code-enter/"'
+    assert box not in one.get(f"/keep/{match.pk}/").content.decode()  # nothing entered yet
+    enter(one, match, 60)
+    other = phone(link_of(desk, match.tournament, match.team1))
+    assert box not in other.get(f"/keep/{match.pk}/").content.decode()  # their own phone
+    enter_by_code(one, match, 60, lotus)
+    assert box not in one.get(f"/keep/{match.pk}/").content.decode()  # both entered

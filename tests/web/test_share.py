@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.conf import settings
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -239,3 +240,13 @@ def test_the_desk_shares_a_published_round_s_pairings_and_never_a_draft_s(
     draft = cup.pair(stage)
     page = client.get(f"/desk/{slug}/rounds/{draft.pk}/").content.decode()
     assert share_links(page) == {}
+
+
+def test_a_hindi_pages_share_texts_name_the_round_in_hindi(cup: CupClub, client: Any) -> None:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "hi"
+    slug = cup.tournament.slug
+    links = share_links(client.get(f"/t/{slug}/").content.decode())
+    pairings = follow(client, links["pairings"]).splitlines()
+    assert pairings[1] == "जोड़ियाँ, राउंड 1", pairings[1]  # was "जोड़ियाँ, round 1"
+    results = follow(client, links["results"]).splitlines()
+    assert "round" not in results[1] and "राउंड 1" in results[1]

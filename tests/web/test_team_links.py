@@ -29,8 +29,10 @@ def desk(django_user_model: Any) -> CommittingClient:
     return client
 
 
-def published_evening(desk: CommittingClient) -> tuple[Tournament, Round]:
-    t = make_evening(desk, confirmation="other_team")
+def published_evening(
+    desk: CommittingClient, confirmation: str = "other_team"
+) -> tuple[Tournament, Round]:
+    t = make_evening(desk, confirmation=confirmation)
     register(desk, t, TEN)
     swiss = Stage.objects.filter(tournament=t).order_by("order", "pk").first()
     assert swiss is not None

@@ -7,25 +7,21 @@ from __future__ import annotations
 
 import hashlib
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import get_object_or_404
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from seasons.selectors import may_see_club
-from tournaments.models import Club
 from tournaments.site import absolute_url
 
 from .. import calendar
+from ..access import visible_club_or_404
 
 
 @require_safe
 def club_evenings(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's published evenings as an iCalendar file, with an ETag of its text: a
     calendar that polls it gets 304 while nothing changed."""
-    club = get_object_or_404(Club, slug=slug)
-    if not may_see_club(request.user, club):
-        raise Http404("no such club")
+    club = visible_club_or_404(request.user, slug)
     # one reverse for every evening's page: the address without its slug
     pages = absolute_url(request, reverse("web:tournament", args=["x"]).removesuffix("x/"))
     body = calendar.calendar_text(club.name, calendar.club_evenings(club, pages)).encode()

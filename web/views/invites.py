@@ -15,6 +15,8 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import invites
@@ -27,21 +29,21 @@ SESSION_KEY = "member_invite"
 
 
 class AccountForm(forms.Form):
-    username = forms.CharField(max_length=150, label="User name")
+    username = forms.CharField(max_length=150, label=gettext_lazy("User name"))
     password = forms.CharField(
-        label="Password",
+        label=gettext_lazy("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     again = forms.CharField(
-        label="The password again", strip=False,
+        label=gettext_lazy("The password again"), strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )  # fmt: skip
 
     def clean(self) -> dict[str, str]:
         data = super().clean() or {}
         if data.get("password") and data.get("password") != data.get("again"):
-            self.add_error("again", "The two passwords differ.")
+            self.add_error("again", _("The two passwords differ."))
         return data
 
 
@@ -81,10 +83,14 @@ def accept(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             request.session.pop(SESSION_KEY, None)
+            club = invite.member.club
+            said = {"member": invite.member.name, "username": user.get_username()}
             messages.success(
                 request,
-                f"Welcome, {invite.member.name}: you sign in as {user.get_username()} "
-                f"in {invite.member.club.name if invite.member.club else 'the club'}.",
+                _("Welcome, %(member)s: you sign in as %(username)s in %(club)s.")
+                % {**said, "club": club.name}
+                if club
+                else _("Welcome, %(member)s: you sign in as %(username)s in the club.") % said,
             )
             return kept_by_nobody(redirect(reverse("web:keep")))
     status = 422 if request.method == "POST" else 200

@@ -91,7 +91,7 @@ def _heard(request: HttpRequest, match: Match, state: matchlog.MatchState) -> No
     link = team_links.viewing_for(request, match)
     side = link.side_in(match) if link is not None else side_of(request.user, state, match)
     if side is not None:
-        heard_from(request, match.pk, side)
+        heard_from(request, match, side)
 
 
 @team_links.signed_in_or_linked
@@ -259,10 +259,25 @@ def _context(
         and not state.disputed
         and any(line.entry.side == side for line in lines)
     )
-    table = phones.table_of(match.pk) if by_code else None
+    # ... or, where both sides enter, enters its own numbers on it with its code
+    code_entry = (
+        acting is not None
+        and side is not None
+        and confirmation == matchlog.Confirmation.BOTH_ENTER
+        and not state.disputed
+        and any(line.entry.side == side for line in lines)
+        and not any(line.entry.side == 1 - side for line in lines)
+    )
+    table = phones.table_of(match.pk) if by_code or code_entry else None
     codes_locked = table is not None and table.locked_at is not None
     for shown in shown_entries:
         shown["by_code"] = by_code and not codes_locked and shown["yours"]
+        shown["code_entry"] = code_entry and not codes_locked and shown["yours"]
+    code_form = None
+    if code_entry and not codes_locked:
+        code_form = forms.CodeEntry(
+            initial=initial, rules=match.rules, teams=teams, auto_id="code-%s"
+        )
     finished = state.status == matchlog.FINISHED
     page = {
         "match": match,
@@ -295,6 +310,8 @@ def _context(
         "rules": entry_form.rules,
         "settle": [] if ended else settle_options(state, me, teams),
         "codes_locked": codes_locked,
+        # the other team's numbers on this phone: its own team first, as it reads them
+        "code_columns": [] if code_form is None else _columns(code_form, teams, 1 - (side or 0)),
         # a table that plays on one phone shows the code box open; two phones, folded away
         "one_phone": table is not None and table.one_phone_at is not None,
     }
@@ -641,36 +658,62 @@ def _code_words(exc: phones.CodeRefused) -> str:
     ) % {"left": exc.tries_left}
 
 
+def _on_this_phone_with_code(
+    request: HttpRequest,
+    match: Match,
+    state: matchlog.MatchState,
+    form: forms.CodeConfirm | forms.CodeEntry,
+    kind: str,
+    payload: dict[str, Any],
+    said: str,
+) -> HttpResponse:
+    """Append ``kind`` as the other team, on this phone, with the code on its card (one phone
+    a table): its link is the author and the log says on which phone; the code is judged
+    first (``tournaments.phones.code_confirmer``: a wrong one counted, the table locked out of
+    codes at the limit). ``said``: what is told once it is done (``%(deal)d``, ``%(team)s``)."""
+    phone = team_links.acting_for(request, match)
+    if phone is None:  # a signed-in player's or a director's phone: no code to take
+        return _refused(request, match, str(CODE_PLAIN["not_your_match"]))
+    try:
+        other = phones.code_confirmer(phone=phone, match=match, code=form.cleaned_data["code"])
+    except phones.CodeRefused as exc:
+        return _refused(request, match, _code_words(exc), exc)
+    except store_errors.NotPermitted as exc:  # a link of neither team
+        return _refused(request, match, str(CODE_PLAIN["not_your_match"]), exc)
+    refused = append_command(request, match, kind, payload, form, other)
+    if refused is not None:
+        return _refused(request, match, plain_words(refused), refused)
+    team = (match.team0, match.team1)[1 - (phone.side_in(match) or 0)].name
+    return _done(request, match, said % {"deal": state.deal_no + 1, "team": team})
+
+
 @team_command
 def confirm_with_code(
     request: HttpRequest, match: Match, state: matchlog.MatchState
 ) -> HttpResponse:
     """Confirm this phone's team's entry for the other team, on this phone, with the code on
-    the other team's card (one phone a table): the other team's link confirms, and the log
-    says on which phone. A wrong code is counted, and locks the table out of codes at the
-    limit (``tournaments.phones``)."""
+    the other team's card (one phone a table)."""
     form = forms.CodeConfirm(request.POST)
     if not form.is_valid():
         return _refused(request, match, _form_errors(form))
-    phone = team_links.acting_for(request, match)
-    if phone is None:  # a signed-in player's or a director's phone: no code to take
-        return _refused(request, match, str(CODE_PLAIN["not_your_match"]))
-    try:
-        confirmer = phones.code_confirmer(phone=phone, match=match, code=form.cleaned_data["code"])
-    except phones.CodeRefused as exc:
-        return _refused(request, match, _code_words(exc), exc)
-    except store_errors.NotPermitted as exc:  # a link of neither team
-        return _refused(request, match, str(CODE_PLAIN["not_your_match"]), exc)
     payload = {"entry": form.cleaned_data["entry"]}
-    refused = append_command(request, match, K.DEAL_CONFIRMED, payload, form, confirmer)
-    if refused is not None:
-        return _refused(request, match, plain_words(refused), refused)
-    other = (match.team0, match.team1)[1 - (phone.side_in(match) or 0)].name
-    done = _("Deal %(deal)d confirmed by %(team)s with their code.") % {
-        "deal": state.deal_no + 1,
-        "team": other,
-    }
-    return _done(request, match, str(done))
+    said = _("Deal %(deal)d confirmed by %(team)s with their code.")
+    return _on_this_phone_with_code(request, match, state, form, K.DEAL_CONFIRMED, payload, said)
+
+
+@team_command
+def enter_with_code(request: HttpRequest, match: Match, state: matchlog.MatchState) -> HttpResponse:
+    """Enter the other team's own numbers for the next deal on this phone, with the code on
+    its card (one phone a table, a match whose sides both enter): the two entries count when
+    they agree, as from two phones."""
+    teams = (match.team0.name, match.team1.name)
+    form = forms.CodeEntry(request.POST, rules=match.rules, teams=teams)
+    if not form.is_valid():
+        return _refused(request, match, _form_errors(form))
+    said = _("Deal %(deal)d entered by %(team)s with their code.")
+    return _on_this_phone_with_code(
+        request, match, state, form, K.DEAL_ENTERED, form.payload(), said
+    )
 
 
 @login_required

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from seasons import privacy
@@ -74,7 +75,10 @@ def member_erase(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except ClubRefused as exc:
         refusal(request, exc)
         return redirect(reverse("web:club-member-erase", args=[slug, pk]))
-    messages.success(request, f"The member's name and contact are erased: now {member.name}.")
+    messages.success(
+        request,
+        _("The member's name and contact are erased: now %(member)s.") % {"member": member.name},
+    )
     if director:
         return redirect(reverse("web:club-roster", args=[slug]))
     return redirect(reverse("web:home"))

@@ -25,15 +25,14 @@ from tournaments.clubdate import club_today
 from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player
 
+from ..access import visible_club_or_404
 from ..clubtime import use_club_zone
 from ..forms import ascii_id
 from ..rating_chart import Point, rating_over_time
 
 
 def _club_or_404(request: HttpRequest, slug: str) -> Club:
-    club = get_object_or_404(Club, slug=slug)
-    if not selectors.may_see_club(request.user, club):
-        raise Http404("no such club")
+    club = visible_club_or_404(request.user, slug)
     use_club_zone(club)
     return club
 

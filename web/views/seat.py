@@ -164,7 +164,7 @@ def _heard(request: HttpRequest, viewer: Viewer) -> None:
     """Write down that the team's phone at the match's table was heard from (the board's
     last heard), while the match is played."""
     if viewer.side is not None and viewer.state.status == matchlog.IN_PROGRESS:
-        heard_from(request, viewer.match.pk, viewer.side)
+        heard_from(request, viewer.match, viewer.side)
 
 
 def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResponse:

@@ -40,7 +40,10 @@
     pause.hidden = false;
     pause.addEventListener("click", function () {
       paused = !paused;
-      pause.textContent = paused ? "Resume" : "Pause";
+      // its words in the page's language (wall.html's data-pause and data-resume)
+      pause.textContent = paused
+        ? pause.getAttribute("data-resume") || "Resume"
+        : pause.getAttribute("data-pause") || "Pause";
       pause.setAttribute("aria-pressed", paused ? "true" : "false");
     });
   }

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from competition import refusals
@@ -128,19 +129,21 @@ def form_change(
     form: forms.Form,
     change: Callable[[], T],
     *,
-    unchanged: str = "Nothing was changed",
+    unchanged: str | None = None,
     by: Refusals = CompetitionRefused,
     fields: dict[str, str] | None = None,
 ) -> T | None:
     """Return what ``change`` made of a valid form (never None), or None when nothing changed:
-    the form's mistakes (``unchanged``: "see the form"), or the service's refusal, shown in
-    words and on the form's fields (``fields`` as for ``refusal_on_fields``).
+    the form's mistakes (``unchanged``, by default "Nothing was changed": "see the form"), or
+    the service's refusal, shown in words and on the form's fields (``fields`` as for
+    ``refusal_on_fields``).
 
     ``change`` reads ``form.cleaned_data``: it is called only once the form is valid. The
     status the page answers with then is ``status_of(form)``.
     """
     if not form.is_valid():
-        messages.error(request, f"{unchanged}: see the form.")
+        said = unchanged or _("Nothing was changed")
+        messages.error(request, _("%(unchanged)s: see the form.") % {"unchanged": said})
         return None
     try:
         return change()

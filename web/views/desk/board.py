@@ -4,7 +4,10 @@ tap to confirm an entry or count a disputed deal's version.
 The board's live part is polled like the public pages' (``live.js``, an ETag and a 304 when
 nothing changed). Its version is the tournament's (``pages.tournament_version``) and the
 minute: how long a table has waited changes with the clock, not with the log. The part is
-rendered for each director (its forms carry their CSRF token), never shared through the cache.
+the same for every director of the tournament but for the CSRF token its forms carry: it is
+rendered once a version and language, with a slot where the token goes, kept in the cache,
+and each director is sent it with their own token in the slot (a board polled by the desk's
+laptop and a co-director's phone, or reloaded, costs one render a change, not one a poll).
 A tap goes through the same append service, with the same forms, as the desk's match page
 (``matches.confirm_entry``, ``matches.decide``): a ``deal_confirmed`` or a ``deal_ended``
 appended by the director, at the head of the log the board showed.
@@ -17,20 +20,24 @@ import time
 from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import matchlog, phones, seats
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.reads import consistent_read
 
 from ... import board, forms, pages
 from ...commands import append_command, plain_words
-from ..common import POLL_MS, conditional
+from ..common import LIVE_SECONDS, POLL_MS, conditional
 from ._common import tournament_or_404
 from .matches import confirm_entered, desk_match
 
@@ -52,19 +59,31 @@ def _version(t: Tournament) -> str:
     return f"b{pages.tournament_version(t)}-{claims}-{codes}-{int(time.time() // 60)}"
 
 
-def _part(request: HttpRequest, t: Tournament) -> str:
-    with consistent_read():
-        data = board.live_board(t)
-    # each link's address from one reverse (a reverse a table costs milliseconds at 128)
-    board_matches = reverse("web:desk-board-confirm", args=[t.slug, 1]).removesuffix("1/confirm/")
-    desk_matches = reverse("web:desk-match", args=[t.slug, 1]).removesuffix("1/")
-    context = {
-        "tournament": t,
-        "board": data,
-        "board_matches": board_matches,
-        "desk_matches": desk_matches,
-    }
-    return render_to_string("web/_board.html", context, request=request)
+#: where a director's CSRF token goes in the board's part as the cache keeps it (no token is
+#: made of these characters: a masked token is letters and digits)
+TOKEN_SLOT = "@@csrf-token@@"
+
+
+def _part(request: HttpRequest, t: Tournament, version: str) -> str:
+    """Return the board's live part at ``version`` for this director: from the cache, or
+    rendered (and kept) with the token's slot, which is filled with this request's token."""
+    key = f"web:board:{t.pk}:{version}:{translation.get_language()}"
+    shared: str | None = cache.get(key)
+    if shared is None:
+        with consistent_read():
+            data = board.live_board(t)
+        # each link's address from one reverse (a reverse a table costs milliseconds at 128)
+        confirm = reverse("web:desk-board-confirm", args=[t.slug, 1])
+        context = {
+            "tournament": t,
+            "board": data,
+            "board_matches": confirm.removesuffix("1/confirm/"),
+            "desk_matches": reverse("web:desk-match", args=[t.slug, 1]).removesuffix("1/"),
+            "csrf_token": TOKEN_SLOT,  # over the context processor's: the slot, not a token
+        }
+        shared = render_to_string("web/_board.html", context, request=request)
+        cache.set(key, shared, LIVE_SECONDS)
+    return shared.replace(TOKEN_SLOT, get_token(request))
 
 
 @login_required
@@ -77,7 +96,7 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
         "web/desk_board.html",
         {
             "tournament": t,
-            "live": _part(request, t),
+            "live": _part(request, t, version),
             "version": version,
             "poll_ms": POLL_MS,
             "late_minutes": board.LATE_MINUTES,
@@ -91,11 +110,17 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
 def board_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The board's live part, with an ETag: a 304 while nothing changed this minute."""
     t = tournament_or_404(request, slug)
-    return conditional(request, _version(t), lambda: HttpResponse(_part(request, t)))
+    version = _version(t)
+    return conditional(request, version, lambda: HttpResponse(_part(request, t, version)))
 
 
-#: what a board whose form came in broken is told
-DAMAGED = "Nothing was recorded: the board was damaged, try again."
+#: what a board whose form came in broken is told (said in the request's language)
+DAMAGED = gettext_noop("Nothing was recorded: the board was damaged, try again.")
+
+
+def _teams(match: Match) -> str:
+    """The match's two teams, as the board's messages name it: "Aces v Kings"."""
+    return _("%(a)s v %(b)s") % {"a": match.team0.name, "b": match.team1.name}
 
 
 def _back(slug: str, fixture: str = "") -> HttpResponse:
@@ -107,8 +132,8 @@ def _back(slug: str, fixture: str = "") -> HttpResponse:
 def board_confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Confirm an entered result from the board (as the desk's match page does)."""
     _t, match = desk_match(request, slug, pk)
-    said = f"{match.team0.name} v {match.team1.name}: "
-    if not confirm_entered(request, match, damaged=DAMAGED, said=said):
+    said = f"{_teams(match)}: "
+    if not confirm_entered(request, match, damaged=_(DAMAGED), said=said):
         return _back(slug)
     return _back(slug, f"match-{match.pk}")
 
@@ -119,23 +144,28 @@ def board_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Count one version of a disputed deal from the board (the director's ``deal_ended``)."""
     _t, match = desk_match(request, slug, pk)
     form = CountVersion(request.POST)
-    teams = f"{match.team0.name} v {match.team1.name}"
+    teams = _teams(match)
     if not form.is_valid():
-        messages.error(request, DAMAGED)
+        messages.error(request, _(DAMAGED))
         return _back(slug)
     payload = board.decided_result(match, form.cleaned_data["version"])
     if payload is None:
         messages.error(
             request,
-            f"{teams}: nothing was recorded, that version is no longer disputed. The board "
-            "now shows where the match stands.",
+            _(
+                "%(teams)s: nothing was recorded, that version is no longer disputed. The board "
+                "now shows where the match stands."
+            )
+            % {"teams": teams},
         )
         return _back(slug, f"match-{match.pk}")
     refused = append_command(request, match, K.DEAL_ENDED, payload, form)
     if refused is not None:
         messages.error(request, f"{teams}: {plain_words(refused)}")
     else:
-        messages.success(request, f"{teams}: the deal's result is decided and counted.")
+        messages.success(
+            request, _("%(teams)s: the deal's result is decided and counted.") % {"teams": teams}
+        )
     return _back(slug, f"match-{match.pk}")
 
 
@@ -147,7 +177,6 @@ def board_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     phones.codes_unlock(actor=request.user, match=match)
     messages.success(
         request,
-        _("%(teams)s: the table's phone may type codes again.")
-        % {"teams": f"{match.team0.name} v {match.team1.name}"},
+        _("%(teams)s: the table's phone may type codes again.") % {"teams": _teams(match)},
     )
     return _back(slug, f"match-{match.pk}")

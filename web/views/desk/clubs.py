@@ -10,6 +10,8 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import clubs, invites
 from tournaments.errors import ClubRefused
@@ -20,10 +22,12 @@ from ._common import club_desk, form_change, refusal, status_of
 
 
 class MemberForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Name")
+    name = forms.CharField(max_length=200, label=gettext_lazy("Name"))
     contact = forms.CharField(
-        max_length=200, required=False, label="Contact (optional)",
-        help_text="A phone number or an e-mail address: it tells two members of one name apart.",
+        max_length=200, required=False, label=gettext_lazy("Contact (optional)"),
+        help_text=gettext_lazy(
+            "A phone number or an e-mail address: it tells two members of one name apart."
+        ),
     )  # fmt: skip
 
 
@@ -55,12 +59,15 @@ def member_new(request: HttpRequest, club: Club) -> HttpResponse:
         request,
         form,
         lambda: clubs.member_add(actor=request.user, club=club, **form.cleaned_data),
-        unchanged="Nobody was added",
+        unchanged=_("Nobody was added"),
         by=ClubRefused,
     )
     if member is None:
         return _page(request, club, form, status=status_of(form))
-    messages.success(request, f"{member.name} is a member of {club.name}.")
+    messages.success(
+        request,
+        _("%(member)s is a member of %(club)s.") % {"member": member.name, "club": club.name},
+    )
     return redirect(reverse("web:club-roster", args=[club.slug]))
 
 
@@ -83,7 +90,9 @@ def member_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
         return render(
             request, "web/desk_member.html", {**context, "form": form}, status=status_of(form)
         )
-    messages.success(request, f"{form.cleaned_data['name']} is saved, in every team.")
+    messages.success(
+        request, _("%(member)s is saved, in every team.") % {"member": form.cleaned_data["name"]}
+    )
     return redirect(reverse("web:club-roster", args=[club.slug]))
 
 

@@ -12,6 +12,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import links, seats
@@ -20,18 +22,21 @@ from tournaments.errors import SeatRefused
 from tournaments.models import Match, Team, Tournament
 from tournaments.site import absolute_url, unreachable_host
 
-from ... import pages
+from ... import pages, words
 from ...access import visible_or_404
 from ...qr import qr_svg
+from ...templatetags.words import card_language
 from ._common import confirm_first, refusal, round_or_404, team_or_404, tournament_or_404
 
 
 def _card(request: HttpRequest, t: Tournament, team: Team, key: str, code: str) -> dict[str, Any]:
     url = absolute_url(request, reverse("web:team-link", args=[key]))
+    with translation.override(card_language(team)):  # the card's language, as its words
+        label = _("The private link of %(team)s") % {"team": team.name}
     return {
         "team": team,
         "url": url,
-        "qr": qr_svg(url, label=f"The private link of {team.name}"),
+        "qr": qr_svg(url, label=label),
         # the team's confirmation code, for a table that plays on the other team's phone
         "code": f"{code[:3]} {code[3:]}",
     }
@@ -42,11 +47,11 @@ def _unreachable(request: HttpRequest) -> str | None:
     host = unreachable_host(absolute_url(request, "/"))
     if host is None:
         return None
-    return (
-        f"These links hold {host}, this computer's name for itself: no phone can open them. "
+    return _(
+        "These links hold %(host)s, this computer's name for itself: no phone can open them. "
         "Serve the evening with “make club” (it prints the address the phones reach), or set "
         "SITE_URL to this computer's address on the club's network, then print the cards again."
-    )
+    ) % {"host": host}
 
 
 @login_required
@@ -72,20 +77,25 @@ def team_link_reissue(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     asked = confirm_first(
         request,
         tournament=t,
-        title=f"Give {team.name} a new link?",
+        title=_("Give %(team)s a new link?") % {"team": team.name},
         consequences=[
-            "The link it has now stops at once: its printed cards, and any phone that opened "
-            "it, can no longer enter or answer a result, and the confirmation code on its "
-            "card confirms nothing.",
-            "Print its new card from the next page and hand it to the team.",
+            _(
+                "The link it has now stops at once: its printed cards, and any phone that "
+                "opened it, can no longer enter or answer a result, and the confirmation code "
+                "on its card confirms nothing."
+            ),
+            _("Print its new card from the next page and hand it to the team."),
         ],
-        button="Give a new link",
+        button=_("Give a new link"),
         cancel=reverse("web:desk-team-link", args=[slug, team.pk]),
     )
     if asked is not None:
         return asked
     links.team_link_reissue(actor=request.user, team=team)
-    messages.success(request, f"{team.name} has a new link: the old one no longer works.")
+    messages.success(
+        request,
+        _("%(team)s has a new link: the old one no longer works.") % {"team": team.name},
+    )
     return redirect(reverse("web:desk-team-link", args=[slug, team.pk]))
 
 
@@ -98,7 +108,8 @@ def cards(request: HttpRequest, slug: str) -> HttpResponse:
     codes = links.team_codes(actor=request.user, tournament=t)
     teams = Team.objects.filter(tournament=t).order_by("name")
     cards = [_card(request, t, team, keys[team.pk], codes[team.pk]) for team in teams]
-    return _cards_page(request, t, f"{t.name}: the teams' cards", [{"table": None, "cards": cards}])
+    title = _("%(tournament)s: the teams' cards") % {"tournament": t.name}
+    return _cards_page(request, t, title, [{"table": None, "cards": cards}])
 
 
 @login_required
@@ -119,7 +130,12 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "cards": [_card(request, t, team, keys[team.pk], codes[team.pk]) for team in teams],
             }
         )
-    return _cards_page(request, t, f"{t.name}: {round_.stage.name}, {round_}", tables)
+    title = _("%(tournament)s: %(stage)s, %(round)s") % {
+        "tournament": t.name,
+        "stage": round_.stage.name,
+        "round": words.round_name(str(round_)),
+    }
+    return _cards_page(request, t, title, tables)
 
 
 def _cards_page(
@@ -155,19 +171,23 @@ def seat_release(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     back = redirect(back_to)
     seat = request.POST.get("seat", "")
     if seat not in ("0", "1", "2", "3"):
-        messages.error(request, "Nothing was released: the form was damaged, try again.")
+        messages.error(request, _("Nothing was released: the form was damaged, try again."))
         return back
     name = seats.player_name(match, int(seat))
     asked = confirm_first(
         request,
         tournament=match.tournament,
-        title=f"Release {name}'s seat?",
+        title=_("Release %(player)s's seat?") % {"player": name},
         consequences=[
-            f"The phone that holds {name}'s seat stops showing their cards at once, and is "
-            "told that the seat was released.",
-            f"The next phone of the team to say “I am {name}” holds the seat.",
+            _(
+                "The phone that holds %(player)s's seat stops showing their cards at once, and "
+                "is told that the seat was released."
+            )
+            % {"player": name},
+            _("The next phone of the team to say “I am %(player)s” holds the seat.")
+            % {"player": name},
         ],
-        button=f"Release {name}'s seat",
+        button=_("Release %(player)s's seat") % {"player": name},
         cancel=back_to,
         fields={"seat": seat, **({"from": "board"} if board else {})},
     )
@@ -179,6 +199,8 @@ def seat_release(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         refusal(request, exc)
         return back
     messages.success(
-        request, f"{name}'s seat is released: the next phone to say “I am {name}” holds it."
+        request,
+        _("%(player)s's seat is released: the next phone to say “I am %(player)s” holds it.")
+        % {"player": name},
     )
     return back

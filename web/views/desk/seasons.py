@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from competition.errors import CompetitionRefused
@@ -22,50 +23,67 @@ from seasons.rating import SETTLED_AFTER
 from tournaments.errors import ClubRefused
 from tournaments.models import Club
 
+from ... import words
 from ._common import back, club_desk, form_change, refusal, refused, status_of, tournament_or_404
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Name")
-    starts_on = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label="Last day", widget=forms.DateInput(attrs={"type": "date"}))
+    name = forms.CharField(max_length=200, label=gettext_lazy("Name"))
+    starts_on = forms.DateField(
+        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
     rule = forms.ChoiceField(
-        choices=Season.Rule.choices, label="Ladder points", widget=forms.RadioSelect,
-        initial=Season.Rule.PLACES,
+        choices=list(words.LADDER_RULES.items()), label=gettext_lazy("Ladder points"),
+        widget=forms.RadioSelect, initial=Season.Rule.PLACES,
     )  # fmt: skip
     points = forms.CharField(
-        max_length=400, label="Points", initial="10, 8, 6, 5, 4, 3, 2, 1",
-        help_text="By place: the points of the 1st, 2nd, 3rd... place, with commas. "
-        "By matches won: one number, the points of a match won.",
+        max_length=400, label=gettext_lazy("Points"), initial="10, 8, 6, 5, 4, 3, 2, 1",
+        help_text=gettext_lazy(
+            "By place: the points of the 1st, 2nd, 3rd... place, with commas. "
+            "By matches won: one number, the points of a match won."
+        ),
     )  # fmt: skip
     best = forms.IntegerField(
-        required=False, min_value=1, max_value=1000, label="Best evenings that count",
-        help_text="Blank: every evening counts.",
+        required=False, min_value=1, max_value=1000, label=gettext_lazy("Best evenings that count"),
+        help_text=gettext_lazy("Blank: every evening counts."),
     )  # fmt: skip
 
     def clean_points(self) -> list[int]:
         text = self.cleaned_data["points"]
         parts = [p.strip() for p in text.split(",") if p.strip()]
         if not parts or not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
-            raise ValidationError("Whole numbers separated by commas, such as 10, 6, 4.")
+            raise ValidationError(_("Whole numbers separated by commas, such as 10, 6, 4."))
         return [int(p) for p in parts]
 
 
 class PublicForm(forms.Form):
     public = forms.BooleanField(
-        required=False, label="Anyone may see the ladder, the ratings and the members' pages"
+        required=False,
+        label=gettext_lazy("Anyone may see the ladder, the ratings and the members' pages"),
     )
     settled_after = forms.IntegerField(
         required=False, min_value=1, max_value=1000,
-        label=_("Rated matches before a rating is settled"),
-        help_text=_("Until then a member's rating is marked provisional."),
+        label=gettext_lazy("Rated matches before a rating is settled"),
+        help_text=gettext_lazy("Until then a member's rating is marked provisional."),
     )  # fmt: skip
+
+
+#: how a team's rating is made from its members' (RatingSeeding.Measure), in words
+MEASURES = {
+    RatingSeeding.Measure.SUM.value: gettext_lazy("the sum of the members' ratings"),
+    RatingSeeding.Measure.CONSERVATIVE.value: gettext_lazy(
+        "the sum of the members' conservative estimates"
+    ),
+}
 
 
 class SeedForm(forms.Form):
     measure = forms.ChoiceField(
-        choices=RatingSeeding.Measure.choices, widget=forms.RadioSelect,
-        initial=RatingSeeding.Measure.SUM, label="Each team's rating is",
+        choices=list(MEASURES.items()), widget=forms.RadioSelect,
+        initial=RatingSeeding.Measure.SUM, label=gettext_lazy("Each team's rating is"),
     )  # fmt: skip
 
 
@@ -115,12 +133,12 @@ def season_new(request: HttpRequest, club: Club) -> HttpResponse:
         request,
         form,
         lambda: services.season_create(actor=request.user, club=club, **form.cleaned_data),
-        unchanged="No season was made",
+        unchanged=_("No season was made"),
         by=ClubRefused,
     )
     if season is None:
         return _page(request, club, form, status=status_of(form))
-    messages.success(request, f"The season {season.name} is made.")
+    messages.success(request, _("The season %(season)s is made.") % {"season": season.name})
     return _seasons(club)
 
 
@@ -131,7 +149,7 @@ def season_remove(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
         request,
         club,
         lambda: services.season_delete(actor=request.user, season=season),
-        f"The season {season.name} is removed.",
+        _("The season %(season)s is removed.") % {"season": season.name},
     )
 
 
@@ -151,7 +169,7 @@ def seasons_public(request: HttpRequest, club: Club) -> HttpResponse:
             public=public,
             settled_after=form.cleaned_data["settled_after"],
         ),
-        f"The club's pages are {'public' if public else 'private'}.",
+        _("The club's pages are public.") if public else _("The club's pages are private."),
     )
 
 
@@ -162,7 +180,7 @@ def seed_by_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     form = SeedForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Nothing was changed: choose how a team's rating is made.")
+        messages.error(request, _("Nothing was changed: choose how a team's rating is made."))
         return back(t.slug, "teams")
     try:
         record = services.seed_by_member_ratings(
@@ -173,7 +191,11 @@ def seed_by_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"{record.teams} team{'s' if record.teams != 1 else ''} rated by "
-            f"{record.get_measure_display()}; the stages not started seed by rating.",
+            ngettext(
+                "%(count)s team rated by %(measure)s; the stages not started seed by rating.",
+                "%(count)s teams rated by %(measure)s; the stages not started seed by rating.",
+                record.teams,
+            )
+            % {"count": record.teams, "measure": MEASURES.get(record.measure, record.measure)},
         )
     return back(t.slug, "teams")

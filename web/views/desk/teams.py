@@ -8,11 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competition import errors as competition_errors
 from competition import services as competition
-from competition.models import Registration
+from competition.models import Registration, Round
 from competition.teamlines import TeamLine, read_lines
 from tournaments.models import Team
 
@@ -50,10 +52,10 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
             actor=request.user, tournament=t, lines=[line], checked_in=data["checked_in"]
         )
 
-    registered = form_change(request, form, register, unchanged="The team was not registered")
+    registered = form_change(request, form, register, unchanged=_("The team was not registered"))
     if registered is None:
         return desk_page(request, t, form, status=status_of(form))
-    messages.success(request, f"{registered[0].name} registered.")
+    messages.success(request, _("%(team)s registered.") % {"team": registered[0].name})
     return back(slug, "teams")
 
 
@@ -65,7 +67,7 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     form = desk_forms.BulkTeams(request.POST, request.FILES, prefix="many")
     if not form.is_valid():
-        messages.error(request, "No team was registered: see the form.")
+        messages.error(request, _("No team was registered: see the form."))
         return desk_page(request, t, forms.RegisterTeam(), bulk_form=form, status=422)
     text = form.text()
     lines, errors = read_lines(text)
@@ -82,7 +84,11 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
             refusal(request, exc)
             refused = True
         else:
-            messages.success(request, f"{len(teams)} teams registered.")
+            messages.success(
+                request,
+                ngettext("%(count)s team registered.", "%(count)s teams registered.", len(teams))
+                % {"count": len(teams)},
+            )
             return back(slug, "teams")
     plan = competition.teams_plan(tournament=t, lines=lines, actor=request.user)
     ok = bool(lines) and not errors and all(p.ok for p in plan)
@@ -104,11 +110,12 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+#: a team's button: its service, and what is said once it is done (of the team, by name)
 COMMANDS = {
-    "check_in": (competition.team_check_in, "checked in"),
-    "check_out": (competition.team_check_out, "is no longer checked in"),
-    "withdraw": (competition.team_withdraw, "withdrawn"),
-    "reinstate": (competition.team_reinstate, "is back in the tournament"),
+    "check_in": (competition.team_check_in, gettext_lazy("%(team)s checked in.")),
+    "check_out": (competition.team_check_out, gettext_lazy("%(team)s is no longer checked in.")),
+    "withdraw": (competition.team_withdraw, gettext_lazy("%(team)s withdrawn.")),
+    "reinstate": (competition.team_reinstate, gettext_lazy("%(team)s is back in the tournament.")),
 }
 
 
@@ -120,32 +127,70 @@ def team_command(request: HttpRequest, slug: str) -> HttpResponse:
     command = next((name for name in COMMANDS if name in request.POST), None)
     team_id = forms.ascii_id(request.POST.get(command or ""))
     if command is None or team_id is None:
-        messages.error(request, "Nothing was changed: choose a team's button.")
+        messages.error(request, _("Nothing was changed: choose a team's button."))
         return back(slug, "teams")
     team = get_object_or_404(Team.objects.select_related("tournament"), pk=team_id, tournament=t)
     if command == "withdraw":
         asked = confirm_first(
             request,
             tournament=t,
-            title=f"Withdraw {team.name}?",
+            title=_("Withdraw %(team)s?") % {"team": team.name},
             consequences=[
-                f"{team.name} will not be paired again.",
-                "Its fixtures not yet begun become forfeits (or byes for its opponents, as "
-                "each stage says); a match under way is played out.",
-                "The withdrawal can be undone until a round it forfeited is complete (or, "
-                "in a knockout, until its opponent plays on).",
+                _("%(team)s will not be paired again.") % {"team": team.name},
+                _(
+                    "Its fixtures not yet begun become forfeits (or byes for its opponents, as "
+                    "each stage says); a match under way is played out."
+                ),
+                _(
+                    "The withdrawal can be undone until a round it forfeited is complete (or, "
+                    "in a knockout, until its opponent plays on)."
+                ),
             ],
             fields={"withdraw": team.pk},
-            button=f"Withdraw {team.name}",
+            button=_("Withdraw %(team)s") % {"team": team.name},
             cancel=reverse("web:desk", args=[slug]) + "#teams",
         )
         if asked is not None:
             return asked
     service, done = COMMANDS[command]
     if not refused(request, lambda: service(actor=request.user, team=team)):
-        where = competition.late_entry_words(team) if command in ("check_in", "reinstate") else ""
-        messages.success(request, f"{team.name} {done}." + (f" {where}." if where else ""))
+        where = late_entry_words(team) if command in ("check_in", "reinstate") else ""
+        said = done % {"team": team.name}
+        messages.success(request, f"{said} {where}" if where else said)
     return back(slug, "teams")
+
+
+def late_entry_words(team: Team) -> str:
+    """Say where a team checked in after a stage started plays, a sentence a stage, in the
+    page's language ("" while no stage has started: it plays in the first stage that starts).
+    The desk's words for what ``competition.team_plays_in`` finds."""
+    if not competition.registration_fixed(team.tournament_id):
+        return ""
+    sentences = []
+    for stage, first in competition.team_plays_in(team):
+        said = {"team": team.name, "stage": stage.name, "round": first}
+        if first is None:
+            sentences.append(_("%(team)s plays in %(stage)s when it starts.") % said)
+        elif first <= 1:
+            sentences.append(_("%(team)s plays in %(stage)s.") % said)
+        elif stage.round_set.filter(number=first, status=Round.Status.DRAFT).exists():
+            sentences.append(
+                _(
+                    "%(team)s joins %(stage)s at round %(round)s, with 0 points (the rounds "
+                    "before are not its); round %(round)s is a draft paired without it: "
+                    "discard it and pair it again to have %(team)s play in it."
+                )
+                % said
+            )
+        else:
+            sentences.append(
+                _(
+                    "%(team)s joins %(stage)s at round %(round)s, with 0 points (the rounds "
+                    "before are not its)."
+                )
+                % said
+            )
+    return " ".join(sentences)
 
 
 @login_required
@@ -177,5 +222,5 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             {"tournament": t, "team": team, "form": form},
             status=status_of(form),
         )
-    messages.success(request, f"{saved.name} is saved.")
+    messages.success(request, _("%(team)s is saved.") % {"team": saved.name})
     return back(slug, "teams")
