@@ -197,15 +197,15 @@ def draft_explained(*, round_: Round) -> list[dict[str, Any]]:
     explained: list[dict[str, Any]] = []
     for f in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key", "pk"):
         floats = {x["team"]: x["direction"] for x in f.floats or []}
-        rematch = ""
+        rematch, rounds = "", []
         if f.team_a_id is not None and f.team_b_id is not None:
             rounds = met.get(frozenset((f.team_a_id, f.team_b_id)), [])
-            if is_rematch(stage, rounds):
-                rematch = (
-                    f"they met in round {', '.join(map(str, rounds))}: "
-                    + ("no pairing of this field avoids every rematch" if planned
-                       else "made by an edit of the draft")
-                )  # fmt: skip
+        if rounds and is_rematch(stage, rounds):
+            rematch = (
+                f"they met in round {', '.join(map(str, rounds))}: "
+                + ("no pairing of this field avoids every rematch" if planned
+                   else "made by an edit of the draft")
+            )  # fmt: skip
         explained.append(
             {
                 "fixture": f,
@@ -216,6 +216,10 @@ def draft_explained(*, round_: Round) -> list[dict[str, Any]]:
                 ),
                 "bye": f.result == Fixture.Result.BYE,
                 "rematch": rematch,
+                # the same in parts, for a page to say in its own language: the rounds they
+                # met in, and whether the pairer made it (else an edit of the draft did)
+                "rematch_rounds": ", ".join(map(str, rounds)) if rematch else "",
+                "rematch_planned": bool(planned),
             }
         )
     return explained
@@ -260,28 +264,29 @@ def cut_explained(
             row = place.row
             after = line[i + 1].row if i + 1 < len(line) else None
             tie = ties.get(row.team_id)
-            decided = ""
+            decided, why = "", ""
             if after is not None and after.group == row.group:
                 if after.points != row.points:
-                    decided = "points"
+                    decided = why = "points"
                 else:
                     values = dict((name, value) for name, value in after.tiebreaks)
-                    decided = next(
-                        (labels.get(n, n) for n, v in row.tiebreaks if values.get(n) != v), ""
-                    )
+                    why = next((n for n, v in row.tiebreaks if values.get(n) != v), "")
+                    decided = labels.get(why, why)
                 if not decided and after.rank != row.rank:
                     # level on every value the lines keep, yet at different places: a
                     # head-to-head mini-table among only the teams still level split them
                     # (the lines keep the first mini-table's values), never their seed
                     decided = f"{labels['head_to_head']} among the teams still level"
+                    why = "head_to_head_among_level"
                 if not decided:
                     same_tie = tie is not None and tie is ties.get(after.team_id)
                     if same_tie and tie is not None and tie.decision is not None:
-                        decided = decision_words(tie.decision)
+                        decided, why = decision_words(tie.decision), "decision"
                     elif same_tie and not entered:
                         decided = "undecided: level on everything across the cut"
+                        why = "undecided"
                     else:
-                        decided = "seed"
+                        decided = why = "seed"
             if entered:
                 went: bool | None = row.team_id in entered
             elif tie is not None and tie.decision is None:
@@ -297,6 +302,11 @@ def cut_explained(
                     "points": row.points,
                     "tiebreaks": [(labels.get(n, n), v) for n, v in row.tiebreaks],
                     "above_next_by": decided,
+                    # the same as a code (a tie-break's key, "points", "decision", ...), and
+                    # the tie's decision: for a page to say it in its own language
+                    "above_next_why": why,
+                    "decision": tie.decision if why == "decision" and tie is not None else None,
+                    "tiebreak_values": dict(row.tiebreaks),
                     "in": went,
                     "withdrawn": place.withdrawn,
                 }

@@ -7,10 +7,13 @@ API and the admin). Tie-breaks are chosen in order from the list docs/competitio
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import seep_core as sc
@@ -19,33 +22,40 @@ from competition.models import Stage
 from tournaments import matchlog
 from tournaments.models import INTEGER_MAX, INTEGER_MIN
 
+from . import desk_words, words
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 MODES = [
-    (matchlog.Mode.SCORE.value, "score entry (real cards)"),
-    (matchlog.Mode.TABLE.value, "every card recorded (real cards)"),
-    (matchlog.Mode.DIGITAL.value, "digital (on phones)"),
+    (matchlog.Mode.SCORE.value, _("score entry (real cards)")),
+    (matchlog.Mode.TABLE.value, _("every card recorded (real cards)")),
+    (matchlog.Mode.DIGITAL.value, _("digital (on phones)")),
 ]
-MODE_HELP = (
+MODE_HELP = _(
     "Score entry: each deal's result is entered. Every card recorded: the cards are entered "
     "as they are played at the table. Digital: played on phones, dealt by the server."
 )
-CONFIRMATIONS = [
-    (matchlog.Confirmation.OTHER_TEAM.value, "the other team confirms"),
-    (matchlog.Confirmation.BOTH_ENTER.value, "both teams enter"),
-    (matchlog.Confirmation.NONE.value, "it counts at once"),
-]
-CONFIRMATION_HELP = (
+CONFIRMATIONS = desk_words.choices(desk_words.CONFIRMATIONS)
+CONFIRMATION_HELP = _(
     "Score entry only. The other team confirms: one team enters, someone of the other team "
     "confirms on their phone. Both teams enter: matching entries count. It counts at once: a "
     "trusted score-keeper's entry."
 )
+#: the new evening's seedings (a first stage has no stage before to seed by)
 SEEDINGS = [
-    (Stage.Seeding.MANUAL.value, "by the seeds given at registration"),
-    (Stage.Seeding.RATING.value, "by rating, highest first"),
-    (Stage.Seeding.RANDOM.value, "at random (the draw is recorded)"),
+    (code, desk_words.SEEDINGS[code])
+    for code in (Stage.Seeding.MANUAL, Stage.Seeding.RATING, Stage.Seeding.RANDOM)
 ]
-TIEBREAK_CHOICES = [("", "(none)"), *formats.TIEBREAK_LABELS.items()]
+TIEBREAK_CHOICES: list[tuple[str, Promise | str]] = [
+    ("", _("(none)")),
+    *(
+        (key, desk_words.TIEBREAKS.get(key, label))
+        for key, label in formats.TIEBREAK_LABELS.items()
+    ),
+]
 TIEBREAK_SLOTS = 5
-TIEBREAK_HELP = (
+TIEBREAK_HELP = _(
     "When teams have the same match points, these decide, in the order you choose them: "
     "bazzis won, bazzi difference, running difference (card points carried, back to 0 at each "
     "bazzi), points difference (card points over every deal, for and against), deals won, "
@@ -54,15 +64,19 @@ TIEBREAK_HELP = (
     "only)."
 )
 #: the new evening's: left empty, the shape's own
-PRESET_TIEBREAK_HELP = (
-    "Leave them all empty for the shape's own: a Swiss takes Buchholz, points difference, "
-    "Sonneborn-Berger, head-to-head; a round robin or groups take head-to-head, points "
-    "difference, Sonneborn-Berger, deals won. Teams still level across a knockout's cut wait "
-    "for you to draw a lot or set their order. " + TIEBREAK_HELP
+PRESET_TIEBREAK_HELP = format_lazy(
+    "{} {}",
+    _(
+        "Leave them all empty for the shape's own: a Swiss takes Buchholz, points difference, "
+        "Sonneborn-Berger, head-to-head; a round robin or groups take head-to-head, points "
+        "difference, Sonneborn-Berger, deals won. Teams still level across a knockout's cut "
+        "wait for you to draw a lot or set their order."
+    ),
+    TIEBREAK_HELP,
 )
 
 
-def _int(label: str, *, low: int, high: int, initial: int | None = None, **kw: Any) -> Any:
+def _int(label: StrOrPromise, *, low: int, high: int, initial: int | None = None, **kw: Any) -> Any:
     return forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial, **kw)
 
 
@@ -70,19 +84,19 @@ class MatchFormatFields(forms.Form):
     """How long a match lasts (M1), as fields: bazzis, first to, a deal cap, draws."""
 
     bazzis = _int(
-        "Bazzis a match", low=1, high=99, initial=1,
-        help_text="A bazzi is won at a running lead of 100 (or the rules' lead).",
+        _("Bazzis a match"), low=1, high=99, initial=1,
+        help_text=_("A bazzi is won at a running lead of 100 (or the rules' lead)."),
     )  # fmt: skip
     first_to = forms.BooleanField(
-        required=False, label="First to that many bazzis wins (otherwise all are played)"
+        required=False, label=_("First to that many bazzis wins (otherwise all are played)")
     )
     deal_cap = _int(
-        "At most this many deals (optional)", low=1, high=1000, required=False,
-        help_text="When the cap is reached, bazzis won and then the running difference decide.",
+        _("At most this many deals (optional)"), low=1, high=1000, required=False,
+        help_text=_("When the cap is reached, bazzis won and then the running difference decide."),
     )  # fmt: skip
     draws = forms.BooleanField(
         required=False, initial=True,
-        label="A level match is a draw (a knockout always plays on until one team leads)",
+        label=_("A level match is a draw (a knockout always plays on until one team leads)"),
     )  # fmt: skip
 
     def match_format(self) -> dict[str, Any]:
@@ -98,7 +112,8 @@ class TiebreakFields(forms.Form):
         super().__init__(*args, **kwargs)
         for n in range(1, TIEBREAK_SLOTS + 1):
             self.fields[f"tiebreak_{n}"] = forms.ChoiceField(
-                choices=TIEBREAK_CHOICES, required=False, label=f"Tie-break {n}",
+                choices=TIEBREAK_CHOICES, required=False,
+                label=gettext("Tie-break %(n)s") % {"n": n},
                 help_text=TIEBREAK_HELP if n == 1 else "",
             )  # fmt: skip
 
@@ -111,9 +126,9 @@ class TiebreakFields(forms.Form):
         chosen = [data.get(f"tiebreak_{n}") for n in range(1, TIEBREAK_SLOTS + 1)]
         picked = [c for c in chosen if c]
         if len(set(picked)) != len(picked):
-            self.add_error("tiebreak_1", "Each tie-break can be chosen once.")
+            self.add_error("tiebreak_1", gettext("Each tie-break can be chosen once."))
         if "random" in picked and picked[-1] != "random":
-            self.add_error("tiebreak_1", "The random draw can only be the last tie-break.")
+            self.add_error("tiebreak_1", gettext("The random draw can only be the last tie-break."))
         return data
 
     def set_tiebreaks(self, names: list[str]) -> None:
@@ -124,58 +139,60 @@ class TiebreakFields(forms.Form):
 class NewEvening(MatchFormatFields, TiebreakFields):
     """A tournament in one form: what, when, where, the rules, and its stages as a preset."""
 
-    club = forms.TypedChoiceField(coerce=int, label="Club")
-    name = forms.CharField(max_length=200, label="Name", help_text="Its web address follows it.")
-    date = forms.DateField(
-        required=False, label="Date", widget=forms.DateInput(attrs={"type": "date"})
+    club = forms.TypedChoiceField(coerce=int, label=_("Club"))
+    name = forms.CharField(
+        max_length=200, label=_("Name"), help_text=_("Its web address follows it.")
     )
-    place = forms.CharField(max_length=200, required=False, label="Place")
+    date = forms.DateField(
+        required=False, label=_("Date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    place = forms.CharField(max_length=200, required=False, label=_("Place"))
     published = forms.BooleanField(
-        required=False, initial=True, label="Public: anyone can follow its page"
+        required=False, initial=True, label=_("Public: anyone can follow its page")
     )
     # the rules (docs/rules.md, V1-V5)
-    sweep = _int("A sweep is worth", low=0, high=1000, initial=50)
-    first_sweep = _int("A sweep on the first play is worth", low=0, high=1000, initial=25)
-    last_sweep = _int("A sweep on the last play is worth", low=0, high=1000, initial=0)
+    sweep = _int(_("A sweep is worth"), low=0, high=1000, initial=50)
+    first_sweep = _int(_("A sweep on the first play is worth"), low=0, high=1000, initial=25)
+    last_sweep = _int(_("A sweep on the last play is worth"), low=0, high=1000, initial=0)
     minimum = _int(
-        "Minimum deal score", low=0, high=50, initial=9,
-        help_text="A team scoring less in a deal is reset (0 turns the rule off).",
+        _("Minimum deal score"), low=0, high=50, initial=9,
+        help_text=_("A team scoring less in a deal is reset (0 turns the rule off)."),
     )  # fmt: skip
-    bazzi_lead = _int("A bazzi is won at a lead of", low=1, high=10000, initial=100)
+    bazzi_lead = _int(_("A bazzi is won at a lead of"), low=1, high=10000, initial=100)
     max_houses = _int(
-        "At most this many houses on the floor (optional)", low=1, high=5, required=False
+        _("At most this many houses on the floor (optional)"), low=1, high=5, required=False
     )
     auto_join_sets = forms.BooleanField(
-        required=False, label="Loose cards adding up to a house's value join it by themselves"
+        required=False, label=_("Loose cards adding up to a house's value join it by themselves")
     )
     # the stages
     preset = forms.ChoiceField(
-        choices=presets.PRESETS, initial="swiss_knockout", widget=forms.RadioSelect,
-        label="The evening's shape",
+        choices=[(key, desk_words.PRESETS.get(key, label)) for key, label in presets.PRESETS],
+        initial="swiss_knockout", widget=forms.RadioSelect, label=_("The evening's shape"),
     )  # fmt: skip
     rounds = _int(
-        "Swiss rounds (N)", low=1, high=99, initial=3, required=False,
-        help_text="A field of T teams can play at most T - 1 rounds.",
+        _("Swiss rounds (N)"), low=1, high=99, initial=3, required=False,
+        help_text=_("A field of T teams can play at most T - 1 rounds."),
     )  # fmt: skip
-    groups = _int("Groups", low=1, high=64, initial=2, required=False)
+    groups = _int(_("Groups"), low=1, high=64, initial=2, required=False)
     top = _int(
-        "Teams going through to the knockout (K)", low=2, high=1024, initial=4, required=False,
-        help_text="With groups: the top K of each group.",
+        _("Teams going through to the knockout (K)"), low=2, high=1024, initial=4, required=False,
+        help_text=_("With groups: the top K of each group."),
     )  # fmt: skip
     mode = forms.ChoiceField(
-        choices=MODES, initial="score", label="How matches are recorded", help_text=MODE_HELP
+        choices=MODES, initial="score", label=_("How matches are recorded"), help_text=MODE_HELP
     )
     confirmation = forms.ChoiceField(
-        choices=CONFIRMATIONS, initial="other_team", label="Who confirms an entered deal",
+        choices=CONFIRMATIONS, initial="other_team", label=_("Who confirms an entered deal"),
         help_text=CONFIRMATION_HELP,
     )  # fmt: skip
-    points_win = _int("Match points for a win", low=0, high=100, initial=2)
-    points_draw = _int("for a draw", low=0, high=100, initial=1)
-    points_loss = _int("for a loss", low=0, high=100, initial=0)
-    points_bye = _int("for a bye", low=0, high=100, initial=2)
-    seeding = forms.ChoiceField(choices=SEEDINGS, initial="manual", label="Seeding")
+    points_win = _int(_("Match points for a win"), low=0, high=100, initial=2)
+    points_draw = _int(_("for a draw"), low=0, high=100, initial=1)
+    points_loss = _int(_("for a loss"), low=0, high=100, initial=0)
+    points_bye = _int(_("for a bye"), low=0, high=100, initial=2)
+    seeding = forms.ChoiceField(choices=SEEDINGS, initial="manual", label=_("Seeding"))
     third_place = forms.BooleanField(
-        required=False, label="Play a third-place match (a knockout of 4 teams or more)"
+        required=False, label=_("Play a third-place match (a knockout of 4 teams or more)")
     )
 
     def __init__(self, *args: Any, clubs: list[tuple[int, str]], **kwargs: Any) -> None:
@@ -189,11 +206,11 @@ class NewEvening(MatchFormatFields, TiebreakFields):
         data = super().clean()
         preset = data.get("preset")
         if preset in ("swiss", "swiss_knockout") and not data.get("rounds"):
-            self.add_error("rounds", "Say how many Swiss rounds.")
+            self.add_error("rounds", gettext("Say how many Swiss rounds."))
         if preset == "groups_knockout" and not data.get("groups"):
-            self.add_error("groups", "Say how many groups.")
+            self.add_error("groups", gettext("Say how many groups."))
         if preset in ("swiss_knockout", "groups_knockout") and not data.get("top"):
-            self.add_error("top", "Say how many teams go through.")
+            self.add_error("top", gettext("Say how many teams go through."))
         return data
 
     def rules(self) -> dict[str, Any]:
@@ -214,48 +231,49 @@ class NewEvening(MatchFormatFields, TiebreakFields):
 
 
 FORMATS = [
-    (Stage.Format.SWISS.value, "Swiss"),
-    (Stage.Format.ROUND_ROBIN.value, "round robin"),
-    (Stage.Format.DOUBLE_ROUND_ROBIN.value, "double round robin"),
-    (Stage.Format.GROUPS.value, "round-robin groups"),
-    (Stage.Format.SINGLE_ELIMINATION.value, "single elimination"),
-    (Stage.Format.DOUBLE_ELIMINATION.value, "double elimination"),
-]
+    (code, words.STAGE_FORMATS[code])
+    for code in (
+        Stage.Format.SWISS, Stage.Format.ROUND_ROBIN, Stage.Format.DOUBLE_ROUND_ROBIN,
+        Stage.Format.GROUPS, Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION,
+    )
+]  # fmt: skip
 
 
 class StageForm(MatchFormatFields, TiebreakFields):
     """One stage's settings, for adding a stage or editing one that has not started."""
 
-    name = forms.CharField(max_length=200, label="Name")
-    format = forms.ChoiceField(choices=FORMATS, label="Format")
-    rounds = _int("Swiss rounds", low=1, high=99, required=False)
-    groups = _int("Groups", low=1, high=64, required=False)
+    name = forms.CharField(max_length=200, label=_("Name"))
+    format = forms.ChoiceField(choices=FORMATS, label=_("Format"))
+    rounds = _int(_("Swiss rounds"), low=1, high=99, required=False)
+    groups = _int(_("Groups"), low=1, high=64, required=False)
     entry = forms.ChoiceField(
-        choices=Stage.Entry.choices, label="Its teams",
-        help_text="A later stage can take the top N of the stage before it.",
+        choices=desk_words.choices(desk_words.ENTRIES), label=_("Its teams"),
+        help_text=_("A later stage can take the top N of the stage before it."),
     )  # fmt: skip
-    entry_count = _int("N (of the top N)", low=1, high=4096, required=False)
-    seeding = forms.ChoiceField(choices=Stage.Seeding.choices, label="Seeding")
-    mode = forms.ChoiceField(choices=MODES, label="How matches are recorded", help_text=MODE_HELP)
-    confirmation = forms.ChoiceField(
-        choices=CONFIRMATIONS, label="Who confirms an entered deal", help_text=CONFIRMATION_HELP
+    entry_count = _int(_("N (of the top N)"), low=1, high=4096, required=False)
+    seeding = forms.ChoiceField(choices=desk_words.choices(desk_words.SEEDINGS), label=_("Seeding"))
+    mode = forms.ChoiceField(
+        choices=MODES, label=_("How matches are recorded"), help_text=MODE_HELP
     )
-    points_win = _int("Match points for a win", low=0, high=100)
-    points_draw = _int("for a draw", low=0, high=100)
-    points_loss = _int("for a loss", low=0, high=100)
-    points_bye = _int("for a bye", low=0, high=100)
-    third_place = forms.BooleanField(required=False, label="Third-place match (single elim.)")
+    confirmation = forms.ChoiceField(
+        choices=CONFIRMATIONS, label=_("Who confirms an entered deal"), help_text=CONFIRMATION_HELP
+    )
+    points_win = _int(_("Match points for a win"), low=0, high=100)
+    points_draw = _int(_("for a draw"), low=0, high=100)
+    points_loss = _int(_("for a loss"), low=0, high=100)
+    points_bye = _int(_("for a bye"), low=0, high=100)
+    third_place = forms.BooleanField(required=False, label=_("Third-place match (single elim.)"))
     grand_final_reset = forms.BooleanField(
-        required=False, label="Grand final reset (double elimination)"
+        required=False, label=_("Grand final reset (double elimination)")
     )
     late_entry = forms.BooleanField(
-        required=False, label="Swiss: a team checked in late joins the next round"
+        required=False, label=_("Swiss: a team checked in late joins the next round")
     )
     start_matches = forms.BooleanField(
-        required=False, label="Start each match when its round is published"
+        required=False, label=_("Start each match when its round is published")
     )
     review_draw = forms.BooleanField(
-        required=False, label="Knockout: review the draw before it is published"
+        required=False, label=_("Knockout: review the draw before it is published")
     )
 
     SETTINGS = ("name", "format", "rounds", "groups", "entry", "entry_count", "seeding", "mode",

@@ -248,48 +248,56 @@ class Decide(DealResult):
 
 
 CORRECTION_KINDS = [
-    (matchlog.Kind.DEAL_CORRECTED.value, "Correct a deal's result"),
-    (matchlog.Kind.DEAL_VOIDED.value, "Void a deal"),
-    (matchlog.Kind.SCORE_ADJUSTED.value, "Adjust the score (a penalty or a bonus)"),
-    (matchlog.Kind.MATCH_FORFEITED.value, "Record a forfeit"),
+    (matchlog.Kind.DEAL_CORRECTED.value, gettext_lazy("Correct a deal's result")),
+    (matchlog.Kind.DEAL_VOIDED.value, gettext_lazy("Void a deal")),
+    (matchlog.Kind.SCORE_ADJUSTED.value, gettext_lazy("Adjust the score (a penalty or a bonus)")),
+    (matchlog.Kind.MATCH_FORFEITED.value, gettext_lazy("Record a forfeit")),
 ]
 
 
 class Correction(Command):
     """A director's correction of a match: what kind, which deal or team, and the reason."""
 
-    kind = forms.ChoiceField(choices=CORRECTION_KINDS, label="Correction")
-    deal = forms.IntegerField(min_value=1, required=False, label="Deal number")
+    kind = forms.ChoiceField(choices=CORRECTION_KINDS, label=gettext_lazy("Correction"))
+    deal = forms.IntegerField(min_value=1, required=False, label=gettext_lazy("Deal number"))
     points_a = forms.IntegerField(min_value=0, max_value=100, required=False)
     points_b = forms.IntegerField(min_value=0, max_value=100, required=False)
     sweeps_a = forms.CharField(required=False, max_length=100)
     sweeps_b = forms.CharField(required=False, max_length=100)
     team = forms.TypedChoiceField(coerce=int, required=False, choices=[(0, ""), (1, "")])
-    amount = forms.IntegerField(required=False, label="Points (negative: a penalty)")
-    reason = forms.CharField(max_length=500, label="Reason (kept in the match's history)")
+    amount = forms.IntegerField(required=False, label=gettext_lazy("Points (negative: a penalty)"))
+    reason = forms.CharField(
+        max_length=500, label=gettext_lazy("Reason (kept in the match's history)")
+    )
     confirm = forms.BooleanField(
         required=False,
-        label="I have seen what it changes: apply it even though later rounds "
-        "were built on this result",
+        label=gettext_lazy(
+            "I have seen what it changes: apply it even though later rounds "
+            "were built on this result"
+        ),
     )
 
     def __init__(self, *args: Any, teams: tuple[str, str], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["points_a"].label = f"Card points of {teams[0]}"
-        self.fields["points_b"].label = f"Card points of {teams[1]}"
-        self.fields["sweeps_a"].label = f"Sweeps of {teams[0]} (values, e.g. 50, 50)"
-        self.fields["sweeps_b"].label = f"Sweeps of {teams[1]} (values, e.g. 25, 50)"
+        self.fields["points_a"].label = _("Card points of %(team)s") % {"team": teams[0]}
+        self.fields["points_b"].label = _("Card points of %(team)s") % {"team": teams[1]}
+        self.fields["sweeps_a"].label = _("Sweeps of %(team)s (values, e.g. 50, 50)") % {
+            "team": teams[0]
+        }
+        self.fields["sweeps_b"].label = _("Sweeps of %(team)s (values, e.g. 25, 50)") % {
+            "team": teams[1]
+        }
         team = self.fields["team"]
         assert isinstance(team, forms.ChoiceField)
         team.choices = [(0, teams[0]), (1, teams[1])]
-        self.fields["team"].label = "Team"
+        self.fields["team"].label = _("Team")
 
     @staticmethod
     def _sweeps(text: str) -> list[int]:
         values = [v.strip() for v in text.replace(";", ",").split(",") if v.strip()]
         # ASCII digits: str.isdigit() is true of "²" too, which int() refuses
         if not all(v.isascii() and v.isdigit() and len(v) <= 9 for v in values):
-            raise forms.ValidationError("Sweeps are whole numbers separated by commas: 50, 25.")
+            raise forms.ValidationError(_("Sweeps are whole numbers separated by commas: 50, 25."))
         return [int(v) for v in values]
 
     def clean(self) -> dict[str, Any]:
@@ -303,11 +311,14 @@ class Correction(Command):
         }
         for name in need.get(kind or "", ()):
             if data.get(name) in (None, ""):
-                self.add_error(name, "Needed for this correction.")
+                self.add_error(name, _("Needed for this correction."))
         if kind == matchlog.Kind.DEAL_CORRECTED:
             a, b = data.get("points_a"), data.get("points_b")
             if a is not None and b is not None and a + b != 100:
-                self.add_error("points_b", f"The card points must add up to 100: {a} + {b}.")
+                self.add_error(
+                    "points_b",
+                    _("The card points must add up to 100: %(a)s + %(b)s.") % {"a": a, "b": b},
+                )
             for side in "ab":
                 try:
                     data[f"sweep_values_{side}"] = self._sweeps(data.get(f"sweeps_{side}") or "")

@@ -525,10 +525,10 @@ def _author(actor: int | None, players: dict[int, str], names: dict[int, str]) -
     """Return who entered a result, by their player's name if they play, else their account's
     full name (never its user name: tournaments.display_names), else "the score-keeper"."""
     if actor is None:
-        return "the score-keeper"
+        return _("the score-keeper")
     if actor < 0:  # a team's private link (its team is the line's side)
-        return "the team's link"
-    return players.get(actor) or names.get(actor) or "the score-keeper"
+        return _("the team's link")
+    return players.get(actor) or names.get(actor) or _("the score-keeper")
 
 
 def entry_lines(match: Match, state: matchlog.MatchState) -> list[EntryLine]:
@@ -609,8 +609,10 @@ def deal_versions(
     teams = (match.team0.name, match.team1.name)
     found = [
         (
-            f"entry {line.entry.number} by {line.by}"
-            + (f" ({line.side_name})" if line.side_name else ""),
+            _("entry %(entry)s by %(by)s (%(side)s)")
+            % {"entry": line.entry.number, "by": line.by, "side": line.side_name}
+            if line.side_name
+            else _("entry %(entry)s by %(by)s") % {"entry": line.entry.number, "by": line.by},
             list(line.entry.points),
             [list(s) for s in line.entry.sweeps],
         )
@@ -625,8 +627,14 @@ def deal_versions(
         entry_side = entered.get(r["entry"])
         if side is None and entry_side is not None:
             side = 1 - entry_side
-        who = f"{teams[side]}'s version" if side is not None else "the rejecting version"
-        found.append((f"{who} (rejecting entry {r['entry']})", r["points"], r["sweeps"]))
+        if side is not None:
+            label = _("%(team)s's version (rejecting entry %(entry)s)") % {
+                "team": teams[side],
+                "entry": r["entry"],
+            }
+        else:
+            label = _("the rejecting version (rejecting entry %(entry)s)") % {"entry": r["entry"]}
+        found.append((label, r["points"], r["sweeps"]))
     versions = []
     for label, points, sweeps in found:
         counted = [_sweep_fields(rules, list(s)) for s in sweeps]

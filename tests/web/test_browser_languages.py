@@ -1,7 +1,8 @@
 """The phone pages in Hindi and in Urdu (right to left) in a real browser (Debian's Chromium)
 at 390 pixels: a team's entry of a deal, the other team's confirmation, and the seat page of
-a digital match, each with ``<html lang dir>`` right, no sideways scroll, and nothing axe
-finds against the WCAG 2.2 AA rules."""
+a digital match, and the desk's new evening (its form, then its mistakes), each with
+``<html lang dir>`` right, no sideways scroll, and nothing axe finds against the WCAG 2.2 AA
+rules."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ SAID = {
         "hand": "आपके पत्ते",
         "pause": "अपडेट रोकें",
         "resume": "अपडेट फिर शुरू करें",
+        "new": "नई शाम",
+        "make": "शाम बनाएँ",
     },
     "ur": {
         "send": "ڈیل 1 بھیجیں",
@@ -32,6 +35,8 @@ SAID = {
         "hand": "آپ کے پتے",
         "pause": "اپ ڈیٹ روکیں",
         "resume": "اپ ڈیٹ دوبارہ شروع کریں",
+        "new": "نئی شام",
+        "make": "شام بنائیں",
     },
 }
 DIRECTION = {"hi": "ltr", "ur": "rtl"}
@@ -165,3 +170,26 @@ def test_the_wall_reads_right_to_left_in_urdu_at_1280_px_and_nothing_overflows(
     assert cell["left"] - 1 <= box["left"] and box["right"] <= cell["right"] + 1
     found = wcag_violations(wall)
     assert not found, found
+
+
+@pytest.mark.parametrize("language", ["hi", "ur"])
+def test_the_desks_new_evening_reads_right_in_hindi_and_urdu(
+    browser: Browser, live_server: Any, live_club: Club, contexts: list[Any], language: str
+) -> None:
+    """The director, on a phone asking for Hindi or Urdu, opens the new evening's form and
+    sends it without a name: the form and its mistakes read right at 390 pixels."""
+    said = SAID[language]
+    desk = _phone(browser, contexts, language)
+    desk.goto(f"{live_server.url}/login/")
+    desk.locator("input[name=username]").fill("director")
+    desk.locator("input[name=password]").fill("director")
+    desk.locator("input[name=password]").press("Enter")
+    desk.wait_for_load_state()
+    desk.goto(f"{live_server.url}/desk/new/")
+    expect(desk.get_by_role("heading", level=1)).to_have_text(said["new"])
+    _looks_right(desk, language, "the new evening")
+    desk.locator("input[name=name]").fill("")
+    desk.get_by_role("button", name=said["make"]).click()
+    summary = desk.locator("[data-error-summary]")
+    expect(summary).to_be_focused()
+    _looks_right(desk, language, "the new evening's mistakes")

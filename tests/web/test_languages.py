@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import html
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,11 +19,13 @@ import pytest
 from django.conf import settings
 from django.utils.translation.template import templatize
 
-from competition.models import Registration
+from competition import services as competition
+from competition.models import Registration, Round, Stage
 from seasons.models import ClubSeasons, Season
+from tests.competition.test_cut_ties import tied_cut
 from tournaments import links
 from tournaments.models import Club as ClubRow
-from tournaments.models import Match, Player, Team
+from tournaments.models import Match, Player, Team, Tournament
 from tournaments.services import match_create
 from web import catalogs
 
@@ -95,6 +98,20 @@ MARKED_TEMPLATES = [
     "invite_closed.html",
     "_field.html",
     "_fields.html",
+    # the desk's evening: its home, a new evening, the tournament's desk, a stage, a round,
+    # a match's review and correction, the cut, the confirmation step, teams in bulk
+    "desk_home.html",
+    "desk_new.html",
+    "desk.html",
+    "desk_stage.html",
+    "_desk_match_fields.html",
+    "desk_round.html",
+    "desk_match.html",
+    "_correction.html",
+    "_cut.html",
+    "desk_cut.html",
+    "desk_confirm.html",
+    "desk_teams_preview.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems, the
 #: services' refusals)
@@ -149,6 +166,12 @@ MARKED_MODULES = [
     "tournaments/invites.py",
     "tournaments/privacy.py",
     "tournaments/models.py",
+    "web/desk_words.py",
+    "web/views/desk/home.py",
+    "web/views/desk/tournament.py",
+    "web/views/desk/stages.py",
+    "web/views/desk/rounds.py",
+    "web/views/desk/matches.py",
 ]
 #: a placeholder (printf's, or a script's {name}) or an HTML tag: a translation keeps exactly
 #: the ones its source has
@@ -973,3 +996,143 @@ def test_the_desks_team_club_season_and_account_pages_show_no_english(
         if found := _english_left(_scanned(name, page), allowed):
             left[name] = found
     assert not left, (language, left)
+
+
+# --- no English left on the desk's evening pages ---------------------------------------------
+
+#: the words of the director's account name, shown in the header ("Sign out director", in the
+#: page's language) as it was typed, and the names of the example line the teams' bulk
+#: registration gives in its help ("Aces: Asha & Bilal": names are never translated)
+DIRECTOR = {"director", "aces", "asha", "bilal"}
+
+
+def _director(club: Club, language: str) -> CommittingClient:
+    """The director, signed in, on a browser whose person chose ``language``."""
+    desk = _phone(language)
+    desk.force_login(club.users["director"])
+    return desk
+
+
+def _evening_desk_pages(club: Club) -> list[tuple[str, str, dict[str, str] | None]]:
+    """The desk's evening pages of an evening, each as (name, address, what to post or None):
+    the desk's home, a new evening, the tournament's desk, a new stage and a pending stage's
+    form, the published round, a score match with a deal entered, the cut of a knockout that
+    waits for the stage before, and the confirmation asked before a stage is removed."""
+    director = club.users["director"]
+    knockout = competition.stage_create(
+        actor=director, tournament=club.tournament, name="Antim Daur",
+        format="single_elimination", entry="top", entry_count=2, seeding="standings",
+        mode="score",
+    )  # fmt: skip
+    score = club.matches[0]
+    entering = CommittingClient()
+    entering.get(_link(club, score.team0))
+    entering.post(
+        f"/keep/{score.pk}/enter/",
+        {"expected_seq": Match.objects.get(pk=score.pk).last_seq, "client_id": "desk-entry",
+         "points_a": "60", "points_b": "40", "sweeps_a": "1", "sweeps_b": "0"},
+    )  # fmt: skip
+    slug = club.tournament.slug
+    return [
+        ("desk-home", "/desk/", None),
+        ("new-evening", "/desk/new/", None),
+        ("desk", f"/desk/{slug}/", None),
+        ("stage-new", f"/desk/{slug}/stages/new/", None),
+        ("stage-edit", f"/desk/{slug}/stages/{knockout.pk}/edit/", None),
+        ("round", f"/desk/{slug}/rounds/{club.round.pk}/", None),
+        ("match", f"/desk/{slug}/matches/{score.pk}/", None),
+        ("cut-waiting", f"/desk/{slug}/stages/{knockout.pk}/cut/", None),
+        ("remove-stage", f"/desk/{slug}/stages/{knockout.pk}/remove/", {}),
+    ]
+
+
+def _tied_cut_pages() -> tuple[set[str], list[tuple[str, Callable[[], str]]]]:
+    """A Swiss whose two losers tie across the knockout's cut (tests/competition's), its
+    names made no English words: the words of its names, and its pages as (name, what
+    gives its address, taking a step first where one is needed): the desk with the tie
+    waiting, the cut page with its forms, then, the lot drawn, the cut decided and the
+    knockout's draft bracket, with the standings that decided who is in."""
+    cut = tied_cut("lang-cut")
+    t = cut.club.tournament
+    Tournament.objects.filter(pk=t.pk).update(name="Basant Kup")
+    Stage.objects.filter(pk=cut.swiss.pk).update(name="Pehla Daur")
+    Stage.objects.filter(pk=cut.knockout.pk).update(name="Antim Daur")
+    for i, (team, name) in enumerate(zip(cut.club.teams, ["Sher", "Baaz", "Chakor", "Hiran"],
+                                         strict=True)):  # fmt: skip
+        Team.objects.filter(pk=team.pk).update(name=name)
+        Player.objects.filter(pk=team.first_player_id).update(name=f"Ravi {i}")
+        Player.objects.filter(pk=team.second_player_id).update(name=f"Meera {i}")
+    organizer = cut.club.organizer
+    cut_page = f"/desk/{t.slug}/stages/{cut.knockout.pk}/cut/"
+
+    def decided() -> str:
+        competition.cut_draw_lot(actor=organizer, stage=cut.knockout, tie=cut.key)
+        competition.stage_start(actor=organizer, stage=cut.knockout)
+        return cut_page
+
+    def bracket() -> str:
+        first = Round.objects.filter(stage=cut.knockout).order_by("number").first()
+        assert first is not None and first.status == Round.Status.DRAFT
+        return f"/desk/{t.slug}/rounds/{first.pk}/"
+
+    names = {"basant", "kup", "pehla", "antim", "daur", "sher", "baaz", "chakor", "hiran",
+             "ravi", "meera", *re.findall(r"[a-z]+", organizer.get_username())}  # fmt: skip
+    return names, [
+        ("desk-tied", lambda: f"/desk/{t.slug}/"),
+        ("cut-tied", lambda: cut_page),
+        ("cut-decided", decided),
+        ("bracket-draft", bracket),
+    ]
+
+
+def _desk_english(
+    desk: CommittingClient, path: str, post: dict[str, str] | None, allowed: set[str]
+) -> tuple[str, list[str]]:
+    """Return a desk page (got, or posted ``post``) and the English words left on it."""
+    answer = desk.get(path) if post is None else desk.post(path, post)
+    assert answer.status_code == 200, (path, answer.status_code)
+    page = answer.content.decode()
+    return page, _english_left(page, allowed)
+
+
+def test_the_scan_finds_english_on_the_english_evening_desk_pages(evening: Club) -> None:
+    """(the scan below proves something on the desk's pages too)"""
+    allowed = _names(evening) | KEPT_WORDS | DIRECTOR
+    desk = _director(evening, "en")
+    for name, path, post in _evening_desk_pages(evening):
+        _page, found = _desk_english(desk, path, post, allowed)
+        assert len(found) > 5, name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_desks_evening_pages_show_no_english_outside_names_and_numbers(
+    evening: Club, language: str
+) -> None:
+    allowed = _names(evening) | KEPT_WORDS | DIRECTOR
+    desk = _director(evening, language)
+    left: dict[str, list[str]] = {}
+    for name, path, post in _evening_desk_pages(evening):
+        page, found = _desk_english(desk, path, post, allowed)
+        assert _html_tag(page) == (language, "rtl" if language == "ur" else "ltr"), name
+        if found:
+            left[name] = found
+    assert not left, (language, left)
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_a_tie_at_the_cut_and_its_decision_show_no_english_but_in_english(
+    db: None, language: str
+) -> None:
+    """The desk with a tie waiting at the knockout's cut, the cut page with its forms, the
+    cut decided by a drawn lot and the knockout's draft bracket: in English the scan finds
+    English on each, in every other language none."""
+    names, pages = _tied_cut_pages()
+    desk = _phone(language)
+    desk.force_login(Tournament.objects.get(name="Basant Kup").organizer)
+    for name, address in pages:
+        page, found = _desk_english(desk, address(), None, names | KEPT_WORDS | DIRECTOR)
+        assert _html_tag(page)[0] == language, name
+        if language == "en":
+            assert len(found) > 5, name
+        else:
+            assert not found, (name, language, found)

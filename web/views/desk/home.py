@@ -10,6 +10,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import seep_core as sc
@@ -53,7 +54,8 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def _club_choices(request: HttpRequest) -> list[tuple[int, str]]:
     clubs = [(c.pk, c.name) for c in _clubs(request.user)]
-    return clubs or [(0, f"{request.user.get_username()}'s club (made now)")]
+    made = _("%(name)s's club (made now)") % {"name": request.user.get_username()}
+    return clubs or [(0, made)]
 
 
 def _defaults(request: HttpRequest) -> dict[str, object]:
@@ -97,13 +99,15 @@ def new_evening(request: HttpRequest) -> HttpResponse:
         request,
         form,
         make,
-        unchanged="Nothing was made",
+        unchanged=_("Nothing was made"),
         by=(competition_errors.CompetitionRefused, ClubRefused),
         fields=EVENING_FIELDS,
     )
     if tournament is None:
         return render(request, "web/desk_new.html", {"form": form}, status=status_of(form))
     messages.success(
-        request, f"{tournament.name} is made. Register its teams, then start its first stage."
+        request,
+        _("%(name)s is made. Register its teams, then start its first stage.")
+        % {"name": tournament.name},
     )
     return redirect(reverse("web:desk", args=[tournament.slug]) + "#teams")

@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import corrections
@@ -120,14 +120,14 @@ def decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         request.POST, rules=match.rules, teams=(match.team0.name, match.team1.name), prefix="decide"
     )
     if not form.is_valid():
-        messages.error(request, "Nothing was recorded: see the form.")
+        messages.error(request, _("Nothing was recorded: see the form."))
         return _match_page(request, t, match, decide=form, status=422)
     refused = append_command(request, match, K.DEAL_ENDED, form.payload(), form)
     if refused is not None:
         messages.error(request, plain_words(refused))
         match.refresh_from_db()
         return _match_page(request, t, match, decide=form, status=status_of(refused))
-    messages.success(request, "The deal's result is decided and counted.")
+    messages.success(request, _("The deal's result is decided and counted."))
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))
 
 
@@ -143,9 +143,10 @@ def confirm_entered(request: HttpRequest, match: Match, *, damaged: str, said: s
     )
     if refused is not None:
         messages.error(request, said + plain_words(refused))
+    elif said:
+        messages.success(request, said + _("the entry is confirmed and counted."))
     else:
-        done = "the entry is confirmed and counted."
-        messages.success(request, said + done if said else capfirst(done))
+        messages.success(request, _("The entry is confirmed and counted."))
     return True
 
 
@@ -154,7 +155,7 @@ def confirm_entered(request: HttpRequest, match: Match, *, damaged: str, said: s
 def confirm_entry(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A director confirms an entered result (no other team's phone at hand)."""
     _t, match = desk_match(request, slug, pk)
-    confirm_entered(request, match, damaged="Nothing was recorded: reload the page.")
+    confirm_entered(request, match, damaged=_("Nothing was recorded: reload the page."))
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))
 
 
@@ -169,7 +170,7 @@ def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t, match = desk_match(request, slug, pk)
     form = forms.Correction(request.POST, teams=(match.team0.name, match.team1.name), prefix="fix")
     if not form.is_valid():
-        messages.error(request, "Nothing was changed: see the form.")
+        messages.error(request, _("Nothing was changed: see the form."))
         return _match_page(request, t, match, correction=form, status=422)
     data = form.cleaned_data
     kind, payload = data["kind"], form.payload()
@@ -196,17 +197,19 @@ def correct(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except corrections.ConfirmationRequired as exc:
         messages.error(
             request,
-            "This correction changes a result a later round was built on. Look at what it "
-            "changes, tick the box to confirm, and apply it again.",
+            _(
+                "This correction changes a result a later round was built on. Look at what it "
+                "changes, tick the box to confirm, and apply it again."
+            ),
         )
         return _match_page(
             request, t, match, correction=form, preview=exc.preview, status=status_of(exc)
         )
     except store_errors.AppendRefused as exc:
-        messages.error(request, "Nothing was changed: " + plain_words(exc))
+        messages.error(request, _("Nothing was changed: %(why)s") % {"why": plain_words(exc)})
         return _match_page(request, t, match, correction=form, status=status_of(exc))
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
         return _match_page(request, t, match, correction=form, status=status_of(exc))
-    messages.success(request, "The correction is applied and recorded with its reason.")
+    messages.success(request, _("The correction is applied and recorded with its reason."))
     return redirect(reverse("web:desk-match", args=[slug, match.pk]))

@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import errors as competition_errors
@@ -21,7 +23,7 @@ from competition.models import Fixture, Round
 from competition.refusals import status_of
 from tournaments.models import Tournament
 
-from ... import forms
+from ... import desk_words, forms, words
 from ._common import back, confirm_first, refusal, refused, round_or_404
 from .stages import csv_cell
 
@@ -68,12 +70,17 @@ def _round_page(
                 round_=round_, fixtures=[row["fixture"] for row in explained]
             ),
             # a knockout's first round: the standings that decided who is in it
-            "cut": competition_reads.cut_explained(stage=round_.stage)
+            "cut": desk_words.cut_rows(competition_reads.cut_explained(stage=round_.stage))
             if round_.stage.elimination and round_.number == 1
             else [],
         },
         status=status,
     )
+
+
+def _round_words(round_: Round) -> str:
+    """Return a round's name as a sentence begins with it: "Round 2", "Semi-finals"."""
+    return capfirst(words.round_name(round_))
 
 
 @login_required
@@ -101,7 +108,7 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     swap_tables = forms.SwapTables(request.POST if what == "tables" else None)
     form: Any = swap_teams if what == "teams" else swap_tables
     if what not in ("teams", "tables") or not form.is_valid():
-        messages.error(request, "Nothing was changed: say what to swap.")
+        messages.error(request, _("Nothing was changed: say what to swap."))
         return _round_page(
             request, t, round_, swap_teams=swap_teams, swap_tables=swap_tables, status=422
         )
@@ -120,7 +127,7 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             )
     except competition_errors.DraftEditRefused as exc:
         messages.error(
-            request, "Not swapped: it breaks a pairing rule. Tick the box to swap anyway."
+            request, _("Not swapped: it breaks a pairing rule. Tick the box to swap anyway.")
         )
         return _round_page(
             request,
@@ -141,7 +148,12 @@ def round_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             swap_tables=swap_tables,
             status=status_of(exc),
         )
-    messages.success(request, "Swapped." + (" Note: " + "; ".join(problems) if problems else ""))
+    if problems:
+        messages.success(
+            request, _("Swapped. Note: %(problems)s") % {"problems": "; ".join(problems)}
+        )
+    else:
+        messages.success(request, _("Swapped."))
     return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
 
 
@@ -151,7 +163,10 @@ def round_publish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     _t, round_ = round_or_404(request, slug, pk)
     if refused(request, lambda: competition.round_publish(actor=request.user, round=round_)):
         return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
-    messages.success(request, f"{round_} is published: its matches are made.")
+    messages.success(
+        request,
+        _("%(round)s is published: its matches are made.") % {"round": _round_words(round_)},
+    )
     return back(slug, f"stage-{round_.stage_id}")
 
 
@@ -167,15 +182,20 @@ def round_discard(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     asked = confirm_first(
         request,
         tournament=t,
-        title=f"Discard the draft of {round_}?" + (" And pair it again?" if again else ""),
-        consequences=[
-            "Its pairings, and any edit made to them, are thrown away; no match was made yet.",
-            "A new draft is paired at once, from the same standings."
+        title=(
+            _("Discard the draft of %(round)s? And pair it again?")
             if again
-            else "Pair the round again when you are ready.",
+            else _("Discard the draft of %(round)s?")
+        )
+        % {"round": words.round_name(round_)},
+        consequences=[
+            _("Its pairings, and any edit made to them, are thrown away; no match was made yet."),
+            _("A new draft is paired at once, from the same standings.")
+            if again
+            else _("Pair the round again when you are ready."),
         ],
         fields={"again": "yes" if again else "no"},
-        button="Discard and pair again" if again else "Discard the draft",
+        button=_("Discard and pair again") if again else _("Discard the draft"),
         cancel=reverse("web:desk-round", args=[slug, round_.pk]),
     )
     if asked is not None:
@@ -186,9 +206,13 @@ def round_discard(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         refusal(request, exc)
         return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
     if new is not None:
-        messages.success(request, f"The draft was discarded and {new} paired again.")
+        messages.success(
+            request,
+            _("The draft was discarded and %(round)s paired again.")
+            % {"round": words.round_name(new)},
+        )
         return redirect(reverse("web:desk-round", args=[slug, new.pk]))
-    messages.success(request, "The draft was discarded.")
+    messages.success(request, _("The draft was discarded."))
     return back(slug, f"stage-{round_.stage_id}")
 
 
@@ -201,24 +225,42 @@ def round_unpublish(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     asked = confirm_first(
         request,
         tournament=t,
-        title=f"Unpublish {'the bracket of ' + round_.stage.name if whole else round_}?",
+        title=(
+            _("Unpublish the bracket of %(stage)s?") % {"stage": round_.stage.name}
+            if whole
+            else _("Unpublish %(round)s?") % {"round": words.round_name(round_)}
+        ),
         consequences=[
-            "Every match of "
-            + ("the bracket" if whole else "the round")
-            + " is called off: its log says so, and nobody can record anything in it.",
-            "Its pairings become a draft again, seen only by directors, to edit"
-            + ("" if whole else ", discard")
-            + " or publish anew (which makes new matches).",
-            "Refused, with nothing changed, if anything was recorded in any of its matches.",
+            _(
+                "Every match of the bracket is called off: its log says so, and nobody can "
+                "record anything in it."
+            )
+            if whole
+            else _(
+                "Every match of the round is called off: its log says so, and nobody can "
+                "record anything in it."
+            ),
+            _(
+                "Its pairings become a draft again, seen only by directors, to edit or publish "
+                "anew (which makes new matches)."
+            )
+            if whole
+            else _(
+                "Its pairings become a draft again, seen only by directors, to edit, discard "
+                "or publish anew (which makes new matches)."
+            ),
+            _("Refused, with nothing changed, if anything was recorded in any of its matches."),
         ],
-        button="Unpublish",
+        button=_("Unpublish"),
         cancel=reverse("web:desk-round", args=[slug, round_.pk]),
     )
     if asked is not None:
         return asked
     if not refused(request, lambda: competition.round_unpublish(actor=request.user, round=round_)):
         messages.success(
-            request, f"{capfirst(str(round_))} is a draft again: its matches were called off."
+            request,
+            _("%(round)s is a draft again: its matches were called off.")
+            % {"round": _round_words(round_)},
         )
     return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
 
@@ -233,7 +275,10 @@ def pairings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         f'attachment; filename="{t.slug}-{round_.stage.order}-round-{round_.number}.csv"'
     )
     writer = csv.writer(response)
-    writer.writerow(["table", "team a", "players a", "team b", "players b", "result"])
+    writer.writerow(
+        [pgettext("csv", "table"), pgettext("csv", "team a"), pgettext("csv", "players a"),
+         pgettext("csv", "team b"), pgettext("csv", "players b"), pgettext("csv", "result")]
+    )  # fmt: skip
     fixtures = Fixture.objects.filter(round=round_).select_related(
         "team_a__first_player", "team_a__second_player",
         "team_b__first_player", "team_b__second_player",
@@ -242,7 +287,8 @@ def pairings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         cells: list[Any] = [f.table or f.key]
         for team, source in ((f.team_a, f.source_a), (f.team_b, f.source_b)):
             if team is None:
-                cells += [csv_cell(source or ("bye" if f.result == "bye" else "")), ""]
+                bye = pgettext("csv", "bye") if f.result == "bye" else ""
+                cells += [csv_cell(source or bye), ""]
             else:
                 players = f"{team.first_player.name} & {team.second_player.name}"
                 cells += [csv_cell(team.name), csv_cell(players)]

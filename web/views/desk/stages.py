@@ -12,6 +12,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from competition import errors as competition_errors
@@ -21,7 +24,7 @@ from competition import services as competition
 from competition.models import Stage
 from tournaments.models import Tournament
 
-from ... import desk_forms
+from ... import desk_forms, desk_words, words
 from ...forms import ascii_id
 from ._common import (
     back,
@@ -59,11 +62,12 @@ def _stage_page(
             request,
             form,
             lambda: change(**form.settings()),
-            unchanged="Nothing was added" if stage is None else "Nothing was changed",
+            unchanged=_("Nothing was added") if stage is None else _("Nothing was changed"),
             fields=STAGE_FIELDS,
         )
         if saved is not None:
-            messages.success(request, f"{saved.name} is {'added' if stage is None else 'saved'}.")
+            said = _("%(stage)s is added.") if stage is None else _("%(stage)s is saved.")
+            messages.success(request, said % {"stage": saved.name})
             return back(t.slug, f"stage-{saved.pk}")
         status = status_of(form)
     context = {"tournament": t, "form": form, "stage": stage}
@@ -119,19 +123,20 @@ def stage_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     asked = confirm_first(
         request,
         tournament=t,
-        title=f"Remove {stage.name}?",
+        title=_("Remove %(stage)s?") % {"stage": stage.name},
         consequences=[
-            f"{stage.name} and its settings are removed; the stages after it move up one.",
-            "It has no round yet, so no pairing or result is lost.",
+            _("%(stage)s and its settings are removed; the stages after it move up one.")
+            % {"stage": stage.name},
+            _("It has no round yet, so no pairing or result is lost."),
         ],
-        button=f"Remove {stage.name}",
+        button=_("Remove %(stage)s") % {"stage": stage.name},
         cancel=reverse("web:desk", args=[slug]) + f"#stage-{stage.pk}",
     )
     if asked is not None:
         return asked
     if refused(request, lambda: competition.stage_remove(actor=request.user, stage=stage)):
         return back(slug, f"stage-{stage.pk}")
-    messages.success(request, f"{stage.name} is removed.")
+    messages.success(request, _("%(stage)s is removed.") % {"stage": stage.name})
     return back(slug, "stages")
 
 
@@ -142,34 +147,43 @@ def _ask_start(request: HttpRequest, t: Tournament, stage: Stage) -> HttpRespons
     if stage.status != Stage.Status.PENDING or not absent:
         return None  # nothing to ask (a stage started already is refused in words)
     names = ", ".join(team.name for team in absent)
-    one = len(absent) == 1
-    them = "it" if one else "them"
-    title = (
-        f"1 team registered is not checked in: {names} — start without it?"
-        if one
-        else f"{len(absent)} teams registered are not checked in: {names} — start without them?"
+    count, said = len(absent), {"names": names, "stage": stage.name, "count": len(absent)}
+    title = ngettext(
+        "%(count)s team registered is not checked in: %(names)s — start without it?",
+        "%(count)s teams registered are not checked in: %(names)s — start without them?",
+        count,
     )
     if stage.format == Stage.Format.SWISS and stage.late_entry:
-        later = (
-            f"Checked in later, {'it joins' if one else 'each joins'} {stage.name} at its next "
-            "round not yet published, with 0 points (the rounds before are not theirs)."
+        later = ngettext(
+            "Checked in later, it joins %(stage)s at its next round not yet published, with 0 "
+            "points (the rounds before are not theirs).",
+            "Checked in later, each joins %(stage)s at its next round not yet published, with 0 "
+            "points (the rounds before are not theirs).",
+            count,
         )
     else:
-        later = (
-            f"{stage.name} cannot take {them} once it starts: checked in later, {them} can play "
-            "only in a later stage that takes the registered teams."
+        later = ngettext(
+            "%(stage)s cannot take it once it starts: checked in later, it can play only in a "
+            "later stage that takes the registered teams.",
+            "%(stage)s cannot take them once it starts: checked in later, they can play only "
+            "in a later stage that takes the registered teams.",
+            count,
         )
     return confirm_first(
         request,
         tournament=t,
-        title=title,
+        title=title % said,
         consequences=[
-            f"{stage.name} starts with the teams checked in; {names} will not play in it.",
-            later,
-            f"To have {them} play, cancel and check {them} in first.",
+            _("%(stage)s starts with the teams checked in; %(names)s will not play in it.") % said,
+            later % said,
+            ngettext(
+                "To have it play, cancel and check it in first.",
+                "To have them play, cancel and check them in first.",
+                count,
+            ),
         ],
         fields={"without": ",".join(str(team.pk) for team in absent)},
-        button=f"Start {stage.name} without {them}",
+        button=ngettext("Start %(stage)s without it", "Start %(stage)s without them", count) % said,
         cancel=reverse("web:desk", args=[t.slug]) + "#teams",
         # confirmed for the teams the page named: one more not checked in since is asked about
         confirmed=request.POST.get("confirmed") == "yes"
@@ -195,16 +209,20 @@ def stage_command(request: HttpRequest, slug: str, pk: int, command: str) -> Htt
             if asked is not None:
                 return asked
             competition.stage_start(actor=request.user, stage=stage, not_checked_in=_named(request))
-            messages.success(request, f"{stage.name} has started.")
+            messages.success(request, _("%(stage)s has started.") % {"stage": stage.name})
             first = stage.round_set.order_by("number").first()
             if first is not None:  # a bracket is drawn at its start: its first round, to review
                 return redirect(reverse("web:desk-round", args=[slug, first.pk]))
         elif command == "pair":
             round_ = competition.round_pair(actor=request.user, stage=stage)
-            messages.success(request, f"{round_} of {stage.name} is paired, as a draft.")
+            messages.success(
+                request,
+                _("%(round)s of %(stage)s is paired, as a draft.")
+                % {"round": capfirst(words.round_name(round_)), "stage": stage.name},
+            )
             return redirect(reverse("web:desk-round", args=[slug, round_.pk]))
         else:
-            messages.error(request, "Nothing was changed: choose a stage's button.")
+            messages.error(request, _("Nothing was changed: choose a stage's button."))
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
     return back(slug, f"stage-{stage.pk}")
@@ -222,11 +240,12 @@ def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     ties = [
         {
             "key": tie.key,
-            "place": tie.place,
+            "place": desk_words.place(tie.rank, tie.group),
             "rank": tie.rank,
             "through": tie.through,
             "teams": [(team, names.get(team, str(team))) for team in tie.teams],
-            "decided": competition.decision_words(tie.decision) if tie.decision else "",
+            "names": desk_words.names([names.get(team, str(team)) for team in tie.teams]),
+            "decided": desk_words.decision(tie.decision) if tie.decision else "",
             "order": [names.get(team, str(team)) for team in tie.decision.order]
             if tie.decision
             else [],
@@ -240,7 +259,7 @@ def stage_cut(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         {
             "tournament": t,
             "stage": stage,
-            "cut": rows,
+            "cut": desk_words.cut_rows(rows),
             "ties": ties,
             "decidable": stage.status == Stage.Status.PENDING
             and previous is not None
@@ -261,19 +280,21 @@ def stage_cut_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         if how == "lot":
             decision = competition.cut_draw_lot(actor=request.user, stage=stage, tie=tie)
-            messages.success(request, f"The lot is drawn: {competition.decision_words(decision)}.")
+            messages.success(
+                request, _("The lot is drawn: %(how)s.") % {"how": desk_words.decision(decision)}
+            )
         elif how == "order":
             given = request.POST.getlist("order")
             order = [ascii_id(value) for value in given]
             if not given or None in order:
-                messages.error(request, "Nothing was decided: choose a team for each place.")
+                messages.error(request, _("Nothing was decided: choose a team for each place."))
                 return cut_page
             decision = competition.cut_set_order(
                 actor=request.user, stage=stage, tie=tie, order=order
             )
-            messages.success(request, "The order is set: the cut takes it.")
+            messages.success(request, _("The order is set: the cut takes it."))
         else:
-            messages.error(request, "Nothing was decided: draw a lot or set an order.")
+            messages.error(request, _("Nothing was decided: draw a lot or set an order."))
     except competition_errors.CompetitionRefused as exc:
         refusal(request, exc)
     return cut_page
@@ -296,8 +317,10 @@ def standings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     writer = csv.writer(response)
     names = [name for name, _ in rows[0].tiebreaks] if rows else list(stage.tiebreaks or [])
     writer.writerow(
-        ["group", "rank", "team", "points", "played", "won", "drawn", "lost", "byes",
-         *[n.replace("_", " ") for n in names]]
+        [pgettext("csv", "group"), pgettext("csv", "rank"), pgettext("csv", "team"),
+         pgettext("csv", "points"), pgettext("csv", "played"), pgettext("csv", "won"),
+         pgettext("csv", "drawn"), pgettext("csv", "lost"), pgettext("csv", "byes"),
+         *[desk_words.said(desk_words.TIEBREAKS, n) for n in names]]
     )  # fmt: skip
     for r in rows:
         writer.writerow(

@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import selectors as competition_reads
@@ -19,7 +21,7 @@ from tournaments.clubs import club_members, name_key
 from tournaments.models import Team, Tournament
 from tournaments.reads import consistent_read
 
-from ... import desk_forms, forms
+from ... import desk_forms, desk_words, forms
 from ._common import back, refused, tournament_or_404
 from .matches import review_queue
 
@@ -52,11 +54,12 @@ def team_rows(tournament: Tournament) -> list[dict[str, Any]]:
         )
     ):
         if withdrawn is not None:
-            status = "withdrawn"
+            status = pgettext("a team", "withdrawn")
         elif checked_in is not None:
-            status = "checked in " + timezone.localtime(checked_in).strftime("%H:%M")
+            at = timezone.localtime(checked_in).strftime("%H:%M")
+            status = pgettext("a team", "checked in %(at)s") % {"at": at}
         else:
-            status = "registered"
+            status = pgettext("a team", "registered")
         rows.append(
             {
                 "seed": seed or "",
@@ -167,9 +170,18 @@ def _undecided_cut_ties(stages: list[Stage]) -> dict[int, list[str]]:
         )
         return {
             stage.pk: [
-                f"{' and '.join(names[team] for team in tie.teams)} are level on everything at "
-                f"{tie.place}, and {tie.through} of them go{'es' if tie.through == 1 else ''} "
-                "through"
+                ngettext(
+                    "%(teams)s are level on everything at %(place)s, and %(through)s of them "
+                    "goes through.",
+                    "%(teams)s are level on everything at %(place)s, and %(through)s of them "
+                    "go through.",
+                    tie.through,
+                )
+                % {
+                    "teams": desk_words.names([names[team] for team in tie.teams]),
+                    "place": desk_words.place(tie.rank, tie.group),
+                    "through": tie.through,
+                }
                 for tie in found.undecided
             ]
         }
@@ -185,5 +197,5 @@ def notice_resolve(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         Notice.objects.select_related("stage__tournament"), pk=pk, stage__tournament=t
     )
     if not refused(request, lambda: competition.notice_resolve(actor=request.user, notice=notice)):
-        messages.success(request, "The notice is marked as dealt with.")
+        messages.success(request, _("The notice is marked as dealt with."))
     return back(slug, "notices")
