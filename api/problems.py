@@ -176,6 +176,22 @@ def _refusal_extra(exc: Exception) -> dict[str, Any]:
     }
 
 
+def _refusal_detail(refused: Any) -> str:
+    """A refusal's detail in the request's language. The store's refusals are made in pure
+    Python (``tournaments.errors``: no Django there, so no translation), so the three a client
+    meets in the course of play are said again here; every other refusal carries its words."""
+    if isinstance(refused, store.StaleSequence):
+        return _("expected_seq %(expected)s is stale: the match is at seq %(current)s") % {
+            "expected": refused.expected_seq,
+            "current": refused.current_seq,
+        }
+    if isinstance(refused, store.IdempotencyKeyReused):
+        return _("this Idempotency-Key was used for a different request on this match")
+    if isinstance(refused, store.MatchNotFound):
+        return _("there is no match %(match)s") % {"match": repr(refused.match_id)}
+    return str(refused.message)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Turn any error a view raises into a problem response (RFC 9457)."""
     if isinstance(exc, Problem):
@@ -186,7 +202,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return problem_response(
             refusal.status,
             refused.code,
-            refused.message,
+            _refusal_detail(refused),
             headers={"Retry-After": "1"} if refusal.status == 503 else None,
             title=said(refusal.words),
             **_refusal_extra(exc),

@@ -139,6 +139,16 @@ def _site_language() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _no_kept_states() -> None:
+    """Each test starts with no match state kept in this process (``snapshots.recent``): a
+    rolled-back test gives its match ids again, and a state kept of an earlier test's match
+    of the same id, at a higher seq, made the next test's reads miss (one query more)."""
+    from tournaments.snapshots import recent
+
+    recent.clear()
+
+
+@pytest.fixture(autouse=True)
 def _eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
     """Run Celery tasks in-process, as the embedded default does, unless the test is `redis`.
 

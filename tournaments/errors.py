@@ -51,6 +51,7 @@ class StaleSequence(AppendRefused):
             f"expected_seq {expected_seq} is stale: the match is at seq {current_seq}",
             code="stale_expected_seq",
         )
+        self.expected_seq = expected_seq
         self.current_seq = current_seq
 
 
@@ -73,6 +74,7 @@ class MatchNotFound(AppendRefused):
 
     def __init__(self, match_id: object) -> None:
         super().__init__(f"there is no match {match_id!r}", code="match_not_found")
+        self.match_id = match_id
 
 
 class StoreUnavailable(AppendRefused):

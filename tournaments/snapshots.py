@@ -255,6 +255,13 @@ class RecentStates:
             if len(self._states) > self.SIZE:
                 self._states.popitem(last=False)
 
+    def clear(self) -> None:
+        """Forget every match: for a database whose ids start again (a test's, rolled back;
+        one restored from a backup), where a kept state of a higher seq than the log's would
+        stop this process from keeping the new ones (``keep`` takes it for a raced read)."""
+        with self._lock:
+            self._states.clear()
+
     def forget_row(self, match_id: int) -> None:
         """Keep the match's state, without the row held with it."""
         with self._lock:

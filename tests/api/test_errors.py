@@ -130,6 +130,25 @@ def test_a_stale_expected_seq_is_a_409_with_the_current_seq(league: League) -> N
         "stale_expected_seq",
     )
     assert problem["current_seq"] == 2
+    assert problem["detail"] == "expected_seq 1 is stale: the match is at seq 2"
+
+
+def test_the_stores_refusals_are_detailed_in_the_callers_language_their_codes_unchanged(
+    league: League,
+) -> None:
+    body = {"expected_seq": 1, "kind": "move_played", "payload": {"move": a_bid(league)}}
+    client = league.client("organizer_a")
+    stale = client.post(events_url(league), body, format="json", HTTP_ACCEPT_LANGUAGE="hi")
+    problem = assert_problem(stale, 409, "stale_expected_seq")
+    assert problem["detail"] == "expected_seq 1 पुराना है: मैच seq 2 पर है"
+    assert problem["current_seq"] == 2
+    body["expected_seq"] = 2
+    headers = {"HTTP_IDEMPOTENCY_KEY": "bid-ur", "HTTP_ACCEPT_LANGUAGE": "ur"}
+    assert client.post(events_url(league), body, format="json", **headers).status_code == 201
+    other = {**body, "expected_seq": 3, "payload": {"move": {"seat": 1, "action": "pass"}}}
+    reused = client.post(events_url(league), other, format="json", **headers)
+    problem = assert_problem(reused, 422, "idempotency_key_reused")
+    assert problem["detail"].startswith("یہ Idempotency-Key")
 
 
 def test_an_illegal_move_is_a_422_with_its_rule(league: League) -> None:

@@ -130,7 +130,7 @@ def test_a_late_check_in_is_told_the_round_it_joins_in_the_directors_language(
     director = club.client("director")
     director.cookies[settings.LANGUAGE_COOKIE_NAME] = "hi"
     page = director.post("/desk/friday/teams/act/", {"check_in": team("Wrens").pk}, follow=True)
-    assert "Wrens की हाज़िरी लग गई। Wrens Swiss में खेलती है।" in page.content.decode()
+    assert "Wrens का चेक-इन हो गया। Wrens Swiss में खेलती है।" in page.content.decode()
 
 
 def test_a_withdrawal_is_undone_by_its_button_until_its_forfeit_counts(
