@@ -13,6 +13,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 
 from competition.models import Round, Stage
@@ -271,3 +272,21 @@ def test_no_log_line_carries_a_table_cards_key(desk: CommittingClient) -> None:
     written = log.getvalue()
     assert key not in written and "u" * 43 not in written
     assert "/tc/[redacted]/" in written
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("hi", "टेबल का एक फ़ोन, दोनों टीमों के लिए"),
+        ("ur", "ٹیبل کا ایک فون، دونوں ٹیموں کے لیے"),
+    ],
+)
+def test_the_table_cards_phone_speaks_the_phones_language(
+    desk: CommittingClient, language: str, said: str
+) -> None:
+    _t, _round, match, client = table_phone(desk)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(f"/table/{match.pk}/").content.decode()
+    assert said in page and "the table's one phone" not in page
+    wrong = send(client, match, "enter", **numbers(60, "1"))
+    assert "nothing was entered" not in words(wrong)  # the refusal in the phone's language too
