@@ -81,6 +81,11 @@ def test_a_table_cards_phone_enters_with_one_teams_code_and_confirms_with_the_ot
         table.get_by_text(f"Deal 1 confirmed by {match.team1.name} with their code.")
     ).to_be_visible()
     checked(table, "confirmed-390")
+    expect(table.get_by_text("This match is over: nothing more is entered")).to_be_visible()
+    late = signed_in(contexts, browser, base, None, PHONE)  # the card of a match played out
+    late.goto(url)
+    expect(late.get_by_text("This table card's match is over", exact=False)).to_be_visible()
+    checked(late, "over-390")
     with database():
         entered = MatchEvent.objects.get(match=match, kind="deal_entered")
         confirmed = MatchEvent.objects.get(match=match, kind="deal_confirmed")

@@ -24,7 +24,7 @@ from tournaments.verify import verify_match
 
 from .checks import check_html
 from .conftest import CommittingClient
-from .test_link_keys import the_log
+from .test_link_keys import planted, the_log
 from .test_one_phone import board, code_of
 from .test_team_links import desk, link_of, phone, published_evening
 
@@ -290,3 +290,17 @@ def test_the_table_cards_phone_speaks_the_phones_language(
     assert said in page and "the table's one phone" not in page
     wrong = send(client, match, "enter", **numbers(60, "1"))
     assert "nothing was entered" not in words(wrong)  # the refusal in the phone's language too
+
+
+def test_opening_a_table_card_gives_the_browser_a_new_session_id(desk: CommittingClient) -> None:
+    t, round_ = published_evening(desk)
+    match = Match.objects.filter(tournament=t).order_by("pk").first()
+    assert match is not None
+    client = CommittingClient()
+    fixed = planted(client)
+    assert client.get(table_cards(desk, t, round_)[match.pk]).status_code == 302
+    assert client.cookies[settings.SESSION_COOKIE_NAME].value != fixed
+    assert client.get(f"/table/{match.pk}/").status_code == 200  # the phone holds the link
+    attacker = CommittingClient()
+    attacker.cookies[settings.SESSION_COOKIE_NAME] = fixed
+    assert attacker.get(f"/table/{match.pk}/").status_code == 404  # the planted id holds nothing
