@@ -164,7 +164,11 @@ def test_confirming_needs_the_other_teams_code_and_the_log_names_both_teams(
     assert ended.payload["points"] == [65, 35]
     match.refresh_from_db()
     assert verify_match(match) == []
-    assert "One phone: the table plays on its table card's phone" in board(desk, t, match)
+    said = board(desk, t, match)
+    assert "One phone: the table plays on its table card's phone" in said
+    # the table card's phone is the table's phone of both teams: both heard from
+    assert f"{match.team0.name} less than a minute ago" in said
+    assert f"{match.team1.name} less than a minute ago" in said
 
 
 def test_a_table_phone_that_guesses_is_locked_out(desk: CommittingClient) -> None:
