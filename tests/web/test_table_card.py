@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,7 +34,11 @@ __all__ = ["desk"]  # the fixture, used by name
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache() -> None:
+def fresh_cache() -> Iterator[None]:
+    """A clean cache before each test, and after it: the table page writes last heard times
+    (kept in the cache by match id), which a later test's match of the same id would read."""
+    cache.clear()
+    yield
     cache.clear()
 
 
