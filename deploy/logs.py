@@ -7,10 +7,11 @@ message header (``before_task_publish``), and the worker puts it back in the con
 the task runs (``task_prerun``), so the worker's lines carry it too, with the task's id and
 name. A task sent by a task (the catch-up sending projections) passes the id on.
 
-No line carries a key: the paths that hold one (a team's link, ``/l/<key>/``, and a club's
-invitation, ``/invite/<key>/``) are written ``/l/[redacted]/`` (``redact``), by a filter on
-every handler (``KeyRedaction``: the message, its arguments and the extra fields) and by
-the formatters themselves (what a record drags along: a request's repr, a traceback).
+No line carries a key: the paths that hold one (a team's link, ``/l/<key>/``, a table card's,
+``/tc/<key>/``, and a club's invitation, ``/invite/<key>/``) are written ``/l/[redacted]/``
+(``redact``), by a filter on every handler (``KeyRedaction``: the message, its arguments and
+the extra fields) and by the formatters themselves (what a record drags along: a request's
+repr, a traceback).
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ _STANDARD = frozenset(
 
 
 #: a key-bearing path segment, after a slash, a space, a quote or the start: the key is the
-#: segment after ``l/`` or ``invite/`` (a path, a full URL, a request line, a request's repr)
-_KEY_PATH = re.compile(r"""(^|[/\s'"(=\[])(l|invite)/(?!\[redacted\])[^/\s?#'"<>\\]+""")
+#: segment after ``l/``, ``tc/`` (a table card) or ``invite/`` (a path, a full URL, a request
+#: line, a request's repr)
+_KEY_PATH = re.compile(r"""(^|[/\s'"(=\[])(l|tc|invite)/(?!\[redacted\])[^/\s?#'"<>\\]+""")
 REDACTED = "[redacted]"
 
 

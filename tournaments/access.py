@@ -55,6 +55,9 @@ class LinkActor:
     #: the other team's link whose phone it confirmed on, with this team's code (one phone a
     #: table): its appends record that phone's link too (``matchlog.link_via``)
     on_phone: int | None = None
+    #: the match whose table card's phone it spoke on, with this team's code (one phone a
+    #: table, opened from the table card): its appends say so (``matchlog.link_via``)
+    on_table: int | None = None
     pk = None
     is_authenticated = False  # not a signed-in user: directors' and keepers' checks say no
     is_superuser = False

@@ -143,6 +143,26 @@ def code_confirmer(*, phone: LinkActor, match: Match, code: str) -> LinkActor:
     side = phone.side_in(match)
     if side is None:
         raise NotPermitted("this team's link does not play in this match", code="not_your_match")
+    found = _judge(match=match, code=code, phone_side=side, own_side=side)
+    return LinkActor(found.pk, found.team_id, match.tournament_id, on_phone=phone.link_id)
+
+
+def code_author(*, match: Match, code: str, refused_side: int | None = None) -> LinkActor:
+    """Return the actor that speaks with ``code`` on the phone of ``match``'s table card (a
+    table link, which acts for no team): the live link of the team whose card prints the
+    code, on the table's phone. ``refused_side``: the team whose code may not speak here (the
+    team that entered the deal being confirmed), refused as ``own_code`` and not counted.
+    Judged as ``code_confirmer`` judges: the same row lock, count and lock-out, on the same
+    table (a wrong code on the table card's phone counts with those on a team's phone)."""
+    found = _judge(match=match, code=code, phone_side=None, own_side=refused_side)
+    return LinkActor(found.pk, found.team_id, match.tournament_id, on_table=match.pk)
+
+
+def _judge(*, match: Match, code: str, phone_side: int | None, own_side: int | None) -> TeamLink:
+    """Return the live link of ``match``'s team whose card prints ``code``, or refuse it
+    (``CodeRefused``): the table locked out of codes; ``own_side``'s code (not counted); any
+    other code (counted, the last try locks the table out). ``phone_side``: the team whose
+    phone it was typed on (None: the table card's phone), which the board names."""
     teams = {match.team0_id: 0, match.team1_id: 1}
     live = TeamLink.objects.filter(team_id__in=teams, revoked_at__isnull=True)
     found = next((link for link in live if code_matches(link, code)), None)
@@ -151,12 +171,12 @@ def code_confirmer(*, phone: LinkActor, match: Match, code: str) -> LinkActor:
         row = _row(match.pk)
         if row.locked_at is not None:
             judged = "locked"
-        elif found is not None and teams[found.team_id] == side:
+        elif found is not None and teams[found.team_id] == own_side:
             judged = "own"  # not counted: the phone's own card, not a guess
         else:
             judged = "right" if found is not None else "wrong"
             row.one_phone_at = row.one_phone_at or now
-            row.one_phone_side = side
+            row.one_phone_side = phone_side
             if found is not None:  # the wrong ones before it forgiven
                 row.code_failures = 0
             else:
@@ -178,7 +198,7 @@ def code_confirmer(*, phone: LinkActor, match: Match, code: str) -> LinkActor:
             code="own_code",
         )
     if found is not None:
-        return LinkActor(found.pk, found.team_id, match.tournament_id, on_phone=phone.link_id)
+        return found
     left = max(0, CODE_TRIES - row.code_failures)
     if left == 0:
         raise CodeRefused(

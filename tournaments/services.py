@@ -318,7 +318,7 @@ def _via(actor: Any, match: Match, via: str) -> str:
     if isinstance(actor, LinkActor):
         side = actor.side_in(match)
         assert side is not None  # _authorize refused a link of neither team
-        return matchlog.link_via(side, actor.link_id, actor.on_phone)
+        return matchlog.link_via(side, actor.link_id, actor.on_phone, actor.on_table)
     if via.startswith(matchlog.LINK_VIA):  # only a link's own append may say so
         return f"not-{via}"[:40]
     return via

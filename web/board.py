@@ -78,6 +78,8 @@ class TablePhonesNow:
     failures: int  # wrong codes typed since the last right one
     silent: bool  # heard from before, and not for ``phones.SILENT_AFTER``
     silent_minutes: int = 0
+    #: the table plays on the phone its table card opened (codes typed there, for no team)
+    on_table_card: bool = False
 
     @property
     def alerts(self) -> list[str]:
@@ -111,6 +113,7 @@ def _phones_now(row: TablePhones | None, teams: tuple[str, str], now: datetime) 
         row.code_failures,
         silent,
         int((now - last).total_seconds() // 60) if silent and last is not None else 0,
+        row.one_phone_at is not None and whose is None,
     )
 
 

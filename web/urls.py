@@ -11,7 +11,7 @@ from django.views.i18n import set_language
 
 from .views import calendar as club_calendar
 from .views import exports as csv_files
-from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, wall
+from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, table, wall
 from .views import offline as phone_app
 from .views import share as sharing
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
@@ -119,6 +119,12 @@ tournament_desk = [
     path("matches/<int:pk>/confirm/", matches.confirm_entry, name="desk-confirm"),
     path("matches/<int:pk>/correct/", matches.correct, name="desk-correct"),
     path("matches/<int:pk>/seats/release/", desk_links.seat_release, name="desk-seat-release"),
+    path("matches/<int:pk>/table-card/", desk_links.table_card, name="desk-table-card"),
+]
+table_pages = [
+    path("", table.table_page, name="table"),
+    path("enter/", table.table_enter, name="table-enter"),
+    path("confirm/", table.table_confirm, name="table-confirm"),
 ]
 
 urlpatterns = [
@@ -142,6 +148,9 @@ urlpatterns = [
     path("t/<slug:slug>/", include(tournament_pages)),
     path("m/<int:pk>/", include(match_sheets)),
     path("l/<str:key>/", links.open_link, name="team-link"),
+    # a round's table card: the table's match on one phone, for no team (codes speak)
+    path("tc/<str:key>/", table.open_table, name="table-link"),
+    path("table/<int:pk>/", include(table_pages)),
     # the language switch on every page: a form, no script (Django's view keeps it in a cookie)
     path("language/", set_language, name="set-language"),
     path("keep/", keeper.index, name="keep"),

@@ -24,7 +24,8 @@ REQUEST_DIGEST = (
 VIA = (
     'How the command came in, hashed with it when set: "token:<id>", "session", "admin", '
     '"team-link:<side>:<link id>" (followed by ":code-on:<link id>" when the team confirmed '
-    "with its card's code on the other team's phone), "
+    "with its card's code on the other team's phone, or \":code-on:table-<match id>\" when it "
+    "spoke with its card's code on the phone of the match's table card), "
     '"unpublish"; "" for the server.'
 )
 HASH = "sha256 of the previous event's hash and this event's fields (docs/events.md)."

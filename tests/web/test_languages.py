@@ -112,6 +112,8 @@ MARKED_TEMPLATES = [
     "desk_cut.html",
     "desk_confirm.html",
     "desk_teams_preview.html",
+    "_table_card.html",
+    "table_phone.html",
 ]
 #: the Python modules whose words are marked (the phone pages', the words, the problems, the
 #: services' refusals)
@@ -144,6 +146,7 @@ MARKED_MODULES = [
     "web/views/desk/_common.py",
     "web/views/invites.py",
     "web/views/privacy.py",
+    "web/views/table.py",
     # the refusals the services raise, and the model checks they pass on (docs/languages.md)
     "competition/services/_common.py",
     "competition/services/cut_decisions.py",

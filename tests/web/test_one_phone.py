@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -33,8 +34,10 @@ __all__ = ["desk"]  # the fixture, used by name
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache() -> None:
+def fresh_cache() -> Iterator[None]:
     cache.clear()  # last heard is throttled in the cache: each test starts unheard
+    yield
+    cache.clear()  # ... and leaves none: a later test's match of the same id would read it
 
 
 def code_of(desk: CommittingClient, t: Tournament, team: Team) -> str:

@@ -228,7 +228,8 @@ def test_the_cards_of_a_round_carry_each_tables_teams_and_their_links(
     html = page.content.decode()
     check_html(html)
     assert html.count('class="team-card"') == 10
-    assert html.count('<svg viewBox="') == 10  # a QR code a team, drawn here
+    assert html.count("data-table-card") == 5  # and a table card a table (its own test file)
+    assert html.count('<svg viewBox="') == 15  # a QR code a team and a table, drawn here
     for fixture in round_.fixtures.select_related("team_a", "team_b"):
         assert f"Table {fixture.table}" in html
     keys = set(re.findall(r"/l/([A-Za-z0-9_-]{43})/", html))

@@ -155,11 +155,16 @@ def link_side(author: int) -> int:
 ON_PHONE = ":code-on:"
 
 
-def link_via(side: int, link_id: int, on_phone: int | None = None) -> str:
+def link_via(
+    side: int, link_id: int, on_phone: int | None = None, on_table: int | None = None
+) -> str:
     """Return the ``via`` an append through a team's link records: ``team-link:<side>:<id>``,
     and ``:code-on:<the other link's id>`` when the team confirmed with its card's code on the
-    other team's phone (the author is still the side: ``author``)."""
+    other team's phone, or ``:code-on:table-<match id>`` when it spoke with its code on the
+    phone opened from the match's table card (the author is still the side: ``author``)."""
     via = f"{LINK_VIA}{side}:{link_id}"
+    if on_table is not None:
+        return f"{via}{ON_PHONE}table-{on_table}"
     return via if on_phone is None else f"{via}{ON_PHONE}{on_phone}"
 
 

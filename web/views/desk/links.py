@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from competition.selectors import tournament_at
-from tournaments import links, seats
+from tournaments import links, seats, tables
 from tournaments.access import is_director
 from tournaments.errors import SeatRefused
 from tournaments.models import Match, Team, Tournament
@@ -41,6 +41,21 @@ def _card(request: HttpRequest, t: Tournament, team: Team, key: str, code: str) 
         # the team's confirmation code, for a table that plays on the other team's phone
         "code": f"{code[:3]} {code[3:]}",
     }
+
+
+def _table_card(
+    request: HttpRequest, t: Tournament, match: Match | None, table: int | None
+) -> dict[str, Any] | None:
+    """The table card of ``match`` (a score match): the table's number, its two teams, and
+    its table link's address and QR code; None for a match with no table link."""
+    if match is None or match.mode != Match.Mode.SCORE or not tables.playing(match):
+        return None
+    key = tables.table_key(actor=request.user, match=match)
+    if key is None:
+        return None
+    url = absolute_url(request, reverse("web:table-link", args=[key]))
+    label = _("The table link of table %(table)s") % {"table": table or match.pk}
+    return {"match": match, "table": table, "url": url, "qr": qr_svg(url, label=label)}
 
 
 def _unreachable(request: HttpRequest) -> str | None:
@@ -121,7 +136,10 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     keys = links.team_links(actor=request.user, tournament=t)
     codes = links.team_codes(actor=request.user, tournament=t)
     tables = []
-    for fixture in round_.fixtures.select_related("team_a", "team_b").order_by("table", "key"):
+    fixtures = round_.fixtures.select_related(
+        "team_a", "team_b", "match__team0", "match__team1"
+    ).order_by("table", "key")
+    for fixture in fixtures:
         teams = [team for team in (fixture.team_a, fixture.team_b) if team is not None]
         if not teams:
             continue
@@ -129,6 +147,8 @@ def round_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             {
                 "table": fixture.table,
                 "cards": [_card(request, t, team, keys[team.pk], codes[team.pk]) for team in teams],
+                # the table's one phone: its match's table link (no team's code on it)
+                "table_card": _table_card(request, t, fixture.match, fixture.table),
             }
         )
     title = _("%(tournament)s: %(stage)s, %(round)s") % {
@@ -150,6 +170,26 @@ def _cards_page(
         "unreachable": _unreachable(request),
     }
     return render(request, "web/desk_cards.html", context)
+
+
+@login_required
+@require_GET
+def table_card(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A match's table card alone, to print again (a director): its table link, no code."""
+    t = tournament_or_404(request, slug)
+    found = pages.match_for_page(Match.objects.all())
+    match = get_object_or_404(found, pk=pk, tournament=t, mode=Match.Mode.SCORE)
+    links.team_links(actor=request.user, tournament=t)  # the teams' links first
+    fixture = getattr(match, "fixture", None)
+    table = getattr(fixture, "table", None)
+    card = _table_card(request, t, match, table)
+    if card is None:
+        raise Http404("no table card for a match that is over")
+    title = _("%(tournament)s: the card of table %(table)s") % {
+        "tournament": t.name,
+        "table": table or match.pk,
+    }
+    return _cards_page(request, t, title, [{"table": table, "cards": [], "table_card": card}])
 
 
 @login_required

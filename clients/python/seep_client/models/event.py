@@ -28,7 +28,8 @@ class Event:
             for an unkeyed or derived event.
         via (str): How the command came in, hashed with it when set: "token:<id>", "session", "admin", "team-
             link:<side>:<link id>" (followed by ":code-on:<link id>" when the team confirmed with its card's code on the
-            other team's phone), "unpublish"; "" for the server.
+            other team's phone, or ":code-on:table-<match id>" when it spoke with its card's code on the phone of the
+            match's table card), "unpublish"; "" for the server.
         hash_ (str): sha256 of the previous event's hash and this event's fields (docs/events.md).
         hidden (list[str] | Unset): Payload fields hidden from you (shown as null): this event's hash cannot be
             recomputed until they show (a deck, once its deal is over).

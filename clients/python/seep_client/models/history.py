@@ -21,7 +21,8 @@ class History:
         actor_name (None | str):
         via (str): How the command came in, hashed with it when set: "token:<id>", "session", "admin", "team-
             link:<side>:<link id>" (followed by ":code-on:<link id>" when the team confirmed with its card's code on the
-            other team's phone), "unpublish"; "" for the server.
+            other team's phone, or ":code-on:table-<match id>" when it spoke with its card's code on the phone of the
+            match's table card), "unpublish"; "" for the server.
         recorded_at (str): When it was recorded, as the hash chain writes it: ISO 8601 in UTC with microseconds and
             +00:00 (2026-05-01T19:04:05.123456+00:00).
         caused_by (int | None):
