@@ -180,15 +180,16 @@ def _refusal_detail(refused: Any) -> str:
     """A refusal's detail in the request's language. The store's refusals are made in pure
     Python (``tournaments.errors``: no Django there, so no translation), so the three a client
     meets in the course of play are said again here; every other refusal carries its words."""
-    if isinstance(refused, store.StaleSequence):
+    said = {name: getattr(refused, name, None) for name in ("expected_seq", "match_id")}
+    if isinstance(refused, store.StaleSequence) and said["expected_seq"] is not None:
         return _("expected_seq %(expected)s is stale: the match is at seq %(current)s") % {
-            "expected": refused.expected_seq,
+            "expected": said["expected_seq"],
             "current": refused.current_seq,
         }
     if isinstance(refused, store.IdempotencyKeyReused):
         return _("this Idempotency-Key was used for a different request on this match")
-    if isinstance(refused, store.MatchNotFound):
-        return _("there is no match %(match)s") % {"match": repr(refused.match_id)}
+    if isinstance(refused, store.MatchNotFound) and said["match_id"] is not None:
+        return _("there is no match %(match)s") % {"match": repr(said["match_id"])}
     return str(refused.message)
 
 

@@ -78,7 +78,8 @@ def heard(
 
     A write that changes what the director's board says of the table (a phone heard for the
     first time, or again after a minute or more, or a new number of unsent entries) changes
-    the board's tag (``board_tag``): the board's part is kept per version. A phone heard
+    the tag of what the board says of phones (``heard_tag``; not ``board_tag``, which the
+    phones' own pages follow too): the board's part is kept per version. A phone heard
     every few seconds changes nothing the board says, and leaves the board's kept part be."""
     if unsent is not None:
         unsent = max(0, min(unsent, MOST_UNSENT))
@@ -102,7 +103,8 @@ def heard(
     before = said if isinstance(said, tuple) else None
     unsent_now = unsent if unsent is not None else (before[1] if before else 0)
     if before is None or now.timestamp() - before[0] >= 60 or unsent_now != before[1]:
-        _board_changed(tournament_id)
+        changed = timezone.now().timestamp()  # when it changed, not when the phone was heard
+        cache.set(f"seep-table-heard-tag:{tournament_id}", changed, SAID_SECONDS)
     cache.set(said_key, (now.timestamp(), unsent_now), SAID_SECONDS)
 
 
@@ -115,6 +117,12 @@ def board_tag(tournament_id: int) -> str:
     again, or starts playing on one phone (read from the cache: no query; with the cache
     down the board shows it at its next minute)."""
     return str(cache.get(_board_key(tournament_id), 0))
+
+
+def heard_tag(tournament_id: int) -> str:
+    """Return what changes when the board's words about a table's phones change (heard for
+    the first time, again after a minute, unsent entries): a cache read, no query."""
+    return str(cache.get(f"seep-table-heard-tag:{tournament_id}", 0))
 
 
 def _board_changed(tournament_id: int) -> None:

@@ -286,7 +286,7 @@ class Organizer(Person):
         self.page.wait_for_url(re.compile(r"/rounds/\d+/cards/$"))
         narrow_enough(self.page)
         printed: dict[str, str] = {}
-        for card in self.page.locator(".team-card").all():
+        for card in self.page.locator(".team-card:not(.table-card)").all():
             team = card.locator("h2").inner_text().strip()
             url = card.locator(".card-url").inner_text().strip()
             assert url.startswith(f"{self.base}/l/"), url

@@ -592,7 +592,9 @@ def _english_left(page: str, allowed: set[str]) -> list[str]:
     reader = _Visible()
     reader.feed(page)
     english = _english_words()
-    seen = re.findall(r"[A-Za-z]{3,}", " ".join(reader.parts))
+    # an address is no words: a link's random key once read "WhEn" on a Bengali card
+    shown = re.sub(r"https?://\S+|/(?:l|tc)/[\w.-]+/?", " ", " ".join(reader.parts))
+    seen = re.findall(r"[A-Za-z]{3,}", shown)
     return sorted({w for w in seen if w.lower() in english and w.lower() not in allowed})
 
 

@@ -56,6 +56,7 @@ class CountVersion(forms.Command):
 def _version(t: Tournament) -> str:
     claims = seats.claims_tag(t.pk)  # a seat claimed or released changes the board too
     codes = phones.board_tag(t.pk)  # a table locked out of codes, or let try again, too
+    codes += "." + phones.heard_tag(t.pk)  # a phone heard first, again, or with unsent entries
     return f"b{pages.tournament_version(t)}-{claims}-{codes}-{int(time.time() // 60)}"
 
 
