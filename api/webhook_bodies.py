@@ -103,21 +103,15 @@ class PublishedFixture(serializers.Serializer):  # type: ignore[type-arg]
     result = serializers.CharField(allow_null=True, help_text=FIXTURE_RESULT)
 
 
-@extend_schema_serializer(deprecate_fields=["a", "b"])
-class FixtureBody(DeliveryBody):
-    """A fixture of a published round, as it is now (``match.made``, ``fixture.filled``)."""
-
+class _FixturePlace(serializers.Serializer):  # type: ignore[type-arg]
     stage = serializers.IntegerField()
     round = serializers.IntegerField(help_text="The round's number in its stage.")
     fixture = serializers.IntegerField()
-    table = serializers.IntegerField(allow_null=True)
-    key = serializers.CharField(allow_null=True)
-    sides = sides_field("fixture")
-    winner_side = serializers.IntegerField(allow_null=True, help_text=WINNER_SIDE)
-    a = serializers.IntegerField(allow_null=True, help_text="Deprecated: sides[0].id.")
-    b = serializers.IntegerField(allow_null=True, help_text="Deprecated: sides[1].id.")
-    match = serializers.IntegerField(allow_null=True)
-    result = serializers.CharField(allow_null=True, help_text=FIXTURE_RESULT)
+
+
+@extend_schema_serializer(deprecate_fields=["a", "b"])
+class FixtureBody(DeliveryBody, _FixturePlace, PublishedFixture):
+    """A fixture of a published round, as it is now (``match.made``, ``fixture.filled``)."""
 
 
 class RoundPublishedBody(DeliveryBody):
