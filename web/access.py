@@ -42,13 +42,6 @@ def visible_club_or_404(user: Any, slug: str) -> Club:
     return club
 
 
-def director_or_404(user: Any, tournament: Tournament) -> Tournament:
-    """Return the tournament if ``user`` directs it; anyone else finds no desk there (404)."""
-    if not is_director(user, tournament):
-        raise Http404("no such desk")
-    return tournament
-
-
 def match_role(user: Any, match: Match, state: matchlog.MatchState) -> str | None:
     """Return what ``user`` is at ``match``: director, score-keeper, seated player, or None.
 
