@@ -17,10 +17,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from competition import refusals
 from tournaments import errors as store_errors
+from tournaments import phones
 from tournaments.models import Match, MatchEvent
 from tournaments.services import match_append_event
 
@@ -136,3 +138,73 @@ def refused_json(match: Match, message: str, status: int, **more: Any) -> JsonRe
         {"ok": False, "message": message, "retry": status == 503, **more, "last_seq": head},
         status=status,
     )
+
+
+# --- what the phones' forms share: the teams as a form shows them, errors and codes in words
+
+
+def reader_order(mine: int | None) -> tuple[int, int]:
+    """The match's two sides in the reader's order: their own team first."""
+    return (1, 0) if mine == 1 else (0, 1)
+
+
+def columns(
+    form: forms.DealResult | forms.Reject | None, teams: tuple[str, str], mine: int | None
+) -> list[dict[str, Any]]:
+    """The two teams as a form shows them: the reader's own team first, marked, so "our
+    points" typed in the first box are always the reader's team's (the fields keep their
+    names: ``_a`` is the match's first team, ``_b`` its second)."""
+    shown = []
+    for index in reader_order(mine):
+        letter = "ab"[index]
+        column: dict[str, Any] = {"letter": letter, "name": teams[index], "mine": index == mine}
+        if form is not None:
+            for field in ("points", "sweeps", "first"):
+                name = f"{field}_{letter}"
+                column[field] = form[name] if name in form.fields else None
+        shown.append(column)
+    return shown
+
+
+def form_errors(form: Any) -> str:
+    """A form's errors as one sentence: its own, then each field's with its label."""
+    errors = [str(e) for e in form.non_field_errors()]
+    for name, field_errors in form.errors.items():
+        if name != "__all__":
+            label = form.fields[name].label or name
+            errors.extend(f"{label}: {e}" for e in field_errors)
+    return " ".join(errors)
+
+
+#: a confirmation code refused, in words the person holding the phone understands
+CODE_PLAIN = {
+    "own_code": gettext_lazy(
+        "That is your own team's code: the other team types the code printed on its own card."
+    ),
+    "codes_locked": gettext_lazy(
+        "This phone has typed too many wrong codes: it takes none now. Ask the director to let "
+        "it try again, or the other team confirms on its own phone."
+    ),
+    "not_your_match": gettext_lazy("This phone does not act for a team of this match."),
+}
+
+
+def code_words(exc: phones.CodeRefused) -> str:
+    """A refused code in words: a wrong one with the tries left before the lock-out."""
+    if exc.tries_left is None:
+        return str(CODE_PLAIN.get(exc.code, CODE_PLAIN["not_your_match"]))
+    if exc.tries_left == 0:
+        return str(
+            _(
+                "That is not the other team's code, and this phone has typed too many wrong "
+                "codes: it takes none now. Ask the director to let it try again, or the other "
+                "team confirms on its own phone."
+            )
+        )
+    return ngettext(
+        "That is not the other team's code: nothing was confirmed. Check the code on their "
+        "card: %(left)d more try before this phone is locked out of codes.",
+        "That is not the other team's code: nothing was confirmed. Check the code on their "
+        "card: %(left)d more tries before this phone is locked out of codes.",
+        exc.tries_left,
+    ) % {"left": exc.tries_left}

@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from competition import selectors as competition_reads
@@ -34,7 +34,7 @@ from tournaments.access import directed_tournaments
 from tournaments.models import Match
 from tournaments.reads import consistent_read
 
-from .. import forms, pages
+from .. import commands, forms, pages
 from .. import links as team_links
 from ..access import DIRECTOR, PLAYER, SCOREKEEPER, match_role, side_of
 from ..announce import keep_words
@@ -145,32 +145,12 @@ def _next_for(team_id: int, tournament_id: int) -> dict[str, Any]:
     return competition_reads.team_now(team_id=team_id)
 
 
-def _reader_order(mine: int | None) -> tuple[int, int]:
-    """The match's two sides in the reader's order: their own team first."""
-    return (1, 0) if mine == 1 else (0, 1)
-
-
-def _columns(
-    form: forms.DealResult | forms.Reject | None, teams: tuple[str, str], mine: int | None
-) -> list[dict[str, Any]]:
-    """The two teams as a form shows them: the reader's own team first, marked, so "our
-    points" typed in the first box are always the reader's team's (the fields keep their
-    names: ``_a`` is the match's first team, ``_b`` its second)."""
-    columns = []
-    for index in _reader_order(mine):
-        letter = "ab"[index]
-        column: dict[str, Any] = {"letter": letter, "name": teams[index], "mine": index == mine}
-        if form is not None:
-            for field in ("points", "sweeps", "first"):
-                name = f"{field}_{letter}"
-                column[field] = form[name] if name in form.fields else None
-        columns.append(column)
-    return columns
-
-
 def _in_order(values: Any, teams: tuple[str, str], mine: int | None) -> list[dict[str, Any]]:
     """A pair of per-team values (points, sweeps...) as the reader's columns order them."""
-    return [{"name": teams[i], "mine": i == mine, "value": values[i]} for i in _reader_order(mine)]
+    return [
+        {"name": teams[i], "mine": i == mine, "value": values[i]}
+        for i in commands.reader_order(mine)
+    ]
 
 
 def _team_words(side: int | None, mine: int | None, teams: tuple[str, str]) -> str:
@@ -245,7 +225,7 @@ def _context(
                     "sweeps": line.entry.sweeps[i],
                     "total": line.entry.total[i],
                 }
-                for i in _reader_order(side)
+                for i in commands.reader_order(side)
             ],
             "answerable": line in answerable,
         }
@@ -298,9 +278,9 @@ def _context(
         "standing": _standing(progress, teams, side),
         "deals": list(scoring.deal_results(match=match)),
         "entry_form": entry_form,
-        "columns": _columns(entry_form, teams, side),
+        "columns": commands.columns(entry_form, teams, side),
         "reject_form": reject_form,
-        "reject_columns": _columns(reject_form, teams, side),
+        "reject_columns": commands.columns(reject_form, teams, side),
         "client_id": client_id,
         "rejected": _rejections(match) if state.disputed else [],
         "confirmed": confirmed,
@@ -311,7 +291,9 @@ def _context(
         "settle": [] if ended else settle_options(state, me, teams),
         "codes_locked": codes_locked,
         # the other team's numbers on this phone: its own team first, as it reads them
-        "code_columns": [] if code_form is None else _columns(code_form, teams, 1 - (side or 0)),
+        "code_columns": []
+        if code_form is None
+        else commands.columns(code_form, teams, 1 - (side or 0)),
         # a table that plays on one phone shows the code box open; two phones, folded away
         "one_phone": table is not None and table.one_phone_at is not None,
     }
@@ -478,15 +460,6 @@ def _refused(
     return _keep_page(request, match, context, status=code)
 
 
-def _form_errors(form: Any) -> str:
-    errors = [str(e) for e in form.non_field_errors()]
-    for name, field_errors in form.errors.items():
-        if name != "__all__":
-            label = form.fields[name].label or name
-            errors.extend(f"{label}: {e}" for e in field_errors)
-    return " ".join(errors)
-
-
 def team_command(
     view: Callable[[HttpRequest, Match, matchlog.MatchState], HttpResponse],
 ) -> Callable[..., HttpResponse]:
@@ -513,7 +486,7 @@ def enter(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Htt
     teams = (match.team0.name, match.team1.name)
     form = forms.DealResult(request.POST, rules=match.rules, teams=teams)
     if not form.is_valid():
-        return _refused(request, match, _form_errors(form), entry_form=form)
+        return _refused(request, match, commands.form_errors(form), entry_form=form)
     confirmation = state.confirmation
     kind = K.DEAL_ENDED if confirmation == matchlog.Confirmation.NONE else K.DEAL_ENTERED
     deal = state.deal_no + 1
@@ -607,7 +580,7 @@ def answer(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Ht
         return _refused(request, match, _("Choose whether you confirm or reject the result."))
     if not form.is_valid():
         reject_form = form if isinstance(form, forms.Reject) else None
-        return _refused(request, match, _form_errors(form), reject_form=reject_form)
+        return _refused(request, match, commands.form_errors(form), reject_form=reject_form)
     data = form.cleaned_data
     deal = state.deal_no + 1
     if action == "confirm":
@@ -622,40 +595,6 @@ def answer(request: HttpRequest, match: Match, state: matchlog.MatchState) -> Ht
         reject_form = form if isinstance(form, forms.Reject) else None
         return _refused(request, match, plain_words(refused), refused, reject_form=reject_form)
     return _done(request, match, done)
-
-
-#: a confirmation code refused, in words the person holding the phone understands
-CODE_PLAIN = {
-    "own_code": gettext_lazy(
-        "That is your own team's code: the other team types the code printed on its own card."
-    ),
-    "codes_locked": gettext_lazy(
-        "This phone has typed too many wrong codes: it takes none now. Ask the director to let "
-        "it try again, or the other team confirms on its own phone."
-    ),
-    "not_your_match": gettext_lazy("This phone does not act for a team of this match."),
-}
-
-
-def _code_words(exc: phones.CodeRefused) -> str:
-    """A refused code in words: a wrong one with the tries left before the lock-out."""
-    if exc.tries_left is None:
-        return str(CODE_PLAIN.get(exc.code, CODE_PLAIN["not_your_match"]))
-    if exc.tries_left == 0:
-        return str(
-            _(
-                "That is not the other team's code, and this phone has typed too many wrong "
-                "codes: it takes none now. Ask the director to let it try again, or the other "
-                "team confirms on its own phone."
-            )
-        )
-    return ngettext(
-        "That is not the other team's code: nothing was confirmed. Check the code on their "
-        "card: %(left)d more try before this phone is locked out of codes.",
-        "That is not the other team's code: nothing was confirmed. Check the code on their "
-        "card: %(left)d more tries before this phone is locked out of codes.",
-        exc.tries_left,
-    ) % {"left": exc.tries_left}
 
 
 def _on_this_phone_with_code(
@@ -673,13 +612,13 @@ def _on_this_phone_with_code(
     codes at the limit). ``said``: what is told once it is done (``%(deal)d``, ``%(team)s``)."""
     phone = team_links.acting_for(request, match)
     if phone is None:  # a signed-in player's or a director's phone: no code to take
-        return _refused(request, match, str(CODE_PLAIN["not_your_match"]))
+        return _refused(request, match, str(commands.CODE_PLAIN["not_your_match"]))
     try:
         other = phones.code_confirmer(phone=phone, match=match, code=form.cleaned_data["code"])
     except phones.CodeRefused as exc:
-        return _refused(request, match, _code_words(exc), exc)
+        return _refused(request, match, commands.code_words(exc), exc)
     except store_errors.NotPermitted as exc:  # a link of neither team
-        return _refused(request, match, str(CODE_PLAIN["not_your_match"]), exc)
+        return _refused(request, match, str(commands.CODE_PLAIN["not_your_match"]), exc)
     refused = append_command(request, match, kind, payload, form, other)
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused)
@@ -695,7 +634,7 @@ def confirm_with_code(
     the other team's card (one phone a table)."""
     form = forms.CodeConfirm(request.POST)
     if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
+        return _refused(request, match, commands.form_errors(form))
     payload = {"entry": form.cleaned_data["entry"]}
     said = _("Deal %(deal)d confirmed by %(team)s with their code.")
     return _on_this_phone_with_code(request, match, state, form, K.DEAL_CONFIRMED, payload, said)
@@ -709,7 +648,7 @@ def enter_with_code(request: HttpRequest, match: Match, state: matchlog.MatchSta
     teams = (match.team0.name, match.team1.name)
     form = forms.CodeEntry(request.POST, rules=match.rules, teams=teams)
     if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
+        return _refused(request, match, commands.form_errors(form))
     said = _("Deal %(deal)d entered by %(team)s with their code.")
     return _on_this_phone_with_code(
         request, match, state, form, K.DEAL_ENTERED, form.payload(), said
@@ -723,7 +662,7 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
     match, _state, _role = match_and_role(request, pk)
     form = forms.Command(request.POST)
     if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
+        return _refused(request, match, commands.form_errors(form))
     refused = append_command(request, match, K.MATCH_STARTED, {}, form)
     if refused is not None:
         return _refused(request, match, plain_words(refused), refused)
@@ -810,7 +749,7 @@ def _settle(
 ) -> HttpResponse:
     form = forms.Answer(request.POST)
     if not form.is_valid():
-        return _refused(request, match, _form_errors(form))
+        return _refused(request, match, commands.form_errors(form))
     payload = {"entry": form.cleaned_data["entry"], "deal": state.deal_no + 1}
     refused = append_command(request, match, kind, payload, form, _actor(request, match, state))
     if refused is not None:

@@ -36,9 +36,9 @@ from tournaments.reads import consistent_read
 from .. import forms
 from ..access import kept_by_nobody, key_in_address
 from ..clubtime import use_club_time
-from ..commands import append_command, plain_words, status_code
+from ..commands import append_command, code_words, columns, form_errors, plain_words, status_code
 from ..heard import heard_from
-from .keeper import OVER, SETTLE_PLAIN, _code_words, _columns, _form_errors
+from .keeper import OVER, SETTLE_PLAIN
 
 K = matchlog.Kind
 SESSION_KEY = "table_links"
@@ -193,7 +193,7 @@ def _page(
         "waiting": waiting,
         "locked": locked,
         "entry_form": entry_form,
-        "columns": _columns(entry_form, teams, None),
+        "columns": columns(entry_form, teams, None),
         "rules": entry_form.rules,
         "deal_no": state.deal_no + 1,
         "deals": list(scoring.deal_results(match=match)),
@@ -221,7 +221,7 @@ def _refused(
 def _entry_code_words(exc: phones.CodeRefused) -> str:
     """A code refused on entering, in words: a wrong one with the tries left."""
     if exc.tries_left is None or exc.tries_left == 0:
-        return _code_words(exc)
+        return code_words(exc)
     return ngettext(
         "That is neither team's code: nothing was entered. Check the code on your team's "
         "card: %(left)d more try before this table's phone is locked out of codes.",
@@ -238,7 +238,7 @@ def table_enter(request: HttpRequest, match: Match, state: matchlog.MatchState) 
     teams = (match.team0.name, match.team1.name)
     form = forms.CodeEntry(request.POST, rules=match.rules, teams=teams)
     if not form.is_valid():
-        return _refused(request, match, _form_errors(form), status=400, entry_form=form)
+        return _refused(request, match, form_errors(form), status=400, entry_form=form)
     try:
         author = phones.code_author(match=match, code=form.cleaned_data["code"])
     except phones.CodeRefused as exc:
@@ -268,7 +268,7 @@ def table_confirm(request: HttpRequest, match: Match, state: matchlog.MatchState
     """Confirm the entry waiting with the code of the team that did not enter it."""
     form = forms.CodeConfirm(request.POST)
     if not form.is_valid():
-        return _refused(request, match, _form_errors(form), status=400)
+        return _refused(request, match, form_errors(form), status=400)
     number = form.cleaned_data["entry"]
     entry = next((e for e in state.entries if e.number == number), None)
     if entry is None:
@@ -284,7 +284,7 @@ def table_confirm(request: HttpRequest, match: Match, state: matchlog.MatchState
                 "it with the code printed on its own card."
             )
             return _refused(request, match, words)
-        return _refused(request, match, _code_words(exc))
+        return _refused(request, match, code_words(exc))
     refused = append_command(request, match, K.DEAL_CONFIRMED, {"entry": number}, form, author)
     if refused is not None:
         return _refused(request, match, plain_words(refused), status=status_code(refused))
