@@ -35,9 +35,9 @@ from .models import Match, TablePhones, TeamLink
 #: the most wrong codes a table's phone may type (since the last right one) before it is
 #: locked out of codes until a director lets it try again
 CODE_TRIES = 5
-#: a team's phone is written down as heard at most this often (the cache keeps it between)
+#: a team's phone is written down as heard at most this often (the cache keeps when it was)
 HEARD_EVERY = timedelta(seconds=20)
-#: how long the cache keeps what the board said of a phone (a miss only redraws the board)
+#: how long the cache keeps a phone's last write (a miss writes again and redraws the board)
 SAID_SECONDS = 6 * 3600
 #: a table whose match is being played and from whose phones nothing was heard for this long
 #: is flagged on the board as silent
@@ -84,10 +84,13 @@ def heard(
     if unsent is not None:
         unsent = max(0, min(unsent, MOST_UNSENT))
     key = f"seep-table-heard:{match_id}:{side}"
-    kept = cache.get(key)
-    if kept is not None and (unsent is None or kept == unsent):
-        return
+    kept = cache.get(key)  # (when, unsent) of the last write
+    when, unsent_before = kept if isinstance(kept, tuple) else (None, None)
     now = now or timezone.now()
+    unsent_now = unsent if unsent is not None else (unsent_before or 0)
+    since = None if when is None else now.timestamp() - when
+    if since is not None and since < HEARD_EVERY.total_seconds() and unsent_now == unsent_before:
+        return
     fields: dict[str, Any] = {f"heard{side}": now}
     if unsent is not None:
         fields[f"unsent{side}"] = unsent
@@ -96,16 +99,10 @@ def heard(
         with transaction.atomic():
             _row(match_id)
             TablePhones.objects.filter(match_id=match_id).update(**fields)
-    last = unsent if unsent is not None else (kept if kept is not None else 0)
-    cache.set(key, last, int(HEARD_EVERY.total_seconds()))
-    said_key = f"seep-table-heard-said:{match_id}:{side}"
-    said = cache.get(said_key)  # (when, unsent) of the write before, as the board says it
-    before = said if isinstance(said, tuple) else None
-    unsent_now = unsent if unsent is not None else (before[1] if before else 0)
-    if before is None or now.timestamp() - before[0] >= 60 or unsent_now != before[1]:
+    if since is None or since >= 60 or unsent_now != unsent_before:
         changed = timezone.now().timestamp()  # when it changed, not when the phone was heard
         cache.set(f"seep-table-heard-tag:{tournament_id}", changed, SAID_SECONDS)
-    cache.set(said_key, (now.timestamp(), unsent_now), SAID_SECONDS)
+    cache.set(key, (now.timestamp(), unsent_now), SAID_SECONDS)
 
 
 def _board_key(tournament_id: int) -> str:
