@@ -16,28 +16,25 @@ appended by the director, at the head of the log the board showed.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import matchlog, phones, seats
 from tournaments.models import Match, Tournament
-from tournaments.reads import consistent_read
 
 from ... import board, forms, pages
 from ...commands import append_command, plain_words
-from ..common import LIVE_SECONDS, POLL_MS, conditional
+from ..common import POLL_MS, conditional, live_part
 from ._common import tournament_or_404
 from .matches import confirm_entered, desk_match
 
@@ -66,24 +63,21 @@ TOKEN_SLOT = "@@csrf-token@@"
 
 
 def _part(request: HttpRequest, t: Tournament, version: str) -> str:
-    """Return the board's live part at ``version`` for this director: from the cache, or
-    rendered (and kept) with the token's slot, which is filled with this request's token."""
-    key = f"web:board:{t.pk}:{version}:{translation.get_language()}"
-    shared: str | None = cache.get(key)
-    if shared is None:
-        with consistent_read():
-            data = board.live_board(t)
+    """Return the board's live part at ``version`` for this director: kept as the public
+    pages' parts are (``common.live_part``: once a version and language), with the token's
+    slot, which is filled with this request's token."""
+
+    def shown(t: Tournament) -> dict[str, Any]:
         # each link's address from one reverse (a reverse a table costs milliseconds at 128)
         confirm = reverse("web:desk-board-confirm", args=[t.slug, 1])
-        context = {
-            "tournament": t,
-            "board": data,
+        return {
+            "board": board.live_board(t),
             "board_matches": confirm.removesuffix("1/confirm/"),
             "desk_matches": reverse("web:desk-match", args=[t.slug, 1]).removesuffix("1/"),
-            "csrf_token": TOKEN_SLOT,  # over the context processor's: the slot, not a token
+            "csrf_token": TOKEN_SLOT,  # for the forms' {% csrf_token %}: the slot, not a token
         }
-        shared = render_to_string("web/_board.html", context, request=request)
-        cache.set(key, shared, LIVE_SECONDS)
+
+    shared, _version = live_part(t, "web/_board.html", version, context=shown)
     return shared.replace(TOKEN_SLOT, get_token(request))
 
 
