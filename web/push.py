@@ -299,7 +299,7 @@ def _head_loader(pk: int) -> live.Loader:
 
 #: what a seat's part carries in its form's place of the viewer's CSRF token and client id:
 #: rendered once per change for the seat, each viewer's own filled in as it is sent
-CSRF_MARK = "push-csrf-token-of-the-viewer"
+CSRF_MARK = common.CSRF_MARK
 CLIENT_MARK = "push-client-id-of-the-viewer"
 
 

@@ -74,6 +74,11 @@ def conditional(
     return response
 
 
+#: what a part rendered once for many viewers carries in its forms' place of the viewer's CSRF
+#: token, each viewer's own filled in as it is sent (the director's board, a pushed seat part)
+CSRF_MARK = "push-csrf-token-of-the-viewer"
+
+
 def live_part(
     t: Tournament,
     template: str = "web/_live.html",

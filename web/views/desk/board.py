@@ -34,7 +34,7 @@ from tournaments.models import Match, Tournament
 
 from ... import board, forms, pages
 from ...commands import append_command, plain_words
-from ..common import POLL_MS, conditional, live_part
+from ..common import CSRF_MARK, POLL_MS, conditional, live_part
 from ._common import tournament_or_404
 from .matches import confirm_entered, desk_match
 
@@ -57,11 +57,6 @@ def _version(t: Tournament) -> str:
     return f"b{pages.tournament_version(t)}-{claims}-{codes}-{int(time.time() // 60)}"
 
 
-#: where a director's CSRF token goes in the board's part as the cache keeps it (no token is
-#: made of these characters: a masked token is letters and digits)
-TOKEN_SLOT = "@@csrf-token@@"
-
-
 def _part(request: HttpRequest, t: Tournament, version: str) -> str:
     """Return the board's live part at ``version`` for this director: kept as the public
     pages' parts are (``common.live_part``: once a version and language), with the token's
@@ -74,11 +69,11 @@ def _part(request: HttpRequest, t: Tournament, version: str) -> str:
             "board": board.live_board(t),
             "board_matches": confirm.removesuffix("1/confirm/"),
             "desk_matches": reverse("web:desk-match", args=[t.slug, 1]).removesuffix("1/"),
-            "csrf_token": TOKEN_SLOT,  # for the forms' {% csrf_token %}: the slot, not a token
+            "csrf_token": CSRF_MARK,  # for the forms' {% csrf_token %}: the mark, not a token
         }
 
     shared, _version = live_part(t, "web/_board.html", version, context=shown)
-    return shared.replace(TOKEN_SLOT, get_token(request))
+    return shared.replace(CSRF_MARK, get_token(request))
 
 
 @login_required
