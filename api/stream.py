@@ -37,7 +37,7 @@ from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from tournaments import live
+import live
 from tournaments import selectors as store
 from tournaments.models import Match, Tournament
 
@@ -251,7 +251,9 @@ def match_stream(request: HttpRequest, pk: int, heartbeat: float | None = None) 
 
     gone = "The match is gone."
     beat = heartbeat or RECHECK_SECONDS
-    return _stream(request, pk, admit, f"m{pk}", head, _events_after, gone, beat)
+    return _stream(
+        request, pk, admit, live.key(live.Topic.LOG, pk), head, _events_after, gone, beat
+    )
 
 
 def results_stream(request: HttpRequest, pk: int, heartbeat: float | None = None) -> HttpResponse:
@@ -267,4 +269,6 @@ def results_stream(request: HttpRequest, pk: int, heartbeat: float | None = None
 
     gone = "The tournament is gone."
     beat = heartbeat or RECHECK_SECONDS
-    return _stream(request, pk, admit_to_results, f"x{pk}", head, read, gone, beat)
+    return _stream(
+        request, pk, admit_to_results, live.key(live.Topic.HAPPENINGS, pk), head, read, gone, beat
+    )

@@ -9,7 +9,7 @@ process (``API_STREAMS_EMBEDDED``, default 4); one more is answered 503 ``stream
 (``Retry-After``). An idle stream sends a comment line every ``HEARTBEAT_SECONDS``: the
 server learns that a client went only when a write fails, and only then frees its thread.
 Changes made in this process reach the streams at once; changes made by another process (a
-second gunicorn worker) within the hub's recheck (``tournaments.live.RECHECK_SECONDS``).
+second gunicorn worker) within the hub's recheck (``live.RECHECK_SECONDS``).
 
 With a push process (``LIVE_PUSH`` on: ``make stack``, production), the streams are its
 (deploy/push.py): on the web port their paths answer a 404 problem document that says where
@@ -28,7 +28,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 
-from tournaments import live
+import live
 
 from . import stream
 from .problems import CONTENT_TYPE, problem

@@ -73,6 +73,6 @@ def _scrub_notices(sender: Any, renamed: Any, **kwargs: Any) -> None:
 def _stage_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     """A stage, a round, a fixture or the standings changed: the live parts that show them
     follow (one message per stage and transaction: tournaments.live)."""
-    from tournaments import live
+    import live
 
     live.publish("s", instance.pk if sender.__name__ == "Stage" else instance.stage_id)

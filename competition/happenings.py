@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import live
 from tournaments import happenings
 
 from .models import Fixture, Round, Stage
@@ -63,7 +64,7 @@ def round_published(round_: Round) -> None:
             "fixtures": [fixture_body(f) for f in fixtures],
         },
         key=f"published:{round_.pk}:{stamp}",
-        topics=[("s", round_.stage_id)],
+        topics=[(live.Topic.STAGE, round_.stage_id)],
     )
 
 
@@ -80,7 +81,7 @@ def round_unpublished(round_: Round, called_off: list[int]) -> None:
         },
         # no key: written once in the transaction that takes the round back, and a round taken
         # back twice with the same matches called off (none: a round of byes) is told twice
-        topics=[("s", round_.stage_id)],
+        topics=[(live.Topic.STAGE, round_.stage_id)],
     )
 
 
@@ -96,7 +97,7 @@ def _placed(kind: str, stage: Stage, fixture_id: int, key: str) -> None:
             **fixture_body(fixture),
         },
         key=key,
-        topics=[("s", stage.pk)],
+        topics=[(live.Topic.STAGE, stage.pk)],
     )
 
 
@@ -119,7 +120,7 @@ def standings_changed(stage: Stage, rounds: list[int]) -> None:
         tournament_id=stage.tournament_id,
         kind=happenings.STANDINGS_CHANGED,
         body={"stage": stage.pk, "rounds": rounds, "as_of_round": max(rounds)},
-        topics=[("s", stage.pk)],
+        topics=[(live.Topic.STAGE, stage.pk)],
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import live
 from tournaments import happenings
 from tournaments.models import Match
 
@@ -45,20 +46,20 @@ def deals_changed(
     for row in sorted(created, key=lambda r: r.deal):
         happenings.write(
             tournament_id=tournament_id, kind=happenings.DEAL_RECORDED, body=deal_body(row),
-            key=f"deal:{row.pk}", topics=[("r", row.match_id)],
+            key=f"deal:{row.pk}", topics=[(live.Topic.RESULT, row.match_id)],
         )  # fmt: skip
     for row, replaced in sorted(corrected, key=lambda pair: pair[0].deal):
         body = {**deal_body(row), "replaced": replaced}
         happenings.write(
             tournament_id=tournament_id, kind=happenings.DEAL_CORRECTED, body=body,
-            key=f"corrected:{row.pk}:{head}", topics=[("r", row.match_id)],
+            key=f"corrected:{row.pk}:{head}", topics=[(live.Topic.RESULT, row.match_id)],
         )  # fmt: skip
     for row in sorted(voided, key=lambda r: r.deal):
         replaced = deal_body(row)
         body = {"match": row.match_id, "deal": row.deal, "replaced": replaced}
         happenings.write(
             tournament_id=tournament_id, kind=happenings.DEAL_VOIDED, body=body,
-            key=f"voided:{row.pk}:{head}", topics=[("r", row.match_id)],
+            key=f"voided:{row.pk}:{head}", topics=[(live.Topic.RESULT, row.match_id)],
         )  # fmt: skip
 
 
@@ -86,7 +87,7 @@ def result_changed(*, match: Match, result: MatchResult, was_over: bool) -> None
                 "head": head,
             },
             key=f"match:{match.pk}:{match.last_seq}",  # at this head (again after a correction)
-            topics=[("r", match.pk)],
+            topics=[(live.Topic.RESULT, match.pk)],
         )
     elif was_over and result.completed_at is None:
         happenings.write(
@@ -101,5 +102,5 @@ def result_changed(*, match: Match, result: MatchResult, was_over: bool) -> None
                 "head": head,
             },
             key=f"reopened:{match.pk}:{match.last_seq}",
-            topics=[("r", match.pk)],
+            topics=[(live.Topic.RESULT, match.pk)],
         )

@@ -17,7 +17,7 @@ from django.db import connection, models, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments import live
+import live
 from tournaments.models import Match, MatchEvent
 from tournaments.reads import consistent_read
 
@@ -120,7 +120,7 @@ def update_match_projection(*, match_id: int, rebuild: bool = False) -> Projecti
             match = Match.objects.select_related("team0", "team1").get(pk=match_id)
             told.result_changed(match=match, result=result, was_over=was_over)
         if changed or match_changed:  # the live parts that show the result follow
-            live.publish("r", match_id)
+            live.publish(live.Topic.RESULT, match_id, tournament=tournament_id)
         outcome = ProjectionUpdate(match_id, RECOMPUTED, head, changed + int(match_changed), tells)
     log.debug("match %s: projection %s", match_id, outcome)
     return outcome

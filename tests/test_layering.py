@@ -1,4 +1,5 @@
-"""Apps depend one way: pages and API -> competition -> scoring -> tournaments -> seep_core.
+"""Apps depend one way: pages and API -> competition -> scoring -> tournaments -> seep_core
+(and live, below the apps, which every app may use).
 
 Read from the source (every import statement, at any depth, lazy ones included): no package
 imports one above it, and the pure packages import no framework.
@@ -15,17 +16,21 @@ REPO = Path(__file__).resolve().parent.parent
 #: each package, and the project packages it may import
 ALLOWED = {
     "seep_core": set(),
-    "tournaments": {"seep_core"},
-    "scoring": {"seep_core", "tournaments"},
-    "competition": {"seep_core", "tournaments", "scoring"},
+    # the live messages, hub and push server: every app publishes or streams through it, and
+    # it imports none of them (their views, loaders and renderers are handed to it)
+    "live": set(),
+    "tournaments": {"seep_core", "live"},
+    "scoring": {"seep_core", "live", "tournaments"},
+    "competition": {"seep_core", "live", "tournaments", "scoring"},
     # what a club learns across evenings: read from results and standings, seeds by rating
-    "seasons": {"seep_core", "tournaments", "scoring", "competition"},
+    "seasons": {"seep_core", "live", "tournaments", "scoring", "competition"},
     # the pages and the API sit side by side at the top: neither imports the other
-    "api": {"seep_core", "tournaments", "scoring", "competition", "seasons"},
-    "web": {"seep_core", "tournaments", "scoring", "competition", "seasons"},
+    "api": {"seep_core", "live", "tournaments", "scoring", "competition", "seasons"},
+    "web": {"seep_core", "live", "tournaments", "scoring", "competition", "seasons"},
 }
 PROJECT = {
-    "seep_core", "tournaments", "scoring", "competition", "seasons", "api", "web", "deploy",
+    "seep_core", "live", "tournaments", "scoring", "competition", "seasons", "api", "web",
+    "deploy",
 }  # fmt: skip
 #: pure packages: no Django, no Celery, no database driver
 PURE = {

@@ -16,6 +16,6 @@ class TournamentsConfig(AppConfig):
 
 def _tournament_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     """The live parts show the tournament and its teams: tell the push processes."""
-    from . import live
+    import live
 
     live.publish("t", instance.pk if sender.__name__ == "Tournament" else instance.tournament_id)

@@ -16,9 +16,9 @@ projection run twice) is that one.
 Consumers keep their own position (the webhooks: ``api.models.WebhookCursor``, moved in
 the transaction of the deliveries it makes). After each commit of happenings, the consumers
 registered with :func:`after_commit` are kicked with the tournament's id (a task sent, or
-work done in-process without a broker), and the live message ``x <tournament>`` is published
-with the topics the happenings touch (``r <match>``, ``s <stage>``): a kick or a message
-lost with the process costs a catch-up's delay, never a happening.
+work done in-process without a broker), and the live messages are published: the
+tournament's happenings grew, and the topics they touch (a match's result, a stage): a kick
+or a message lost with the process costs a catch-up's delay, never a happening.
 
 Each kind's body is built at the writer's layer or below, and is what the API serves of it
 (docs/api.md lists them). An app above may add to a kind's body as it is written
@@ -33,7 +33,8 @@ from typing import Any
 
 from django.db import transaction
 
-from . import live
+import live
+
 from .models import Happening, HappeningsHead
 
 log = logging.getLogger(__name__)
@@ -94,12 +95,12 @@ def write(
     kind: str,
     body: dict[str, Any],
     key: str = "",
-    topics: Iterable[tuple[str, int | None]] = (),
+    topics: Iterable[tuple[live.Topic, int | None]] = (),
 ) -> Happening:
     """Append a happening to the tournament's, in the caller's transaction (required: it is
     written with the change, or not at all); return it. One with the ``key`` of a happening
     already there is that one. ``topics`` are the live messages (kind, id) its commit
-    publishes besides ``x <tournament>``."""
+    publishes (each inside this tournament) besides the happenings' own."""
     assert kind in KINDS, kind
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
@@ -121,8 +122,8 @@ def write(
         tournament_id=tournament_id, seq=head.last_seq, kind=kind, body=body, key=key[:120]
     )
     for topic, pk in topics:
-        live.publish(topic, pk)
-    live.publish("x", tournament_id)
+        live.publish(topic, pk, tournament=tournament_id)
+    live.publish(live.Topic.HAPPENINGS, tournament_id)
     # one kick a transaction: one registered at this savepoint goes (or is undone) with this
     # write (one from another savepoint could be rolled back without it)
     scope = set(connection.savepoint_ids)

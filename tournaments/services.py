@@ -14,9 +14,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+import live
 import seep_core as sc
 
-from . import appendsql, live, matchlog, receipts, snapshots
+from . import appendsql, matchlog, receipts, snapshots
 from .access import SYSTEM, LinkActor, is_director, is_scorekeeper, seat_lineup, seats_in
 from .chain import GENESIS, canonical_json, event_hash, request_digest, stored_event_hash
 from .errors import (
@@ -742,7 +743,7 @@ def _receipt(match: Match, ended: MatchEvent) -> tuple[dict[str, Any], str, str]
 def _schedule_projection(match_id: int) -> None:
     """Tell the apps above (scoring) that the match's log grew (after the commit)."""
     log_appended.send(sender=Match, match_id=match_id)
-    live.publish("m", match_id)  # the pages' and the API's streams (tournaments.live)
+    live.publish(live.Topic.LOG, match_id)  # the pages' and the API's streams
 
 
 __all__ = [

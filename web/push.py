@@ -1,8 +1,8 @@
-"""The pages' live parts pushed: server-sent events from the push process (deploy/push.py).
+"""The pages' live parts pushed: server-sent events from the push process (live.server).
 
 Each stream's view is an ordinary Django view (middleware, sessions, who may see what), run
 by the push process in one of its few database threads; it answers a
-``tournaments.live.StreamResponse``, whose events the push process then writes from its event
+``live.FeedResponse``, whose events the push process then writes from its event
 loop, subscribed to the process's hub: a change is published once, heard once per process,
 read and rendered once per process (in one of its render processes, which also make the
 patch from the version before), and the same bytes are written to every viewer of it. A
@@ -41,13 +41,10 @@ a part in has no feed, and costs no render.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import hashlib
-import json
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
@@ -60,9 +57,9 @@ from django.urls import path, reverse, set_urlconf
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
+import live
 from competition.access import may_see
-from competition.models import Stage
-from tournaments import live
+from live.frames import Frames, Rendered, Renders, event, rendered, stream
 from tournaments import selectors as store
 from tournaments.models import Match, Tournament
 
@@ -72,104 +69,7 @@ from .clubtime import use_club_time
 from .views import common, keeper, public
 from .views import seat as seat_views
 
-#: a comment line this often keeps proxies and the client's own timeout from closing a quiet
-#: stream, and finds a client that went away
-HEARTBEAT_SECONDS = 20.0
-
 app_name = "push"
-
-
-@dataclass(frozen=True)
-class Frames:
-    """One version of a part, as the bytes every viewer of it is sent."""
-
-    full: bytes  # event: part, the whole part
-    base: str | None  # the version the patch applies to
-    patch: bytes | None  # event: patch, the lines that changed since ``base``
-    changed: bytes  # event: changed, for the parts each viewer fetches for themselves
-    public: bool = True  # for everyone (its tournament published); else each viewer asked
-
-
-def _event(kind: str, version: str, data: str) -> bytes:
-    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
-    return f"event: {kind}\nid: {version}\n{lines}\n".encode()
-
-
-def digest(html: str) -> str:
-    return hashlib.sha256(html.encode()).hexdigest()[:20]
-
-
-def line_patch(before: list[str], after: list[str]) -> list[list[Any]]:
-    """Return the edits turning the lines ``before`` into ``after``: [start, end, lines] each,
-    from the last to the first (applied in that order, each keeps the others' places)."""
-    # autojunk (the default): lines as common as "</tr>" are not matched on, which keeps a
-    # part of 6,000 lines at 2 ms instead of 400 (the edits are as correct, if larger)
-    matcher = difflib.SequenceMatcher(None, before, after)
-    edits = [
-        [i1, i2, after[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
-    ]
-    return edits[::-1]
-
-
-def apply_patch(lines: list[str], edits: list[list[Any]]) -> list[str]:
-    """Apply :func:`line_patch`'s edits (what live.js does, for the tests and the bench)."""
-    out = list(lines)
-    for start, end, new in edits:
-        out[start:end] = new
-    return out
-
-
-def part_frames(version: str, html: str, base: tuple[str, str] | None) -> Frames:
-    """The part ``html`` (of ``version``) as the frames every viewer is sent: the whole part,
-    that it changed, and the patch from ``base`` (the version and HTML a viewer may hold)."""
-    patch = None
-    if base is not None:
-        edits = line_patch(base[1].split("\n"), html.split("\n"))
-        patch = _event("patch", version, json.dumps({"base": base[0], "edits": edits}))
-    return Frames(
-        full=_event("part", version, html),
-        base=None if base is None else base[0],
-        patch=patch,
-        changed=_event("changed", version, version),
-    )
-
-
-Rendered = tuple[str, str, Frames | None]  # version, HTML, frames (None: the base's version)
-
-
-def _rendered(html: str | None, base: tuple[str, str] | None) -> Rendered | None:
-    if html is None:
-        return None
-    version = digest(html)
-    if base is not None and base[0] == version:
-        return version, "", None  # as the viewers hold it: nothing to make again
-    return version, html, part_frames(version, html, base)
-
-
-class Renders:
-    """A feed's last render (its version, HTML and frames): the next one is patched from it.
-    The render, the digest and the patch are made where the hub renders (a process of its
-    own), sent the last HTML as the base."""
-
-    def __init__(self) -> None:
-        self.version: str | None = None
-        self.html = ""
-        self.last: Frames | None = None
-
-    async def next(
-        self, render: Callable[..., Rendered | None], *args: int | str
-    ) -> tuple[str, Frames] | None:
-        """``render(*args, base)``'s part, and its frames (the last ones if it is unchanged)."""
-        base = None if self.version is None else (self.version, self.html)
-        got = await live.hub().render(render, *args, base)
-        if got is None:
-            return None
-        version, html, frames = got
-        if frames is None and self.last is not None:
-            return version, self.last
-        assert frames is not None
-        self.version, self.html, self.last = version, html, frames
-        return version, frames
 
 
 # --- what each feed reads -------------------------------------------------------------------
@@ -217,12 +117,12 @@ def _match_head(pk: int) -> tuple[int, int | None] | None:
 
 def tournament_render(pk: int, language: str, base: tuple[str, str] | None) -> Rendered | None:
     """The tournament page's live part now in ``language``, as frames patched from ``base``."""
-    return _rendered(tournament_part(pk, language), base)
+    return rendered(tournament_part(pk, language), base)
 
 
 def match_render(pk: int, language: str, base: tuple[str, str] | None) -> Rendered | None:
     """The match sheet's live part now in ``language``, as frames patched from ``base``."""
-    return _rendered(match_part(pk, language), base)
+    return rendered(match_part(pk, language), base)
 
 
 def _published(pk: int) -> bool | None:
@@ -291,8 +191,8 @@ def _head_loader(pk: int) -> live.Loader:
         if row is None:
             return None
         version = f"k{pk}-{row[0]}-{row[1] or 0}"
-        event = _event("changed", version, version)
-        return version, Frames(full=event, base=None, patch=None, changed=event)
+        changed = event("changed", version, version)
+        return version, Frames(full=changed, base=None, patch=None, changed=changed)
 
     return lambda: _read(read)
 
@@ -324,7 +224,7 @@ def seat_part(pk: int, seat: int, language: str | None = None) -> str | None:
 
 def seat_render(pk: int, seat: int, language: str, base: tuple[str, str] | None) -> Rendered | None:
     """A seat's live part now in ``language``, as frames patched from ``base``."""
-    return _rendered(seat_part(pk, seat, language), base)
+    return rendered(seat_part(pk, seat, language), base)
 
 
 def _seat_head(session_key: str, pk: int, seat: int) -> tuple[int, int | None] | None:
@@ -375,60 +275,7 @@ def _seat_loader(
     return load
 
 
-_match_tournaments: dict[int, int] = {}
-_stage_tournaments: dict[int, int] = {}
-
-
-async def tournament_topics(kind: str, pk: int) -> list[str]:
-    """The tournament a result (``r``) or a stage (``s``) change belongs to, as its topic
-    (remembered: a match's or a stage's tournament never changes)."""
-    model: type[Match] | type[Stage]
-    if kind == "r":
-        known, model = _match_tournaments, Match
-    elif kind == "s":
-        known, model = _stage_tournaments, Stage
-    else:
-        return []
-    if pk not in known:
-        found = await _read(
-            lambda: model.objects.filter(pk=pk).values_list("tournament_id", flat=True).first()
-        )
-        if found is None:
-            return []
-        known[pk] = found
-    return [f"t{known[pk]}"]
-
-
 # --- the streams ----------------------------------------------------------------------------
-
-
-def last_event_id(request: HttpRequest) -> str:
-    """The version the viewer holds: the header a reconnecting EventSource sends, or
-    ``?v=`` (the page's first connection cannot set a header)."""
-    held = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    return held.strip()[:64]
-
-
-def picker(mode: str, held: str) -> Callable[[tuple[str, Frames]], bytes | None]:
-    """What one viewer is sent of each version (None: nothing, it holds it): ``mode`` "part"
-    the patch from the version it holds when there is one, else the whole part; "changed"
-    only that it changed."""
-
-    def pick(item: tuple[str, Frames]) -> bytes | None:
-        nonlocal held
-        version, frames = item
-        if version == held:
-            return None
-        if mode == "changed":
-            chunk = frames.changed
-        elif frames.patch is not None and frames.base == held:
-            chunk = frames.patch
-        else:
-            chunk = frames.full
-        held = version
-        return chunk
-
-    return pick
 
 
 def shipped(language: str) -> bool:
@@ -471,35 +318,9 @@ def still_sees(request: HttpRequest, pk: int) -> Callable[[], bool]:
     return check
 
 
-def _open_to_all(item: tuple[str, Frames]) -> bool:
-    return item[1].public
-
-
-def stream(
-    request: HttpRequest,
-    key: str,
-    topics: list[str],
-    loader: live.Loader,
-    mode: str,
-    may_see: Callable[[], bool] | None = None,
-) -> HttpResponse:
-    """The event stream of the feed ``key``: ``mode`` "part" sends the part (and its
-    patches), "changed" only that it changed; ``may_see`` asks the viewer's access again
-    before any part that is not for everyone."""
-    response = live.FeedResponse(
-        key,
-        topics,
-        loader,
-        picker(mode, last_event_id(request)),
-        first=live.retry_field(),
-        end=b"event: end\ndata: gone\n\n",
-        heartbeat=HEARTBEAT_SECONDS,
-        resolver=tournament_topics,
-        may_see=may_see,
-        open_to_all=_open_to_all,
-    )
-    live.allow_own_origins(request, response)
-    return response
+def _match_topics(pk: int) -> list[str]:
+    """A match's feeds follow its log and its result."""
+    return [live.key(live.Topic.LOG, pk), live.key(live.Topic.RESULT, pk)]
 
 
 @require_GET
@@ -509,7 +330,14 @@ def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
     language = stream_language(request)
     loader = _tournament_loader(t.pk, language)
     key = f"t:{t.pk}:{language}"
-    return stream(request, key, [f"t{t.pk}"], loader, "part", still_sees(request, t.pk))
+    return stream(
+        request,
+        key,
+        [live.key(live.Topic.TOURNAMENT, t.pk)],
+        loader,
+        "part",
+        still_sees(request, t.pk),
+    )
 
 
 @require_GET
@@ -520,7 +348,14 @@ def wall_stream(request: HttpRequest, slug: str) -> HttpResponse:
     language = stream_language(request)
     loader = _tournament_loader(t.pk, language)
     key = f"t:{t.pk}:{language}"
-    return stream(request, key, [f"t{t.pk}"], loader, "changed", still_sees(request, t.pk))
+    return stream(
+        request,
+        key,
+        [live.key(live.Topic.TOURNAMENT, t.pk)],
+        loader,
+        "changed",
+        still_sees(request, t.pk),
+    )
 
 
 @require_GET
@@ -529,7 +364,7 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
     match = common.visible_match(request, pk)
     language = stream_language(request)
     # its tournament's changes too: made private, the sheet's viewers are asked again
-    topics = [f"m{match.pk}", f"r{match.pk}", f"t{match.tournament_id}"]
+    topics = [*_match_topics(match.pk), live.key(live.Topic.TOURNAMENT, match.tournament_id)]
     check = still_sees(request, match.tournament_id)
     loader = _match_loader(match.pk, language)
     return stream(request, f"m:{match.pk}:{language}", topics, loader, "part", check)
@@ -542,7 +377,7 @@ def keep_stream(request: HttpRequest, pk: int) -> HttpResponse:
         match, _, _ = keeper.match_and_role(request, pk)  # 404 unless one of its people
     except team_links.LinkStopped:  # 204: an EventSource stops asking; the page's poll says why
         return HttpResponse(status=204)
-    topics = [f"m{match.pk}", f"r{match.pk}"]
+    topics = _match_topics(match.pk)
     return stream(request, f"k:{match.pk}", topics, _head_loader(match.pk), "changed")
 
 
@@ -560,7 +395,7 @@ def seat_stream(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("say which player you are first")
     loader = _seat_loader(pk, viewer.seat, session_key, get_token(request), language)
     key = f"p:{pk}:{viewer.seat}:{secrets.token_hex(8)}"  # one viewer's: its own access, form
-    return stream(request, key, [f"m{pk}", f"r{pk}"], loader, "part")
+    return stream(request, key, _match_topics(pk), loader, "part")
 
 
 urlpatterns = [

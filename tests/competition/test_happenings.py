@@ -17,6 +17,7 @@ from django.test import TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import live
 from api import results, webhooks
 from api.models import Webhook, WebhookCursor, WebhookDelivery
 from api.tasks import catch_up
@@ -25,7 +26,7 @@ from competition import services
 from competition.models import Fixture
 from scoring.services import update_match_projection
 from tests.scoring.helpers import committed
-from tournaments import happenings, live
+from tournaments import happenings
 from tournaments.access import SYSTEM
 from tournaments.models import Happening, Tournament
 from tournaments.services import match_append_event
@@ -121,7 +122,7 @@ def test_a_round_published_through_an_update_is_in_the_log_and_on_the_live_chann
         other.publish(round_)
     finally:
         undo()
-    assert f"s {stage.pk}" in heard and f"x {other.tournament.pk}" in heard
+    assert f"s {stage.pk} {other.tournament.pk}" in heard and f"x {other.tournament.pk}" in heard
 
 
 def test_a_corrected_deal_is_told_with_what_it_replaced() -> None:

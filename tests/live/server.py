@@ -1,5 +1,5 @@
-"""A push process for the tests: uvicorn serving deploy.push in a thread of the test process
-(the same database; without REDIS_URL it hears this process's changes directly), and a
+"""A push process for the tests: uvicorn serving deploy.push's application in a thread of the
+test process (the same database; without REDIS_URL it hears this process's changes directly), and a
 reader of its server-sent events."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import httpx
 import uvicorn
 from django.db import connection, connections
 
-from deploy.push import PushApplication
-from tournaments import live
+import live
+from deploy.push import make_application
+from live import feeds as live_feeds
 
 
 @dataclass
@@ -60,13 +61,16 @@ def database(lock: Any = SQLITE) -> Any:
 def push_server(send_timeout: float = 30.0, lock: Any = SQLITE) -> Iterator[PushServer]:
     """A push server in a thread; on SQLite its database work takes ``lock``."""
     if connection.vendor == "sqlite":
-        job = live._job
+        job = live_feeds._job
 
         def locked(work: Any, *args: Any) -> Any:
             with lock:
                 return job(work, *args)
 
-        with unittest.mock.patch.object(live, "_job", locked), _serving(send_timeout) as server:
+        with (
+            unittest.mock.patch.object(live_feeds, "_job", locked),
+            _serving(send_timeout) as server,
+        ):
             yield server
     else:
         with _serving(send_timeout) as server:
@@ -76,7 +80,7 @@ def push_server(send_timeout: float = 30.0, lock: Any = SQLITE) -> Iterator[Push
 @contextlib.contextmanager
 def _serving(send_timeout: float) -> Iterator[PushServer]:
     config = uvicorn.Config(
-        PushApplication(send_timeout),
+        make_application(timeout=send_timeout),
         host="127.0.0.1",
         port=0,
         loop="asyncio",
@@ -254,13 +258,13 @@ def web_server(lock: Any = SQLITE) -> Iterator[str]:
     server = ThreadedWSGIServer(("127.0.0.1", 0), Quiet, allow_reuse_address=False)
     server.set_app(application)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
-    job = live._job
+    job = live_feeds._job
 
     def locked(work: Any, *args: Any) -> Any:
         with database(lock):
             return job(work, *args)
 
-    with unittest.mock.patch.object(live, "_job", locked):
+    with unittest.mock.patch.object(live_feeds, "_job", locked):
         thread.start()
         try:
             yield f"http://127.0.0.1:{server.server_address[1]}"

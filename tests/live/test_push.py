@@ -1,4 +1,4 @@
-"""The pages' live parts pushed (web/push.py, deploy/push.py): a viewer's stream carries a
+"""The pages' live parts pushed (web/push.py, live/server.py): a viewer's stream carries a
 confirmed deal within a generous bound, resumes from the version it holds, and a page
 offers the stream only when the push process is there (else it polls)."""
 
@@ -11,12 +11,12 @@ import httpx
 import pytest
 from django.test import Client
 
+from live.frames import apply_patch, line_patch
 from tests.web.conftest import make_club
 from tournaments import matchlog
 from tournaments.access import SYSTEM
 from tournaments.models import Match, Tournament
 from tournaments.services import match_append_event
-from web import push
 from web.views import public
 
 from .server import Event, database, push_server, reading
@@ -50,7 +50,7 @@ class Screen:
         elif event.kind == "patch":
             assert self.text is not None, "a patch before any part"
             patch = json.loads(event.data)
-            self.text = "\n".join(push.apply_patch(self.text.split("\n"), patch["edits"]))
+            self.text = "\n".join(apply_patch(self.text.split("\n"), patch["edits"]))
         return False
 
 
@@ -173,7 +173,7 @@ def test_a_patch_turns_the_part_a_viewer_holds_into_the_new_one() -> None:
                 del after[min(at, len(after) - 1)]
             else:
                 after.insert(at, rng.choice([*common, f"new {rng.randrange(9)}"]))
-        assert push.apply_patch(before, push.line_patch(before, after)) == after
+        assert apply_patch(before, line_patch(before, after)) == after
 
 
 def test_a_viewer_whose_socket_takes_nothing_is_dropped_after_the_send_limit(
@@ -185,11 +185,11 @@ def test_a_viewer_whose_socket_takes_nothing_is_dropped_after_the_send_limit(
     import asyncio
     import logging
 
-    from deploy.push import PushApplication
-    from tournaments import live
+    import live
+    from deploy.push import make_application
 
     club = make_club()
-    app = PushApplication(timeout=0.3)
+    app = make_application(timeout=0.3)
     messages: list[dict[str, Any]] = []
     scope = {
         "type": "http",
@@ -231,7 +231,7 @@ def test_a_viewer_whose_socket_takes_nothing_is_dropped_after_the_send_limit(
         finally:
             await live.hub().release()
 
-    with caplog.at_level(logging.INFO, logger="deploy.push"):
+    with caplog.at_level(logging.INFO, logger="live.server"):
         took = asyncio.run(run())
     assert messages[0]["type"] == "http.response.start" and messages[0]["status"] == 200
     # one write tried, and none after it: nothing queued for a client that does not read
@@ -243,7 +243,7 @@ def test_a_viewer_whose_socket_takes_nothing_is_dropped_after_the_send_limit(
 def test_the_hubs_timers_call_each_callback_once_when_due_and_never_once_cancelled() -> None:
     import asyncio
 
-    from tournaments import live
+    import live
 
     async def run() -> tuple[list[str], list[str]]:
         loop = asyncio.get_running_loop()
@@ -267,13 +267,13 @@ def test_the_hubs_timers_call_each_callback_once_when_due_and_never_once_cancell
 
 
 def test_a_viewer_is_written_to_from_the_feed_and_a_slow_one_is_sent_the_newest_after() -> None:
-    """The push process's writer (deploy.push.Writer): each item written at once, with no task
+    """The push process's writer (live.server.Writer): each item written at once, with no task
     of the viewer's own; while a write waits for a full socket, what is offered meanwhile is
     not queued: the newest is written after it, and a quiet viewer gets a heartbeat."""
     import asyncio
 
-    from deploy.push import Writer
-    from tournaments import live
+    import live
+    from live.server import Writer
 
     async def run() -> tuple[list[bytes], list[str], int]:
         hub = live.hub()
@@ -327,8 +327,8 @@ def test_a_viewer_is_written_to_from_the_feed_and_a_slow_one_is_sent_the_newest_
 def test_a_timer_set_by_a_timers_callback_fires_and_a_feed_ending_mid_write_says_so_after() -> None:
     import asyncio
 
-    from deploy.push import Writer
-    from tournaments import live
+    import live
+    from live.server import Writer
 
     async def run() -> tuple[list[str], list[bytes], str]:
         hub = live.hub()

@@ -1,4 +1,4 @@
-"""The push process under abuse (deploy/push.py): open streams capped per client address and
+"""The push process under abuse (live/server.py): open streams capped per client address and
 in all, refused with Retry-After while /healthz and everyone else's streams go on; the
 streams' CORS for the configured origins exactly; a page stream that ends when its
 tournament stops being public to its viewer."""
@@ -109,10 +109,11 @@ def test_the_cap_in_all_stays_under_the_processes_limit_of_open_files(settings: 
     cap keeps room below it, whatever PUSH_MAX_STREAMS says."""
     import resource
 
-    from deploy.push import FILES_KEPT, PushApplication
+    from deploy.push import make_application
+    from live.server import FILES_KEPT
 
     settings.PUSH_MAX_STREAMS = 10**9
-    app = PushApplication()
+    app = make_application()
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     assert 0 < app.streams.total <= files - FILES_KEPT
 
@@ -194,7 +195,7 @@ def test_a_viewer_signed_out_meanwhile_is_asked_again_as_the_public() -> None:
 def test_each_stream_is_told_a_retry_of_its_own_so_returning_viewers_spread(
     settings: Any,
 ) -> None:
-    from tournaments import live
+    from live import responses as live_responses
 
     club = make_club()
     urls = [
@@ -208,7 +209,7 @@ def test_each_stream_is_told_a_retry_of_its_own_so_returning_viewers_spread(
                 first = next(response.iter_lines())
             assert first.startswith("retry: "), first
             retries.append(int(first.removeprefix("retry: ")))
-    low, high = live.RETRY_MS
+    low, high = live_responses.RETRY_MS
     assert all(low <= r <= high for r in retries)
     assert len(set(retries)) > 1
 
@@ -219,11 +220,11 @@ def test_a_database_thread_just_used_asks_no_select_1_before_the_next_admission(
 ) -> None:
     """Each admission ends with request_finished, which asks for the connection's health
     check (a round trip) before the next query: a thread whose last job just ended skips it,
-    as it skips the rest of that look (tournaments.live._fresh)."""
+    as it skips the rest of that look (live.feeds._fresh)."""
     from django.core.signals import request_finished
     from django.db import connections
 
-    from tournaments import live
+    from live import feeds as live_feeds
     from tournaments.models import Tournament
 
     connection = connections["default"]
@@ -241,11 +242,13 @@ def test_a_database_thread_just_used_asks_no_select_1_before_the_next_admission(
         Tournament.objects.filter(pk=0).exists()
         request_finished.send(sender=None)  # what the push process's response.close() sends
 
-    live._job(admission)
+    live_feeds._job(admission)
     checks.clear()
     for _ in range(5):
-        live._job(admission)
+        live_feeds._job(admission)
     assert checks == []
-    live._last_job.ended = -live.FRESH_SECONDS  # a thread idle for a while: checked again
-    live._job(admission)
+    live_feeds._last_job.ended = (
+        -live_feeds.FRESH_SECONDS
+    )  # a thread idle for a while: checked again
+    live_feeds._job(admission)
     assert checks == [1]

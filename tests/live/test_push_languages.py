@@ -15,10 +15,10 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import translation
 
+import live
+from live.frames import apply_patch
 from tests.web.conftest import make_club
-from tournaments import live
 from tournaments.models import Match, Tournament
-from web import push
 from web.views import public
 
 from .server import PushServer, database, push_server, reading
@@ -111,7 +111,7 @@ def test_an_urdu_viewers_patch_applies_to_the_urdu_part_it_holds() -> None:
             assert patch is not None and patch.kind == "patch", urdu.events
             sent = json.loads(patch.data)
             assert sent["base"] == first.id
-            now = "\n".join(push.apply_patch(held.split("\n"), sent["edits"]))
+            now = "\n".join(apply_patch(held.split("\n"), sent["edits"]))
             assert now == sheet_in(match, "ur") != sheet_in(match, "en")
             assert ARABIC.search(now)
 

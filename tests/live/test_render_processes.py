@@ -1,4 +1,4 @@
-"""The push process renders the live parts in processes of its own (``tournaments.live``,
+"""The push process renders the live parts in processes of its own (``live.feeds``,
 ``PUSH_RENDER_PROCESSES``), off the event loop's interpreter lock: what they render is what
 the pages render, and a render process that dies is replaced without losing a render."""
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+import live
 from tests.web.conftest import make_club
-from tournaments import live
 from web import push
 
 from .test_push import part_now

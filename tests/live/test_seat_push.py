@@ -17,8 +17,10 @@ from django.test import Client, TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import live
 import seep_core as sc
 from competition import demo
+from live.frames import apply_patch
 from tests.web.conftest import Club, make_club
 from tests.web.test_seat import (
     assert_hides_the_others,
@@ -28,7 +30,7 @@ from tests.web.test_seat import (
     seat_user_of,
     shows_a_card,
 )
-from tournaments import links, live
+from tournaments import links
 from tournaments.models import MatchEvent
 from tournaments.selectors import match_state
 from web import push
@@ -225,7 +227,7 @@ def test_the_part_rendered_for_a_seat_holds_no_card_of_another_seats_hand(
                 base = held[seat]
                 assert base is not None and patch["base"] == base[0]
                 edits = patch["edits"]
-                assert "\n".join(push.apply_patch(base[1].split("\n"), edits)) == text
+                assert "\n".join(apply_patch(base[1].split("\n"), edits)) == text
             held[seat] = (version, text)
         with TestCase.captureOnCommitCallbacks(execute=True):
             demo.play(match, rng, moves=1)

@@ -1,27 +1,14 @@
-"""Live changes: one small message per change, published after the commit, and the hub a push
-process hears them with.
+"""The hub a push process hears the live messages with, and the feeds it keeps.
 
-Publishers (the append, the scoring projection, the competition's stages, rounds, fixtures
-and standings) call :func:`publish` with a kind and an id, nothing else:
-
-- ``m <match>``: the match's log grew;
-- ``r <match>``: the match's result projection was written;
-- ``s <stage>``: a stage, its rounds, its fixtures or its standings changed;
-- ``t <tournament>``: the tournament or its teams changed;
-- ``x <tournament>``: the tournament's happenings grew (its results log: tournaments.happenings).
-
-With ``REDIS_URL`` the message goes to the Redis pub/sub channel ``seep:live:<db>`` (one
-``PUBLISH``, after the commit; a Redis out of reach loses the message, never the write: the
-push process also looks again every :data:`RECHECK_SECONDS`). In every process it also
-reaches the listeners registered here (:func:`listen`), which is how a push server in the
-same process hears it without Redis (the tests; ``make run`` polls instead).
-
-The push side (the pages' ``web.push`` and the API's stream) holds one :class:`Hub` per
-process: one subscription to the channel, and one :class:`Feed` per thing watched (a
-tournament's live part, a match's), which reads and renders once per change and offers the
-result to every :class:`Subscription` of it. A subscription keeps only the latest item (a
+A push process (live.server, and the web process's own streams under ``make run``) holds one
+:class:`Hub` per event loop: one subscription to the channel (live.publish), and one
+:class:`Feed` per thing watched (a tournament's live part, a match's), which reads and renders
+once per change and offers the result to every subscriber of it. A message pokes the feeds that
+follow its topics (live.messages: a stage's or a result's message names its tournament too, so
+no read is needed to find whose page it changes). A subscription keeps only the latest item (a
 page needs only where things stand now), so a slow viewer costs one item, never a growing
-queue. This module is the lowest layer's: the feeds' loaders come from the layers above.
+queue. The feeds' loaders and renderers come from the apps above (the pages' web.push, the
+API's api.stream): this package imports none of them.
 """
 
 from __future__ import annotations
@@ -32,32 +19,21 @@ import functools
 import logging
 import math
 import os
-import random
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import close_old_connections, connection, connections, transaction
-from django.http import HttpRequest, HttpResponse
+from django.db import close_old_connections, connection, connections
 from django.utils import timezone
 
+from .messages import Message
+from .publish import channel, listen
+
 log = logging.getLogger(__name__)
-
-#: the Redis pub/sub channel of every change
-CHANNEL = "seep:live"
-
-
-def channel(url: str) -> str:
-    """The channel of the deployment whose Redis is ``url``: pub/sub ignores the database
-    number, so it is in the name (two deployments on one Redis do not hear each other)."""
-    db = urlsplit(url).path.strip("/") or "0"
-    return f"{CHANNEL}:{db}"
-
 
 # A push process reads the database in ``PUSH_DB_THREADS`` threads (4; each holds one
 # connection): each stream's admission, a match's head, an integrator's page, whatever the
@@ -80,92 +56,6 @@ RECHECK_SECONDS = 15.0
 #: stuck write's limit): one wake-up a tick for the whole process, instead of an event-loop
 #: timer set and cancelled for every message to every connection
 TICK_SECONDS = 0.25
-KINDS = {"m", "r", "s", "t", "x"}
-
-_listeners: list[Callable[[str], None]] = []
-_listeners_lock = threading.Lock()
-
-
-# --- publishing ------------------------------------------------------------------------------
-
-
-class _Send:
-    """The on-commit callback of one message (compared by message: one per transaction)."""
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-    def __call__(self) -> None:
-        send_now(self.message)
-
-
-def publish(kind: str, pk: int | None) -> None:
-    """Publish ``"<kind> <pk>"`` once the current transaction commits (at once outside one);
-    the same message twice in one transaction is sent once."""
-    if pk is None:
-        return
-    assert kind in KINDS, kind
-    message = f"{kind} {int(pk)}"
-    current = transaction.get_connection()
-    if current.in_atomic_block:
-        # one a transaction: one registered at this savepoint goes (or is undone) with this
-        # change (one from another savepoint could be rolled back without it)
-        scope = set(current.savepoint_ids)
-        if any(
-            getattr(entry[1], "message", None) == message and entry[0] == scope
-            for entry in current.run_on_commit
-        ):
-            return
-        transaction.on_commit(_Send(message), robust=True)
-    else:
-        send_now(message)
-
-
-def send_now(message: str) -> None:
-    """Send ``message`` to Redis (when configured) and to this process's listeners."""
-    url = getattr(settings, "REDIS_URL", "") or ""
-    if url:
-        try:
-            _redis(url).publish(channel(url), message)
-        except Exception:  # fail open: the write is done; hubs look again by themselves
-            log.warning("live: could not publish %r", message, exc_info=True)
-    with _listeners_lock:
-        listeners = list(_listeners)
-    for listener in listeners:
-        listener(message)
-
-
-@functools.cache
-def _redis(url: str) -> Any:
-    import redis
-
-    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
-
-
-def listen(listener: Callable[[str], None]) -> Callable[[], None]:
-    """Call ``listener(message)`` for every message this process publishes; return the undo."""
-    with _listeners_lock:
-        _listeners.append(listener)
-
-    def undo() -> None:
-        with _listeners_lock:
-            if listener in _listeners:
-                _listeners.remove(listener)
-
-    return undo
-
-
-def parse(message: str | bytes) -> tuple[str, int] | None:
-    """Return a message's kind and id, or None for anything else on the channel."""
-    if isinstance(message, bytes):
-        message = message.decode("ascii", "replace")
-    kind, _, pk = message.partition(" ")
-    if kind not in KINDS or not pk.isdigit():
-        return None
-    return kind, int(pk)
-
-
-# --- hearing -------------------------------------------------------------------------------
 
 
 class Timer:
@@ -324,7 +214,6 @@ class Hub:
         self._breaks: list[float] = []  # when render pools broke, lately
         self.feeds: dict[str, Feed] = {}
         self.by_topic: dict[str, set[Feed]] = {}
-        self.resolvers: list[Callable[[str, int], Awaitable[list[str]]]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self.timers = Timers(self.loop)
         self._undo = listen(self._heard_threadsafe)
@@ -443,19 +332,12 @@ class Hub:
             return
         self.loop.call_soon_threadsafe(self.heard_message, message)
 
-    def heard_message(self, message: str | bytes) -> None:
-        parsed = parse(message)
-        if parsed is None:
+    def heard_message(self, raw: str | bytes) -> None:
+        message = Message.decode(raw)
+        if message is None:
             return
-        kind, pk = parsed
-        self._poke(f"{kind}{pk}")
-        if self.resolvers:
-            self.spawn(self._resolve(kind, pk))
-
-    async def _resolve(self, kind: str, pk: int) -> None:
-        for resolver in self.resolvers:
-            for topic in await resolver(kind, pk):
-                self._poke(topic)
+        for topic in message.feeds():
+            self._poke(topic)
 
     def _poke(self, topic: str) -> None:
         for feed in list(self.by_topic.get(topic, ())):
@@ -566,75 +448,6 @@ def _job(work: Callable[..., Any], *args: Any) -> Any:
         raise
     _last_job.ended = time.monotonic()
     return result
-
-
-#: how long a browser waits before it connects again after its stream ended (milliseconds):
-#: drawn for each stream between these, so that the viewers of a push process that went away
-#: come back spread over a few seconds, not all in the same instant
-RETRY_MS = (500, 3000)
-
-
-def retry_field() -> bytes:
-    """A stream's first field: its ``retry:``, drawn from ``RETRY_MS``."""
-    return f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
-
-
-def allow_own_origins(request: HttpRequest, response: HttpResponse) -> None:
-    """Let the pages of the origins ``PUSH_CORS_ORIGINS`` lists read a stream with their
-    cookies (the push process on a port of its own: ``LIVE_PUSH_ORIGIN``, ``make stack``'s
-    pages on ``PORT``); no other origin, not even another scheme or port of the same host.
-    The pages' streams (web.push) and the API's (api.stream) answer alike."""
-    origin = request.headers.get("Origin", "")
-    if origin and origin in getattr(settings, "PUSH_CORS_ORIGINS", ()):
-        response["Access-Control-Allow-Origin"] = origin
-        response["Access-Control-Allow-Credentials"] = "true"
-        response["Vary"] = "Origin"
-
-
-class StreamResponse(HttpResponse):
-    """What a stream's view answers once it admitted the caller (in a database thread, through
-    the middleware like any view): the push process then writes ``events(hub)``, an
-    asynchronous iterator of bytes, until it ends or the client goes."""
-
-    streaming = False
-
-    def __init__(self, events: Callable[[Hub], AsyncIterator[bytes]] | None, **kwargs: Any) -> None:
-        super().__init__(content_type="text/event-stream", **kwargs)
-        self.events = events
-        self["Cache-Control"] = "no-cache, no-transform"
-        self["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-
-
-class FeedResponse(StreamResponse):
-    """A stream that sends one feed's items and nothing else (a page's live part): the push
-    process writes each item, as ``pick(item)`` makes it bytes for this viewer (None: nothing
-    to send), straight from the feed's offer to every viewer, without waking a task of the
-    connection's own; ``first`` is written at the start, ``heartbeat`` seconds without a write
-    send a comment line, and ``end`` is the last thing sent when the feed's thing is gone.
-
-    ``may_see``: the viewer's access asked again (in a database thread; False ends the stream
-    with ``end``) before any item that ``open_to_all(item)`` says is not for everyone: a
-    public thing costs its viewers no query, one that turned private each its own check."""
-
-    def __init__(
-        self,
-        key: str,
-        topics: list[str],
-        load: Loader,
-        pick: Callable[[Any], bytes | None],
-        *,
-        first: bytes,
-        end: bytes,
-        heartbeat: float,
-        resolver: Callable[[str, int], Awaitable[list[str]]] | None = None,
-        may_see: Callable[[], bool] | None = None,
-        open_to_all: Callable[[Any], bool] = lambda item: True,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(None, **kwargs)
-        self.key, self.topics, self.load, self.pick = key, topics, load, pick
-        self.first, self.end, self.heartbeat, self.resolver = first, end, heartbeat, resolver
-        self.may_see, self.open_to_all = may_see, open_to_all
 
 
 _hubs: dict[int, Hub] = {}
