@@ -3,7 +3,7 @@ from typing import Any
 from django.apps import AppConfig
 
 from scoring.signals import match_completed, projections_rebuilt
-from tournaments.signals import Receivers, follow_rows, member_erased, verifying
+from tournaments.signals import Receivers, member_erased, verifying
 
 from .signals import standings_due
 
@@ -18,12 +18,10 @@ class CompetitionConfig(AppConfig):
         from tournaments import happenings
 
         from .happenings import name_match_sources
-        from .models import Fixture, Round, Stage, StandingsCheckpoint
 
         receivers.connect()
         happenings.shape_with(happenings.MATCH_COMPLETED, name_match_sources)
         happenings.shape_with(happenings.MATCH_REOPENED, name_match_sources)
-        follow_rows(_stage_changed, (Stage, Round, Fixture, StandingsCheckpoint))
 
 
 @receivers.on(standings_due, "standings_due")
@@ -68,11 +66,3 @@ def _scrub_notices(sender: Any, renamed: Any, **kwargs: Any) -> None:
         message = renamed.scrub(notice.message)
         if message != notice.message:
             Notice.objects.filter(pk=notice.pk).update(message=message)
-
-
-def _stage_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A stage, a round, a fixture or the standings changed: the live parts that show them
-    follow (one message per stage and transaction: tournaments.live)."""
-    import live
-
-    live.publish("s", instance.pk if sender.__name__ == "Stage" else instance.stage_id)

@@ -28,6 +28,8 @@ from django.db import connections
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
+import live
+
 from .access import account_choices, directed_clubs, directed_tournaments, player_choices
 from .models import Club, Player, Tournament
 
@@ -198,6 +200,34 @@ class TournamentScopedAdmin(StrictAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self._directs(request, obj)
+
+    # A change made here is a change the live pages show: they are told, as a service tells
+    # them (live.publish, once the admin's transaction commits), not left to their recheck.
+
+    def _tournaments_of(self, queryset: QuerySet[Any]) -> set[int]:
+        path = self.tournament_path or "pk"
+        return {pk for pk in queryset.values_list(path, flat=True).distinct() if pk is not None}
+
+    def _tell(self, tournaments: set[int]) -> None:
+        for pk in tournaments:
+            live.publish(live.Topic.TOURNAMENT, pk)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        before = (
+            self._tournaments_of(type(obj)._default_manager.filter(pk=obj.pk)) if change else set()
+        )
+        super().save_model(request, obj, form, change)
+        self._tell(before | self._tournaments_of(type(obj)._default_manager.filter(pk=obj.pk)))
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        tournaments = self._tournaments_of(type(obj)._default_manager.filter(pk=obj.pk))
+        super().delete_model(request, obj)
+        self._tell(tournaments)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        tournaments = self._tournaments_of(queryset)
+        super().delete_queryset(request, queryset)
+        self._tell(tournaments)
 
 
 class ReadOnlyAdmin(TournamentScopedAdmin):

@@ -29,6 +29,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
 
+import live
+
 from .access import SYSTEM, is_club_director
 from .errors import ClubNotPermitted, InvalidClubData
 from .models import Club, Erasure, MemberInvite, Player, Team
@@ -218,6 +220,7 @@ def _rename_teams(member: Player, label: str) -> dict[int, tuple[str, str]]:
         renamed[team.pk] = (team.name, new)
         team.name = new
         team.save(update_fields=["name"])
+        live.publish(live.Topic.TOURNAMENT, team.tournament_id)  # its pages show the new name
     return renamed
 
 

@@ -12,18 +12,15 @@ for example the competition's record of each completed round, which the log must
 ``privacy.Renamed``): a receiver rewrites what its app stored with the member's or their teams'
 old names, in that transaction (docs/privacy.md).
 
-``Receivers`` and ``follow_rows`` are how the apps wire their receivers, in their ``ready``.
+``Receivers`` is how the apps wire their receivers, in their ``ready``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.dispatch import Signal
-
-if TYPE_CHECKING:
-    from django.db.models import Model
 
 R = TypeVar("R", bound=Callable[..., Any])
 
@@ -58,14 +55,3 @@ class Receivers:
         """Connect every receiver declared (again: a second call changes nothing)."""
         for signal, receiver, name in self._wiring:
             signal.connect(receiver, dispatch_uid=f"{self.app}.{name}")
-
-
-def follow_rows(receiver: Callable[..., Any], models: Iterable[type[Model]]) -> None:
-    """Connect ``receiver`` to every save and every delete of a row of ``models`` (how the
-    live parts learn that what they show changed)."""
-    from django.db.models.signals import post_delete, post_save
-
-    for model in models:
-        name = model.__name__
-        post_save.connect(receiver, sender=model, dispatch_uid=f"live.{name}")
-        post_delete.connect(receiver, sender=model, dispatch_uid=f"live-gone.{name}")

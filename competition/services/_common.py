@@ -1,4 +1,5 @@
-"""What the service modules share: the director check, the locks, the standings to follow.
+"""What the service modules share: the director check, the locks, the standings and the live
+pages to follow.
 
 The bottom of the chain (``tests/competition/test_services_layering.py``): it imports no
 other service, and no task.
@@ -12,6 +13,7 @@ from typing import Any, TypeVar
 from django.db.models import Manager, Model, QuerySet
 from django.utils.translation import gettext
 
+import live
 from tournaments.access import is_director
 from tournaments.models import Tournament
 
@@ -47,6 +49,19 @@ def schedule_standings(stage_id: int) -> None:
         standings_due.send(sender=Stage, stage_id=stage_id)
     except Exception:
         log.exception("the standings of stage %s were not brought up to date", stage_id)
+
+
+def shown(tournament_id: int, stage_id: int | None = None) -> None:
+    """What the tournament's live pages show changed: its teams or registrations, or the
+    stage ``stage_id``, its rounds, fixtures, standings, cut or notices. Called by every
+    service that changes any of them, in its transaction: the message goes once it commits
+    (once per transaction, and never for one rolled back: ``live.publish``). No model receiver
+    does this (an ``update()`` passes them by); tests/competition/test_live_messages.py
+    fails for a change that names no tournament."""
+    if stage_id is None:
+        live.publish(live.Topic.TOURNAMENT, tournament_id)
+    else:
+        live.publish(live.Topic.STAGE, stage_id, tournament=tournament_id)
 
 
 def locked_or_gone(

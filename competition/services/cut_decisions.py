@@ -74,6 +74,7 @@ def cut_draw_lot(*, actor: Any, stage: Stage, tie: str) -> CutDecision:
     """Decide a tie at the stage's cut by a lot drawn here: a random seed, recorded with the
     order it draws (the highest first), who drew it and when. Once only."""
     with transaction.atomic():
+        _common.shown(stage.tournament_id, stage.pk)
         locked, found = _locked_tie(actor, stage, tie)
         seed = secrets.randbits(48)
         order = list(found.teams)
@@ -86,6 +87,7 @@ def cut_set_order(*, actor: Any, stage: Stage, tie: str, order: Sequence[Any]) -
     """Decide a tie at the stage's cut by the director's order of its teams (the highest
     first): every tied team once, and no other. Once only."""
     with transaction.atomic():
+        _common.shown(stage.tournament_id, stage.pk)
         locked, found = _locked_tie(actor, stage, tie)
         given = list(order)
         if (

@@ -16,6 +16,7 @@ from tournaments.clubs import club_for
 from tournaments.models import RESERVED_SLUGS, Club, Tournament, slug_held, slug_taken
 
 from ..errors import InvalidSettings, NotNow, NotPermitted
+from . import _common
 from . import stages as stage_services
 
 
@@ -76,6 +77,7 @@ def tournament_create(
             tournament.match_format = match_format
         _checked(tournament)
         _save(tournament)
+        _common.shown(tournament.pk)
         tournament.directors.set({*directors, *club.directors.exclude(pk=actor.pk)} - {actor})
         for settings in stages:
             stage_services.stage_create(actor=actor, tournament=tournament, **settings)
@@ -128,6 +130,7 @@ def tournament_update(
     ):
         raise NotPermitted(gettext("only the organizer names the directors"), code="forbidden")
     with transaction.atomic():
+        _common.shown(tournament.pk)
         for name, value in values.items():
             setattr(tournament, name, value)
         _checked(tournament)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from ..models import Fixture, Notice, Stage
@@ -20,8 +21,10 @@ def notice(stage: Stage, fixture: Fixture | None, code: str, message: str) -> No
 def notice_resolve(*, actor: Any, notice: Notice) -> Notice:
     """Mark a notice as dealt with (a director of its tournament)."""
     _common.require_director(actor, notice.stage.tournament)
-    Notice.objects.filter(pk=notice.pk, resolved_at__isnull=True).update(
-        resolved_at=timezone.now(), resolved_by=actor
-    )
+    with transaction.atomic():
+        _common.shown(notice.stage.tournament_id, notice.stage_id)
+        Notice.objects.filter(pk=notice.pk, resolved_at__isnull=True).update(
+            resolved_at=timezone.now(), resolved_by=actor
+        )
     notice.refresh_from_db()
     return notice

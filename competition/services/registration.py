@@ -42,6 +42,7 @@ def team_register(
         tournament=tournament, name=name, first_player=first_player, second_player=second_player
     )
     with transaction.atomic():
+        _common.shown(tournament.pk)
         # The tournament's row is the lock every registration takes: two at once could
         # otherwise both find a player free and seat them in two teams.
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
@@ -81,6 +82,7 @@ def team_check_in(*, actor: Any, team: Team) -> Registration:
     """
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         registration = locked_registration(team)
         if registration.withdrawn_at is not None:
             raise NotNow(gettext("%(team)s has withdrawn") % {"team": team}, code="team_withdrawn")
@@ -255,6 +257,7 @@ def team_rename(*, actor: Any, team: Team, name: str) -> Team:
     """Rename a team (its matches and standings show the new name at once)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         # FOR UPDATE: the name is a key (unique in the tournament), which NO KEY UPDATE
         # would have to upgrade to at the save
         locked = Team.objects.select_for_update().get(pk=team.pk)
@@ -272,6 +275,7 @@ def team_language(*, actor: Any, team: Team, language: str) -> Team:
     one of ``settings.LANGUAGES``."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         locked = Team.objects.select_for_update(no_key=True).get(pk=team.pk)
         locked.language = language
         try:
@@ -288,6 +292,7 @@ def registration_update(
     """Change a team's seed and rating: only before the first stage starts (it seeds from them)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         registration = locked_registration(team)
         if registration_fixed(team.tournament_id):
             raise NotNow(
@@ -309,6 +314,7 @@ def _undo(actor: Any, team: Team, field: str, refusal: str) -> Registration:
     refused in the words of ``refusal``)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         registration = locked_registration(team)
         if getattr(registration, field) is None:
             return registration
@@ -343,6 +349,7 @@ def team_update(
     the first stage starts, and only if they change)."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         registration = locked_registration(team)
         if name != team.name:
             team = team_rename(actor=actor, team=team, name=name)

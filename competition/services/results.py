@@ -40,6 +40,7 @@ def fixture_match_completed(*, match_id: int) -> Fixture | None:
         return None  # a match that no stage scheduled
     with transaction.atomic():
         stage = Stage.objects.select_for_update(no_key=True).get(pk=fixture.stage_id)
+        _common.shown(stage.tournament_id, stage.pk)
         fixture = Fixture.objects.select_related("round").get(pk=fixture.pk)
         outcome = fixture_result_of(MatchResult.objects.filter(match_id=match_id).first())
         was_complete = fixture.round.status == Round.Status.COMPLETE

@@ -184,6 +184,7 @@ def teams_register(
     if not lines:
         raise InvalidSettings(gettext("name at least one team"), code="bad_team")
     with transaction.atomic():
+        _common.shown(tournament.pk)
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         plan = teams_plan(tournament=tournament, lines=lines, actor=actor)
         problems = [
@@ -251,6 +252,7 @@ def team_enter(
     if len(people) != 2:
         raise InvalidSettings(gettext("a team is two players"), code="bad_team")
     with transaction.atomic():
+        _common.shown(tournament.pk)
         players = []
         for person in people:
             if isinstance(person, Player):

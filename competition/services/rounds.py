@@ -31,6 +31,7 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
+        _common.shown(stage.tournament_id, stage.pk)
         stage = _common.locked_stage(
             stage,
             status=Stage.Status.RUNNING,
@@ -102,6 +103,7 @@ def round_edit(
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
+        _common.shown(round.stage.tournament_id, round.stage_id)
         locked = _common.locked_or_gone(
             Round.objects.select_related("stage"), round.pk, _common.round_gone()
         )
@@ -223,6 +225,7 @@ def round_publish(*, actor: Any, round: Round) -> Round:
     and everyone sees it. Publishing a bracket's first round publishes the whole bracket."""
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
+        _common.shown(round.stage.tournament_id, round.stage_id)
         stage, locked = _locked_round(round)
         if locked.status != Round.Status.DRAFT:
             raise NotNow(gettext("the round is published already"), code="round_published")
@@ -274,6 +277,7 @@ def round_unpublish(*, actor: Any, round: Round) -> Round:
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
+        _common.shown(round.stage.tournament_id, round.stage_id)
         stage, locked = _locked_round(round)
         if locked.status == Round.Status.DRAFT:
             raise NotNow(
@@ -394,6 +398,7 @@ def round_discard(*, actor: Any, round: Round, pair_again: bool = False) -> Roun
     """
     _common.require_director(actor, round.stage.tournament)
     with transaction.atomic():
+        _common.shown(round.stage.tournament_id, round.stage_id)
         stage, locked = _locked_round(round, to_delete=True)
         if locked.status != Round.Status.DRAFT:
             raise NotNow(gettext("only a draft round can be discarded"), code="round_published")

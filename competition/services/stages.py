@@ -40,6 +40,7 @@ def stage_create(
     _common.require_director(actor, tournament)
     refuse_unknown(settings)
     with transaction.atomic():
+        _common.shown(tournament.pk)
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         last = tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0
         stage = Stage(tournament=tournament, order=last + 1, **settings)
@@ -58,6 +59,7 @@ def stage_update(
     _common.require_director(actor, stage.tournament)
     refuse_unknown(settings)
     with transaction.atomic():
+        _common.shown(stage.tournament_id, stage.pk)
         locked = _common.locked_or_gone(Stage.objects, stage.pk, _common.stage_gone())
         if locked.status != Stage.Status.PENDING:
             raise NotNow(
@@ -100,6 +102,7 @@ def stage_start(
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
+        _common.shown(stage.tournament_id, stage.pk)
         stage = _common.locked_stage(
             stage,
             status=Stage.Status.PENDING,
@@ -185,6 +188,7 @@ def stage_remove(*, actor: Any, stage: Stage) -> None:
     """
     _common.require_director(actor, stage.tournament)
     with transaction.atomic():
+        _common.shown(stage.tournament_id, stage.pk)
         Tournament.objects.select_for_update(no_key=True).filter(pk=stage.tournament_id).first()
         locked = Stage.objects.filter(pk=stage.pk).first()
         if locked is None:

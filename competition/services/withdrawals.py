@@ -24,6 +24,7 @@ def team_withdraw(*, actor: Any, team: Team) -> Registration:
     forfeits or byes for its opponents, as each running stage says."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         registration = locked_registration(team)
         if registration.withdrawn_at is not None:
             return registration
@@ -61,6 +62,7 @@ def team_reinstate(*, actor: Any, team: Team) -> Registration:
     """
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
+        _common.shown(team.tournament_id)
         registration = locked_registration(team)
         if registration.withdrawn_at is None:
             return registration
