@@ -171,6 +171,11 @@ class PlayerAdmin(TournamentScopedAdmin):
             return self._in_scope(request, obj)
         return super()._directs(request, obj)
 
+    def _tournaments_of(self, queryset: QuerySet[Any]) -> set[int]:
+        """The tournaments whose pages show these members: those of their teams."""
+        teams = Team.objects.filter(Q(first_player__in=queryset) | Q(second_player__in=queryset))
+        return set(teams.values_list("tournament_id", flat=True).distinct())
+
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False,
                  **kwargs: Any) -> Any:  # fmt: skip
         """Staff who are not superusers add members to one of their clubs, not to none."""

@@ -17,6 +17,7 @@ import httpx
 import pytest
 from django.test import Client
 
+from competition import services as competition
 from tests.web.conftest import make_club
 
 from .server import Reader, database, push_server, reading
@@ -138,8 +139,9 @@ def made_private(tournament: Any) -> None:
     """The director unpublishes the tournament (its change published as any other's)."""
     with database():
         tournament.refresh_from_db()
-        tournament.published = False
-        tournament.save()
+        competition.tournament_update(
+            actor=tournament.organizer, tournament=tournament, published=False
+        )
 
 
 def session_of(user: Any) -> dict[str, str]:
