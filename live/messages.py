@@ -25,12 +25,18 @@ class Topic(enum.StrEnum):
     TOURNAMENT = "t"
     #: the tournament's happenings grew (its results log: tournaments.happenings)
     HAPPENINGS = "x"
+    #: what the director's board says of the tournament's tables changed (a phone heard, a
+    #: seat claimed or released, a table locked out of codes)
+    BOARD = "b"
 
 
 #: the topics whose id is a tournament's own: their message carries no second one
-OF_A_TOURNAMENT = frozenset({Topic.TOURNAMENT, Topic.HAPPENINGS})
+OF_A_TOURNAMENT = frozenset({Topic.TOURNAMENT, Topic.HAPPENINGS, Topic.BOARD})
 #: the topics a tournament's live parts follow besides its own (a result, a stage)
 SHOWN_ON_THE_TOURNAMENT = frozenset({Topic.RESULT, Topic.STAGE})
+#: the topics the director's board follows besides the tournament's and its own: an entry
+#: waiting for its confirmation shows there (and on no public page, which are spared a render)
+SHOWN_ON_THE_BOARD = frozenset({Topic.LOG})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +68,14 @@ class Message:
         return cls(topic, int(parts[1]), tournament)
 
     def feeds(self) -> list[str]:
-        """The feed topics this message pokes: its own thing's, and its tournament's for a
-        result or a stage (the tournament's page shows both)."""
+        """The feed topics this message pokes: its own thing's; its tournament's for a result
+        or a stage (the tournament's page shows both; the board follows the tournament's
+        too); the tournament's board for a match's log."""
         keys = [key(self.topic, self.id)]
         if self.tournament is not None and self.topic in SHOWN_ON_THE_TOURNAMENT:
             keys.append(key(Topic.TOURNAMENT, self.tournament))
+        if self.tournament is not None and self.topic in SHOWN_ON_THE_BOARD:
+            keys.append(key(Topic.BOARD, self.tournament))
         return keys
 
 

@@ -27,6 +27,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+import live
+
 from .access import LinkActor, is_director
 from .errors import ClubNotPermitted, NotPermitted
 from .links import code_matches
@@ -102,6 +104,7 @@ def heard(
     if since is None or since >= 60 or unsent_now != unsent_before:
         changed = timezone.now().timestamp()  # when it changed, not when the phone was heard
         cache.set(f"seep-table-heard-tag:{tournament_id}", changed, SAID_SECONDS)
+        live.publish(live.Topic.BOARD, tournament_id)
     cache.set(key, (now.timestamp(), unsent_now), SAID_SECONDS)
 
 
@@ -124,6 +127,7 @@ def heard_tag(tournament_id: int) -> str:
 
 def _board_changed(tournament_id: int) -> None:
     cache.set(_board_key(tournament_id), timezone.now().timestamp(), None)
+    live.publish(live.Topic.BOARD, tournament_id)
 
 
 def table_of(match_id: int) -> TablePhones | None:

@@ -29,6 +29,8 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 
+import live
+
 from .access import LinkActor, is_director
 from .errors import ClubNotPermitted, SeatRefused
 from .keys import key_hash
@@ -144,6 +146,7 @@ def seat_claim(*, actor: LinkActor, match: Match, seat: int, claim_id: str) -> S
             if mine is not None and mine.seat == seat:
                 return mine
             if mine is None:
+                live.publish(live.Topic.BOARD, match.tournament_id)  # the board shows who sits
                 return SeatClaim.objects.create(
                     match=match, seat=seat, link_id=actor.link_id, browser_hash=hashed
                 )
@@ -184,6 +187,7 @@ def seat_release(*, actor: Any, match: Match, seat: int) -> SeatClaim:
         claim.released_at = timezone.now()
         claim.released_by = actor
         claim.save(update_fields=["released_at", "released_by"])
+        live.publish(live.Topic.BOARD, match.tournament_id)  # the board shows who sits
     return claim
 
 

@@ -349,6 +349,9 @@ def _appended(
     # catch-up sends it later). Not a functools.partial: Django 5.2 logs a failed robust
     # callback by its __qualname__, which a partial does not have.
     transaction.on_commit(lambda: _schedule_projection(match_id), robust=True)
+    # the pages' and the API's streams of the match, and the director's board (after the
+    # commit, as the projection's task)
+    live.publish(live.Topic.LOG, match_id, tournament=match.tournament_id)
     open_deal = state.deal_no if _deal_in_play(state) else None
     shown = render_events(match, events, actor, secret_deal=open_deal, director=director)
     return AppendResult(shown, events[-1].seq, replayed=False)
@@ -743,7 +746,6 @@ def _receipt(match: Match, ended: MatchEvent) -> tuple[dict[str, Any], str, str]
 def _schedule_projection(match_id: int) -> None:
     """Tell the apps above (scoring) that the match's log grew (after the commit)."""
     log_appended.send(sender=Match, match_id=match_id)
-    live.publish(live.Topic.LOG, match_id)  # the pages' and the API's streams
 
 
 __all__ = [

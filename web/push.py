@@ -61,6 +61,7 @@ import live
 from competition.access import may_see
 from live.frames import Frames, Rendered, Renders, event, rendered, stream
 from tournaments import selectors as store
+from tournaments.access import is_director
 from tournaments.models import Match, Tournament
 
 from . import links as team_links
@@ -68,6 +69,8 @@ from . import pages
 from .clubtime import use_club_time
 from .views import common, keeper, public
 from .views import seat as seat_views
+from .views.desk import _common as desk_common
+from .views.desk import board as desk_board
 
 app_name = "push"
 
@@ -197,6 +200,21 @@ def _head_loader(pk: int) -> live.Loader:
     return lambda: _read(read)
 
 
+def _board_loader(pk: int) -> live.Loader:
+    """The director's board: that it changed (each director fetches its part, with their own
+    token), never for everyone (each director's access asked again before it is sent)."""
+
+    def read() -> tuple[str, Frames] | None:
+        t = Tournament.objects.filter(pk=pk).first()
+        if t is None:
+            return None
+        version = desk_board.board_version(t)
+        changed = event("changed", version, version)
+        return version, Frames(full=changed, base=None, patch=None, changed=changed, public=False)
+
+    return lambda: _read(read)
+
+
 #: what a seat's part carries in its form's place of the viewer's CSRF token and client id:
 #: rendered once per change for the seat, each viewer's own filled in as it is sent
 CSRF_MARK = common.CSRF_MARK
@@ -318,6 +336,18 @@ def still_sees(request: HttpRequest, pk: int) -> Callable[[], bool]:
     return check
 
 
+def still_directs(request: HttpRequest, pk: int) -> Callable[[], bool]:
+    """Whether the viewer of ``request`` still directs tournament ``pk``, asked again (in a
+    database thread) as the desk would ask it."""
+    session_key = request.session.session_key
+
+    def check() -> bool:
+        t = Tournament.objects.filter(pk=pk).first()
+        return t is not None and session_key is not None and is_director(_viewer(session_key), t)
+
+    return check
+
+
 def _match_topics(pk: int) -> list[str]:
     """A match's feeds follow its log and its result."""
     return [live.key(live.Topic.LOG, pk), live.key(live.Topic.RESULT, pk)]
@@ -382,6 +412,17 @@ def keep_stream(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+def board_stream(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director's board changed: a table's deal, a phone heard, a seat claimed (the board
+    fetches its part as it polls); only for the tournament's directors, and only while they
+    are."""
+    t = desk_common.tournament_or_404(request, slug)  # 404 unless a director of it
+    topics = [live.key(live.Topic.TOURNAMENT, t.pk), live.key(live.Topic.BOARD, t.pk)]
+    loader = _board_loader(t.pk)
+    return stream(request, f"b:{t.pk}", topics, loader, "changed", still_directs(request, t.pk))
+
+
+@require_GET
 def seat_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """A seat page's live part, as the match moves: only for the browser that holds the seat
     (the page's own check; anyone else gets the page's 404), and only while it does."""
@@ -404,6 +445,7 @@ urlpatterns = [
     path("m/<int:pk>/", match_stream, name="match"),
     path("keep/<int:pk>/", keep_stream, name="keep"),
     path("play/<int:pk>/", seat_stream, name="seat"),
+    path("t/<slug:slug>/board/", board_stream, name="board"),
 ]
 
 

@@ -50,7 +50,9 @@ class CountVersion(forms.Command):
     )
 
 
-def _version(t: Tournament) -> str:
+def board_version(t: Tournament) -> str:
+    """What the board shows changed: its tournament, its seats, its phones, the minute (a
+    match late or a phone silent)."""
     claims = seats.claims_tag(t.pk)  # a seat claimed or released changes the board too
     codes = phones.board_tag(t.pk)  # a table locked out of codes, or let try again, too
     codes += "." + phones.heard_tag(t.pk)  # a phone heard first, again, or with unsent entries
@@ -80,7 +82,7 @@ def _part(request: HttpRequest, t: Tournament, version: str) -> str:
 @require_GET
 def board_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
-    version = _version(t)
+    version = board_version(t)
     return render(
         request,
         "web/desk_board.html",
@@ -100,7 +102,7 @@ def board_page(request: HttpRequest, slug: str) -> HttpResponse:
 def board_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The board's live part, with an ETag: a 304 while nothing changed this minute."""
     t = tournament_or_404(request, slug)
-    version = _version(t)
+    version = board_version(t)
     return conditional(request, version, lambda: HttpResponse(_part(request, t, version)))
 
 
