@@ -11,6 +11,7 @@ one sent earlier for the same match still waits in the queue (see there).
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 from datetime import timedelta
@@ -110,9 +111,10 @@ def _send_projection(match_id: int, *, first: bool) -> None:
 
 
 def _keep(match_id: int) -> None:
-    resend.held.keep(
-        ("project", match_id), functools.partial(_send_projection, match_id, first=False)
-    )
+    """Keep the match's send for ``resend.held``, in this context: its message carries the
+    request id of the append that kept it last (deploy/logs.py)."""
+    send = functools.partial(_send_projection, match_id, first=False)
+    resend.held.keep(("project", match_id), functools.partial(contextvars.copy_context().run, send))
 
 
 #: the pending flags' keys begin so; then the queue and the match (``_pending_key``)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import redis
 
+from deploy import logs
 from deploy.celery import app as celery_app
 from scoring import resend, tasks
 from tests.scoring.worker import free_port
@@ -170,6 +171,11 @@ def _queued(client: redis.Redis, queue: str) -> list[int]:
     return [json.loads(base64.b64decode(json.loads(m)["body"]))[0][0] for m in raw]
 
 
+def _request_ids(client: redis.Redis, queue: str) -> list[str]:
+    raw = reversed(client.lrange(queue, 0, -1))
+    return [json.loads(m)["headers"].get(logs.HEADER) for m in raw]
+
+
 @pytest.mark.redis
 def test_the_projection_s_sends_during_an_outage_go_out_once_a_match_when_back(
     broker: str, settings: Any, monkeypatch: pytest.MonkeyPatch
@@ -184,8 +190,9 @@ def test_the_projection_s_sends_during_an_outage_go_out_once_a_match_when_back(
     try:
         conf.broker_url = f"redis://127.0.0.1:{free_port()}/0"  # nobody listens: refused
         began = time.monotonic()
-        for match_id in (21, 22, 21, 21, 23, 22):  # appends meanwhile
-            tasks.schedule_projection(match_id)
+        for n, match_id in enumerate((21, 22, 21, 21, 23, 22)):  # appends meanwhile
+            with logs.bound(f"append-{n}"):
+                tasks.schedule_projection(match_id)
         assert time.monotonic() - began < 1.0, "an append does not wait on the broker"
         assert held.held() == [("project", 21), ("project", 22), ("project", 23)]
         clock.now += 1
@@ -196,6 +203,8 @@ def test_the_projection_s_sends_during_an_outage_go_out_once_a_match_when_back(
         clock.now += 1
         assert held.attempt() == 3
         assert _queued(client, broker) == [21, 22, 23]
+        # each carries the request id of the last append that kept it
+        assert _request_ids(client, broker) == ["append-3", "append-5", "append-4"]
         # each with its flag up: the next append's send waits on that message
         tasks.schedule_projection(21)
         assert _queued(client, broker) == [21, 22, 23]
