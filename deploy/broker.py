@@ -33,7 +33,8 @@ class Channel(redis.Channel):
         if client:
             yield client
             return
-        if self._pool is None and getattr(self.connection, "client", None) is None:
+        pool = self._pool  # type: ignore[attr-defined]  # None once closing dropped it
+        if pool is None and getattr(self.connection, "client", None) is None:
             raise RedisConnectionError("the channel's connection was closed")
         kept = self._kept_client
         if kept is None or kept.connection_pool is not self.pool:  # a new pool after a fork

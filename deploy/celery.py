@@ -49,7 +49,7 @@ def _after_task(task: Any = None, state: str | None = None, **kwargs: Any) -> No
 RECONNECT_SECONDS = 1.0
 
 
-class Consumer(CeleryConsumer):  # type: ignore[misc]
+class Consumer(CeleryConsumer):
     """Celery's consumer, trying to reach a lost broker every second rather than kombu's
     2 s, 4 s, 6 s... (up to 30 s): after a Redis restart the web processes send what they
     held within about a second (scoring.resend), and the worker must be there to take it.
