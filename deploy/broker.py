@@ -7,7 +7,12 @@ cost more than a third of the append's own Python. Here a channel keeps one clie
 that. A ``redis.Redis`` holds no connection of its own (it takes one from the channel's pool
 for each command, the pool that kombu's own client would use, and that starts afresh in a
 forked child) and is thread-safe, so one serves every send of the channel. Everything else is
-kombu's (deploy/settings.py names this transport when the broker is Redis).
+kombu's (deploy/settings.py names this transport when the broker is Redis), but for one
+fault of kombu's: a channel closed after its connection was dropped (a worker that lost Redis
+while it held a message not yet acknowledged) builds a new pool from the connection that is
+gone, and fails with an AttributeError, which stops the worker (``deploy.supervise`` starts
+it again, seconds later). Here that is the connection error it is, which the closing code
+ignores; the message is Redis's to keep or to have lost (the catch-up sends it again).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from kombu.transport import redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 
 class Channel(redis.Channel):
@@ -27,6 +33,9 @@ class Channel(redis.Channel):
         if client:
             yield client
             return
+        pool = self._pool  # type: ignore[attr-defined]  # None once closing dropped it
+        if pool is None and getattr(self.connection, "client", None) is None:
+            raise RedisConnectionError("the channel's connection was closed")
         kept = self._kept_client
         if kept is None or kept.connection_pool is not self.pool:  # a new pool after a fork
             kept = self._kept_client = self._create_client()  # type: ignore[attr-defined]

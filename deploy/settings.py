@@ -689,6 +689,9 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost the broker tries again every second (deploy/celery.py), not after
+# kombu's growing waits: what the web processes held during an outage goes out at once.
+CELERY_WORKER_CONSUMER = "deploy.celery:Consumer"
 # Celery's Django fixup closes every database connection before and after each task unless
 # told to reuse them: a new PostgreSQL session for every projection (9 ms a task against 1
 # on a kept one). Kept here, they are managed as Django manages a request's (deploy/celery.py,

@@ -11,6 +11,7 @@ one sent earlier for the same match still waits in the queue (see there).
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 from datetime import timedelta
@@ -19,8 +20,9 @@ import redis
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
-from . import broker, selectors, services
+from . import broker, resend, selectors, services
 from .models import MatchResult
 from .signals import match_completed
 from .task_options import RELIABLE, RETRIED
@@ -65,25 +67,54 @@ def schedule_projection(match_id: int) -> None:
     A lost message leaves its flag to expire: for ``PENDING_SECONDS`` appends send nothing,
     and ``catch_up`` sends for a match that lags its log. On a Redis broker the message is
     pushed without Celery's send, which costs more Python than the push (scoring.broker).
-    With Redis failing, the message is sent through Celery as ever (its failure is the
-    append's robust callback's to log). With tasks eager (no broker), it runs now.
+    With tasks eager (no broker), it runs now.
+
+    A send the broker refuses is kept in this process and tried again until it goes out
+    (``resend.held``: within about a second of the broker coming back, one message a match
+    however many appends it had meanwhile), rather than left to the catch-up. While sends
+    are held the broker is known to be away, so this one is kept without a try: the append's
+    request does not wait on it.
     """
     app = project_match.app
     if app.conf.task_always_eager:
         project_match.delay(match_id)
         return
+    if resend.held.holding():
+        _keep(match_id)
+        return
+    try:
+        _send_projection(match_id, first=True)
+    except BROKER_ERRORS:
+        _keep(match_id)
+
+
+#: what a send raises when the broker is out of reach (kombu's for Celery's send)
+BROKER_ERRORS = (redis.RedisError, OperationalError, OSError)
+
+
+def _send_projection(match_id: int, *, first: bool) -> None:
+    """Send the match's ``project_match``: its pending flag and the message. ``first``: the
+    append's own send, which sends nothing if the flag is up; a kept send puts the flag up
+    and sends whatever it finds (the flag may be its own first try's, whose push failed)."""
     client, args = _flags(), (match_id,)
     countdown = settings.SCORING_COALESCE_MS / 1000 or None
-    try:
+    if first:
         if not client.set(_pending_key(match_id), 1, nx=True, ex=PENDING_SECONDS):
             return  # the match's message still waits
-        queue = broker.queue_of(project_match, args)
-        if queue is not None:
-            broker.send(client, project_match, args, queue, countdown)
-            return
-    except redis.RedisError:
-        pass  # on the flag or the push: sent through Celery, whose send says what is wrong
-    project_match.apply_async(args, countdown=countdown)
+    else:
+        client.set(_pending_key(match_id), 1, ex=PENDING_SECONDS)
+    queue = broker.queue_of(project_match, args)
+    if queue is None:  # what the envelope does not cover: Celery's send
+        project_match.apply_async(args, countdown=countdown)
+    else:
+        broker.send(client, project_match, args, queue, countdown)
+
+
+def _keep(match_id: int) -> None:
+    """Keep the match's send for ``resend.held``, in this context: its message carries the
+    request id of the append that kept it last (deploy/logs.py)."""
+    send = functools.partial(_send_projection, match_id, first=False)
+    resend.held.keep(("project", match_id), functools.partial(contextvars.copy_context().run, send))
 
 
 #: the pending flags' keys begin so; then the queue and the match (``_pending_key``)

@@ -8,6 +8,7 @@ from unittest import mock
 
 import pytest
 from kombu import Connection
+from kombu.exceptions import OperationalError
 from kombu.transport import redis
 
 pytestmark = pytest.mark.redis
@@ -77,3 +78,49 @@ def test_after_a_fork_the_channel_sends_with_a_client_of_its_new_pool() -> None:
         finally:
             queue.clear()
             queue.close()
+
+
+def test_a_channel_whose_connection_was_dropped_says_so_as_a_connection_error() -> None:
+    """A worker that lost Redis holding a message not yet acknowledged closes its channel
+    after its connection was dropped; the channel's restore of that message must fail as a
+    connection error (which the closing code ignores), not kombu's AttributeError (which
+    stopped the worker during a Redis outage, and it was back only seconds later)."""
+    with Connection(os.environ["REDIS_URL"], transport="deploy.broker:Transport") as conn:
+        channel = conn.default_channel
+        channel.connection.client = None  # as the consumer's collect leaves it
+        channel._disconnect_pools()
+        with pytest.raises(conn.connection_errors), channel.conn_or_acquire():
+            pass
+        with pytest.raises(AttributeError):  # kombu's own
+            redis.Channel.conn_or_acquire(channel).__enter__()
+
+
+def test_a_worker_tries_a_lost_broker_again_every_second() -> None:
+    """The workers' consumer (deploy/celery.py) waits at most a second between two tries to
+    reach the broker (kombu's own waits 2 s, 4 s, 6 s...: a worker came back up to 4 s after
+    Redis did, and the deals held meanwhile waited for it)."""
+    from kombu.utils import functional
+
+    from deploy.celery import Consumer, app
+    from tests.scoring.worker import free_port
+
+    consumer = Consumer.__new__(Consumer)  # only what ensure_connected reads
+    consumer.app = app
+    consumer.first_connection_attempt = False
+    consumer.broker_connection_retry_attempt = 0
+    slept: list[float] = []
+    saved = app.conf.broker_connection_max_retries
+    app.conf.broker_connection_max_retries = 5
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nobody listens
+    try:
+        with (
+            mock.patch.object(functional, "sleep", side_effect=slept.append),
+            Connection(url, transport="deploy.broker:Transport") as conn,
+        ):
+            with pytest.raises(OperationalError):  # kombu's, once the tries are spent
+                consumer.ensure_connected(conn)
+            assert "ensure_connection" not in vars(conn), "kombu's own again afterwards"
+    finally:
+        app.conf.broker_connection_max_retries = saved
+    waits = [s for s in slept if s]
+    assert len(waits) >= 5 and max(waits) <= 1.0, slept

@@ -1,7 +1,8 @@
 """The append's projection message, on the real broker, with no worker to take it: appends
 while their match's task waits in the queue send no message of their own; the task taking its
 flag down (as it starts) lets the next append send again; a flag outlives no lost message for
-long; Redis failing on the flag sends as ever.
+long; Redis failing on the flag holds one send for the match until it answers
+(scoring.resend).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from unittest import mock
 import pytest
 import redis
 
-from scoring import tasks
+from scoring import resend, tasks
 
 from .helpers import enter
 from .test_worker import a_score_match, is_projected
@@ -79,7 +80,15 @@ def test_a_flag_whose_message_was_lost_expires(world: Any, queued: Any) -> None:
         assert queued() == 1
 
 
-def test_redis_failing_on_the_flag_sends_the_message_as_ever(world: Any, queued: Any) -> None:
+def test_redis_failing_on_the_flag_holds_one_send_that_goes_out_once_it_answers(
+    world: Any, queued: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = resend.Resender(run=False)  # tried by hand here, not by a thread
+    monkeypatch.setattr(resend, "held", held)
     with mock.patch.object(redis.Redis, "set", side_effect=redis.ConnectionError("down")):
-        a_score_match(world, (0, 1), [[60, 40], [5, 95]])
-    assert queued() == 3
+        match = a_score_match(world, (0, 1), [[60, 40], [5, 95]])  # three appends
+        assert queued() == 0
+        assert held.held() == [("project", match.pk)]
+        assert held.attempt() == 0  # still failing
+    assert held.attempt() == 1
+    assert queued() == 1 and held.held() == []

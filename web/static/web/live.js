@@ -6,7 +6,10 @@
 // "part" the whole part, "patch" the lines that changed since the last one, "changed" only
 // that it changed: then it is fetched as a poll fetches it); it polls only while the stream
 // is not open (the browser reconnects by itself, with the last event's id), and for good
-// once the stream is refused or ended.
+// once the stream is refused or ended. A part whose stream stays out of reach (the push
+// process down or restarting, a proxy that drops it) says so above it, in a polite live
+// region ("Live updates are unavailable"), while it polls, and takes the words back once the
+// stream opens again.
 //
 // A poll that fails (no connection, the server down, an error page) leaves the part as it
 // was, so the page says so in a polite live region above it ("stopped updating"), and takes
@@ -141,6 +144,14 @@
     notice.setAttribute("aria-live", "polite");
     notice.setAttribute("data-live-lost", "");
     el.parentNode.insertBefore(notice, el);
+    // a pushed part whose stream is not open says that it only polls (empty otherwise, and
+    // while the "stopped updating" words say more)
+    var pushless = document.createElement("p");
+    pushless.className = "live-pushless";
+    pushless.setAttribute("role", "status");
+    pushless.setAttribute("aria-live", "polite");
+    pushless.setAttribute("data-live-pushless", "");
+    var away = 0; // polls in a row that found the stream not open
 
     function reached() {
       failed = 0;
@@ -148,6 +159,15 @@
       // the phone page says when the server was last heard from (keeper.js)
       document.dispatchEvent(new CustomEvent("seep:heard"));
       if (notice.textContent) notice.textContent = "";
+      pushState();
+    }
+    // what the pushless words say now: after AFTER polls without the stream (a push process
+    // restarting is back in a moment), unless the page already says it stopped updating
+    function pushState() {
+      if (!pushless.parentNode) return;
+      var words = away >= AFTER && !notice.textContent ? say("Pushless", "Live updates are " +
+        "unavailable: this page checks for changes every few seconds.") : "";
+      if (pushless.textContent !== words) pushless.textContent = words;
     }
     function lost() {
       failed += 1;
@@ -194,7 +214,7 @@
     }
     function listen(url) {
       stream = new EventSource(url, { withCredentials: true });
-      stream.addEventListener("open", reached);
+      stream.addEventListener("open", function () { away = 0; reached(); });
       stream.addEventListener("part", function (e) { reached(); pushed(e.data); });
       stream.addEventListener("patch", function (e) {
         var patch = JSON.parse(e.data);
@@ -214,6 +234,8 @@
     }
 
     function poll() {
+      away = streaming() ? 0 : away + 1;
+      pushState();
       if (streaming()) {
         if (pending !== null && !paused && !busyTyping()) { var held = pending; pending = null; show(held); }
         if (stale) fetchPart();
@@ -286,7 +308,10 @@
     }
 
     var pushUrl = el.getAttribute("data-push-url");
-    if (pushUrl && window.EventSource) listen(pushUrl);
+    if (pushUrl && window.EventSource) {
+      el.parentNode.insertBefore(pushless, notice);
+      listen(pushUrl);
+    }
     setInterval(poll, every);
     document.addEventListener("visibilitychange", poll);
   }
