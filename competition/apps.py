@@ -26,11 +26,29 @@ class CompetitionConfig(AppConfig):
 
 @receivers.on(standings_due, "standings_due")
 def _send_standings_task(sender: Any, stage_id: int, **kwargs: Any) -> None:
-    """A committed change the stage's standings must follow: send its standings task (a
-    failure is the sender's to log: ``services._common.schedule_standings``)."""
+    """A committed change the stage's standings must follow: send its standings task. A send
+    the broker refuses is kept and tried again until it answers (``scoring.resend``: within
+    about a second of the broker coming back, one message a stage), as the projection's are;
+    while sends are held, this one is kept without a try. Any other failure is the sender's
+    to log (``services._common.schedule_standings``)."""
+    from scoring import resend
+    from scoring.tasks import BROKER_ERRORS
+
     from .tasks import update_standings
 
-    update_standings.delay(stage_id)
+    def send() -> None:
+        update_standings.delay(stage_id)
+
+    if update_standings.app.conf.task_always_eager:
+        send()
+        return
+    if resend.held.holding():
+        resend.held.keep(("standings", stage_id), send)
+        return
+    try:
+        send()
+    except BROKER_ERRORS:
+        resend.held.keep(("standings", stage_id), send)
 
 
 @receivers.on(match_completed, "match_completed")

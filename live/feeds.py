@@ -19,6 +19,7 @@ import functools
 import logging
 import math
 import os
+import random
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
@@ -52,6 +53,9 @@ BREAKS, BREAKS_SECONDS, RENDER_PAUSE_SECONDS = 3, 60.0, 300.0
 #: how often a hub looks again at every feed it holds, whatever it heard (a lost message,
 #: a change made around the publishers: a team renamed in the admin)
 RECHECK_SECONDS = 15.0
+#: a push process out of touch with Redis tries again after this long, then twice as long each
+#: time, up to the most (seconds)
+SUBSCRIBE_FIRST_SECONDS, SUBSCRIBE_MOST_SECONDS = 0.2, 1.0
 #: the resolution of the hub's timers (a stream's heartbeat, an API stream's recheck, a
 #: stuck write's limit): one wake-up a tick for the whole process, instead of an event-loop
 #: timer set and cancelled for every message to every connection
@@ -353,15 +357,19 @@ class Hub:
             self.poke_all()
 
     async def _subscribe(self, url: str) -> None:
+        """Hear the channel; while Redis is out of reach, try again after 0.2 s, then twice as
+        long each time up to 1 s (drawn between half and all of it, so the push processes do
+        not all knock at once): back within about a second of Redis, every feed looked at
+        again (what changed while no one listened)."""
         import redis.asyncio as aioredis
 
-        pause = 0.5
+        step = SUBSCRIBE_FIRST_SECONDS
         while True:
             client = aioredis.Redis.from_url(url)
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(channel(url))
-                    pause = 0.5
+                    step = SUBSCRIBE_FIRST_SECONDS
                     self.poke_all()  # what changed while no one listened
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
@@ -369,9 +377,10 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                pause = step * (0.5 + random.random() / 2)
                 log.warning("live: the channel is out of reach; again in %.1f s", pause)
                 await asyncio.sleep(pause)
-                pause = min(pause * 2, 10.0)
+                step = min(step * 2, SUBSCRIBE_MOST_SECONDS)
             finally:
                 await client.aclose()
 

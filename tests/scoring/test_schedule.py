@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 from unittest import mock
 
+import kombu.exceptions
 import pytest
 import redis
 
@@ -90,5 +91,23 @@ def test_redis_failing_on_the_flag_holds_one_send_that_goes_out_once_it_answers(
         assert queued() == 0
         assert held.held() == [("project", match.pk)]
         assert held.attempt() == 0  # still failing
+    assert held.attempt() == 1
+    assert queued() == 1 and held.held() == []
+
+
+def test_a_standings_send_the_broker_refuses_is_held_and_goes_out_once_it_answers(
+    world: Any, queued: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from competition.signals import standings_due
+    from competition.tasks import update_standings
+
+    held = resend.Resender(run=False)  # tried by hand here, not by a thread
+    monkeypatch.setattr(resend, "held", held)
+    down = kombu.exceptions.OperationalError("down")
+    with mock.patch.object(update_standings, "delay", side_effect=down):
+        for _ in range(3):  # three changes of one stage while the broker is away
+            standings_due.send(sender=None, stage_id=41)
+        assert queued() == 0 and held.held() == [("standings", 41)]
+        assert held.attempt() == 0  # still refused
     assert held.attempt() == 1
     assert queued() == 1 and held.held() == []
