@@ -26,8 +26,8 @@ from tournaments.site import absolute_url, unreachable_host
 from ... import pages, words
 from ...qr import qr_svg
 from ...templatetags.words import card_language
-from ..common import visible_tournament
-from ._common import confirm_first, refusal, round_or_404, team_or_404, tournament_or_404
+from ..common import refusal, visible_tournament
+from ._common import confirm_first, round_or_404, team_or_404, tournament_or_404
 
 
 def _card(request: HttpRequest, t: Tournament, team: Team, key: str, code: str) -> dict[str, Any]:

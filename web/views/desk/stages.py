@@ -26,11 +26,11 @@ from tournaments.models import Tournament
 
 from ... import desk_forms, desk_words, words
 from ...forms import ascii_id
+from ..common import refusal
 from ._common import (
     back,
     confirm_first,
     form_change,
-    refusal,
     refused,
     stage_or_404,
     status_of,
