@@ -24,12 +24,8 @@ class PerMatch(Generic[T]):
         with self._lock:
             return self._kept.get(match_id)
 
-    def put(self, match_id: int, kept: T) -> None:
-        with self._lock:
-            self._put(match_id, kept)
-
     def _put(self, match_id: int, kept: T) -> None:
-        """Keep ``kept`` for the match, the lock held."""
+        """Keep ``kept`` for the match, the lock held (each kind's own ``keep`` says when)."""
         self._kept[match_id] = kept
         self._kept.move_to_end(match_id)
         if len(self._kept) > self.SIZE:

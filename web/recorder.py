@@ -134,6 +134,12 @@ class _PlaysByMatch(PerMatch[_Plays]):
     again at the same head: a card picked), never the deal again. Bounded; shared by the
     threads of the process."""
 
+    SIZE = 512
+
+    def keep(self, match_id: int, plays: _Plays) -> None:
+        with self._lock:
+            self._put(match_id, plays)
+
 
 _described = _PlaysByMatch()
 
@@ -193,7 +199,7 @@ def _described_since(
         elif plays:
             after = plays.pop()[1]
     described = _Plays(kept.deal_no, head[0], head[1], kept.seats, tuple(plays), after)
-    _described.put(match.pk, described)
+    _described.keep(match.pk, described)
     return described
 
 
