@@ -17,7 +17,7 @@ correction and after it; the lines that differ are the preview's ``followed``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,7 +162,7 @@ def preview_correction(
         kind=kind,
         result_before=before["result"],
         result_after=after["result"],
-        standings=_changed_lines(before["standings"], after["standings"]),
+        standings=_changed_lines(before["standings"], after["standings"], key="team"),
         bracket=[
             {"fixture": key, "before": before["fixtures"].get(key), "after": value}
             for key, value in after["fixtures"].items()
@@ -171,22 +171,10 @@ def preview_correction(
         notices=[n for n in after["notices"] if n not in before["notices"]],
         fed_later=_fed_later(fixture),
         followed={
-            kind: _changed_followed(before["followed"].get(kind, {}), lines)
+            kind: _changed_lines(before["followed"].get(kind, {}), lines, key="key")
             for kind, lines in after["followed"].items()
         },
     )
-
-
-def _changed_followed(
-    before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]
-) -> list[dict[str, Any]]:
-    lines = []
-    for key in sorted(set(before) | set(after)):
-        was, now = before.get(key), after.get(key)
-        if was != now:
-            name = (now or was or {}).get("name", "")
-            lines.append({"key": key, "name": name, "before": was, "after": now})
-    return lines
 
 
 def apply_correction(
@@ -275,14 +263,16 @@ def _consequences(match: Match, fixture: Fixture | None) -> dict[str, Any]:
 
 
 def _changed_lines(
-    before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]]
+    before: Mapping[Any, dict[str, Any]], after: Mapping[Any, dict[str, Any]], *, key: str
 ) -> list[dict[str, Any]]:
+    """Return the lines (a standings row by team, a followed line by its key) that the change
+    alters, by key, each under ``key`` with its name, before and after (None: not there)."""
     lines = []
-    for team_id in sorted(set(before) | set(after)):
-        was, now = before.get(team_id), after.get(team_id)
+    for line in sorted(set(before) | set(after)):
+        was, now = before.get(line), after.get(line)
         if was != now:
             name = (now or was or {}).get("name", "")
-            lines.append({"team": team_id, "name": name, "before": was, "after": now})
+            lines.append({key: line, "name": name, "before": was, "after": now})
     return lines
 
 

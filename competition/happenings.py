@@ -49,6 +49,11 @@ def fixture_body(fixture: Fixture) -> dict[str, Any]:
     }
 
 
+def _round_named(round_: Round) -> dict[str, Any]:
+    """A round as a happening of its own names it: its stage, number and name."""
+    return {"stage": round_.stage_id, "round": round_.number, "name": round_.name}
+
+
 def round_published(round_: Round) -> None:
     """A round's pairings are out (read as they are now, in the publishing transaction)."""
     round_.refresh_from_db(fields=["published_at", "status"])
@@ -57,12 +62,7 @@ def round_published(round_: Round) -> None:
     happenings.write(
         tournament_id=round_.stage.tournament_id,
         kind=happenings.ROUND_PUBLISHED,
-        body={
-            "stage": round_.stage_id,
-            "round": round_.number,
-            "name": round_.name,
-            "fixtures": [fixture_body(f) for f in fixtures],
-        },
+        body={**_round_named(round_), "fixtures": [fixture_body(f) for f in fixtures]},
         key=f"published:{round_.pk}:{stamp}",
         topics=[(live.Topic.STAGE, round_.stage_id)],
     )
@@ -73,12 +73,7 @@ def round_unpublished(round_: Round, called_off: list[int]) -> None:
     happenings.write(
         tournament_id=round_.stage.tournament_id,
         kind=happenings.ROUND_UNPUBLISHED,
-        body={
-            "stage": round_.stage_id,
-            "round": round_.number,
-            "name": round_.name,
-            "called_off": sorted(called_off),
-        },
+        body={**_round_named(round_), "called_off": sorted(called_off)},
         # no key: written once in the transaction that takes the round back, and a round taken
         # back twice with the same matches called off (none: a round of byes) is told twice
         topics=[(live.Topic.STAGE, round_.stage_id)],

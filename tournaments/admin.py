@@ -31,7 +31,13 @@ from .access import (
     in_directed_teams,
     is_club_director,
 )
-from .admin_base import ReadOnlyAdmin, StrictAdmin, TournamentScopedAdmin, tournament_filter
+from .admin_base import (
+    ReadOnlyAdmin,
+    StrictAdmin,
+    SuperusersChange,
+    TournamentScopedAdmin,
+    tournament_filter,
+)
 from .models import (
     Club,
     Match,
@@ -296,7 +302,7 @@ class MatchReceiptAdmin(ReadOnlyAdmin):
 
 # The accounts' admin applies only the filters it offers too: a lookup on the password hash
 # would otherwise be answered to anyone who may view accounts.
-class AccountAdmin(StrictAdmin, UserAdmin):  # type: ignore[type-arg]
+class AccountAdmin(SuperusersChange, StrictAdmin, UserAdmin):  # type: ignore[type-arg]
     """Accounts: staff who are not superusers see (with the permission to) only the accounts
     the admin offers them as choices (``admin_base.account_choices``), so the account pickers'
     search finds no other, and change none: an account's password and flags are its owner's and
@@ -307,15 +313,6 @@ class AccountAdmin(StrictAdmin, UserAdmin):  # type: ignore[type-arg]
         if request.user.is_superuser:
             return accounts
         return accounts.filter(pk__in=account_choices(request.user).values("pk"))
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return bool(request.user.is_superuser)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser)
 
 
 # The stubs make GroupAdmin's request optional; the admin always passes one.

@@ -21,8 +21,6 @@ import hashlib
 import hmac
 import json
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +32,7 @@ from . import matchlog
 from .appendsql import Held
 from .chain import canonical_json
 from .models import Match, MatchEvent, MatchSnapshot
+from .per_match import PerMatch
 from .reads import consistent_read
 
 log = logging.getLogger(__name__)
@@ -202,7 +201,7 @@ def rebuild_snapshot(match: Match) -> matchlog.MatchState:
 Kept = tuple[int, str, str, matchlog.MatchState, Held | None]
 
 
-class RecentStates:
+class RecentStates(PerMatch[Kept]):
     """The state this process last wrote or proved for each match, kept to skip decoding its
     snapshot again; and, after its own write, the match's row, to append on it in one trip.
 
@@ -224,15 +223,6 @@ class RecentStates:
 
     SIZE = 2048
 
-    def __init__(self) -> None:
-        self._states: OrderedDict[int, Kept] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, match_id: int) -> Kept | None:
-        """Return what is kept for the match: (seq, head hash, snapshot digest, state, row)."""
-        with self._lock:
-            return self._states.get(match_id)
-
     def keep(
         self,
         match_id: int,
@@ -243,31 +233,27 @@ class RecentStates:
         row: Held | None = None,
     ) -> None:
         with self._lock:
-            held = self._states.get(match_id)
+            held = self._kept.get(match_id)
             if held is not None and held[0] > seq:
                 return  # a reader that raced an append: the append's state is the newer
             if row is None and held is not None and held[:3] == (seq, head_hash, digest):
                 # a reader that raced this process's own write and proved what it wrote: the
                 # same head and snapshot, so the row held there still is
                 row = held[4]
-            self._states[match_id] = (seq, head_hash, digest, state, row)
-            self._states.move_to_end(match_id)
-            if len(self._states) > self.SIZE:
-                self._states.popitem(last=False)
+            self._put(match_id, (seq, head_hash, digest, state, row))
 
     def clear(self) -> None:
         """Forget every match: for a database whose ids start again (a test's, rolled back;
         one restored from a backup), where a kept state of a higher seq than the log's would
         stop this process from keeping the new ones (``keep`` takes it for a raced read)."""
-        with self._lock:
-            self._states.clear()
+        super().clear()
 
     def forget_row(self, match_id: int) -> None:
         """Keep the match's state, without the row held with it."""
         with self._lock:
-            held = self._states.get(match_id)
+            held = self._kept.get(match_id)
             if held is not None and held[4] is not None:
-                self._states[match_id] = (*held[:4], None)
+                self._kept[match_id] = (*held[:4], None)
 
 
 #: this process's kept states (the appends' and the readers')

@@ -16,20 +16,17 @@ from django.contrib import admin
 from django.http import HttpRequest
 from knox.models import AuthToken
 
+from tournaments.admin_base import SuperusersChange
 
-class SuperusersOnly:
-    """An admin whose every page and action is a superuser's."""
+
+class SuperusersOnly(SuperusersChange):
+    """An admin whose every page and action is a superuser's (and nothing is added: the
+    apps write these rows themselves)."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_superuser)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_superuser)
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:

@@ -19,6 +19,8 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from competition import formats
 
+from .words import said
+
 #: each tie-break (``competition.formats.TIEBREAK_LABELS``'s keys), as the desk names it
 TIEBREAKS: dict[str, Promise] = {
     "bazzis_won": gettext_lazy("bazzis won"),
@@ -81,12 +83,6 @@ _ABOVE: dict[str, Promise] = {
     "undecided": gettext_lazy("undecided: level on everything across the cut"),
     "seed": pgettext_lazy("the cut", "seed"),
 }
-
-
-def said(table: Mapping[str, Promise], code: str | None) -> str:
-    """Return a code in words from one of the tables above, or as it is when it has none."""
-    found = table.get(code or "")
-    return str(found) if found is not None else (code or "").replace("_", " ")
 
 
 def choices(table: Mapping[str, Promise]) -> list[tuple[str, Promise]]:

@@ -12,8 +12,6 @@ append service checks what is posted.
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +23,7 @@ from scoring import selectors as scoring
 from tournaments import matchlog
 from tournaments.access import directed_tournaments
 from tournaments.models import Match, MatchEvent
+from tournaments.per_match import PerMatch
 
 from . import moves, words
 from .pages import card_label, public_position, seat_list
@@ -129,7 +128,7 @@ class _Plays:
     after: Any  # the position after the last play
 
 
-class _PlaysByMatch:
+class _PlaysByMatch(PerMatch[_Plays]):
     """The plays this process last described of each match's deal in play, so that a GET of
     the recorder's page reads and replays only the events since (none for a page shown
     again at the same head: a card picked), never the deal again. Bounded; shared by the
@@ -137,20 +136,9 @@ class _PlaysByMatch:
 
     SIZE = 512
 
-    def __init__(self) -> None:
-        self._kept: OrderedDict[int, _Plays] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, match_id: int) -> _Plays | None:
-        with self._lock:
-            return self._kept.get(match_id)
-
     def keep(self, match_id: int, plays: _Plays) -> None:
         with self._lock:
-            self._kept[match_id] = plays
-            self._kept.move_to_end(match_id)
-            if len(self._kept) > self.SIZE:
-                self._kept.popitem(last=False)
+            self._put(match_id, plays)
 
 
 _described = _PlaysByMatch()

@@ -11,8 +11,9 @@ each language.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -275,12 +276,16 @@ def bazzi_reason(code: str | None) -> str:
 
 def status(code: str | None) -> str:
     """Return where a match is, in words: ``status("in_progress") == "in progress"``."""
-    found = STATUSES.get(code or "")
-    return str(found) if found is not None else (code or "").replace("_", " ")
+    return said(STATUSES, code)
 
 
 def said(table: Mapping[str, Promise], code: str | None) -> str:
-    """Return a code in words from one of the tables above, or the code as it is when the
-    table has none: ``said(STAGE_FORMATS, "swiss") == "Swiss"``."""
+    """Return a code in words from one of the tables above (or ``web.desk_words``'), or the
+    code as it is when the table has none: ``said(STAGE_FORMATS, "swiss") == "Swiss"``."""
     found = table.get(code or "")
     return str(found) if found is not None else (code or "").replace("_", " ")
+
+
+def saying(table: Mapping[str, Promise]) -> Callable[[str | None], str]:
+    """Return ``said`` of one table, as a template filter says a code: ``saying(MODES)``."""
+    return functools.partial(said, table)

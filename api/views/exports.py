@@ -5,9 +5,17 @@ an id that does not exist). A refusal is ``application/problem+json``, as everyw
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -79,29 +87,36 @@ class StageStandingsCsv(CsvView):
             )
 
 
-class TournamentMatchesCsv(CsvView):
+class TournamentCsv(CsvView):
+    # a table of one tournament (``table``, of ``competition.exports``), seen by whoever may
+    # see the tournament; no docstring of its own: each table's view describes itself
+    table: ClassVar[Callable[..., exports.Table]]
+
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        tournament = get_visible(request, Tournament.objects.all(), pk, "")
+        with consistent_read():
+            return csv_response(type(self).table(tournament=tournament))
+
+
+def _tournament_csv(operation_id: str) -> Any:
+    return extend_schema_view(
+        get=extend_schema(
+            parameters=[NO_FORMAT],
+            responses={(200, "text/csv"): CSV, **ERRORS},
+            operation_id=operation_id,
+        )
+    )
+
+
+@_tournament_csv("tournaments_matches_csv")
+class TournamentMatchesCsv(TournamentCsv):
     """A tournament's results as CSV: a row a match."""
 
-    @extend_schema(
-        parameters=[NO_FORMAT],
-        responses={(200, "text/csv"): CSV, **ERRORS},
-        operation_id="tournaments_matches_csv",
-    )
-    def get(self, request: Request, pk: int) -> HttpResponse:
-        tournament = get_visible(request, Tournament.objects.all(), pk, "")
-        with consistent_read():
-            return csv_response(exports.matches(tournament=tournament))
+    table = exports.matches
 
 
-class TournamentDealsCsv(CsvView):
+@_tournament_csv("tournaments_deals_csv")
+class TournamentDealsCsv(TournamentCsv):
     """A tournament's recorded deals as CSV: a row a deal (points, sweeps, bazzis; no card)."""
 
-    @extend_schema(
-        parameters=[NO_FORMAT],
-        responses={(200, "text/csv"): CSV, **ERRORS},
-        operation_id="tournaments_deals_csv",
-    )
-    def get(self, request: Request, pk: int) -> HttpResponse:
-        tournament = get_visible(request, Tournament.objects.all(), pk, "")
-        with consistent_read():
-            return csv_response(exports.deals(tournament=tournament))
+    table = exports.deals

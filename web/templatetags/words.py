@@ -22,6 +22,17 @@ register.filter("bazzi_reason", words.bazzi_reason)
 register.filter("status_name", words.status)
 register.filter("round_name", words.round_name)
 
+#: the filters that say a code from one of the tables of ``web.words``: ``"swiss"|stage_format``
+for name, table in {
+    "mode_name": words.MODES,
+    "stage_format": words.STAGE_FORMATS,
+    "stage_status": words.STAGE_STATUSES,
+    "round_status": words.ROUND_STATUSES,
+    "fixture_status": words.FIXTURE_STATUSES,
+    "ladder_rule": words.LADDER_RULES,
+}.items():
+    register.filter(name, words.saying(table))
+
 
 @register.filter("lang")
 def in_its_language(name: object) -> SafeString:
@@ -50,33 +61,3 @@ def card_language(team: Team) -> str:
 def direction(language: str) -> str:
     """Return the writing direction of a language: ``"ur"|direction == "rtl"``."""
     return languages.direction(language)
-
-
-@register.filter("mode_name")
-def mode_name(code: str | None) -> str:
-    return words.said(words.MODES, code)
-
-
-@register.filter("stage_format")
-def stage_format(code: str | None) -> str:
-    return words.said(words.STAGE_FORMATS, code)
-
-
-@register.filter("stage_status")
-def stage_status(code: str | None) -> str:
-    return words.said(words.STAGE_STATUSES, code)
-
-
-@register.filter("round_status")
-def round_status(code: str | None) -> str:
-    return words.said(words.ROUND_STATUSES, code)
-
-
-@register.filter("fixture_status")
-def fixture_status(code: str | None) -> str:
-    return words.said(words.FIXTURE_STATUSES, code)
-
-
-@register.filter("ladder_rule")
-def ladder_rule(code: str | None) -> str:
-    return words.said(words.LADDER_RULES, code)

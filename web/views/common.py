@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
@@ -28,6 +29,12 @@ from ..clubtime import use_club_time
 POLL_MS = 3000
 #: how long a rendered live part is kept (a version change replaces it at once)
 LIVE_SECONDS = 60
+
+
+def refusal(request: HttpRequest, exc: Exception) -> None:
+    """Show a service's refusal as a sentence (the desk's pages, a member's data)."""
+    text = getattr(exc, "message", str(exc))
+    messages.error(request, text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
 
 
 def visible_tournament(request: HttpRequest, slug: str) -> Tournament:

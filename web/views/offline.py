@@ -29,7 +29,14 @@ from ..icons import SIZES, app_icon
 #: the answer header by which a page says the worker may keep it on the phone
 OFFLINE_HEADER = "X-Seep-Offline"
 #: the static files a phone page loads: kept on the phone when the worker is installed
-SHELL = ("web/site.css", "web/live.js", "web/points.js", "web/keeper.js", "web/offline.js")
+SHELL = (
+    "web/site.css",
+    "web/clock.js",
+    "web/live.js",
+    "web/points.js",
+    "web/keeper.js",
+    "web/offline.js",
+)
 #: the paths the worker never answers nor keeps, whatever a page fetches (given to the worker)
 NEVER = ("/play/", "/record/", "/desk/", "/admin/", "/api/", "/l/", "/account/", "/login/")
 

@@ -26,7 +26,7 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Player
 from tournaments.privacy import account_closes
 
-from .desk._common import refusal
+from .common import refusal
 
 
 def _asked(request: HttpRequest, slug: str, pk: int) -> Player:

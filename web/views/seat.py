@@ -160,11 +160,13 @@ def seat_held(session_key: str, pk: int, seat_no: int) -> bool:
         return False
 
 
-def _heard(request: HttpRequest, viewer: Viewer) -> None:
-    """Write down that the team's phone at the match's table was heard from (the board's
-    last heard), while the match is played."""
+def _heard(request: HttpRequest, pk: int) -> Viewer:
+    """Return who views seat page ``pk`` (:class:`Viewer`), its team's phone at the table
+    written down as heard from (the board's last heard) while the match is played."""
+    viewer = Viewer(request, pk)
     if viewer.side is not None and viewer.state.status == matchlog.IN_PROGRESS:
         heard_from(request, viewer.match, viewer.side)
+    return viewer
 
 
 def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResponse:
@@ -188,8 +190,7 @@ def _choose(request: HttpRequest, viewer: Viewer, status: int = 200) -> HttpResp
 @require_GET
 def seat_page(request: HttpRequest, pk: int) -> HttpResponse:
     with consistent_read():
-        viewer = Viewer(request, pk)
-        _heard(request, viewer)
+        viewer = _heard(request, pk)
         if viewer.seat is None:
             return _choose(request, viewer)
         context = _context(request, viewer)
@@ -202,8 +203,7 @@ def seat_page(request: HttpRequest, pk: int) -> HttpResponse:
 def seat_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The seat page's live part: rendered for this seat alone, never from a shared cache."""
     with consistent_read():
-        viewer = Viewer(request, pk)
-        _heard(request, viewer)
+        viewer = _heard(request, pk)
         if viewer.seat is None and viewer.released is not None:
             words, match = viewer.released_words(), viewer.match
             return conditional(request, viewer.version(), lambda: _released_part(match, words))

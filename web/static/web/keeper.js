@@ -103,18 +103,7 @@
   }
 
   // --- where the phone stands: sent, or waiting (n) and what; last heard from the server
-  var clock = function (date) {
-    var zone = document.documentElement.getAttribute("data-time-zone");
-    if (zone && window.Intl) {
-      try {
-        return new Intl.DateTimeFormat("en-GB", {
-          hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone
-        }).format(date);
-      } catch (e) { /* an unknown zone: the phone's own clock below */ }
-    }
-    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
-    return pad(date.getHours()) + ":" + pad(date.getMinutes());
-  };
+  var clock = window.seepClock; // clock.js: in the club's zone
   function heard() {
     try { localStorage.setItem(HEARD_KEY, String(Date.now())); } catch (e) { /* full */ }
     show();

@@ -113,20 +113,8 @@
     el.focus({ preventScroll: true });
   }
 
-  // the time as the page's other times are shown: in the club's zone (data-time-zone on
-  // <html>), not the phone's own
-  function clock(date) {
-    var zone = document.documentElement.getAttribute("data-time-zone");
-    if (zone && window.Intl) {
-      try {
-        return new Intl.DateTimeFormat("en-GB", {
-          hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone
-        }).format(date);
-      } catch (e) { /* an unknown zone: the phone's own clock below */ }
-    }
-    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
-    return pad(date.getHours()) + ":" + pad(date.getMinutes());
-  }
+  // the time as the page's other times are shown: in the club's zone (clock.js)
+  var clock = window.seepClock;
 
   function watch(el) {
     var url = el.getAttribute("data-live-url");

@@ -25,6 +25,7 @@ from tournaments.models import Club, Team, Tournament
 
 from ...clubtime import use_club_time, use_club_zone
 from ...commands import FORM_REFUSED
+from ..common import refusal
 
 T = TypeVar("T")
 
@@ -93,12 +94,6 @@ def club_desk(
 
 def back(slug: str, anchor: str = "") -> HttpResponse:
     return redirect(reverse("web:desk", args=[slug]) + (f"#{anchor}" if anchor else ""))
-
-
-def refusal(request: HttpRequest, exc: Exception) -> None:
-    """Show a service's refusal as a sentence."""
-    text = getattr(exc, "message", str(exc))
-    messages.error(request, text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
 
 
 def refusal_on_fields(

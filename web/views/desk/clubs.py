@@ -18,7 +18,8 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player, Team
 from tournaments.site import absolute_url
 
-from ._common import club_desk, form_change, refusal, status_of
+from ..common import refusal
+from ._common import club_desk, form_change, status_of
 
 
 class MemberForm(forms.Form):

@@ -26,8 +26,8 @@ from tournaments.site import absolute_url, unreachable_host
 from ... import pages, words
 from ...qr import qr_svg
 from ...templatetags.words import card_language
-from ..common import visible_tournament
-from ._common import confirm_first, refusal, round_or_404, team_or_404, tournament_or_404
+from ..common import refusal, visible_tournament
+from ._common import confirm_first, round_or_404, team_or_404, tournament_or_404
 
 
 def _card(request: HttpRequest, t: Tournament, team: Team, key: str, code: str) -> dict[str, Any]:
@@ -58,16 +58,19 @@ def _table_card(
     return {"match": match, "table": table, "url": url, "qr": qr_svg(url, label=label)}
 
 
-def _unreachable(request: HttpRequest) -> str | None:
-    """What to tell the director when the links would hold an address no phone can reach."""
+def _printed(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
+    """A page of links to print (a team's card, the cards of a round...), which tells the
+    director when the links would hold an address no phone can reach."""
     host = unreachable_host(absolute_url(request, "/"))
-    if host is None:
-        return None
-    return _(
-        "These links hold %(host)s, this computer's name for itself: no phone can open them. "
-        "Serve the evening with “make club” (it prints the address the phones reach), or set "
-        "SITE_URL to this computer's address on the club's network, then print the cards again."
-    ) % {"host": host}
+    unreachable = None
+    if host is not None:
+        unreachable = _(
+            "These links hold %(host)s, this computer's name for itself: no phone can open "
+            "them. Serve the evening with “make club” (it prints the address the phones "
+            "reach), or set SITE_URL to this computer's address on the club's network, then "
+            "print the cards again."
+        ) % {"host": host}
+    return render(request, template, {**context, "unreachable": unreachable})
 
 
 @login_required
@@ -76,13 +79,8 @@ def team_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A team's link and card (made on the first visit), and the button that reissues it."""
     t, team = team_or_404(request, slug, pk)
     link, key = links.team_link(actor=request.user, team=team)
-    context = {
-        "tournament": t,
-        "card": _card(request, t, team, key, links.link_code(link)),
-        "link": link,
-        "unreachable": _unreachable(request),
-    }
-    return render(request, "web/desk_team_link.html", context)
+    card = _card(request, t, team, key, links.link_code(link))
+    return _printed(request, "web/desk_team_link.html", tournament=t, card=card, link=link)
 
 
 @login_required
@@ -163,13 +161,7 @@ def _cards_page(
     request: HttpRequest, t: Tournament, title: str, tables: list[dict[str, Any]]
 ) -> HttpResponse:
     """The cards to print, table by table (``table`` None: one list of every team's)."""
-    context = {
-        "tournament": t,
-        "title": title,
-        "tables": tables,
-        "unreachable": _unreachable(request),
-    }
-    return render(request, "web/desk_cards.html", context)
+    return _printed(request, "web/desk_cards.html", tournament=t, title=title, tables=tables)
 
 
 @login_required

@@ -25,7 +25,8 @@ from tournaments.reads import consistent_read
 
 from ... import forms, pages
 from ...commands import append_command, plain_words
-from ._common import refusal, tournament_or_404
+from ..common import refusal
+from ._common import tournament_or_404
 
 K = matchlog.Kind
 

@@ -24,7 +24,8 @@ from competition.refusals import status_of
 from tournaments.models import Tournament
 
 from ... import desk_words, forms, words
-from ._common import back, confirm_first, refusal, refused, round_or_404
+from ..common import refusal
+from ._common import back, confirm_first, refused, round_or_404
 from .stages import csv_cell
 
 

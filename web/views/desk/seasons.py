@@ -24,7 +24,8 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Club
 
 from ... import words
-from ._common import back, club_desk, form_change, refusal, refused, status_of, tournament_or_404
+from ..common import refusal
+from ._common import back, club_desk, form_change, refused, status_of, tournament_or_404
 
 
 class SeasonForm(forms.Form):

@@ -26,11 +26,11 @@ from tournaments.models import Tournament
 
 from ... import desk_forms, desk_words, words
 from ...forms import ascii_id
+from ..common import refusal
 from ._common import (
     back,
     confirm_first,
     form_change,
-    refusal,
     refused,
     stage_or_404,
     status_of,
@@ -320,7 +320,7 @@ def standings_csv(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         [pgettext("csv", "group"), pgettext("csv", "rank"), pgettext("csv", "team"),
          pgettext("csv", "points"), pgettext("csv", "played"), pgettext("csv", "won"),
          pgettext("csv", "drawn"), pgettext("csv", "lost"), pgettext("csv", "byes"),
-         *[desk_words.said(desk_words.TIEBREAKS, n) for n in names]]
+         *[words.said(desk_words.TIEBREAKS, n) for n in names]]
     )  # fmt: skip
     for r in rows:
         writer.writerow(

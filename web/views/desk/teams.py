@@ -19,11 +19,11 @@ from competition.teamlines import TeamLine, read_lines
 from tournaments.models import Team
 
 from ... import desk_forms, forms
+from ..common import refusal
 from ._common import (
     back,
     confirm_first,
     form_change,
-    refusal,
     refused,
     status_of,
     team_or_404,
