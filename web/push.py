@@ -353,39 +353,26 @@ def _match_topics(pk: int) -> list[str]:
     return [live.key(live.Topic.LOG, pk), live.key(live.Topic.RESULT, pk)]
 
 
-@require_GET
-def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
-    """The tournament page's live part, as it changes."""
+def _tournament_feed(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
+    """The tournament's feed in the page's language, shared by the tournament pages and the
+    walls of that language."""
     t = common.visible_tournament(request, slug)
     language = stream_language(request)
     loader = _tournament_loader(t.pk, language)
-    key = f"t:{t.pk}:{language}"
-    return stream(
-        request,
-        key,
-        [live.key(live.Topic.TOURNAMENT, t.pk)],
-        loader,
-        "part",
-        still_sees(request, t.pk),
-    )
+    topics = [live.key(live.Topic.TOURNAMENT, t.pk)]
+    return stream(request, f"t:{t.pk}:{language}", topics, loader, mode, still_sees(request, t.pk))
+
+
+@require_GET
+def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament page's live part, as it changes."""
+    return _tournament_feed(request, slug, "part")
 
 
 @require_GET
 def wall_stream(request: HttpRequest, slug: str) -> HttpResponse:
-    """The wall screen's part changed (it fetches its panels as it polls): the tournament's
-    feed in the wall's language, shared with that language's tournament pages."""
-    t = common.visible_tournament(request, slug)
-    language = stream_language(request)
-    loader = _tournament_loader(t.pk, language)
-    key = f"t:{t.pk}:{language}"
-    return stream(
-        request,
-        key,
-        [live.key(live.Topic.TOURNAMENT, t.pk)],
-        loader,
-        "changed",
-        still_sees(request, t.pk),
-    )
+    """The wall screen's part changed (it fetches its panels as it polls)."""
+    return _tournament_feed(request, slug, "changed")
 
 
 @require_GET

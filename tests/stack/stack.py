@@ -293,6 +293,29 @@ def socket_holder(pids: list[int], port: int, peer_port: int) -> int | None:
     return None
 
 
+@contextlib.contextmanager
+def private_stack(tmp_path: Path, env: dict[str, str]) -> Iterator[Stack]:
+    """``make stack`` on the test database and a Redis of its own (``env``: more settings; its
+    push process on a port of its own), killed at the end, its output's tail printed."""
+    from django.db import connection
+
+    from tests.scoring.worker import database_url, private_redis
+
+    with private_redis(tmp_path) as redis_server:
+        running = Stack(
+            database_url=database_url(connection.settings_dict),
+            redis=redis_server,
+            log_dir=tmp_path,
+            port=free_port(),
+            env={"PUSH_PORT": str(free_port()), **env},
+        )
+        try:
+            yield running.start()
+        finally:
+            running.kill()
+            print(running.output()[-8000:])
+
+
 def wait_seconds(until: float) -> None:
     """Sleep until ``time.monotonic()`` reaches ``until``."""
     time.sleep(max(0.0, until - time.monotonic()))

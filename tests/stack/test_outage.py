@@ -34,11 +34,11 @@ from django.core.management import call_command
 from django.db import connection
 
 from scoring.models import MatchResult
-from tests.scoring.worker import REPO, database_url, free_port, private_redis, wait_until
+from tests.scoring.worker import REPO, database_url, wait_until
 from tournaments.models import Match, MatchEvent, Player, Team, Tournament
 from tournaments.services import match_create
 
-from .stack import Stack, wait_seconds
+from .stack import Stack, private_stack, wait_seconds
 from .test_stack import Observer, _quantiles, director_token
 
 pytestmark = [
@@ -58,22 +58,11 @@ WITHIN = 2.0  # seconds after Redis is back by which every deal confirmed meanwh
 
 @pytest.fixture
 def stack(tmp_path: Path) -> Iterator[Stack]:
-    with private_redis(tmp_path) as redis_server:
-        running = Stack(
-            database_url=database_url(connection.settings_dict),
-            redis=redis_server,
-            log_dir=tmp_path,
-            port=free_port(),
-            env={
-                "PUSH_PORT": str(free_port()),
-                "SCORING_CATCH_UP_SECONDS": "15",  # production's: not what brings them in
-            },
-        )
-        try:
-            yield running.start()
-        finally:
-            running.kill()
-            print(running.output()[-8000:])
+    env = {
+        "SCORING_CATCH_UP_SECONDS": "15",  # production's: not what brings them in
+    }
+    with private_stack(tmp_path, env) as running:
+        yield running
 
 
 def the_tables() -> tuple[Tournament, list[int]]:
