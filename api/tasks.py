@@ -243,7 +243,7 @@ def due_deliveries() -> Any:
     """Return the pending deliveries the catch-up sends: of an active subscription, none
     under way, due for a while (their own task goes first) or never tried."""
     now = timezone.now()
-    grace = now - timedelta(seconds=30)
+    grace = now - timedelta(seconds=settings.WEBHOOK_CATCH_UP_GRACE_SECONDS)
     return (
         WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING, webhook__active=True)
         .filter(Q(sending_until__isnull=True) | Q(sending_until__lte=now))

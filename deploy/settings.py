@@ -633,6 +633,9 @@ API_WAIT_FOR_SEQ_SECONDS = _int("API_WAIT_FOR_SEQ_SECONDS", 5, minimum=0)
 WEBHOOK_TIMEOUT_SECONDS = _int("WEBHOOK_TIMEOUT_SECONDS", 5, minimum=1)
 WEBHOOK_MAX_ATTEMPTS = _int("WEBHOOK_MAX_ATTEMPTS", 8, minimum=1)
 WEBHOOK_BACKOFF_SECONDS = _int("WEBHOOK_BACKOFF_SECONDS", 2, minimum=1)
+#: how long past due a pending delivery waits for its own task before the catch-up sends it
+#: again (a task lost with its worker or its broker message)
+WEBHOOK_CATCH_UP_GRACE_SECONDS = _int("WEBHOOK_CATCH_UP_GRACE_SECONDS", 30, minimum=1)
 #: the most subscriptions a tournament holds, and deliveries of one tournament sent at once
 #: (the others wait their turn, pending)
 WEBHOOK_MAX_PER_TOURNAMENT = _int("WEBHOOK_MAX_PER_TOURNAMENT", 10, minimum=1)

@@ -31,9 +31,9 @@ another). ``KILLS`` of each kind, each once every process of its kind is back. T
 printed: ``CRASH_SEED=<seed>`` replays the same plan (each kill at the same count of entries,
 the same delay, the same pick of a victim) and the same deals (the clients' draws are seeded
 by it too); what the processes were doing at that moment still depends on the machine. The
-webhooks' worker is not killed: a delivery whose attempt
-was cut off is tried again only after its attempt's deadline and the catch-up's grace, about
-a minute, longer than the evening.
+webhooks' worker is killed too: a delivery whose attempt was cut off is sent again by the
+beat's catch-up once its attempt's deadline and the catch-up's grace have passed (shortened
+here, ``WEBHOOK_TIMEOUT_SECONDS`` and ``WEBHOOK_CATCH_UP_GRACE_SECONDS``, to fit the evening).
 
 Afterwards, with every process settled: the results log (read over the API) holds every
 deal, completion and publication exactly once, numbered 1..N in commit order (each match's
@@ -70,7 +70,6 @@ from typing import Any
 import pytest
 import requests
 from django.core.management import call_command
-from django.db import connection
 
 from api.models import ApiToken, WebhookDelivery
 from api.webhooks import verify
@@ -78,11 +77,11 @@ from competition.models import Fixture, Round, Stage
 from scoring import happenings as scoring_happenings
 from scoring.models import DealResult, MatchResult
 from tests.competition.helpers import make_club
-from tests.scoring.worker import REPO, database_url, free_port, private_redis, wait_until
+from tests.scoring.worker import REPO, wait_until
 from tournaments import happenings
 from tournaments.models import Match, MatchEvent
 
-from .stack import Stack, age, busy, socket_holder
+from .stack import Stack, age, busy, private_stack, socket_holder
 from .test_stack import director_token, tasks_in_process
 
 pytestmark = [
@@ -101,7 +100,10 @@ KILLS = 3  # of each kind of process
 FEWEST_ENTRIES = TEAMS // 2 * ROUNDS * 3 + ROUNDS
 FAIL_EVERY = 5  # the second receiver answers 500 to the first arrival of every fifth delivery
 PENDING = WebhookDelivery.Status.PENDING
-SCORING_WORKERS = ("worker.1", "worker.2")  # honcho's names (the webhooks' is webhooks.1)
+SCORING_WORKERS = ("worker.1", "worker.2")  # honcho's names
+WEBHOOK_WORKER = "webhooks.1"
+#: what is killed: a gunicorn worker, a scoring worker, the push worker, the webhooks' worker
+KINDS = ("web", "worker", "push", "webhooks")
 
 
 def the_seed() -> int:
@@ -327,7 +329,7 @@ class Killer:
     def __init__(self, stack: Stack, viewer: Viewer, seed: int, progress: Callable[[], int]):
         self.stack, self.viewer, self.progress = stack, viewer, progress
         rng = random.Random(seed)
-        kinds = ["web", "worker", "push"] * KILLS
+        kinds = list(KINDS) * KILLS
         rng.shuffle(kinds)
         moments = sorted(rng.sample(range(2, FEWEST_ENTRIES - 20), len(kinds)))
         self.plan = [
@@ -345,11 +347,11 @@ class Killer:
         if kind == "push":  # and the viewer's stream open again (with an entry), on one
             workers = self.stack.push_workers()
             return len(workers) == 2 and bool(self.viewer.received) and bool(self.viewer_holder())
-        # each scoring worker ready again: said so once more than it was killed
+        # each Celery worker of the kind ready again: said so once more than it was killed
         output = self.stack.output()
         return all(
             len(re.findall(rf'"{name}@\S* ready\."', output)) > self.killed[name]
-            for name in SCORING_WORKERS
+            for name in (SCORING_WORKERS if kind == "worker" else (WEBHOOK_WORKER,))
         )
 
     def run(self, until: Callable[[], bool]) -> None:
@@ -371,8 +373,9 @@ class Killer:
             pid = workers[int(pick * len(workers))]
             os.kill(pid, signal.SIGKILL)
             return pid
-        if kind == "worker":
-            name = SCORING_WORKERS[int(pick * len(SCORING_WORKERS))]
+        if kind in ("worker", "webhooks"):
+            names = SCORING_WORKERS if kind == "worker" else (WEBHOOK_WORKER,)
+            name = names[int(pick * len(names))]
             self.killed[name] += 1
             return self.stack.kill_celery_worker(name)
         pid = self.viewer_holder()  # the push worker that holds the viewer's stream
@@ -392,24 +395,17 @@ class Killer:
 
 @pytest.fixture
 def stack(tmp_path: Path) -> Iterator[Stack]:
-    with private_redis(tmp_path) as redis_server:
-        running = Stack(
-            database_url=database_url(connection.settings_dict),
-            redis=redis_server,
-            log_dir=tmp_path,
-            port=free_port(),
-            env={
-                "PUSH_PORT": str(free_port()),
-                "PUSH_RENDER_PROCESSES": "0",  # the API's streams render nothing
-                "WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "1",  # the receivers are on loopback
-                "WEBHOOK_BACKOFF_SECONDS": "1",
-            },
-        )
-        try:
-            yield running.start()
-        finally:
-            running.kill()
-            print(running.output()[-8000:])
+    env = {
+        "PUSH_RENDER_PROCESSES": "0",  # the API's streams render nothing
+        "WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "1",  # the receivers are on loopback
+        "WEBHOOK_BACKOFF_SECONDS": "1",
+        # a delivery cut off by a kill is sent again within the evening, not a minute later
+        "WEBHOOK_TIMEOUT_SECONDS": "2",
+        "WEBHOOK_CATCH_UP_GRACE_SECONDS": "2",
+        "SCORING_CATCH_UP_SECONDS": "5",
+    }
+    with private_stack(tmp_path, env) as running:
+        yield running
 
 
 def read_token(stage: Stage) -> str:
@@ -529,7 +525,7 @@ def test_an_evening_of_64_tables_loses_and_doubles_nothing_through_sigkills(
         wait_until(settled, 30, "everything to settle again", what_lags)
         settled_after = time.monotonic() - evening_began - evening
         log = results_log(stack.url, reader, tournament.pk)
-        processes_back = {kind: killer.back(kind) for kind in ("web", "worker", "push")}
+        processes_back = {kind: killer.back(kind) for kind in KINDS}
     assert stack.stop() is not None
 
     figures = {
@@ -557,15 +553,16 @@ def test_an_evening_of_64_tables_loses_and_doubles_nothing_through_sigkills(
     check_the_rebuild(tournament.pk)
 
     # --- The kills happened, and every process came back -------------------------------------
-    assert Counter(k["kind"] for k in killer.done) == dict.fromkeys(("web", "worker", "push"), 3)
+    assert Counter(k["kind"] for k in killer.done) == dict.fromkeys(KINDS, KILLS)
     assert all(processes_back.values()), processes_back
     web = [x["message"] for x in stack.lines("web.")]
     for kill in killer.done:
         if kill["kind"] == "web":
             assert any(f"Worker (pid:{kill['pid']}) was sent SIGKILL" in m for m in web)
-    worker = [x["message"] for x in stack.lines("worker.")]
-    restarts = sum("exited with -9 unasked; restarting" in m for m in worker)
-    assert restarts == KILLS, "supervise started each killed worker again"
+    for prefix in ("worker.", "webhooks."):
+        worker = [x["message"] for x in stack.lines(prefix)]
+        restarts = sum("exited with -9 unasked; restarting" in m for m in worker)
+        assert restarts == KILLS, f"supervise started each killed {prefix} worker again"
     for kill in killer.done:
         if kill["kind"] == "push":
             assert f"Child process [{kill['pid']}] died" in stack.output()
