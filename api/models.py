@@ -86,6 +86,8 @@ class Webhook(models.Model):
         ROUND_PUBLISHED = "round.published", "a round was published"
         ROUND_UNPUBLISHED = "round.unpublished", "a round was taken back (unpublished)"
         STANDINGS_CHANGED = "standings.changed", "a stage's standings changed"
+        TOURNAMENT_CHANGED = "tournament.changed", "the tournament's name, address or date changed"
+        TEAM_CHANGED = "team.changed", "a team was registered, renamed, checked in or withdrawn"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)

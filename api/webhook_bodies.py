@@ -13,6 +13,8 @@ from typing import Any
 from drf_spectacular.utils import OpenApiWebhook, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 
+from competition.happenings import TEAM_CHANGES
+
 from .models import Webhook
 from .serializers import FIXTURE_RESULT, WINNER_SIDE, sides_field
 from .serializers.standings import StandingRowSerializer
@@ -146,6 +148,26 @@ class StandingsChangedBody(DeliveryBody):
     )
 
 
+class TournamentChangedBody(DeliveryBody):
+    name = serializers.CharField()
+    slug = serializers.CharField(help_text="Its address: /t/<slug>/.")
+    published = serializers.BooleanField()
+    date = serializers.DateField(allow_null=True)
+    place = serializers.CharField(allow_null=True)
+
+
+class TeamNamed(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TeamChangedBody(DeliveryBody):
+    team = TeamNamed(help_text="The team as it is now.")
+    change = serializers.ChoiceField(choices=list(TEAM_CHANGES), help_text="What became of it.")
+    checked_in = serializers.BooleanField()
+    withdrawn = serializers.BooleanField()
+
+
 def _webhook(kind: str, body: type[serializers.Serializer], what: str) -> OpenApiWebhook:  # type: ignore[type-arg]
     responses: dict[int, Any] = {200: None}
     return OpenApiWebhook(
@@ -176,6 +198,12 @@ ROUND_UNPUBLISHED = _webhook(
 )
 STANDINGS_CHANGED = _webhook(
     "standings.changed", StandingsChangedBody, "A stage's standings changed."
+)
+TOURNAMENT_CHANGED = _webhook(
+    "tournament.changed", TournamentChangedBody, "The tournament's name, address or date changed."
+)
+TEAM_CHANGED = _webhook(
+    "team.changed", TeamChangedBody, "A team was registered, renamed, checked in or withdrawn."
 )
 
 
@@ -218,4 +246,6 @@ RESULT_ENTRIES = {
     "round.unpublished": _entry("RoundUnpublishedEntry", RoundUnpublishedBody),
     # the table is one GET away (GET /stages/{id}/standings/?round=as_of_round)
     "standings.changed": _entry("StandingsChangedEntry", StandingsChangedBody, ("rows",)),
+    "tournament.changed": _entry("TournamentChangedEntry", TournamentChangedBody),
+    "team.changed": _entry("TeamChangedEntry", TeamChangedBody),
 }

@@ -1,10 +1,12 @@
 """What the competition tells (tournaments.happenings), written in the transaction of each
 change: a round published or taken back, a fixture's match made, a fixture's sides filled,
-a stage's standings changed; and where a match's sides come from, added to what scoring
-tells of a match (a bracket's "winner of QF1").
+a stage's standings changed, the tournament changed, a team registered or changed; and where
+a match's sides come from, added to what scoring tells of a match (a bracket's "winner of
+QF1").
 
 The bodies are the results log's and the webhooks' (docs/api.md lists them). Each also
-publishes the live message of its stage (``s <stage>``): the pages that show it follow.
+publishes the live message of what it touched (a stage, the tournament): the pages that show
+it follow.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from typing import Any
 
 import live
 from tournaments import happenings
+from tournaments.models import Team, Tournament
 
-from .models import Fixture, Round, Stage
+from .models import Fixture, Registration, Round, Stage
 
 
 def fixture_sides(fixture: Fixture) -> list[dict[str, Any]]:
@@ -116,6 +119,45 @@ def standings_changed(stage: Stage, rounds: list[int]) -> None:
         kind=happenings.STANDINGS_CHANGED,
         body={"stage": stage.pk, "rounds": rounds, "as_of_round": max(rounds)},
         topics=[(live.Topic.STAGE, stage.pk)],
+    )
+
+
+#: what a team's happening says became of it (``team.changed``'s ``change``)
+TEAM_CHANGES = ("registered", "renamed", "checked_in", "checked_out", "withdrawn", "reinstated")
+
+
+def tournament_changed(tournament: Tournament) -> None:
+    """The tournament's name, address, publication, date or place changed (as it is now)."""
+    happenings.write(
+        tournament_id=tournament.pk,
+        kind=happenings.TOURNAMENT_CHANGED,
+        body={
+            "name": tournament.name,
+            "slug": tournament.slug,
+            "published": tournament.published,
+            "date": tournament.date.isoformat() if tournament.date else None,
+            "place": tournament.place or None,
+        },
+        topics=[(live.Topic.TOURNAMENT, tournament.pk)],
+    )
+
+
+def team_changed(team: Team, change: str) -> None:
+    """A team was registered, renamed, checked in or out, withdrawn or reinstated (``change``):
+    the team as it is now (never a rating: a member's may be hidden)."""
+    assert change in TEAM_CHANGES, change
+    registration = Registration.objects.filter(team=team).first()
+    name = Team.objects.values_list("name", flat=True).get(pk=team.pk)  # as it is now
+    happenings.write(
+        tournament_id=team.tournament_id,
+        kind=happenings.TEAM_CHANGED,
+        body={
+            "team": {"id": team.pk, "name": name},
+            "change": change,
+            "checked_in": registration is not None and registration.checked_in_at is not None,
+            "withdrawn": registration is not None and registration.withdrawn_at is not None,
+        },
+        topics=[(live.Topic.TOURNAMENT, team.tournament_id)],
     )
 
 

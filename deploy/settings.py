@@ -622,6 +622,8 @@ SPECTACULAR_SETTINGS = {
         "api.webhook_bodies.ROUND_PUBLISHED",
         "api.webhook_bodies.ROUND_UNPUBLISHED",
         "api.webhook_bodies.STANDINGS_CHANGED",
+        "api.webhook_bodies.TOURNAMENT_CHANGED",
+        "api.webhook_bodies.TEAM_CHANGED",
     ],
 }
 #: the most tokens one account holds (unexpired): one more is refused until one is revoked

@@ -49,11 +49,14 @@ FIXTURE_FILLED = "fixture.filled"
 ROUND_PUBLISHED = "round.published"
 ROUND_UNPUBLISHED = "round.unpublished"
 STANDINGS_CHANGED = "standings.changed"
+TOURNAMENT_CHANGED = "tournament.changed"
+TEAM_CHANGED = "team.changed"
 
 #: every kind, in the order docs/api.md lists them
 KINDS = (
     DEAL_RECORDED, DEAL_CORRECTED, DEAL_VOIDED, MATCH_COMPLETED, MATCH_REOPENED, MATCH_MADE,
-    FIXTURE_FILLED, ROUND_PUBLISHED, ROUND_UNPUBLISHED, STANDINGS_CHANGED,
+    FIXTURE_FILLED, ROUND_PUBLISHED, ROUND_UNPUBLISHED, STANDINGS_CHANGED, TOURNAMENT_CHANGED,
+    TEAM_CHANGED,
 )  # fmt: skip
 
 Shaper = Callable[[dict[str, Any]], None]

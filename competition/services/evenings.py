@@ -15,6 +15,7 @@ from tournaments.access import is_club_director, is_director
 from tournaments.clubs import club_for
 from tournaments.models import RESERVED_SLUGS, Club, Tournament, slug_held, slug_taken
 
+from .. import happenings as told
 from ..errors import InvalidSettings, NotNow, NotPermitted
 from . import _common
 from . import stages as stage_services
@@ -108,6 +109,10 @@ def _checked(tournament: Tournament) -> None:
 TOURNAMENT_FIELDS = ("name", "slug", "rules", "match_format", "published", "date", "place")
 
 
+#: the fields a tournament's happening tells (``tournament.changed``)
+TOLD_FIELDS = ("name", "slug", "published", "date", "place")
+
+
 def tournament_update(
     *, actor: Any, tournament: Tournament, directors: Sequence[Any] | None = None, **values: Any
 ) -> Tournament:
@@ -137,4 +142,6 @@ def tournament_update(
         _save(tournament)
         if directors is not None:
             tournament.directors.set(directors)
+        if set(values) & set(TOLD_FIELDS):
+            told.tournament_changed(tournament)
     return tournament

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from tournaments.models import INTEGER_MAX, INTEGER_MIN, Player, Team, Tournament
 
+from .. import happenings as told
 from ..errors import InvalidSettings, NotNow
 from ..models import Registration, Round, Stage, StageEntry
 from . import _common
@@ -68,6 +69,7 @@ def team_register(
                     % {"refusal": exc.message},
                     code=exc.code,
                 ) from exc
+        told.team_changed(team, "registered")
     return team
 
 
@@ -90,6 +92,7 @@ def team_check_in(*, actor: Any, team: Team) -> Registration:
             registration.checked_in_at = timezone.now()
             registration.save(update_fields=["checked_in_at"])
             enter_late(team)
+            told.team_changed(team, "checked_in")
     return registration
 
 
@@ -261,12 +264,15 @@ def team_rename(*, actor: Any, team: Team, name: str) -> Team:
         # FOR UPDATE: the name is a key (unique in the tournament), which NO KEY UPDATE
         # would have to upgrade to at the save
         locked = Team.objects.select_for_update().get(pk=team.pk)
+        before = locked.name
         locked.name = " ".join((name or "").split())
         try:
             locked.full_clean()
         except ValidationError as exc:
             raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
         locked.save(update_fields=["name"])
+        if locked.name != before:
+            told.team_changed(locked, "renamed")
     return locked
 
 
@@ -309,7 +315,7 @@ def registration_update(
     return registration
 
 
-def _undo(actor: Any, team: Team, field: str, refusal: str) -> Registration:
+def _undo(actor: Any, team: Team, field: str, refusal: str, change: str) -> Registration:
     """Clear a registration's check-in or withdrawal, only while no stage has started (else
     refused in the words of ``refusal``)."""
     _common.require_director(actor, team.tournament)
@@ -322,6 +328,7 @@ def _undo(actor: Any, team: Team, field: str, refusal: str) -> Registration:
             raise NotNow(refusal, code="stage_started")
         setattr(registration, field, None)
         registration.save(update_fields=[field])
+        told.team_changed(team, change)
     return registration
 
 
@@ -332,6 +339,7 @@ def team_check_out(*, actor: Any, team: Team) -> Registration:
         team,
         "checked_in_at",
         gettext("a check-in can be undone only before the first stage starts"),
+        "checked_out",
     )
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from tournaments.models import Match, Team
 
+from .. import happenings as told
 from ..errors import NotNow
 from ..models import Fixture, Registration, Round, Stage
 from . import _common, follow
@@ -45,6 +46,7 @@ def team_withdraw(*, actor: Any, team: Team) -> Registration:
                 follow.reconcile_bracket(stage)
             for round_ in stage.round_set.filter(status=Round.Status.PUBLISHED):
                 follow.complete_round_if_done(round_)
+        told.team_changed(team, "withdrawn")
     return registration
 
 
@@ -94,6 +96,7 @@ def team_reinstate(*, actor: Any, team: Team) -> Registration:
             transaction.on_commit(partial(_common.schedule_standings, stage.pk), robust=True)
         if registration.checked_in_at is not None:
             enter_late(team)
+        told.team_changed(team, "reinstated")
     return registration
 
 

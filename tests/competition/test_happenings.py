@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 from typing import Any
 from unittest import mock
 
@@ -28,7 +29,7 @@ from scoring.services import update_match_projection
 from tests.scoring.helpers import committed
 from tournaments import happenings
 from tournaments.access import SYSTEM
-from tournaments.models import Happening, Tournament
+from tournaments.models import Happening, Player, Tournament
 from tournaments.services import match_append_event
 
 from .helpers import Club, make_club
@@ -205,10 +206,11 @@ def test_a_round_taken_back_twice_with_nothing_called_off_is_told_twice() -> Non
 
 def test_a_happening_is_undone_with_its_change() -> None:
     club = make_club(2, slug="outside-cup")
+    head, before = results.head(club.tournament.pk), log_of(club.tournament)  # its teams'
     with pytest.raises(ValueError), transaction.atomic():
         happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
         raise ValueError("the change failed")
-    assert results.head(club.tournament.pk) == 0 and not log_of(club.tournament)
+    assert results.head(club.tournament.pk) == head and log_of(club.tournament) == before
 
 
 _slugs = itertools.count()
@@ -275,19 +277,21 @@ def test_a_subscription_made_after_a_happening_is_not_told_of_it() -> None:
     club = make_club(2, slug="later-cup")
     with transaction.atomic():
         happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
+    head = results.head(club.tournament.pk)
     hook = subscribe(club, "round.published")
     webhooks.consume(club.tournament.pk)
     assert not WebhookDelivery.objects.filter(webhook=hook).exists()
     with transaction.atomic():
         happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
     webhooks.consume(club.tournament.pk)
-    assert [b["seq"] for b in delivered(hook, "round.published")] == [2]
+    assert [b["seq"] for b in delivered(hook, "round.published")] == [head + 1]
 
 
 def test_a_broker_out_of_reach_still_makes_the_deliveries_at_the_commit() -> None:
     """The consumer's task cannot be sent: it runs in the process that committed, so the
     deliveries are made now, not at the next catch-up."""
     club = make_club(2, slug="outage-cup")
+    head = results.head(club.tournament.pk)  # its teams' registrations
     hook = subscribe(club, "round.published")
     with (
         mock.patch("api.tasks.consume_happenings.delay", side_effect=ConnectionError("down")),
@@ -295,4 +299,56 @@ def test_a_broker_out_of_reach_still_makes_the_deliveries_at_the_commit() -> Non
         transaction.atomic(),
     ):
         happenings.write(tournament_id=club.tournament.pk, kind="round.published", body={})
-    assert [b["seq"] for b in delivered(hook, "round.published")] == [1]
+    assert [b["seq"] for b in delivered(hook, "round.published")] == [head + 1]
+
+
+def test_the_tournament_and_its_teams_changes_are_told_in_order_to_the_log_and_a_webhook() -> None:
+    club = make_club(2, slug="teams-told")
+    hook = subscribe(club, "team.changed", "tournament.changed")
+    organizer, team = club.organizer, club.teams[1]
+    players = [Player.objects.create(name=f"teams-told extra {i}") for i in range(2)]
+    with committed():
+        late = services.team_register(
+            actor=organizer, tournament=club.tournament, name="Late Ones",
+            first_player=players[0], second_player=players[1],
+        )  # fmt: skip
+    steps = [
+        lambda: services.team_rename(actor=organizer, team=late, name="Latecomers"),
+        lambda: services.team_rename(actor=organizer, team=late, name="Latecomers"),  # the same
+        lambda: services.team_check_in(actor=organizer, team=late),
+        lambda: services.team_check_out(actor=organizer, team=late),
+        lambda: services.team_withdraw(actor=organizer, team=team),
+        lambda: services.team_reinstate(actor=organizer, team=team),
+        lambda: services.tournament_update(
+            actor=organizer, tournament=club.tournament, name="Teams Told", place="Hall 2"
+        ),
+    ]
+    for step in steps:
+        with committed():
+            step()
+    told = [(e["team"]["name"], e["change"]) for e in log_of(club.tournament, "team.changed")]
+    registered = [(t.name, "registered") for t in club.teams]  # make_club's, checked in at once
+    assert told == [
+        *registered,
+        ("Late Ones", "registered"),
+        ("Latecomers", "renamed"),  # once: a rename to the same name changes nothing
+        ("Latecomers", "checked_in"),
+        ("Latecomers", "checked_out"),
+        (team.name, "withdrawn"),
+        (team.name, "reinstated"),
+    ]
+    last = log_of(club.tournament, "team.changed")[-1]
+    assert last["checked_in"] is True and last["withdrawn"] is False
+    assert "rating" not in json.dumps(log_of(club.tournament, "team.changed"))
+    [changed] = log_of(club.tournament, "tournament.changed")
+    assert (changed["name"], changed["place"], changed["slug"]) == (
+        "Teams Told",
+        "Hall 2",
+        "teams-told",
+    )
+    assert changed["seq"] > log_of(club.tournament, "team.changed")[-1]["seq"]  # commit order
+    # the webhook, subscribed after make_club's teams: each change since, once
+    assert [b["change"] for b in delivered(hook, "team.changed")] == [
+        "registered", "renamed", "checked_in", "checked_out", "withdrawn", "reinstated",
+    ]  # fmt: skip
+    assert [b["name"] for b in delivered(hook, "tournament.changed")] == ["Teams Told"]

@@ -486,7 +486,8 @@ def test_an_evening_of_64_tables_loses_and_doubles_nothing_through_sigkills(
         cleanup.callback(lambda: [d.kill() for d in drivers if d.poll() is None])
         evening_began = time.monotonic()
         director.start()
-        killer = Killer(stack, viewer, seed, lambda: happenings.head(tournament.pk))
+        registered = happenings.head(tournament.pk)  # the teams', before the evening
+        killer = Killer(stack, viewer, seed, lambda: happenings.head(tournament.pk) - registered)
         killer.run(until=lambda: all(d.poll() is not None for d in drivers))
 
         reports = []
@@ -609,6 +610,9 @@ def check_the_results_log(
             made[entry["match"]].append(entry)
         elif kind == happenings.ROUND_PUBLISHED:
             published[entry["round"]].append(entry)
+        elif kind == happenings.TEAM_CHANGED:  # the evening's teams, before it began
+            assert entry["change"] in ("registered", "checked_in"), entry
+            assert not made, "a team told after a match was made"
         else:
             assert kind == happenings.STANDINGS_CHANGED, entry  # nothing was corrected
     for match in matches:

@@ -9,6 +9,7 @@ from .bracket_fixture_status_enum import BracketFixtureStatusEnum
 from .bracket_round import BracketRound
 from .bracket_slot import BracketSlot
 from .champion import Champion
+from .change_enum import ChangeEnum
 from .club import Club
 from .club_request import ClubRequest
 from .club_seasons_settings import ClubSeasonsSettings
@@ -197,8 +198,13 @@ from .state_entry import StateEntry
 from .state_progress import StateProgress
 from .swiss_method_enum import SwissMethodEnum
 from .team import Team
+from .team_changed_body import TeamChangedBody
+from .team_changed_body_change import TeamChangedBodyChange
+from .team_changed_body_kind import TeamChangedBodyKind
+from .team_changed_entry import TeamChangedEntry
 from .team_checked_in import TeamCheckedIn
 from .team_index_enum import TeamIndexEnum
+from .team_named import TeamNamed
 from .team_ref import TeamRef
 from .team_request import TeamRequest
 from .team_token_made import TeamTokenMade
@@ -208,6 +214,9 @@ from .token import Token
 from .token_renew_request import TokenRenewRequest
 from .token_request import TokenRequest
 from .tournament import Tournament
+from .tournament_changed_body import TournamentChangedBody
+from .tournament_changed_body_kind import TournamentChangedBodyKind
+from .tournament_changed_entry import TournamentChangedEntry
 from .tournament_directors_item_type_1 import TournamentDirectorsItemType1
 from .tournament_request import TournamentRequest
 from .tournament_request_directors_item_type_1 import (
@@ -234,6 +243,7 @@ __all__ = (
     "BracketRound",
     "BracketSlot",
     "Champion",
+    "ChangeEnum",
     "Club",
     "ClubRequest",
     "ClubSeasonsSettings",
@@ -418,8 +428,13 @@ __all__ = (
     "StateProgress",
     "SwissMethodEnum",
     "Team",
+    "TeamChangedBody",
+    "TeamChangedBodyChange",
+    "TeamChangedBodyKind",
+    "TeamChangedEntry",
     "TeamCheckedIn",
     "TeamIndexEnum",
+    "TeamNamed",
     "TeamRef",
     "TeamRequest",
     "TeamTokenMade",
@@ -429,6 +444,9 @@ __all__ = (
     "TokenRenewRequest",
     "TokenRequest",
     "Tournament",
+    "TournamentChangedBody",
+    "TournamentChangedBodyKind",
+    "TournamentChangedEntry",
     "TournamentDirectorsItemType1",
     "TournamentRequest",
     "TournamentRequestDirectorsItemType1",

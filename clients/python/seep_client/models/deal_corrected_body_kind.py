@@ -12,6 +12,8 @@ class DealCorrectedBodyKind(StrEnum):
     ROUND_PUBLISHED = "round.published"
     ROUND_UNPUBLISHED = "round.unpublished"
     STANDINGS_CHANGED = "standings.changed"
+    TEAM_CHANGED = "team.changed"
+    TOURNAMENT_CHANGED = "tournament.changed"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -29,6 +29,8 @@ class DealRecordedBody:
             * `round.published` - round.published
             * `round.unpublished` - round.unpublished
             * `standings.changed` - standings.changed
+            * `tournament.changed` - tournament.changed
+            * `team.changed` - team.changed
         tournament (int):
         seq (int): The happening's place in the tournament's results log: one delivery per subscription and seq (a retry
             repeats its id and seq: drop what you have seen).

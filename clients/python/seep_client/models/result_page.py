@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from ..models.round_published_entry import RoundPublishedEntry
     from ..models.round_unpublished_entry import RoundUnpublishedEntry
     from ..models.standings_changed_entry import StandingsChangedEntry
+    from ..models.team_changed_entry import TeamChangedEntry
+    from ..models.tournament_changed_entry import TournamentChangedEntry
 
 
 T = TypeVar("T", bound="ResultPage")
@@ -28,7 +30,7 @@ class ResultPage:
     Attributes:
         results (list[DealCorrectedEntry | DealRecordedEntry | DealVoidedEntry | FixtureFilledEntry |
             MatchCompletedEntry | MatchMadeEntry | MatchReopenedEntry | RoundPublishedEntry | RoundUnpublishedEntry |
-            StandingsChangedEntry]):
+            StandingsChangedEntry | TeamChangedEntry | TournamentChangedEntry]):
         next_ (None | str):
         last_seq (int):
     """
@@ -44,6 +46,8 @@ class ResultPage:
         | RoundPublishedEntry
         | RoundUnpublishedEntry
         | StandingsChangedEntry
+        | TeamChangedEntry
+        | TournamentChangedEntry
     ]
     next_: None | str
     last_seq: int
@@ -59,6 +63,8 @@ class ResultPage:
         from ..models.match_reopened_entry import MatchReopenedEntry
         from ..models.round_published_entry import RoundPublishedEntry
         from ..models.round_unpublished_entry import RoundUnpublishedEntry
+        from ..models.standings_changed_entry import StandingsChangedEntry
+        from ..models.tournament_changed_entry import TournamentChangedEntry
 
         results = []
         for results_item_data in self.results:
@@ -73,6 +79,8 @@ class ResultPage:
                 or isinstance(results_item_data, FixtureFilledEntry)
                 or isinstance(results_item_data, RoundPublishedEntry)
                 or isinstance(results_item_data, RoundUnpublishedEntry)
+                or isinstance(results_item_data, StandingsChangedEntry)
+                or isinstance(results_item_data, TournamentChangedEntry)
             ):
                 results_item = results_item_data.to_dict()
             else:
@@ -109,6 +117,8 @@ class ResultPage:
         from ..models.round_published_entry import RoundPublishedEntry
         from ..models.round_unpublished_entry import RoundUnpublishedEntry
         from ..models.standings_changed_entry import StandingsChangedEntry
+        from ..models.team_changed_entry import TeamChangedEntry
+        from ..models.tournament_changed_entry import TournamentChangedEntry
 
         d = dict(src_dict)
         results = []
@@ -128,6 +138,8 @@ class ResultPage:
                 | RoundPublishedEntry
                 | RoundUnpublishedEntry
                 | StandingsChangedEntry
+                | TeamChangedEntry
+                | TournamentChangedEntry
             ):
                 try:
                     if not isinstance(data, dict):
@@ -219,13 +231,33 @@ class ResultPage:
                     return componentsschemas_result_entry_type_8
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_result_entry_type_9 = (
+                        StandingsChangedEntry.from_dict(data)
+                    )
+
+                    return componentsschemas_result_entry_type_9
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_result_entry_type_10 = (
+                        TournamentChangedEntry.from_dict(data)
+                    )
+
+                    return componentsschemas_result_entry_type_10
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_result_entry_type_9 = StandingsChangedEntry.from_dict(
+                componentsschemas_result_entry_type_11 = TeamChangedEntry.from_dict(
                     data
                 )
 
-                return componentsschemas_result_entry_type_9
+                return componentsschemas_result_entry_type_11
 
             results_item = _parse_results_item(results_item_data)
 
