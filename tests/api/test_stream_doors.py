@@ -19,7 +19,7 @@ from api import stream_web
 from tests.live.server import database, push_server, reading, web_server
 from tests.scoring.helpers import play
 
-from .test_results import some_results
+from .test_results import results_head, some_results
 from .test_stream import bearer, seqs, until_seq
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,7 +61,7 @@ def opened(url: str) -> int:
 def assert_streams_with_every_accept(league: Any, base: str) -> None:
     some_results(league.a.pk, 2)
     league.digital.refresh_from_db()
-    head = {"match": league.digital.last_seq, "results": 2}
+    head = {"match": league.digital.last_seq, "results": results_head(league.a.pk)}
     for name, url in stream_urls(league, base).items():
         for value in ACCEPTED:
             with reading(url, accept(value)) as reader:
