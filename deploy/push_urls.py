@@ -5,16 +5,11 @@ from django.urls import include, path
 
 from api import stream
 
-from .urls import handler400, handler403, handler404, handler500
+from .urls import handler400, handler403, handler404, handler500, stream_paths
 
 urlpatterns = [
     path("push/", include("web.push")),
-    path("api/v1/matches/<int:pk>/stream/", stream.match_stream, name="match-stream"),
-    path(
-        "api/v1/tournaments/<int:pk>/results/stream/",
-        stream.results_stream,
-        name="results-stream",
-    ),
+    *stream_paths(stream.match_stream, stream.results_stream),
     path("", include("deploy.urls")),
 ]
 

@@ -1,22 +1,36 @@
 """The site's URLs: the web pages, the admin, the API (v1, its schema and docs), the probes."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLPattern, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import problems, stream_web
 
 from . import views
 
+
+def stream_paths(
+    match_stream: Callable[..., Any], results_stream: Callable[..., Any]
+) -> list[URLPattern]:
+    """The API's two streams, at the same paths and names whichever process serves them: the
+    push process (deploy/push_urls.py, ``api.stream``) or this one (``api.stream_web``)."""
+    return [
+        path("api/v1/matches/<int:pk>/stream/", match_stream, name="match-stream"),
+        path(
+            "api/v1/tournaments/<int:pk>/results/stream/",
+            results_stream,
+            name="results-stream",
+        ),
+    ]
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # the API's streams: served here without a push process, else a 404 that says where
-    path("api/v1/matches/<int:pk>/stream/", stream_web.match_stream, name="match-stream"),
-    path(
-        "api/v1/tournaments/<int:pk>/results/stream/",
-        stream_web.results_stream,
-        name="results-stream",
-    ),
+    *stream_paths(stream_web.match_stream, stream_web.results_stream),
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # its script a file the page loads, not inline: the Content-Security-Policy allows no other

@@ -66,25 +66,30 @@ def deals_changed(
 def result_changed(*, match: Match, result: MatchResult, was_over: bool) -> None:
     """Write that a match completed (or that a correction changed a completed match's result:
     completed again, at the new head), or that a correction reopened it."""
-    sides = [happenings.side(0, match.team0), happenings.side(1, match.team1)]
-    head = {"seq": match.last_seq, "hash": match.last_hash}
+    # both bodies: the match and its sides first, its scores and the log's head last
+    named = {
+        "match": match.pk,
+        "sides": [happenings.side(0, match.team0), happenings.side(1, match.team1)],
+    }
+    scores = {
+        "bazzis": [result.bazzis0, result.bazzis1],
+        "difference": result.difference,
+        "deals": result.deals,
+        "head": {"seq": match.last_seq, "hash": match.last_hash},
+    }
     if result.completed_at is not None and result.over:
         teams = (match.team0_id, match.team1_id)
         happenings.write(
             tournament_id=match.tournament_id,
             kind=happenings.MATCH_COMPLETED,
             body={
-                "match": match.pk,
-                "sides": sides,
+                **named,
                 "winner_side": result.winner,
                 # deprecated (docs/api-changelog.md): the team ids of sides and winner_side
                 "teams": list(teams),
                 "winner": None if result.winner is None else teams[result.winner],
                 "draw": result.draw,
-                "bazzis": [result.bazzis0, result.bazzis1],
-                "difference": result.difference,
-                "deals": result.deals,
-                "head": head,
+                **scores,
             },
             key=f"match:{match.pk}:{match.last_seq}",  # at this head (again after a correction)
             topics=[(live.Topic.RESULT, match.pk)],
@@ -93,14 +98,7 @@ def result_changed(*, match: Match, result: MatchResult, was_over: bool) -> None
         happenings.write(
             tournament_id=match.tournament_id,
             kind=happenings.MATCH_REOPENED,
-            body={
-                "match": match.pk,
-                "sides": sides,
-                "bazzis": [result.bazzis0, result.bazzis1],
-                "difference": result.difference,
-                "deals": result.deals,
-                "head": head,
-            },
+            body={**named, **scores},
             key=f"reopened:{match.pk}:{match.last_seq}",
             topics=[(live.Topic.RESULT, match.pk)],
         )

@@ -8,8 +8,11 @@ other service, and no task.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from django.db import transaction
 from django.db.models import Manager, Model, QuerySet
 from django.utils.translation import gettext
 
@@ -96,3 +99,16 @@ def locked_stage(stage: Stage, *, status: str, refusal: str, code: str) -> Stage
     if locked.status != status:
         raise NotNow(refusal, code=code)
     return locked
+
+
+@contextmanager
+def stage_changing(
+    actor: Any, stage: Stage, *, status: str, refusal: str, code: str
+) -> Iterator[Stage]:
+    """A director's change to a stage: check ``actor`` directs its tournament, then in one
+    transaction say the stage's pages change (``shown``) and give its row locked, or refuse
+    (``locked_stage``: gone, or its status not ``status``)."""
+    require_director(actor, stage.tournament)
+    with transaction.atomic():
+        shown(stage.tournament_id, stage.pk)
+        yield locked_stage(stage, status=status, refusal=refusal, code=code)

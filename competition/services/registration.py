@@ -256,40 +256,36 @@ def registration_fixed(tournament_id: int) -> bool:
     )
 
 
-def team_rename(*, actor: Any, team: Team, name: str) -> Team:
-    """Rename a team (its matches and standings show the new name at once)."""
+def _team_set(actor: Any, team: Team, field: str, value: str, *, key: bool = False) -> Team:
+    """Set one of a team's own fields, checked as the model checks it (InvalidSettings
+    ``bad_team`` in its words). ``key``: the field is a key, locked FOR UPDATE, which NO KEY
+    UPDATE would have to upgrade to at the save."""
     _common.require_director(actor, team.tournament)
     with transaction.atomic():
         _common.shown(team.tournament_id)
-        # FOR UPDATE: the name is a key (unique in the tournament), which NO KEY UPDATE
-        # would have to upgrade to at the save
-        locked = Team.objects.select_for_update().get(pk=team.pk)
-        before = locked.name
-        locked.name = " ".join((name or "").split())
+        locked = Team.objects.select_for_update(no_key=not key).get(pk=team.pk)
+        before = getattr(locked, field)
+        setattr(locked, field, value)
         try:
             locked.full_clean()
         except ValidationError as exc:
             raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
-        locked.save(update_fields=["name"])
-        if locked.name != before:
+        locked.save(update_fields=[field])
+        if field == "name" and locked.name != before:
             told.team_changed(locked, "renamed")
     return locked
+
+
+def team_rename(*, actor: Any, team: Team, name: str) -> Team:
+    """Rename a team (its matches and standings show the new name at once); the name is a key
+    (unique in the tournament)."""
+    return _team_set(actor, team, "name", " ".join((name or "").split()), key=True)
 
 
 def team_language(*, actor: Any, team: Team, language: str) -> Team:
     """Set the language of a team's card and of the pages its link opens ("": the club's);
     one of ``settings.LANGUAGES``."""
-    _common.require_director(actor, team.tournament)
-    with transaction.atomic():
-        _common.shown(team.tournament_id)
-        locked = Team.objects.select_for_update(no_key=True).get(pk=team.pk)
-        locked.language = language
-        try:
-            locked.full_clean()
-        except ValidationError as exc:
-            raise InvalidSettings(" ".join(exc.messages), code="bad_team") from exc
-        locked.save(update_fields=["language"])
-    return locked
+    return _team_set(actor, team, "language", language)
 
 
 def registration_update(

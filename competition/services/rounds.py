@@ -29,38 +29,36 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
     Round robin and groups follow their schedule (the circle method); Swiss pairs from the
     standings after the previous round, which must be complete. A bracket pairs itself.
     """
-    _common.require_director(actor, stage.tournament)
-    with transaction.atomic():
-        _common.shown(stage.tournament_id, stage.pk)
-        stage = _common.locked_stage(
-            stage,
-            status=Stage.Status.RUNNING,
-            refusal=gettext("the stage is not running"),
-            code="stage_not_running",
-        )
-        if stage.elimination:
+    with _common.stage_changing(
+        actor,
+        stage,
+        status=Stage.Status.RUNNING,
+        refusal=gettext("the stage is not running"),
+        code="stage_not_running",
+    ) as locked:
+        if locked.elimination:
             raise NotNow(
                 gettext("a bracket's rounds follow from its results"), code="bracket_pairs_itself"
             )
-        check_stored_settings(stage)  # a row saved past the checks breaks no round
-        rounds = list(stage.round_set.order_by("number"))
+        check_stored_settings(locked)  # a row saved past the checks breaks no round
+        rounds = list(locked.round_set.order_by("number"))
         if any(r.status == Round.Status.DRAFT for r in rounds):
             raise NotNow(gettext("publish or discard the draft round first"), code="draft_pending")
         number = len(rounds) + 1
-        if stage.format == Stage.Format.SWISS:
+        if locked.format == Stage.Format.SWISS:
             if rounds and rounds[-1].status != Round.Status.COMPLETE:
                 raise NotNow(
                     gettext("a Swiss round is paired from the standings: finish the round first"),
                     code="round_running",
                 )
-            if number > (stage.rounds or 0):
+            if number > (locked.rounds or 0):
                 raise NotNow(
-                    gettext("the stage has %(rounds)s rounds") % {"rounds": stage.rounds},
+                    gettext("the stage has %(rounds)s rounds") % {"rounds": locked.rounds},
                     code="no_more_rounds",
                 )
-            pairings, record = draw.swiss_round(stage, number)
+            pairings, record = draw.swiss_round(locked, number)
         else:
-            schedule = draw.schedule(stage)
+            schedule = draw.schedule(locked)
             if number > len(schedule):
                 raise NotNow(
                     gettext("the stage has %(rounds)s rounds") % {"rounds": len(schedule)},
@@ -68,11 +66,11 @@ def round_pair(*, actor: Any, stage: Stage) -> Round:
                 )
             pairings, record = schedule[number - 1], {"method": "circle"}
         round_ = Round.objects.create(
-            stage=stage, number=number, name=f"round {number}", pairing=record
+            stage=locked, number=number, name=f"round {number}", pairing=record
         )
         Fixture.objects.bulk_create(
             Fixture(
-                stage=stage,
+                stage=locked,
                 round=round_,
                 table=p.table,
                 team_a_id=p.a,

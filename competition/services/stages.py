@@ -100,24 +100,22 @@ def stage_start(
     them) while any other registered team that has not withdrawn is left out. None: not
     asked (``registration.teams_not_checked_in`` says, after the start, who was left out).
     """
-    _common.require_director(actor, stage.tournament)
-    with transaction.atomic():
-        _common.shown(stage.tournament_id, stage.pk)
-        stage = _common.locked_stage(
-            stage,
-            status=Stage.Status.PENDING,
-            refusal=gettext("the stage has started already"),
-            code="stage_started",
-        )
-        earlier = Stage.objects.filter(tournament=stage.tournament, order__lt=stage.order)
+    with _common.stage_changing(
+        actor,
+        stage,
+        status=Stage.Status.PENDING,
+        refusal=gettext("the stage has started already"),
+        code="stage_started",
+    ) as locked:
+        earlier = Stage.objects.filter(tournament=locked.tournament, order__lt=locked.order)
         if earlier.exclude(status=Stage.Status.COMPLETE).exists():
             raise NotNow(
                 gettext("the stages before this one are not complete"), code="previous_running"
             )
-        check_settings(stage)  # a row saved before its settings were checked, or past them
-        teams = draw.entrants(stage)
-        if not_checked_in is not None and stage.entry == Stage.Entry.REGISTERED:
-            _refuse_left_out(stage, {t.pk for t in teams}, set(not_checked_in))
+        check_settings(locked)  # a row saved before its settings were checked, or past them
+        teams = draw.entrants(locked)
+        if not_checked_in is not None and locked.entry == Stage.Entry.REGISTERED:
+            _refuse_left_out(locked, {t.pk for t in teams}, set(not_checked_in))
         if len(teams) < 2:
             raise NotNow(
                 gettext(
@@ -127,21 +125,21 @@ def stage_start(
                 % {"count": len(teams)},
                 code="too_few_teams",
             )
-        refuse(group_by_field(field_problems(stage, len(teams))))
-        groups = draw.groups_of(stage, [t.pk for t in teams])
+        refuse(group_by_field(field_problems(locked, len(teams))))
+        groups = draw.groups_of(locked, [t.pk for t in teams])
         StageEntry.objects.bulk_create(
-            StageEntry(stage=stage, team=team, seed=n, group=groups.get(team.pk))
+            StageEntry(stage=locked, team=team, seed=n, group=groups.get(team.pk))
             for n, team in enumerate(teams, start=1)
         )
-        stage.status, stage.started_at = Stage.Status.RUNNING, timezone.now()
-        stage.save(update_fields=["status", "started_at", "seeding_seed"])
-        if stage.elimination:
-            draw.draw_bracket(stage, [t.pk for t in teams])
-            if not stage.review_draw:
-                _publish_draw(actor=actor, stage=stage)
+        locked.status, locked.started_at = Stage.Status.RUNNING, timezone.now()
+        locked.save(update_fields=["status", "started_at", "seeding_seed"])
+        if locked.elimination:
+            draw.draw_bracket(locked, [t.pk for t in teams])
+            if not locked.review_draw:
+                _publish_draw(actor=actor, stage=locked)
         # round 0: every team that entered, by seed
-        standings.update_stage_standings(stage_id=stage.pk)
-    return stage
+        standings.update_stage_standings(stage_id=locked.pk)
+    return locked
 
 
 def _publish_draw(*, actor: Any, stage: Stage) -> Round:
