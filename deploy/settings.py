@@ -498,7 +498,7 @@ API_STREAMS_EMBEDDED = _int("API_STREAMS_EMBEDDED", 4, minimum=1)
 #: proxy's forwarded address, as uvicorn reads it): one more is refused (503 or 429, with
 #: Retry-After) and /healthz and everyone else's streams go on. A venue whose phones share
 #: one public address needs a cap per address above its viewers; the total is also kept
-#: below the process's limit of open files (deploy/push.py)
+#: below the process's limit of open files (live/server.py)
 PUSH_MAX_STREAMS = _int("PUSH_MAX_STREAMS", 10000, minimum=1)
 PUSH_MAX_STREAMS_PER_CLIENT = _int("PUSH_MAX_STREAMS_PER_CLIENT", 200, minimum=1)
 
