@@ -16,7 +16,7 @@ from rest_framework import serializers
 from competition.happenings import TEAM_CHANGES
 
 from .models import Webhook
-from .serializers import FIXTURE_RESULT, WINNER_SIDE, sides_field
+from .serializers import FIXTURE_RESULT, WINNER_SIDE, TeamRef, sides_field
 from .serializers.standings import StandingRowSerializer
 
 
@@ -156,13 +156,8 @@ class TournamentChangedBody(DeliveryBody):
     place = serializers.CharField(allow_null=True)
 
 
-class TeamNamed(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
 class TeamChangedBody(DeliveryBody):
-    team = TeamNamed(help_text="The team as it is now.")
+    team = TeamRef(help_text="The team as it is now.")
     change = serializers.ChoiceField(choices=list(TEAM_CHANGES), help_text="What became of it.")
     checked_in = serializers.BooleanField()
     withdrawn = serializers.BooleanField()

@@ -316,6 +316,28 @@ def private_stack(tmp_path: Path, env: dict[str, str]) -> Iterator[Stack]:
             print(running.output()[-8000:])
 
 
+def a_tournament(slug: str, teams: int) -> tuple[Any, list[Any]]:
+    """A tournament at ``slug`` and its ``teams`` teams (T0, T1, ...), written straight to the
+    tables: what a stack test plays on, not what it tests."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import Player, Team, Tournament
+
+    organizer = get_user_model().objects.create_user(f"{slug}-organizer")
+    tournament = Tournament.objects.create(name=slug.title(), slug=slug, organizer=organizer)
+    players = [Player.objects.create(name=f"P{n}") for n in range(2 * teams)]
+    made = [
+        Team.objects.create(
+            tournament=tournament,
+            name=f"T{i}",
+            first_player=players[2 * i],
+            second_player=players[2 * i + 1],
+        )
+        for i in range(teams)
+    ]
+    return tournament, made
+
+
 def wait_seconds(until: float) -> None:
     """Sleep until ``time.monotonic()`` reaches ``until``."""
     time.sleep(max(0.0, until - time.monotonic()))

@@ -35,10 +35,10 @@ from django.db import connection
 
 from scoring.models import MatchResult
 from tests.scoring.worker import REPO, database_url, wait_until
-from tournaments.models import Match, MatchEvent, Player, Team, Tournament
+from tournaments.models import Match, MatchEvent, Tournament
 from tournaments.services import match_create
 
-from .stack import Stack, private_stack, wait_seconds
+from .stack import Stack, a_tournament, private_stack, wait_seconds
 from .test_stack import Observer, _quantiles, director_token
 
 pytestmark = [
@@ -67,20 +67,7 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
 
 def the_tables() -> tuple[Tournament, list[int]]:
     """A tournament of 8 teams and ``MATCHES`` score matches long enough to outlast the test."""
-    from django.contrib.auth import get_user_model
-
-    organizer = get_user_model().objects.create_user("outage-organizer")
-    tournament = Tournament.objects.create(name="Outage", slug="outage", organizer=organizer)
-    players = [Player.objects.create(name=f"P{n}") for n in range(16)]
-    teams = [
-        Team.objects.create(
-            tournament=tournament,
-            name=f"T{i}",
-            first_player=players[2 * i],
-            second_player=players[2 * i + 1],
-        )
-        for i in range(8)
-    ]
+    tournament, teams = a_tournament("outage", 8)
     matches = [
         match_create(
             tournament=tournament,

@@ -55,13 +55,11 @@ from tournaments.models import (
     Match,
     MatchEvent,
     MatchReceipt,
-    Player,
-    Team,
     Tournament,
 )
 from tournaments.services import match_create
 
-from .stack import Stack, private_pgbouncer, wait_seconds
+from .stack import Stack, a_tournament, private_pgbouncer, wait_seconds
 
 pytestmark = [
     pytest.mark.slow,
@@ -136,20 +134,7 @@ def a_club(n_matches: int) -> tuple[list[list[dict[str, Any]]], dict[str, Any], 
     while Redis is down (so only what the web process held meanwhile can project it on
     time: scoring.resend; the catch-up otherwise).
     """
-    from django.contrib.auth import get_user_model
-
-    organizer = get_user_model().objects.create_user("stack-organizer")
-    tournament = Tournament.objects.create(name="Stack", slug="stack", organizer=organizer)
-    players = [Player.objects.create(name=f"P{n}") for n in range(8)]
-    teams = [
-        Team.objects.create(
-            tournament=tournament,
-            name=f"T{i}",
-            first_player=players[2 * i],
-            second_player=players[2 * i + 1],
-        )
-        for i in range(4)
-    ]
+    tournament, teams = a_tournament("stack", 4)
 
     def match(mode: str, bazzis: int, k: int) -> dict[str, Any]:
         a, b = teams[k % 4], teams[(k + 1) % 4]

@@ -204,7 +204,6 @@ from .team_changed_body_kind import TeamChangedBodyKind
 from .team_changed_entry import TeamChangedEntry
 from .team_checked_in import TeamCheckedIn
 from .team_index_enum import TeamIndexEnum
-from .team_named import TeamNamed
 from .team_ref import TeamRef
 from .team_request import TeamRequest
 from .team_token_made import TeamTokenMade
@@ -434,7 +433,6 @@ __all__ = (
     "TeamChangedEntry",
     "TeamCheckedIn",
     "TeamIndexEnum",
-    "TeamNamed",
     "TeamRef",
     "TeamRequest",
     "TeamTokenMade",

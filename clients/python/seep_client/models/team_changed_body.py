@@ -11,7 +11,7 @@ from ..models.team_changed_body_change import TeamChangedBodyChange
 from ..models.team_changed_body_kind import TeamChangedBodyKind
 
 if TYPE_CHECKING:
-    from ..models.team_named import TeamNamed
+    from ..models.team_ref import TeamRef
 
 
 T = TypeVar("T", bound="TeamChangedBody")
@@ -39,7 +39,7 @@ class TeamChangedBody:
         tournament (int):
         seq (int): The happening's place in the tournament's results log: one delivery per subscription and seq (a retry
             repeats its id and seq: drop what you have seen).
-        team (TeamNamed):
+        team (TeamRef):
         change (TeamChangedBodyChange): What became of it.
 
             * `registered` - registered
@@ -57,7 +57,7 @@ class TeamChangedBody:
     kind: TeamChangedBodyKind
     tournament: int
     seq: int
-    team: TeamNamed
+    team: TeamRef
     change: TeamChangedBodyChange
     checked_in: bool
     withdrawn: bool
@@ -102,7 +102,7 @@ class TeamChangedBody:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.team_named import TeamNamed
+        from ..models.team_ref import TeamRef
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -115,7 +115,7 @@ class TeamChangedBody:
 
         seq = d.pop("seq")
 
-        team = TeamNamed.from_dict(d.pop("team"))
+        team = TeamRef.from_dict(d.pop("team"))
 
         change = TeamChangedBodyChange(d.pop("change"))
 

@@ -10,7 +10,7 @@ from attrs import field as _attrs_field
 from ..models.change_enum import ChangeEnum
 
 if TYPE_CHECKING:
-    from ..models.team_named import TeamNamed
+    from ..models.team_ref import TeamRef
 
 
 T = TypeVar("T", bound="TeamChangedEntry")
@@ -23,7 +23,7 @@ class TeamChangedEntry:
         seq (int): Its place in the tournament's results log.
         created_at (datetime.datetime):
         tournament (int):
-        team (TeamNamed):
+        team (TeamRef):
         change (ChangeEnum): * `registered` - registered
             * `renamed` - renamed
             * `checked_in` - checked_in
@@ -38,7 +38,7 @@ class TeamChangedEntry:
     seq: int
     created_at: datetime.datetime
     tournament: int
-    team: TeamNamed
+    team: TeamRef
     change: ChangeEnum
     checked_in: bool
     withdrawn: bool
@@ -81,7 +81,7 @@ class TeamChangedEntry:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.team_named import TeamNamed
+        from ..models.team_ref import TeamRef
 
         d = dict(src_dict)
         seq = d.pop("seq")
@@ -90,7 +90,7 @@ class TeamChangedEntry:
 
         tournament = d.pop("tournament")
 
-        team = TeamNamed.from_dict(d.pop("team"))
+        team = TeamRef.from_dict(d.pop("team"))
 
         change = ChangeEnum(d.pop("change"))
 
