@@ -218,7 +218,7 @@ def test_a_committed_append_schedules_the_projection_once(
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             start(world.digital_match, world.organizer)
             schedule.assert_not_called()  # not before the commit
-        assert len(callbacks) == 1
+        assert len(callbacks) == 2  # the projection's, and the live message's (live.publish)
         schedule.assert_called_once_with(world.digital_match.pk)
 
 
