@@ -5,7 +5,6 @@ with, still verify; and back again, the columns go and merged rows stay merged."
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Iterator
 from io import StringIO
@@ -21,7 +20,6 @@ from django.db.migrations.executor import MigrationExecutor
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.management.commands import seed_demo
 from tournaments import clubs
 from tournaments.models import Club, Match, MatchEvent, Player, Team, Tournament
 
@@ -289,21 +287,13 @@ class DemoStrength(PBKDF2PasswordHasher):
         return False
 
 
-#: the demo's club evening made smaller (a Swiss of 1 round, then the top 2: the final, left
-#: in progress): every kind of match and log the demo makes is still there (score matches
-#: played, a digital match played part-way, the ladder's, the online friendly's and the
-#: table's), at a fifth of the appends
-SMALL_EVENING = dataclasses.replace(seed_demo.EVENING, rounds=1, top=2)
-
-
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)  # seed_demo commits, its tasks run then
 def test_the_demo_migrates_and_every_match_still_verifies(
-    settings: Any, monkeypatch: pytest.MonkeyPatch, back_to_the_latest: None
+    settings: Any, monkeypatch: pytest.MonkeyPatch, back_to_the_latest: None, small_demo: None
 ) -> None:
     settings.DEBUG = True
     settings.PASSWORD_HASHERS = [f"{__name__}.DemoStrength"]
-    monkeypatch.setattr(seed_demo, "EVENING", SMALL_EVENING)
     call_command("seed_demo", stdout=StringIO())
     with monkeypatch.context() as patch:  # a second evening as before clubs: new rows
         patch.setattr(clubs, "members_named", lambda **_: [])
