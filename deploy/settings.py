@@ -486,6 +486,9 @@ CONTENT_SECURITY_POLICY_DOCS = _raw("CONTENT_SECURITY_POLICY_DOCS") or (
 # streams are, when not on this host behind the same proxy (`make stack`: the push process's
 # own port); the pages may then connect there (connect-src).
 LIVE_PUSH = _bool("LIVE_PUSH", False)
+#: how often a page's live parts ask whether anything changed when they poll (milliseconds);
+#: the test suite asks more often (pyproject.toml), so a browser test waits less for a poll
+LIVE_POLL_MS = _int("LIVE_POLL_MS", 3000, minimum=100)
 LIVE_PUSH_ORIGIN = (_raw("LIVE_PUSH_ORIGIN") or "").rstrip("/")
 #: a push process's database threads, and the processes it renders the live parts in (0: in
 #: those threads; always so on SQLite)

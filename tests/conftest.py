@@ -236,6 +236,25 @@ def _flush_past_append_only_triggers() -> Iterator[None]:
         yield
 
 
+# --- The demo, smaller ------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``seed_demo`` with its club evening made smaller (a Swiss of 1 round, then the top 2:
+    the final, played part-way and left in progress), for a test that needs the demo's kinds
+    of data, not its size: score matches played, a digital match, the ladder's, the online
+    friendly's and the table's matches, the whole roster; 11 matches, not 35, and a tenth of
+    the digital moves. tests/competition/test_seed_demo.py checks the demo at its full size."""
+    import dataclasses
+
+    from competition.management.commands import seed_demo
+
+    monkeypatch.setattr(
+        seed_demo, "EVENING", dataclasses.replace(seed_demo.EVENING, rounds=1, top=2)
+    )
+
+
 # --- The small world --------------------------------------------------------------------
 
 

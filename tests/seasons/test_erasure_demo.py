@@ -88,7 +88,7 @@ def page_urls(club: Club) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)  # the demo commits, its projections run then
 def test_an_erased_demo_member_is_named_nowhere_and_everything_still_verifies(
-    settings: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    settings: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture, small_demo: None
 ) -> None:
     settings.DEBUG = True
     call_command("seed_demo", stdout=StringIO())

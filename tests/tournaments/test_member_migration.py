@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.apps.registry import Apps
 from django.contrib.auth import authenticate
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -55,9 +56,9 @@ def columns(table: str) -> set[str]:
 # --- Duplicate players, three ways -----------------------------------------------------------
 
 
-@pytest.fixture
-def before_clubs(back_to_the_latest: None) -> dict[str, Any]:
-    """At 0009, two organizers' tournaments whose teams made new player rows each time.
+def made_before_clubs() -> dict[str, int]:
+    """At 0009, two organizers' tournaments whose teams made new player rows each time; return
+    each row's id by its key.
 
     meena runs T1 and T2, ravi runs T3. Rows are made in the order listed, so a lower id
     is an earlier row.
@@ -97,6 +98,33 @@ def before_clubs(back_to_the_latest: None) -> dict[str, Any]:
     return {key: row.pk for key, row in rows.items()}
 
 
+@pytest.fixture
+def before_clubs(back_to_the_latest: None) -> dict[str, int]:
+    """The rows made before clubs (``made_before_clubs``), for a test that migrates itself."""
+    return made_before_clubs()
+
+
+@pytest.fixture(scope="class")
+def after_clubs(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[tuple[dict[str, int], Apps]]:
+    """The rows made before clubs, migrated to 0011 once for the tests that only read the
+    result (each migrated down to 0009 and up again before: seconds a test); yields the rows'
+    ids and the models at 0011. Then the latest migrations and an empty database again, as a
+    transactional test leaves it."""
+    with django_db_blocker.unblock():
+        try:
+            rows = made_before_clubs()
+            apps = migrate(AFTER)
+        except BaseException:
+            migrate(None)
+            raise
+    yield rows, apps
+    with django_db_blocker.unblock():
+        migrate(None)
+        call_command("flush", interactive=False, verbosity=0)
+
+
 def lineups(apps: Apps) -> dict[tuple[str, str], tuple[int, int]]:
     """Every team's players (row ids), by (tournament slug, team name)."""
     TeamAt = apps.get_model("tournaments", "Team")
@@ -108,12 +136,14 @@ def lineups(apps: Apps) -> dict[tuple[str, str], tuple[int, int]]:
     }
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 class TestTheMigrationOfDuplicatePlayers:
+    """What 0010-0011 made of the rows: read in one database migrated once (``after_clubs``)."""
+
     def test_each_organizer_gets_a_club_which_their_tournaments_join(
-        self, before_clubs: dict[str, int]
+        self, after_clubs: tuple[dict[str, int], Apps]
     ) -> None:
-        new = migrate(AFTER)
+        _, new = after_clubs
         ClubAt, TournamentAt = (new.get_model("tournaments", m) for m in ("Club", "Tournament"))
         made = {
             club.name: (club.slug, club.time_zone, [u.username for u in club.directors.all()])
@@ -130,10 +160,9 @@ class TestTheMigrationOfDuplicatePlayers:
         }
 
     def test_one_persons_rows_in_one_clubs_tournaments_become_one_member(
-        self, before_clubs: dict[str, int]
+        self, after_clubs: tuple[dict[str, int], Apps]
     ) -> None:
-        row = before_clubs
-        new = migrate(AFTER)
+        row, new = after_clubs
         PlayerAt = new.get_model("tournaments", "Player")
         teams = lineups(new)
         # same name and account, case and spaces aside: the lowest id is kept
@@ -149,22 +178,25 @@ class TestTheMigrationOfDuplicatePlayers:
             "Hema", "gita",
         ]  # fmt: skip
 
-    def test_two_of_one_name_in_one_tournament_stay_two(self, before_clubs: dict[str, int]) -> None:
-        row = before_clubs
-        teams = lineups(migrate(AFTER))
+    def test_two_of_one_name_in_one_tournament_stay_two(
+        self, after_clubs: tuple[dict[str, int], Apps]
+    ) -> None:
+        row, new = after_clubs
+        teams = lineups(new)
         assert teams["t1", "Jacks"] == (row["g1"], row["g2"])  # one team
         assert {teams["t1", "Kings"][0], teams["t1", "Queens"][0]} == {row["c1"], row["c2"]}
 
-    def test_one_name_with_two_accounts_is_two_people(self, before_clubs: dict[str, int]) -> None:
-        row = before_clubs
-        teams = lineups(migrate(AFTER))
+    def test_one_name_with_two_accounts_is_two_people(
+        self, after_clubs: tuple[dict[str, int], Apps]
+    ) -> None:
+        row, new = after_clubs
+        teams = lineups(new)
         assert (teams["t1", "Queens"][1], teams["t2", "Queens"][0]) == (row["f1"], row["f2"])
 
     def test_a_player_of_two_clubs_tournaments_is_one_member_in_each(
-        self, before_clubs: dict[str, int]
+        self, after_clubs: tuple[dict[str, int], Apps]
     ) -> None:
-        row = before_clubs
-        new = migrate(AFTER)
+        row, new = after_clubs
         PlayerAt = new.get_model("tournaments", "Player")
         teams = lineups(new)
         dev_here, dev_there = (
@@ -181,28 +213,33 @@ class TestTheMigrationOfDuplicatePlayers:
             PlayerAt.objects.filter(club=dev_there.club).values_list("name", flat=True)
         ) == ["Dev", "Esha"]
 
-    def test_a_player_of_no_team_joins_no_club(self, before_clubs: dict[str, int]) -> None:
-        PlayerAt = migrate(AFTER).get_model("tournaments", "Player")
-        assert PlayerAt.objects.get(pk=before_clubs["loose"]).club is None
+    def test_a_player_of_no_team_joins_no_club(
+        self, after_clubs: tuple[dict[str, int], Apps]
+    ) -> None:
+        row, new = after_clubs
+        PlayerAt = new.get_model("tournaments", "Player")
+        assert PlayerAt.objects.get(pk=row["loose"]).club is None
         assert list(PlayerAt.objects.filter(club=None).values_list("name", flat=True)) == ["Loose"]
 
-    def test_backwards_the_clubs_and_columns_go_and_merged_rows_stay_merged(
-        self, before_clubs: dict[str, int]
-    ) -> None:
-        after = migrate(AFTER)
-        members = after.get_model("tournaments", "Player").objects.count()
-        teams = lineups(after)
-        old = migrate(BEFORE)
-        assert "tournaments_club" not in connection.introspection.table_names()
-        assert not {"club_id", "contact"} & columns("tournaments_player")
-        assert not {"club_id", "date", "place"} & columns("tournaments_tournament")
-        assert old.get_model("tournaments", "Player").objects.count() == members == 14
-        assert lineups(old) == teams
-        # and forwards again: the same members, nothing more to merge
-        again = migrate(AFTER)
-        assert again.get_model("tournaments", "Player").objects.count() == members
-        assert lineups(again) == teams
-        assert again.get_model("tournaments", "Club").objects.count() == 2
+
+@pytest.mark.django_db(transaction=True)
+def test_backwards_the_clubs_and_columns_go_and_merged_rows_stay_merged(
+    before_clubs: dict[str, int],
+) -> None:
+    after = migrate(AFTER)
+    members = after.get_model("tournaments", "Player").objects.count()
+    teams = lineups(after)
+    old = migrate(BEFORE)
+    assert "tournaments_club" not in connection.introspection.table_names()
+    assert not {"club_id", "contact"} & columns("tournaments_player")
+    assert not {"club_id", "date", "place"} & columns("tournaments_tournament")
+    assert old.get_model("tournaments", "Player").objects.count() == members == 14
+    assert lineups(old) == teams
+    # and forwards again: the same members, nothing more to merge
+    again = migrate(AFTER)
+    assert again.get_model("tournaments", "Player").objects.count() == members
+    assert lineups(again) == teams
+    assert again.get_model("tournaments", "Club").objects.count() == 2
 
 
 # --- The merge rule, on any history --------------------------------------------------------
@@ -238,12 +275,25 @@ def test_the_migration_compares_names_as_the_roster_does(name: str) -> None:
 # --- The demo, made before clubs ------------------------------------------------------------
 
 
+class DemoStrength(PBKDF2PasswordHasher):
+    """The demo's password hashes as seed_demo writes them (1,000 iterations), never raised to
+    full strength at a sign-in: each of the demo's logins below would otherwise hash its
+    password again at a million iterations (about half a second each), which is Django's
+    doing, not the migration's."""
+
+    iterations = 1000
+
+    def must_update(self, encoded: str) -> bool:
+        return False
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)  # seed_demo commits, its tasks run then
 def test_the_demo_migrates_and_every_match_still_verifies(
-    settings: Any, monkeypatch: pytest.MonkeyPatch, back_to_the_latest: None
+    settings: Any, monkeypatch: pytest.MonkeyPatch, back_to_the_latest: None, small_demo: None
 ) -> None:
     settings.DEBUG = True
+    settings.PASSWORD_HASHERS = [f"{__name__}.DemoStrength"]
     call_command("seed_demo", stdout=StringIO())
     with monkeypatch.context() as patch:  # a second evening as before clubs: new rows
         patch.setattr(clubs, "members_named", lambda **_: [])
@@ -275,7 +325,8 @@ def test_the_demo_migrates_and_every_match_still_verifies(
     assert logged - set(Player.objects.values_list("pk", flat=True))
     out = StringIO()
     call_command("verify_match", "--all", stdout=out)
-    assert out.getvalue().count(": ok (") == Match.objects.count() > 60  # else CommandError
+    # two evenings of 6 + 1 matches, a ladder round of 2, a friendly and a table each: 22
+    assert out.getvalue().count(": ok (") == Match.objects.count() == 22  # else CommandError
     for player in Player.objects.select_related("user"):  # every demo login still works
         login = player.name.lower()
         assert authenticate(username=login, password=login) == player.user

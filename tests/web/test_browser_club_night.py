@@ -117,6 +117,8 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]
         "FIRST_RUN_PASSWORD": PASSWORD,
         "SECRET_KEY": "club-night-" + "k" * 50,
         "RECEIPT_SIGNING_KEY": os.environ["RECEIPT_SIGNING_KEY"],
+        # the phones' pages poll as often as the suite's do (pyproject.toml), not every 3 s
+        "LIVE_POLL_MS": os.environ["LIVE_POLL_MS"],
     }
     log = (where / "server.log").open("w")
     server = subprocess.Popen(
@@ -362,13 +364,20 @@ class Phone(Person):
     def send(self, deal: int, ours: int, sweeps: int = 0) -> None:
         """Type our points (and sweeps) and send the deal."""
         self.type_ours(deal, ours, sweeps)
-        self.click(self.page.get_by_role("button", name=f"Send deal {deal}"))
+        self.sent(self.page.get_by_role("button", name=f"Send deal {deal}"))
         expect(self.page.get_by_text("Waiting for the other team to confirm")).to_be_visible()
 
     def confirm(self, deal: int) -> None:
         button = self.page.get_by_role("button", name=f"Confirm deal {deal}")
         expect(button).to_be_visible()  # on the page already open: shown without a reload
-        self.click(button)
+        self.sent(button)
+
+    def sent(self, button: Locator) -> None:
+        """Press a button whose command, once the server has it, loads the page again; wait
+        for that page. (A poll can show the next deal's form before it loads: numbers typed
+        there meanwhile were lost with the old page.)"""
+        with self.page.expect_navigation():
+            self.click(button)
 
     def never_told_of_a_failure(self) -> None:
         for words in ("Nothing was recorded", "no longer works"):

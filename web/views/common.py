@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
@@ -25,8 +26,9 @@ from .. import pages
 from ..access import visible_or_404
 from ..clubtime import use_club_time
 
-#: how often the live parts of a page ask whether anything changed (milliseconds)
-POLL_MS = 3000
+#: how often the live parts of a page ask whether anything changed (milliseconds; 3000
+#: unless LIVE_POLL_MS says otherwise)
+POLL_MS = settings.LIVE_POLL_MS
 #: how long a rendered live part is kept (a version change replaces it at once)
 LIVE_SECONDS = 60
 
