@@ -69,6 +69,9 @@ class Leaks:
         self.checked: set[tuple[int | None, str]] = set()  # (seat, what): page, live, move
         self.saw_own: set[int] = set()
         self.unread: list[str] = []  # answers whose body the browser no longer had
+        # a poll's answer still on its way when its page went on to the next (a move posted):
+        # the browser drops it unread, and the page never shows it
+        self.dropped: list[str] = []
 
     def watch(self, context: Any, base: str, seat: list[int | None]) -> None:
         def arrived(response: Any) -> None:
@@ -79,7 +82,8 @@ class Leaks:
             try:
                 body = response.text()
             except Exception as exc:
-                self.unread.append(f"{url}: {exc}")
+                dropped = url.endswith("/live/") and "navigated away" in str(exc)
+                (self.dropped if dropped else self.unread).append(f"{url}: {exc}")
                 return
             if "json" in kind:  # read as the page reads it (no escapes)
                 self.check(url, json.dumps(json.loads(body), ensure_ascii=False), seat[0])
