@@ -32,7 +32,6 @@ def _send_standings_task(sender: Any, stage_id: int, **kwargs: Any) -> None:
     while sends are held, this one is kept without a try. Any other failure is the sender's
     to log (``services._common.schedule_standings``)."""
     from scoring import resend
-    from scoring.tasks import BROKER_ERRORS
 
     from .tasks import update_standings
 
@@ -41,13 +40,7 @@ def _send_standings_task(sender: Any, stage_id: int, **kwargs: Any) -> None:
 
     if update_standings.app.conf.task_always_eager:
         send()
-        return
-    if resend.held.holding():
-        resend.held.keep(("standings", stage_id), send)
-        return
-    try:
-        send()
-    except BROKER_ERRORS:
+    elif not resend.held.try_send(send):
         resend.held.keep(("standings", stage_id), send)
 
 

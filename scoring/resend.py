@@ -32,7 +32,13 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 
+import redis
+from kombu.exceptions import OperationalError
+
 log = logging.getLogger(__name__)
+
+#: what a send raises when the broker is out of reach (kombu's for Celery's send)
+BROKER_ERRORS = (redis.RedisError, OperationalError, OSError)
 
 FIRST_SECONDS = 0.2
 MOST_SECONDS = 1.0
@@ -86,6 +92,18 @@ class Resender:
         """Whether sends are held (the broker refused the last try)."""
         self._own()
         return bool(self._held)
+
+    def try_send(self, send: Send) -> bool:
+        """Send now and return True; False when it was not sent, for the caller to ``keep``:
+        sends are held (the broker is known to be away, so no request waits on it), or the
+        broker refused this one."""
+        if self.holding():
+            return False
+        try:
+            send()
+        except BROKER_ERRORS:
+            return False
+        return True
 
     def keep(self, key: Hashable, send: Send) -> None:
         """Keep ``send``, which failed or was not tried, to try again; the same ``key`` again

@@ -20,7 +20,6 @@ import redis
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
 from . import broker, resend, selectors, services
 from .models import MatchResult
@@ -79,17 +78,8 @@ def schedule_projection(match_id: int) -> None:
     if app.conf.task_always_eager:
         project_match.delay(match_id)
         return
-    if resend.held.holding():
+    if not resend.held.try_send(functools.partial(_send_projection, match_id, first=True)):
         _keep(match_id)
-        return
-    try:
-        _send_projection(match_id, first=True)
-    except BROKER_ERRORS:
-        _keep(match_id)
-
-
-#: what a send raises when the broker is out of reach (kombu's for Celery's send)
-BROKER_ERRORS = (redis.RedisError, OperationalError, OSError)
 
 
 def _send_projection(match_id: int, *, first: bool) -> None:
