@@ -59,6 +59,7 @@ from django.views.decorators.http import require_GET
 
 import live
 from competition.access import may_see
+from competition.selectors import tournament_at
 from live.frames import Frames, Rendered, Renders, event, rendered, stream
 from tournaments import selectors as store
 from tournaments.access import is_director
@@ -69,7 +70,6 @@ from . import pages
 from .clubtime import use_club_time
 from .views import common, keeper, public
 from .views import seat as seat_views
-from .views.desk import _common as desk_common
 from .views.desk import board as desk_board
 
 app_name = "push"
@@ -403,7 +403,9 @@ def board_stream(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's board changed: a table's deal, a phone heard, a seat claimed (the board
     fetches its part as it polls); only for the tournament's directors, and only while they
     are."""
-    t = desk_common.tournament_or_404(request, slug)  # 404 unless a director of it
+    t = tournament_at(request.user, slug, directing=True)  # as the desk finds it
+    if t is None:
+        raise Http404("no such board")
     topics = [live.key(live.Topic.TOURNAMENT, t.pk), live.key(live.Topic.BOARD, t.pk)]
     loader = _board_loader(t.pk)
     return stream(request, f"b:{t.pk}", topics, loader, "changed", still_directs(request, t.pk))
