@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 BREAKS, BREAKS_SECONDS, RENDER_PAUSE_SECONDS = 3, 60.0, 300.0
 
 #: how often a hub looks again at every feed it holds, whatever it heard (a lost message,
-#: a change made around the publishers: a team renamed in the admin)
+#: a change made around the publishers: a row changed in a database shell)
 RECHECK_SECONDS = 15.0
 #: a push process out of touch with Redis tries again after this long, then twice as long each
 #: time, up to the most (seconds)
