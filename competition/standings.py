@@ -237,24 +237,30 @@ def update_stage_standings(*, stage_id: int, rebuild: bool = False) -> int:
 
 
 def _write_rows(stage: Stage, as_of_round: int, rows: list[StandingRow]) -> int:
-    """Make the stored rows of a round equal ``rows``, writing only what differs."""
+    """Make the stored rows of a round equal ``rows``, writing only what differs.
+
+    A row that changed is deleted and made again, in two statements whatever their number:
+    Django's ``bulk_update`` builds a CASE of every changed row for every field, which took
+    seconds for a 256-team round whose ranks shifted (nothing refers to a row by its key).
+    """
     stored = {
         r.team_id: r for r in StandingRow.objects.filter(stage=stage, as_of_round=as_of_round)
     }
-    create, update = [], []
+    create, gone = [], []
     for row in rows:
         current = stored.pop(row.team_id, None)
-        if current is None:
+        if current is None or any(
+            getattr(current, name) != getattr(row, name) for name in ROW_FIELDS
+        ):
             create.append(row)
-        elif any(getattr(current, name) != getattr(row, name) for name in ROW_FIELDS):
-            for name in ROW_FIELDS:
-                setattr(current, name, getattr(row, name))
-            update.append(current)
-    if stored:
-        StandingRow.objects.filter(pk__in=[r.pk for r in stored.values()]).delete()
+            if current is not None:
+                gone.append(current.pk)
+    changed = len(create)
+    gone.extend(r.pk for r in stored.values())
+    if gone:
+        StandingRow.objects.filter(pk__in=gone).delete()
     StandingRow.objects.bulk_create(create)
-    StandingRow.objects.bulk_update(update, ROW_FIELDS)
-    return len(create) + len(update) + len(stored)
+    return changed + len(stored)
 
 
 @dataclass(frozen=True)
