@@ -15,7 +15,7 @@ PORT ?= 8000
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 
-.PHONY: run club check test lint pytest browser-tools catalogs stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-seasons bench-live client clean bench-push-admission
+.PHONY: run club check test lint pytest browser-tools catalogs stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-standings bench-seasons bench-live client clean bench-push-admission
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -115,7 +115,7 @@ test: lint pytest
 client: $(STAMP)
 	$(BIN)/python clients/generate.py
 
-bench: bench-engine bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-web bench-board bench-seasons
+bench: bench-engine bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-web bench-board bench-standings bench-seasons
 	@echo "Figures written to bench/results/"
 
 bench-engine: $(STAMP)
@@ -151,6 +151,11 @@ bench-web: $(STAMP)
 # p50/p99 render time and queries, bench/results/board.json.
 bench-board: $(STAMP)
 	$(BIN)/python -m bench.board
+
+# A 256-team Swiss stage's standings written again in full after a result (bench/standings.py):
+# p50 and worst, bench/results/standings.json.
+bench-standings: $(STAMP)
+	$(BIN)/python -m bench.standings
 
 # The store, scoring and API benchmarks need PostgreSQL (and Redis): they create scratch databases
 # of their own on the server DATABASE_URL names (default: the local one) and drop them after.
