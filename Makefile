@@ -15,7 +15,7 @@ PORT ?= 8000
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 
-.PHONY: run club check test lint pytest browser-tools catalogs stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-standings bench-seasons bench-live client clean bench-push-admission
+.PHONY: run club check test lint pytest browser-tools catalogs stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-standings bench-recorder bench-seasons bench-live client clean bench-push-admission
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -157,6 +157,12 @@ bench-board: $(STAMP)
 bench-standings: $(STAMP)
 	$(BIN)/python -m bench.standings
 
+# The recorder's page after each play of recorded deals (bench/recorder.py): time and queries,
+# and as a process that keeps nothing; bench/results/recorder.json. BENCH_RECORDER_ARGS="--tree
+# DIR" measures another checkout in turn.
+bench-recorder: $(STAMP)
+	$(BIN)/python -m bench.recorder $(BENCH_RECORDER_ARGS)
+
 # The store, scoring and API benchmarks need PostgreSQL (and Redis): they create scratch databases
 # of their own on the server DATABASE_URL names (default: the local one) and drop them after.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
@@ -187,10 +193,11 @@ bench-api: $(STAMP)
 
 # The append against the eventsourcing library's PostgreSQL recorder and a bare INSERT,
 # alternating over rounds on fresh databases (bench/versus.py); with a broker, the projection
-# message's send is measured too.
+# message's send is measured too. BENCH_VERSUS_ARGS="--before DIR" measures another checkout's
+# append in the same rounds (a change before and after).
 bench-versus: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-$(BENCH_DATABASE_URL)} \
-	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.versus
+	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.versus $(BENCH_VERSUS_ARGS)
 
 # The live parts pushed at event scale (bench/live.py): gunicorn, two Celery workers and the
 # push process on a scratch database, 500 / 2,000 / 5,000 viewers (asyncio clients on

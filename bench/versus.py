@@ -24,6 +24,9 @@ It never touches the database DATABASE_URL names: it migrates a template databas
   key refuses a concurrent writer. It validates nothing and keeps no snapshot or chain.
 - ``bare_insert``: one ``INSERT`` of (stream, seq, kind, payload) in autocommit into a table
   whose primary key is (stream, seq): the floor, what PostgreSQL itself costs.
+- ``project_before`` (with ``--before DIR``): the project's writer as another checkout has
+  it (its own ``project_appender``, code and migrations: a template database of its own), so
+  that a change is measured before and after in the same rounds as the recorder.
 
 Each round measures every system with 1 writer and with ``--writers`` writers (a process
 each, its own connection, its own match or stream), on a fresh database, the order of the
@@ -32,13 +35,16 @@ After ``--warmup`` unmeasured appends, a barrier starts the writers together. Ap
 second: a measurement's appends over its wall time (first writer's start to last writer's
 end), summed over the rounds; p50/p99 over every timed append; the WAL written per append
 (the server's WAL position from the first writer's start to the last one's end, over the
-appends: the median of the rounds, as the server is shared). Figures go to
-bench/results/versus.json and are printed.
+appends: the median of the rounds, as the server is shared) and, where the server has
+``pg_walinspect``, the WAL of the measured database's own transactions alone (the records of
+the transactions that wrote its relations, their commits included: other databases' writes
+left out). Figures go to bench/results/versus.json and are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -83,27 +89,41 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=8, help="writers at once, in parallel")
     parser.add_argument("--warmup", type=int, default=30, help="unmeasured appends per writer")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--before", type=Path, help="another checkout, measured too as project_before"
+    )
     args = parser.parse_args()
 
     database_url = os.environ.get("DATABASE_URL", "")
     if not is_postgres(database_url):
         sys.exit("bench.versus measures PostgreSQL: set DATABASE_URL=postgres://user@host/name")
     template = f"{args.database}_template"
+    templates = {system: template for system in SYSTEMS}
+    systems = SYSTEMS
+    if args.before is not None:
+        args.before = args.before.resolve()
+        systems += ("project_before",)
+        templates["project_before"] = f"{args.database}_before_template"
     load_before = os.getloadavg()
     template_url = recreate_database(database_url, template)
     measured: dict[tuple[str, int], list[dict[str, Any]]] = {}
     try:
         _prepare_template(template_url)
+        if args.before is not None:
+            before_url = recreate_database(database_url, templates["project_before"])
+            _migrate(before_url, args.before)
         for number in range(args.rounds):
-            order = SYSTEMS[number % 3 :] + SYSTEMS[: number % 3]
+            turn = number % len(systems)
+            order = systems[turn:] + systems[:turn]
             for writers in (1, args.writers):
                 for system in order:
-                    url = recreate_database(database_url, args.database, template=template)
+                    url = recreate_database(database_url, args.database, template=templates[system])
                     try:
                         job = {
                             "appends": args.appends if writers == 1 else args.parallel_appends,
                             "warmup": args.warmup,
                             "seed": args.seed + number,
+                            "tree": str(args.before) if system == "project_before" else "",
                         }
                         outcome = _measure(system, url, writers, job)
                     finally:
@@ -118,6 +138,8 @@ def main() -> None:
     finally:
         drop_database(database_url, args.database)
         drop_database(database_url, template)
+        if args.before is not None:
+            drop_database(database_url, templates["project_before"])
     result = _report(args, measured, send, load_before)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "versus.json").write_text(json.dumps(result, indent=2) + "\n")
@@ -130,12 +152,7 @@ def _prepare_template(url: str) -> None:
     from eventsourcing.postgres import PostgresApplicationRecorder
 
     bench_environment(url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
-        cwd=REPO,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "deploy.settings"},
-        check=True,
-    )
+    _migrate(url, REPO)
     datastore = _datastore(url)
     try:
         PostgresApplicationRecorder(datastore).create_table()
@@ -143,6 +160,27 @@ def _prepare_template(url: str) -> None:
         datastore.close()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(BARE_TABLE)
+
+
+def _migrate(url: str, tree: Path) -> None:
+    """Migrate the database ``url`` with the checkout ``tree``'s migrations, and give it
+    pg_walinspect where the server has it (the WAL of its own transactions: ``_own_wal``)."""
+    import psycopg
+
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+        cwd=tree,
+        env={
+            **os.environ,
+            "DATABASE_URL": url,
+            "PYTHONPATH": str(tree),
+            "DJANGO_SETTINGS_MODULE": "deploy.settings",
+        },
+        check=True,
+    )
+    # not on every server, or not ours to create: then the server's WAL alone is reported
+    with psycopg.connect(url, autocommit=True) as conn, contextlib.suppress(psycopg.Error):
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect")
 
 
 def _datastore(url: str) -> Any:
@@ -167,13 +205,50 @@ def _measure(system: str, url: str, writers: int, job: dict[str, Any]) -> dict[s
     # the cluster's WAL from the first writer's start to the last one's end (the setup and the
     # warm-up are outside it; another database's writes on the same server are not)
     wal = max(o["wal_end"] for o in outcomes) - min(o["wal_start"] for o in outcomes)
-    return {"appends": len(latencies), "wall": wall, "latencies": latencies, "wal": wal}
+    first = min(outcomes, key=lambda o: o["wal_start"])["wal_start_lsn"]
+    last = max(outcomes, key=lambda o: o["wal_end"])["wal_end_lsn"]
+    return {
+        "appends": len(latencies),
+        "wall": wall,
+        "latencies": latencies,
+        "wal": wal,
+        "own_wal": _own_wal(url, first, last),
+    }
 
 
-def _wal_lsn(conn: Any) -> int:
-    """Return the server's current WAL position, in bytes."""
-    high, low = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0].split("/")
-    return (int(high, 16) << 32) + int(low, 16)
+def _wal_lsn(conn: Any) -> tuple[int, str]:
+    """Return the server's current WAL position, in bytes and as its text."""
+    text = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0]
+    high, low = text.split("/")
+    return (int(high, 16) << 32) + int(low, 16), text
+
+
+#: the WAL records of the transactions that wrote a relation of one database (by its oid),
+#: their commit records included; what another database on the server wrote is left out
+OWN_WAL = """
+    WITH records AS (
+        SELECT xid, record_length, block_ref FROM pg_get_wal_records_info(%s::pg_lsn, %s::pg_lsn)
+    ), own AS (
+        SELECT DISTINCT xid FROM records
+        WHERE xid <> '0' AND block_ref LIKE '%%/' || %s || '/%%'
+    )
+    SELECT coalesce(sum(record_length), 0) FROM records WHERE xid IN (SELECT xid FROM own)
+"""
+
+
+def _own_wal(url: str, start: str, end: str) -> int | None:
+    """Return the bytes of WAL the database ``url``'s own transactions wrote from ``start`` to
+    ``end`` (pg_walinspect), or None where the server cannot say."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        try:
+            oid = conn.execute(
+                "SELECT oid FROM pg_database WHERE datname = current_database()"
+            ).fetchone()[0]
+            return int(conn.execute(OWN_WAL, (start, end, str(oid))).fetchone()[0])
+        except psycopg.Error:
+            return None
 
 
 def _writer(
@@ -184,30 +259,52 @@ def _writer(
 
     try:
         wal = psycopg.connect(url, autocommit=True)
-        append = {
-            "project": project_appender,
-            "eventsourcing": _eventsourcing,
-            "bare_insert": _bare,
-        }[system](url, index, job["seed"], job["warmup"] + job["appends"])
+        appender = (
+            _tree_appender(job["tree"])
+            if system == "project_before"
+            else {
+                "project": project_appender,
+                "eventsourcing": _eventsourcing,
+                "bare_insert": _bare,
+            }[system]
+        )
+        append = appender(url, index, job["seed"], job["warmup"] + job["appends"])
         for _ in range(job["warmup"]):
             append()
         barrier.wait()
-        wal_start = _wal_lsn(wal)
+        wal_start, wal_start_lsn = _wal_lsn(wal)
         start = time.monotonic()
         latencies = [append() for _ in range(job["appends"])]
         end = time.monotonic()
+        wal_end, wal_end_lsn = _wal_lsn(wal)
         answers.put(
             {
                 "latencies": latencies,
                 "start": start,
                 "end": end,
                 "wal_start": wal_start,
-                "wal_end": _wal_lsn(wal),
+                "wal_end": wal_end,
+                "wal_start_lsn": wal_start_lsn,
+                "wal_end_lsn": wal_end_lsn,
             }
         )
     except Exception as exc:  # reported by the parent, which stops the benchmark
         barrier.abort()
         answers.put({"error": f"{type(exc).__name__}: {exc}"})
+
+
+def _tree_appender(tree: str) -> Any:
+    """Return the ``project_appender`` of the checkout ``tree``, imported from it: this
+    spawned writer has loaded nothing of the project yet but the bench modules, which are
+    dropped and imported again from there. It works in that checkout too: Celery's app puts
+    the working directory first on the import path."""
+    import importlib
+
+    for name in [n for n in sys.modules if n == "bench" or n.startswith("bench.")]:
+        del sys.modules[name]
+    os.chdir(tree)
+    sys.path.insert(0, tree)
+    return importlib.import_module("bench.versus").project_appender
 
 
 def project_appender(url: str, index: int, seed: int, count: int) -> Any:
@@ -417,18 +514,10 @@ def _report(
             "wal_bytes_per_append": round(
                 statistics.median(r["wal"] / r["appends"] for r in rounds)
             ),
+            # the database's own transactions alone (pg_walinspect), the median over rounds
+            "own_wal_bytes_per_append": _median_own_wal(rounds),
         }
-    ratios = {
-        scenario: {
-            "project_over_eventsourcing": round(
-                by["project"]["appends_per_s"] / by["eventsourcing"]["appends_per_s"], 2
-            ),
-            "bare_insert_over_project": round(
-                by["bare_insert"]["appends_per_s"] / by["project"]["appends_per_s"], 2
-            ),
-        }
-        for scenario, by in figures.items()
-    }
+    ratios = {scenario: _ratios(by) for scenario, by in figures.items()}
     one = figures["1 writer"]
     goals = {  # the store's: the recorder's throughput with 1 and N writers, p99 under 5 ms
         "1_writer_at_least_the_recorders": ratios["1 writer"]["project_over_eventsourcing"] >= 1,
@@ -437,7 +526,11 @@ def _report(
         ]
         >= 1,
         "1_writer_p99_under_5_ms": one["project"]["latency_ms"]["p99"] < 5.0,
-        "wal_under_1_kb_per_append": one["project"]["wal_bytes_per_append"] < 1024,
+        # the store's own WAL where the server can tell it apart from other databases'
+        "wal_under_1_kb_per_append": (
+            one["project"]["own_wal_bytes_per_append"] or one["project"]["wal_bytes_per_append"]
+        )
+        < 1024,
     }
     from importlib.metadata import version
 
@@ -459,12 +552,34 @@ def _report(
             },
             "warmup_appends_per_writer": args.warmup,
             "order": "systems rotate from round to round; a fresh database for each measurement",
+            "before": None if args.before is None else str(args.before),
         },
         "ratios": ratios,
         "goals": goals,
         "results": figures,
         "celery_send": send,
     }
+
+
+def _ratios(by: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """Return a scenario's ratios of appends a second (the project's before too, if run)."""
+
+    def over(a: str, b: str) -> float:
+        return round(by[a]["appends_per_s"] / by[b]["appends_per_s"], 2)
+
+    ratios = {
+        "project_over_eventsourcing": over("project", "eventsourcing"),
+        "bare_insert_over_project": over("bare_insert", "project"),
+    }
+    if "project_before" in by:
+        ratios["project_before_over_eventsourcing"] = over("project_before", "eventsourcing")
+        ratios["project_over_project_before"] = over("project", "project_before")
+    return ratios
+
+
+def _median_own_wal(rounds: list[dict[str, Any]]) -> int | None:
+    own = [r["own_wal"] / r["appends"] for r in rounds if r.get("own_wal") is not None]
+    return round(statistics.median(own)) if own else None
 
 
 def _p99_ms(latencies: list[float]) -> float:
