@@ -358,12 +358,12 @@ def _match_topics(pk: int) -> list[str]:
     return [live.key(live.Topic.LOG, pk), live.key(live.Topic.RESULT, pk)]
 
 
-#: how long a push process takes what it found at an address, or of a match, for a published
-#: tournament's for everyone's, without asking again (seconds): a room coming back at once
-#: (its push process went away) asks for the same address thousands of times a second, and
-#: each of those admissions was a query of its own. Published, it is the same for every viewer;
-#: made private meanwhile, its feed's next item says so and each viewer's access is asked again
-#: before it is sent (``still_sees``), as for a viewer admitted just before.
+#: how long a push process keeps what an admission found at an address (or of a match) when
+#: it is a published tournament, the same for every viewer, and admits the next streams of it
+#: without asking again (seconds): a room coming back at once (its push process went away)
+#: asks for one address thousands of times a second, and each admission was a query of its
+#: own. Made private meanwhile, its feed's next item says so and each viewer's access is asked
+#: again before it is sent (``still_sees``), as for a viewer admitted just before.
 PUBLISHED_SECONDS = 2.0
 _published: dict[str, tuple[float, int]] = {}  # "t:<slug>" or "m:<pk>": (until, tournament)
 
