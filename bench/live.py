@@ -651,7 +651,10 @@ def _figures(played: dict[str, Any], seen: list[dict[str, Any]]) -> dict[str, An
     recovery: list[float] = []  # page viewers: the kill to the next confirmation shown
     back: list[float] = []  # viewers the kill cut off: the kill to their stream open again
     behind = errors = refused = ended = messages = unknown = 0
+    kinds: dict[str, int] = {}
     for proc in seen:
+        for kind, n in proc.get("kinds", {}).items():
+            kinds[kind] = kinds.get(kind, 0) + n
         refused += proc["refused"]
         ended += proc["ended"]
         messages += proc["messages"]
@@ -703,6 +706,7 @@ def _figures(played: dict[str, Any], seen: list[dict[str, Any]]) -> dict[str, An
         "left_behind": behind,
         "confirmations_the_probe_never_saw": unseen_by_probe,
         "arrivals_of_versions_no_probe_saw": unknown,
+        "events_by_kind": kinds,
         "messages": messages,
     }
     if killed_at is not None:
@@ -779,6 +783,7 @@ async def _viewers(
     done = asyncio.Event()
     records: list[tuple[str, list[tuple[str, float]], list[float], list[float]]] = []
     counts = {"messages": 0, "first": 0}
+    kinds: dict[str, int] = {}  # events by kind: a whole part, or a patch from the one held
     first_seen = asyncio.Event()
 
     async def one(path: str) -> _Connection:
@@ -790,6 +795,7 @@ async def _viewers(
         def take(kind: str, version: str, data: str) -> None:
             nonlocal got_first
             counts["messages"] += 1
+            kinds[kind] = kinds.get(kind, 0) + 1
             arrivals.append((version, time.time()))
             if not got_first:
                 got_first = True
@@ -820,6 +826,7 @@ async def _viewers(
             "messages": counts["messages"],
             "refused": sum(c.refused for c in connections if isinstance(c, _Connection)),
             "ended": sum(len(ends) for _, _, _, ends in records),
+            "kinds": kinds,
         }
     )
 
