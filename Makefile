@@ -200,11 +200,15 @@ bench-versus: $(STAMP)
 	REDIS_URL=$${REDIS_URL:-$(BENCH_REDIS_URL)} $(BIN)/python -m bench.versus $(BENCH_VERSUS_ARGS)
 
 # The live parts pushed at event scale (bench/live.py): gunicorn, two Celery workers and the
-# push process on a scratch database, 500 / 2,000 / 5,000 viewers (asyncio clients on
-# loopback) and 256 tables entering and confirming deals; p50/p99 confirmation-to-screen,
-# the push process's CPU and memory per viewer: bench/results/live.json. Not part of
-# `make bench`: it starts the processes itself, needs PostgreSQL and Redis, and takes about
-# ten minutes; BENCH_LIVE_ARGS passes options (--viewers, --tables, --seconds).
+# two push processes on one port (as deploy/Procfile) on a scratch database, 500 / 2,000 /
+# 5,000 viewers (asyncio clients on loopback) and 256 tables entering and confirming deals;
+# p50/p99 confirmation-to-screen, the push processes' CPU and memory per viewer:
+# bench/results/live.json. Not part of `make bench`: it starts the processes itself, needs
+# PostgreSQL and Redis, and takes about ten minutes; BENCH_LIVE_ARGS passes options
+# (--viewers, --tables, --seconds, --push-processes). The faults, each a run of its own:
+#   BENCH_LIVE_ARGS="--viewers 5000 --restart-at 15 --out live-restart.json"   a push process killed
+#   BENCH_LIVE_ARGS="--viewers 2000 --outage-at 15 --out live-outage.json"     the broker down 6.5 s
+#   BENCH_LIVE_ARGS="--viewers 10000 --out live-10000.json"                   the biggest room
 BENCH_LIVE_REDIS_URL ?= redis://127.0.0.1:6379/12
 
 bench-live: $(STAMP)

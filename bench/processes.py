@@ -3,6 +3,7 @@ environment they inherit, and what they cost; its figures' quantiles."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -213,3 +214,40 @@ def cpu_seconds(master: int) -> dict[int, float]:
         if int(fields[1]) == master:  # fields[1] is the parent's pid
             out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
     return out
+
+
+class RedisServer:
+    """A ``redis-server`` of a benchmark's own (no persistence), on ``port``: one it may stop
+    and start again (a broker outage) without touching anyone else's."""
+
+    def __init__(self, port: int, log_path: Path) -> None:
+        self.port, self.log_path = port, log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        """Start it; return once it answers (or exit, after 10 s)."""
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no"]
+        self.process = _start(command, self.log_path)
+        deadline = time.monotonic() + 10
+        while True:
+            with socket.socket() as s, contextlib.suppress(OSError):
+                s.settimeout(1)
+                s.connect(("127.0.0.1", self.port))
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return self
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                sys.exit(f"redis-server did not start; see {self.log_path}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """Kill it at once: whatever it held is gone."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)

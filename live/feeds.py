@@ -23,7 +23,7 @@ import random
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -155,6 +155,9 @@ class Subscription:
         return item
 
 
+#: whether the running task is a feed's load (its reads go to the feeds' threads)
+_loading: contextvars.ContextVar[bool] = contextvars.ContextVar("live_loading", default=False)
+
 #: a feed's loader: reads (in a worker thread) and returns (version, item), or None when the
 #: thing is gone
 Loader = Callable[[], Awaitable[tuple[str, Any] | None]]
@@ -183,6 +186,7 @@ class Feed:
         self.hub.spawn(self._run())
 
     async def _run(self) -> None:
+        _loading.set(True)  # this task's (hub.spawn gives each a context of its own)
         try:
             while True:
                 self._again = False
@@ -213,8 +217,17 @@ class Hub:
         # SQLite takes one writer at a time, and its shared in-memory test database locks
         # whole tables: one thread there
         threads = 1 if connection.vendor == "sqlite" else settings.PUSH_DB_THREADS
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="live-db")
-        self.renderer = _renderer(connection.vendor)
+        # the feeds' reads in threads of their own (half of them), so that a room's
+        # admissions (a push process gone: thousands of its viewers back at once) never queue
+        # the next change's read behind them
+        feeding = threads // 2
+        self.pool = ThreadPoolExecutor(threads - feeding, thread_name_prefix="live-db")
+        self.feed_pool = (
+            ThreadPoolExecutor(feeding, thread_name_prefix="live-feed") if feeding else self.pool
+        )
+        self.renderer: ProcessPoolExecutor | None = None
+        self._warming: list[Future[None]] = []
+        self._new_renderer()
         self._breaks: list[float] = []  # when render pools broke, lately
         self.feeds: dict[str, Feed] = {}
         self.by_topic: dict[str, set[Feed]] = {}
@@ -229,15 +242,38 @@ class Hub:
 
     async def db(self, work: Callable[..., Any], *args: Any) -> Any:
         """Run ``work(*args)`` in one of the hub's database threads (a bounded number of
-        connections, kept between calls), and return what it returns."""
-        return await self.loop.run_in_executor(self.pool, functools.partial(_job, work, *args))
+        connections, kept between calls; a feed's load in one of the feeds'), and return what
+        it returns."""
+        pool = self.feed_pool if _loading.get() else self.pool
+        return await self.loop.run_in_executor(pool, functools.partial(_job, work, *args))
+
+    def _new_renderer(self) -> None:
+        """New render processes, started at once (an interpreter and Django each take a second
+        or more to start: a push process just started again would keep its first viewers
+        waiting that long)."""
+        self.renderer = _renderer(connection.vendor)
+        self._warming = (
+            []
+            if self.renderer is None
+            else [self.renderer.submit(_warm) for _ in range(settings.PUSH_RENDER_PROCESSES)]
+        )
+
+    def _renderer_ready(self) -> bool:
+        """Whether a render process has started (answered its first job)."""
+        if not self._warming:
+            return True
+        if any(f.done() for f in self._warming):
+            self._warming = []
+            return True
+        return False
 
     async def render(self, work: Callable[..., Any], *args: Any) -> Any:
         """Run ``work(*args)`` in one of the hub's render processes (``work`` and its
         arguments are sent there by name: a function of a module's top level, plain values),
-        or in a database thread when it has none; return what it returns."""
+        or in a database thread when it has none, or none has started yet; return what it
+        returns."""
         renderer = self.renderer
-        if renderer is None:
+        if renderer is None or not self._renderer_ready():
             return await self.db(work, *args)
         try:
             return await self.loop.run_in_executor(renderer, functools.partial(_job, work, *args))
@@ -259,13 +295,13 @@ class Hub:
                     self.spawn(self._render_again_later())
                 else:
                     log.warning("live: a render process died; starting new ones")
-                    self.renderer = _renderer(connection.vendor)
+                    self._new_renderer()
             return await self.db(work, *args)
 
     async def _render_again_later(self) -> None:
         await asyncio.sleep(RENDER_PAUSE_SECONDS)
         if self.renderer is None:
-            self.renderer = _renderer(connection.vendor)
+            self._new_renderer()
 
     async def release(self) -> None:
         """Stop hearing changes and close the database connection of every one of the hub's
@@ -276,15 +312,16 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        count = self.pool._max_workers
-        barrier = threading.Barrier(count)
+        for pool in {self.pool, self.feed_pool}:
+            count = pool._max_workers
+            barrier = threading.Barrier(count)
 
-        def close() -> None:
-            connections.close_all()
-            barrier.wait(10)  # each job in a thread of its own
+            def close(barrier: threading.Barrier = barrier) -> None:
+                connections.close_all()
+                barrier.wait(10)  # each job in a thread of its own
 
-        await asyncio.gather(*(self.loop.run_in_executor(self.pool, close) for _ in range(count)))
-        self.pool.shutdown(wait=False)  # its threads end: nothing is sent to them again
+            await asyncio.gather(*(self.loop.run_in_executor(pool, close) for _ in range(count)))
+            pool.shutdown(wait=False)  # its threads end: nothing is sent to them again
         renderer, self.renderer = self.renderer, None
         if renderer is not None:  # its processes end (and their connections with them)
             stop = functools.partial(renderer.shutdown, wait=True, cancel_futures=True)
@@ -397,6 +434,10 @@ def _renderer(vendor: str) -> ProcessPoolExecutor | None:
         initializer=_start_renderer,
         initargs=(connections["default"].settings_dict["NAME"],),
     )
+
+
+def _warm() -> None:
+    """A render process's first job: it has started (its initializer ran)."""
 
 
 def _start_renderer(database: str) -> None:

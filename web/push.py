@@ -44,6 +44,7 @@ import dataclasses
 import functools
 import hashlib
 import secrets
+import time
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any
@@ -128,7 +129,7 @@ def match_render(pk: int, language: str, base: tuple[str, str] | None) -> Render
     return rendered(match_part(pk, language), base)
 
 
-def _published(pk: int) -> bool | None:
+def _published_now(pk: int) -> bool | None:
     """Whether tournament ``pk`` is published (None: it is gone)."""
     return Tournament.objects.filter(pk=pk).values_list("published", flat=True).first()
 
@@ -145,7 +146,9 @@ def _tournament_loader(pk: int, language: str) -> live.Loader:
     renders = Renders()
 
     async def load() -> tuple[str, Frames] | None:
-        published = await _read(functools.partial(_published, pk))
+        published = await _read(functools.partial(_published_now, pk))
+        if not published:
+            _forget_published(pk)
         if published is None:
             return None
         got = await renders.next(tournament_render, pk, language)
@@ -165,7 +168,7 @@ def _match_view_head(pk: int) -> tuple[int, int | None, bool] | None:
     )
 
 
-def _match_loader(pk: int, language: str) -> live.Loader:
+def _match_loader(pk: int, language: str, tournament: int) -> live.Loader:
     renders = Renders()
     shown: list[Any] = [None, None]  # the head the last render was of, and its frames
 
@@ -173,6 +176,8 @@ def _match_loader(pk: int, language: str) -> live.Loader:
         head = await live.hub().db(_match_view_head, pk)
         if head is None:
             return None
+        if not head[2]:
+            _forget_published(tournament)
         if head == shown[0]:  # nothing new in the log or its projection: no render
             return shown[1]  # type: ignore[no-any-return]
         got = await renders.next(match_render, pk, language)
@@ -353,14 +358,49 @@ def _match_topics(pk: int) -> list[str]:
     return [live.key(live.Topic.LOG, pk), live.key(live.Topic.RESULT, pk)]
 
 
+#: how long a push process keeps what an admission found at an address (or of a match) when
+#: it is a published tournament, the same for every viewer, and admits the next streams of it
+#: without asking again (seconds): a room coming back at once (its push process went away)
+#: asks for one address thousands of times a second, and each admission was a query of its
+#: own. Made private meanwhile, its feed's next item says so and each viewer's access is asked
+#: again before it is sent (``still_sees``), as for a viewer admitted just before.
+PUBLISHED_SECONDS = 2.0
+_published: dict[str, tuple[float, int]] = {}  # "t:<slug>" or "m:<pk>": (until, tournament)
+
+
+def _published_tournament(key: str) -> int | None:
+    """The published tournament a recent admission found for ``key``, if not too old."""
+    found = _published.get(key)
+    if found is None or found[0] < time.monotonic():
+        return None
+    return found[1]
+
+
+def _keep_published(key: str, tournament: Tournament) -> None:
+    if tournament.published:
+        _published[key] = (time.monotonic() + PUBLISHED_SECONDS, tournament.pk)
+
+
+def _forget_published(pk: int) -> None:
+    """Tournament ``pk`` is not published (a feed's load found it so): its addresses are
+    asked again at the next admission (a new stream is refused as its page is, 404)."""
+    for key, (_, tournament) in list(_published.items()):
+        if tournament == pk:
+            _published.pop(key, None)
+
+
 def _tournament_feed(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     """The tournament's feed in the page's language, shared by the tournament pages and the
     walls of that language."""
-    t = common.visible_tournament(request, slug)
     language = stream_language(request)
-    loader = _tournament_loader(t.pk, language)
-    topics = [live.key(live.Topic.TOURNAMENT, t.pk)]
-    return stream(request, f"t:{t.pk}:{language}", topics, loader, mode, still_sees(request, t.pk))
+    pk = _published_tournament(f"t:{slug}")
+    if pk is None:
+        t = common.visible_tournament(request, slug)
+        _keep_published(f"t:{slug}", t)
+        pk = t.pk
+    loader = _tournament_loader(pk, language)
+    topics = [live.key(live.Topic.TOURNAMENT, pk)]
+    return stream(request, f"t:{pk}:{language}", topics, loader, mode, still_sees(request, pk))
 
 
 @require_GET
@@ -378,13 +418,17 @@ def wall_stream(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """The match sheet's live part, as it changes."""
-    match = common.visible_match(request, pk)
     language = stream_language(request)
+    tournament = _published_tournament(f"m:{pk}")
+    if tournament is None:
+        match = common.visible_match(request, pk)
+        _keep_published(f"m:{pk}", match.tournament)
+        tournament = match.tournament_id
     # its tournament's changes too: made private, the sheet's viewers are asked again
-    topics = [*_match_topics(match.pk), live.key(live.Topic.TOURNAMENT, match.tournament_id)]
-    check = still_sees(request, match.tournament_id)
-    loader = _match_loader(match.pk, language)
-    return stream(request, f"m:{match.pk}:{language}", topics, loader, "part", check)
+    topics = [*_match_topics(pk), live.key(live.Topic.TOURNAMENT, tournament)]
+    check = still_sees(request, tournament)
+    loader = _match_loader(pk, language, tournament)
+    return stream(request, f"m:{pk}:{language}", topics, loader, "part", check)
 
 
 @require_GET

@@ -21,6 +21,7 @@ from django.db import connection, connections
 import live
 from deploy.push import make_application
 from live import feeds as live_feeds
+from web import push as push_pages
 
 
 @dataclass
@@ -79,6 +80,8 @@ def push_server(send_timeout: float = 30.0, lock: Any = SQLITE) -> Iterator[Push
 
 @contextlib.contextmanager
 def _serving(send_timeout: float) -> Iterator[PushServer]:
+    # a new server keeps no address a server before it found (another test's, rolled back)
+    push_pages._published.clear()
     config = uvicorn.Config(
         make_application(timeout=send_timeout),
         host="127.0.0.1",

@@ -254,3 +254,34 @@ def test_a_database_thread_just_used_asks_no_select_1_before_the_next_admission(
     )  # a thread idle for a while: checked again
     live_feeds._job(admission)
     assert checks == [1]
+
+
+def test_a_room_coming_back_to_a_published_tournament_is_admitted_without_a_query_each(
+    django_assert_num_queries: Any,
+) -> None:
+    """A push process that went away sends its room back to the other at once: each stream of
+    the same published tournament (or of one of its match sheets) is admitted from what the
+    last admission found, for ``PUBLISHED_SECONDS``, not by a query of its own."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import RequestFactory
+
+    from web import push as push_pages
+
+    club = make_club()
+    push_pages._published.clear()
+
+    def admit(path: str) -> Any:
+        request = RequestFactory().get(path)
+        request.user, request.session = AnonymousUser(), SessionStore()
+        view = push_pages.tournament_stream if "/t/" in path else push_pages.match_stream
+        arg = club.tournament.slug if "/t/" in path else club.matches[0].pk
+        response = view(request, arg)
+        assert response.status_code == 200
+        return response
+
+    for path in (f"/push/t/{club.tournament.slug}/", f"/push/m/{club.matches[0].pk}/"):
+        admit(path)  # found, and kept
+        with django_assert_num_queries(0):
+            for _ in range(5):
+                admit(path)

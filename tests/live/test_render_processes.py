@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from typing import Any
 
 import pytest
@@ -27,15 +28,25 @@ def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died(sett
 
     async def run() -> tuple[int, list[str | None]]:
         hub = live.hub()
+
+        async def started() -> None:
+            """Until a render process is up, the hub renders in a thread of its own."""
+            deadline = time.monotonic() + 60
+            while not hub._renderer_ready():
+                assert time.monotonic() < deadline, "no render process started"
+                await asyncio.sleep(0.05)
+
         try:
             assert hub.renderer is not None
+            await started()
             where = await hub.render(os.getpid)
             parts = [await hub.render(push.tournament_part, pk)]
             processes = hub.renderer._processes  # type: ignore[attr-defined]
             for pid in list(processes):
                 os.kill(pid, signal.SIGKILL)
             parts.append(await hub.render(push.tournament_part, pk))  # in a thread this once
-            parts.append(await hub.render(push.tournament_part, pk))  # new processes
+            parts.append(await hub.render(push.tournament_part, pk))  # new processes starting
+            await started()
             assert await hub.render(os.getpid) not in {where, os.getpid()}
         finally:
             await hub.release()
@@ -44,3 +55,26 @@ def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died(sett
     where, parts = asyncio.run(run())
     assert where != os.getpid()
     assert parts == [part_now(club.tournament)] * 3
+
+
+def test_a_hub_just_made_renders_in_a_thread_until_a_render_process_is_up(settings: Any) -> None:
+    """A push process started again (its viewers back at once) does not keep them waiting for
+    an interpreter and Django to start: its render processes start at once, and until one is
+    up the parts are rendered in a database thread."""
+    settings.PUSH_RENDER_PROCESSES = 1
+
+    async def run() -> tuple[int, int]:
+        hub = live.hub()
+        try:
+            first = await hub.render(os.getpid)
+            deadline = time.monotonic() + 60
+            while not hub._renderer_ready():
+                assert time.monotonic() < deadline, "no render process started"
+                await asyncio.sleep(0.05)
+            return first, await hub.render(os.getpid)
+        finally:
+            await hub.release()
+
+    first, later = asyncio.run(run())
+    assert first == os.getpid()
+    assert later != os.getpid()
