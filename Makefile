@@ -15,7 +15,7 @@ PORT ?= 8000
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 
-.PHONY: run club check test lint pytest browser-tools catalogs stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-standings bench-recorder bench-seasons bench-live client clean bench-push-admission
+.PHONY: run club check test test-quiet lint pytest browser-tools catalogs stack bench bench-engine bench-engine-instructions bench-append-instructions bench-competition bench-drop-orders bench-store bench-scoring bench-versus bench-api bench-stack bench-web bench-board bench-standings bench-recorder bench-seasons bench-live client clean bench-push-admission
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -88,8 +88,15 @@ PYTEST_ARGS ?= -n 2 --dist worksteal -p tests.worker_redis
 # after the rest, in a process of their own. The 25 slowest tests are listed at the end (where
 # the suite's time goes).
 pytest: $(STAMP) browser-tools
-	$(BIN)/python -m pytest $(PYTEST_ARGS) --durations=25 -m "not isolated"
+	$(BIN)/python -m pytest $(PYTEST_ARGS) --durations=25 -m "not isolated and not quiet"
 	$(BIN)/python -m pytest -p tests.worker_redis -m isolated tests/tournaments
+
+# The tests marked quiet time a room on the real stack (2,000 viewers of two push processes,
+# one killed: tests/stack/test_push_restart.py): they need the machine to themselves, so
+# make test leaves them out. Run them alone, with PostgreSQL and Redis at DATABASE_URL and
+# REDIS_URL.
+test-quiet: $(STAMP)
+	SEEP_CI=1 $(BIN)/python -m pytest -p tests.worker_redis -s -m quiet tests
 
 # The web pages' browser tests (tests/web/test_browser.py) need Debian's Chromium (never a
 # browser a tool downloads itself) and axe-core from npm, at the version package-lock.json

@@ -36,6 +36,7 @@ from .stack import Stack, private_stack
 from .test_stack import _quantiles, director_token
 
 pytestmark = [
+    pytest.mark.quiet,  # 2,000 viewers timed to 3 s: the machine to itself (make test-quiet)
     pytest.mark.slow,
     pytest.mark.process,
     pytest.mark.postgres,
