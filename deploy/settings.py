@@ -291,6 +291,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # the account pages' "3 minutes ago" (allauth's sessions list)
     "rest_framework",
     "django_filters",
     "drf_spectacular",

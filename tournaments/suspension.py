@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext
 
+from .access import is_club_director
 from .errors import ClubNotPermitted
 from .links import link_for_key
 from .models import Club, Match, MatchEvent, Player, Team, Tournament
@@ -93,6 +94,16 @@ def is_suspended(club_id: int | None) -> Club | None:
     if club_id is None or club_id not in suspended_ids():
         return None
     return Club.objects.filter(pk=club_id, suspended=True).first()
+
+
+def may_know_of(user: Any, club: Club) -> bool:
+    """Return whether ``user`` may hear that ``club`` is suspended: its directors and
+    members, and anyone once it published a tournament (its pages were public)."""
+    if Tournament.objects.filter(club=club, published=True).exists():
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return is_club_director(user, club) or Player.objects.filter(club=club, user=user).exists()
 
 
 def clubs_for_operator() -> QuerySet[Club]:
