@@ -142,7 +142,7 @@ class NewClubForm(forms.Form):
     language = forms.ChoiceField(
         choices=settings.LANGUAGES,
         initial="en",
-        label=gettext_lazy("Language"),
+        label=gettext_lazy("Your club's language"),
         help_text=gettext_lazy("The club's pages show in it when a browser asks for none of ours."),
     )
 
