@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
 from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext
 
@@ -62,35 +61,56 @@ def club_id_of_table_key(key: str) -> int | None:
     return match.tournament.club_id if match is not None else None
 
 
-#: the cache key of the suspended clubs' ids, and how long a process trusts it (a suspension
-#: writes it at once; the time bounds what a lost write costs)
-SUSPENDED_KEY = "clubs-suspended"
-SUSPENDED_SECONDS = 30
+class _Known:
+    """The suspended clubs' ids as this process last read them (None: to be read)."""
+
+    ids: frozenset[int] | None = None
+
+
+def read_suspended() -> frozenset[int]:
+    """Read the suspended clubs' ids from the database (one query) and keep them."""
+    _Known.ids = frozenset(Club.objects.filter(suspended=True).values_list("pk", flat=True))
+    return _Known.ids
 
 
 def suspended_ids() -> frozenset[int]:
-    """Return the ids of the suspended clubs, from the cache (one query when it has none):
-    with none suspended, which is the usual case, a request asks the database nothing."""
-    ids = cache.get(SUSPENDED_KEY)
-    if ids is None:
-        ids = list(Club.objects.filter(suspended=True).values_list("pk", flat=True))
-        cache.set(SUSPENDED_KEY, ids, SUSPENDED_SECONDS)
-    return frozenset(ids)
+    """Return the ids of the suspended clubs as this process knows them: read when each of
+    its database connections opens (``read_on_connect``), and again after a suspension this
+    process made; a request asks the database nothing for them."""
+    return _Known.ids if _Known.ids is not None else read_suspended()
+
+
+def know_suspended(ids: frozenset[int]) -> None:
+    """Take ``ids`` as the suspended clubs' (a test's database rolled back to none)."""
+    _Known.ids = ids
 
 
 def forget_suspended() -> None:
-    """Drop the cached ids (a suspension changed): the next request reads them again."""
-    cache.delete(SUSPENDED_KEY)
+    """Forget the ids this process read (a suspension changed): the next request reads them."""
+    _Known.ids = None
+
+
+def read_on_connect(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """``connection_created``: read the suspended clubs' ids on each new connection of the
+    default database, so another process's suspension is seen within a connection's life
+    (``CONN_MAX_AGE``, 60 s by default). Before the tables exist (a new database, migrating)
+    there is no club to know of."""
+    if connection.alias != DEFAULT_DB_ALIAS:
+        return
+    try:
+        read_suspended()
+    except DatabaseError:
+        know_suspended(frozenset())
 
 
 def any_suspended() -> bool:
-    """Return whether any club is suspended (from the cache)."""
+    """Return whether any club is suspended (as this process knows it)."""
     return bool(suspended_ids())
 
 
 def is_suspended(club_id: int | None) -> Club | None:
     """Return the club ``club_id`` if the operator suspended it, else None (checked in the
-    database too, so a stale cache never closes a club that is not suspended)."""
+    database too, so ids read before a suspension was lifted never close the club)."""
     if club_id is None or club_id not in suspended_ids():
         return None
     return Club.objects.filter(pk=club_id, suspended=True).first()
@@ -155,6 +175,5 @@ def club_suspend(*, actor: Any, club: Club, suspended: bool) -> Club:
         if stored.suspended != suspended:
             stored.suspended = suspended
             stored.save(update_fields=["suspended"])
-            forget_suspended()  # this process's next request; and everyone's after commit
             transaction.on_commit(forget_suspended)
     return stored

@@ -27,6 +27,7 @@ from django.contrib.auth import views as auth
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html
 
 from .lockouts import client_address, clock, lock_ends
 
@@ -104,6 +105,11 @@ class SignInView(auth.LoginView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["signup_open"] = settings.SIGNUP_OPEN
+        # where the passkey's sign-in goes on to (allauth's form: its "next", as ours)
+        next_url = context.get(self.redirect_field_name) or ""
+        context["redirect_field"] = format_html(
+            '<input type="hidden" name="{}" value="{}">', self.redirect_field_name, next_url
+        )
         return context
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:

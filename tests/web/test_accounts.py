@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
@@ -160,3 +161,19 @@ def test_the_account_pages_list_the_sessions_and_the_passkeys(open_signup: None)
         page = client.get(path)
         assert page.status_code == 200, path
         assert words in page.content.decode(), path
+
+
+def test_an_address_is_changed_once_the_new_one_is_verified(open_signup: None) -> None:
+    sign_up(Client())
+    client = Client()
+    client.post(mailed_link())
+    client.post("/login/", {"username": "meera", "password": PASSWORD})
+    mail.outbox.clear()
+    client.post("/accounts/email/", {"email": "meera@chennai.example", "action_add": ""})
+    user = get_user_model().objects.get(username="meera")
+    addresses = {a.email: a.verified for a in EmailAddress.objects.filter(user=user)}
+    assert addresses == {"meera@example.org": True, "meera@chennai.example": False}
+    assert mail.outbox[-1].to == ["meera@chennai.example"]
+    client.post(mailed_link())
+    addresses = {a.email: (a.verified, a.primary) for a in EmailAddress.objects.filter(user=user)}
+    assert addresses == {"meera@chennai.example": (True, True)}

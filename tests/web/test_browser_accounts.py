@@ -92,6 +92,8 @@ def test_an_organizer_signs_up_verifies_names_their_club_and_lands_on_its_desk(
     page.get_by_label("Password (again)").fill(PASSWORD)
     assert page_width(page) <= viewport["width"]
     assert not serious_violations(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"accounts-signup-{viewport['width']}.png"), full_page=True)
     page.get_by_role("button", name="Sign Up").click()
     expect(page.get_by_role("heading", name="Verify Your Email Address")).to_be_visible()
     with database():
@@ -105,12 +107,12 @@ def test_an_organizer_signs_up_verifies_names_their_club_and_lands_on_its_desk(
     page.get_by_label("Your club's language").select_option("hi")
     assert page_width(page) <= viewport["width"]
     assert not serious_violations(page)
+    page.screenshot(path=str(SHOTS / f"accounts-club-{viewport['width']}.png"), full_page=True)
     page.get_by_role("button", name="Make the club").click()
     expect(page.get_by_role("heading", name="Director's desk")).to_be_visible()
     expect(page.get_by_text("Chennai Seep is made, and you direct it.")).to_be_visible()
     expect(page.get_by_role("link", name="Chennai Seep")).to_be_visible()
     assert page_width(page) <= viewport["width"]
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"accounts-desk-{viewport['width']}.png"), full_page=True)
     with database():
         club = Club.objects.get()
@@ -195,6 +197,9 @@ def test_a_passkey_signs_its_director_in_alone_and_as_a_second_factor(
     # signed out, the passkey alone signs in: nothing typed
     page.get_by_role("button", name="Sign out meera").click()
     page.goto(f"{base}/login/")
+    assert page_width(page) <= PHONE["width"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "accounts-login-390.png"), full_page=True)
     page.get_by_role("button", name="Use a passkey").click()
     expect(page.get_by_role("button", name="Sign out meera")).to_be_visible()
     # and after a password, it is asked for as the second factor

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.test import TestCase
 
 from tournaments import suspension
 from tournaments.errors import ClubNotPermitted
@@ -22,11 +22,18 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    """The suspended clubs' ids are cached: each test starts and ends with none cached."""
-    cache.delete(suspension.SUSPENDED_KEY)
+def _fresh_ids() -> Iterator[None]:
+    """The suspended clubs' ids a process read: each test reads them first, and leaves none
+    known (its database rolls back to none), so no later test's request reads them."""
+    suspension.forget_suspended()
     yield
-    cache.delete(suspension.SUSPENDED_KEY)
+    suspension.know_suspended(frozenset())
+
+
+def suspend(actor: Any, club: ClubRow, suspended: bool = True) -> None:
+    """The operator's service, committed as a request's would be (its on-commit work run)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        suspension.club_suspend(actor=actor, club=club, suspended=suspended)
 
 
 @pytest.fixture
@@ -74,7 +81,7 @@ def test_a_suspended_clubs_pages_and_api_say_so_and_its_data_is_kept(
     for path, who in pages(club, chennai):
         assert club.client(who).get(path).status_code == 200, path
     events = MatchEvent.objects.count()
-    suspension.club_suspend(actor=operator, club=chennai, suspended=True)
+    suspend(operator, chennai)
     for path, who in pages(club, chennai):
         answer = club.client(who).get(path)
         assert answer.status_code == 403, path
@@ -96,7 +103,7 @@ def test_a_suspended_clubs_pages_and_api_say_so_and_its_data_is_kept(
     assert MatchEvent.objects.count() == events  # nothing written, nothing removed
     assert ClubRow.objects.get(pk=chennai.pk).directors.count() == 1
     # lifted: as before
-    suspension.club_suspend(actor=operator, club=chennai, suspended=False)
+    suspend(operator, chennai, suspended=False)
     for path, who in pages(club, chennai):
         assert club.client(who).get(path).status_code == 200, path
     assert director.get(apis(club, chennai)[0]).status_code == 200
@@ -105,7 +112,7 @@ def test_a_suspended_clubs_pages_and_api_say_so_and_its_data_is_kept(
 def test_another_clubs_pages_answer_as_before(club: Club, chennai: ClubRow, operator: Any) -> None:
     other = ClubRow.objects.create(name="Delhi Seep", slug="delhi-seep")
     other.directors.add(club.users["outsider"])
-    suspension.club_suspend(actor=operator, club=other, suspended=True)
+    suspend(operator, other)
     for path, who in pages(club, chennai):
         assert club.client(who).get(path).status_code == 200, path
     assert club.client("outsider").get("/c/delhi-seep/").status_code == 403
@@ -144,4 +151,4 @@ def test_only_the_operator_sees_the_page_or_suspends(club: Club, chennai: ClubRo
     )
     assert not ClubRow.objects.get(pk=chennai.pk).suspended
     with pytest.raises(ClubNotPermitted):
-        suspension.club_suspend(actor=club.users["director"], club=chennai, suspended=True)
+        suspend(club.users["director"], chennai)
