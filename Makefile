@@ -38,7 +38,8 @@ run: $(STAMP)
 	@echo "  http://$(HOST):$(PORT)/c/friday-seep-club/      the club: its season's ladder, ratings, members' pages"
 	@echo "  http://$(HOST):$(PORT)/api/v1/matches/<id>/stream/  the API's streams, served here too (docs/api.md)"
 	@echo "  webhooks: to public hosts only; WEBHOOKS_ALLOW_PRIVATE_NETWORKS=$${WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-0} (1: this machine's too)"
-	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@echo "  http://$(HOST):$(PORT)/accounts/signup/         a new organizer signs up (SIGNUP_OPEN=$${SIGNUP_OPEN:-1}): the mail is printed here"
+	SIGNUP_OPEN=$${SIGNUP_OPEN:-1} DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The pages' translations (docs/languages.md): locale/<language>/LC_MESSAGES/django.po, by
 # hand, compiled to the django.mo beside it with polib (no GNU gettext needed); both are

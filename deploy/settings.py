@@ -291,6 +291,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # the account pages' "3 minutes ago" (allauth's sessions list)
     "rest_framework",
     "django_filters",
     "drf_spectacular",
@@ -303,6 +304,13 @@ INSTALLED_APPS = [
     "seasons",
     "api",
     "web",
+    # accounts people make themselves (docs/deploy.md, "Running a hosted site"): after "web",
+    # whose templates (templates/allauth/, account/, mfa/, usersessions/) show them in the
+    # site's own style
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
+    "allauth.usersessions",
 ]
 
 MIDDLEWARE = [
@@ -321,6 +329,10 @@ MIDDLEWARE = [
     "api.middleware.BodyLimit",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # django-allauth's sign-in steps (a second factor, a verified address)
+    "allauth.account.middleware.AccountMiddleware",
+    # a suspended club's pages and API answer that it is suspended (deploy/suspension.py)
+    "deploy.suspension.SuspendedClubs",
     "deploy.middleware.PageMessages",  # Django's messages, for the pages only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Cache-Control for a signed-in caller, and the Content-Security-Policy (below)
@@ -370,6 +382,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     "web.signin.SignInBackend",  # the lock-out check: first, so a locked one costs no hash
     "django.contrib.auth.backends.ModelBackend",
+    # a user name or an e-mail address, and passkeys (django-allauth); after ModelBackend, so
+    # /login/ and the admin check a password as before
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AXES_FAILURE_LIMIT = _int("SIGNIN_FAILURE_LIMIT", 10, minimum=1)
 SIGNIN_ADDRESS_FAILURE_LIMIT = _int(
@@ -394,6 +409,60 @@ AXES_CLIENT_IP_CALLABLE = "web.signin.client_address"  # as the API's rate limit
 AXES_LOCKOUT_CALLABLE = "web.signin.locked_out"
 AXES_DISABLE_ACCESS_LOG = True  # no row for each successful sign-in
 AXES_VERBOSE = False
+
+# --- Accounts (django-allauth: docs/deploy.md, "Running a hosted site") -----------------
+
+#: whether anyone may make an account on /accounts/signup/ (an organizer who then names their
+#: club): off by default, as a club's own server is closed (its people are invited); a hosted
+#: site turns it on. ``make run``'s demo turns it on.
+SIGNUP_OPEN = _bool("SIGNUP_OPEN", False)
+ACCOUNT_ADAPTER = "web.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+#: an account made on the sign-up signs in only once its address is verified (a link mailed
+#: to it); accounts a director or ``first_run`` made, with no address, sign in as before
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Seep] "
+ACCOUNT_LOGOUT_REDIRECT_URL = "web:home"
+ACCOUNT_SIGNUP_REDIRECT_URL = "web:club-new"
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_USER_DISPLAY = "web.accounts.user_display"
+#: passkeys (WebAuthn) as a second factor, or alone to sign in; codes from an app, and
+#: recovery codes for a lost device
+MFA_SUPPORTED_TYPES = ["webauthn", "totp", "recovery_codes"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+#: WebAuthn over plain HTTP (development, the tests' servers on 127.0.0.1); off in production
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = _bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", DEBUG)
+MFA_TOTP_ISSUER = "Seep"
+#: the sessions listed on /accounts/sessions/ are recorded when they sign in, not touched by
+#: every request after (the pages poll every few seconds: that would be a write each time)
+USERSESSIONS_TRACK_ACTIVITY = False
+
+# --- Mail: the sign-up's verification, password resets, address changes ----------------
+
+#: the console under DEBUG (``make run``: mails are printed), SMTP otherwise from EMAIL_HOST,
+#: EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD (or _FILE), EMAIL_USE_TLS / EMAIL_USE_SSL
+EMAIL_BACKEND = _raw("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+EMAIL_HOST = _raw("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = _raw("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _secret_file("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = _bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL: set one of them, not both")
+EMAIL_TIMEOUT = _int("EMAIL_TIMEOUT", 10, minimum=1)
+#: the sender of the site's mails
+DEFAULT_FROM_EMAIL = _raw("DEFAULT_FROM_EMAIL") or "Seep <noreply@localhost>"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -8,6 +8,7 @@ from django.urls import URLPattern, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import problems, stream_web
+from web.signin import SignInView
 
 from . import views
 
@@ -43,6 +44,10 @@ urlpatterns = [
     path("desk/<slug:slug>/webhooks/", include("api.desk")),
     # the signed-in person's API tokens: the API app's too
     path("account/tokens/", include("api.account")),
+    # accounts (django-allauth): sign-up, addresses, password resets, passkeys, sessions; its
+    # sign-in is the site's own (web.signin), at both addresses
+    path("accounts/login/", SignInView.as_view(), name="account_login"),
+    path("accounts/", include("allauth.urls")),
     # last: the web pages live at the root (the admin's "View site" link is "/")
     path("", include("web.urls")),
 ]

@@ -144,6 +144,13 @@ class Club(models.Model):
         help_text="The organizers and directors who run the club.",
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    suspended = models.BooleanField(
+        default=False,
+        help_text=(
+            "Suspended by the site's operator: its pages and API answer that it is, its data "
+            "is kept as it was."
+        ),
+    )
 
     class Meta:
         ordering = ["name", "id"]

@@ -7,7 +7,10 @@ one address after ``SIGNIN_FAILURE_LIMIT`` failures, one address across accounts
 ``SIGNIN_ADDRESS_FAILURE_LIMIT``, for a time that grows with each failure after the lock,
 and never a browser that signed in to that account before (``web.known_browsers``). A
 refused sign-in is refused before any password is hashed (``SignInBackend`` comes first).
-This module gives axes that check and the page that says, in words, how long to wait.
+This module gives axes that check and the page that says, in words, how long to wait, and
+``/login/`` itself (``SignInView``): a password checked as before, then django-allauth's
+steps, so an account with a passkey gives it as a second factor and one made on the sign-up
+has a verified address (``web.accounts``), wherever its owner signs in.
 """
 
 from __future__ import annotations
@@ -15,10 +18,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from allauth.account import app_settings as account_settings
+from allauth.account.internal.flows.login import perform_password_login
+from allauth.account.models import Login
 from axes.backends import AxesStandaloneBackend
+from django.conf import settings
+from django.contrib.auth import views as auth
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html
 
 from .lockouts import client_address, clock, lock_ends
 
@@ -86,4 +95,41 @@ def locked_out(
     return response
 
 
-__all__ = ["SignInBackend", "client_address", "in_words", "locked_out", "seconds_left"]
+class SignInView(auth.LoginView):
+    """``/login/``: a user name and password checked as before (lock-outs included), then
+    the account's own sign-in steps (django-allauth): a verified address for an account made
+    on the sign-up, a passkey or code for one that set a second factor."""
+
+    template_name = "web/login.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["signup_open"] = settings.SIGNUP_OPEN
+        # where the passkey's sign-in goes on to (allauth's form: its "next", as ours)
+        next_url = context.get(self.redirect_field_name) or ""
+        context["redirect_field"] = format_html(
+            '<input type="hidden" name="{}" value="{}">', self.redirect_field_name, next_url
+        )
+        return context
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        user = form.get_user()
+        login = Login(
+            user=user,
+            redirect_url=self.get_success_url(),
+            email_verification=account_settings.EMAIL_VERIFICATION,
+        )
+        response: HttpResponse = perform_password_login(
+            self.request, {"username": user.get_username()}, login
+        )
+        return response
+
+
+__all__ = [
+    "SignInBackend",
+    "SignInView",
+    "client_address",
+    "in_words",
+    "locked_out",
+    "seconds_left",
+]

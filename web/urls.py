@@ -9,9 +9,22 @@ from django.contrib.auth import views as auth
 from django.urls import include, path, reverse_lazy
 from django.views.i18n import set_language
 
+from .signin import SignInView
 from .views import calendar as club_calendar
 from .views import exports as csv_files
-from .views import invites, keeper, links, privacy, public, recorder, seasons, seat, table, wall
+from .views import (
+    invites,
+    keeper,
+    links,
+    operator,
+    privacy,
+    public,
+    recorder,
+    seasons,
+    seat,
+    table,
+    wall,
+)
 from .views import offline as phone_app
 from .views import share as sharing
 from .views.desk import board, clubs, home, matches, rounds, stages, teams, tournament
@@ -129,7 +142,8 @@ table_pages = [
 
 urlpatterns = [
     path("", public.home, name="home"),
-    path("login/", auth.LoginView.as_view(template_name="web/login.html"), name="login"),
+    # a password, then the account's own steps (a passkey, a verified address: web.signin)
+    path("login/", SignInView.as_view(), name="login"),
     path("logout/", auth.LogoutView.as_view(), name="logout"),
     # an account a director made (members/{id}/account/) gets a password of its owner's own
     path(
@@ -163,7 +177,12 @@ urlpatterns = [
     path("record/<int:pk>/", include(recorder_pages)),
     path("desk/", home.index, name="desk-home"),
     path("desk/new/", home.new_evening, name="desk-new"),
+    # an organizer who signed up names their club (before a club's own pages: "new" is no slug)
+    path("clubs/new/", clubs.club_new, name="club-new"),
     path("clubs/<slug:slug>/", include(club_desk)),
+    # the site operator's page (superusers): the clubs, their size and activity, suspensions
+    path("operator/", operator.clubs_page, name="operator"),
+    path("operator/clubs/<int:pk>/suspend/", operator.club_suspend, name="operator-suspend"),
     path("invite/", invites.accept, name="member-invite-form"),
     path("invite/<str:key>/", invites.open_invitation, name="member-invite"),
     path("c/<slug:slug>/", include(club_pages)),

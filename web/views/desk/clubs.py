@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
 
 from tournaments import clubs, invites
 from tournaments.errors import ClubRefused
@@ -120,3 +123,54 @@ def member_invite(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
         "web/desk_invite.html",
         {"club": club, "member": member, "url": url, "invite": invite},
     )  # signed in: kept by no cache (deploy.middleware.PrivateAnswers)
+
+
+class NewClubForm(forms.Form):
+    name = forms.CharField(
+        max_length=200,
+        label=gettext_lazy("Your club's name"),
+        help_text=gettext_lazy("As your players know it: it is on every page of the club."),
+    )
+    time_zone = forms.CharField(
+        max_length=64,
+        initial="UTC",
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy(
+            "Where the club plays, as an IANA name: Asia/Kolkata, Europe/London, America/Toronto."
+        ),
+    )
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        initial="en",
+        label=gettext_lazy("Your club's language"),
+        help_text=gettext_lazy("The club's pages show in it when a browser asks for none of ours."),
+    )
+
+
+def _new_club_page(request: HttpRequest, form: NewClubForm, status: int = 200) -> HttpResponse:
+    return render(request, "web/club_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_new(request: HttpRequest) -> HttpResponse:
+    """An organizer who signed up names their club (its name, time zone and language) and
+    lands on its desk; they invite its co-directors, score-keepers and members from there."""
+    if request.method == "GET":
+        return _new_club_page(request, NewClubForm())
+    form = NewClubForm(request.POST)
+    club = form_change(
+        request,
+        form,
+        lambda: clubs.club_create(actor=request.user, **form.cleaned_data),
+        unchanged=_("No club was made"),
+        by=ClubRefused,
+    )
+    if club is None:
+        return _new_club_page(request, form, status=status_of(form))
+    messages.success(
+        request,
+        _("%(club)s is made, and you direct it. Add its members, then make its first evening.")
+        % {"club": club.name},
+    )
+    return redirect(reverse("web:desk-home"))
