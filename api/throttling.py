@@ -110,10 +110,13 @@ class RateThrottle(SimpleRateThrottle):
 
 
 def club_of(token: Any) -> int | None:
-    """The club a token's requests count for: its own, or its tournament's (remembered for a
-    while, not asked on every request: ``quotas.club_lately``); None for a tournament of none."""
+    """The club a token's requests count for: its own, or its tournament's (read with the
+    token by ``api.auth``, in the same query; else remembered for a while:
+    ``quotas.club_lately``); None for a tournament of none."""
     if token.club_id is not None:
         return int(token.club_id)
+    if hasattr(token, "club_of_tournament"):
+        return token.club_of_tournament  # type: ignore[no-any-return]
     found: int | None = _quotas().club_lately(token.tournament_id)
     return found
 
