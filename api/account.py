@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from competition.access import visible_tournaments
 from tournaments.access import directed_clubs
+from tournaments.errors import QuotaExceeded
 
 from . import services
 from .models import ApiToken
@@ -102,6 +103,9 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
         )
     except Problem as exc:
         form.add_error(None, str(exc.detail))
+        return _page(request, form)
+    except QuotaExceeded as exc:  # the club's quota of tokens
+        form.add_error(None, exc.message)
         return _page(request, form)
     return _page(request, TokenForm(user=request.user), made=text)
 

@@ -11,12 +11,16 @@ class ApiConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
+        from tournaments import quotas
         from tournaments.signals import member_erased
 
-        from . import webhooks
+        from . import services, webhooks
         from .models import ApiToken
 
         webhooks.connect()
+        # what the club's desk shows of its quotas: the API's rows, counted here
+        quotas.count_with("webhooks", services.club_webhooks)
+        quotas.count_with("tokens", services.club_tokens)
         member_erased.connect(_scrub_bodies, dispatch_uid="api-member-erased")
         # a token or a user changed: no process trusts a token it verified before (api.auth)
         user = get_user_model()

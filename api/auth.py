@@ -190,19 +190,23 @@ def _candidates(key: str) -> list[list[Any]]:
 
 
 def _token(values: list[Any]) -> Any:
-    """The token of a row of ``_candidates``, its user attached: new models each time."""
+    """The token of a row of ``_candidates``, its user attached, and the club of its
+    tournament (``club_of_tournament``: the club its requests count for, in the same query):
+    new models each time."""
     from django.db import connection
 
     token_model, tokens, user_model, users = _row_models()
     token = token_model.from_db(connection.alias, tokens, values[: len(tokens)])
-    token.user = user_model.from_db(connection.alias, users, values[len(tokens) :])
+    token.user = user_model.from_db(connection.alias, users, values[len(tokens) : -1])
+    token.club_of_tournament = values[-1]
     return token
 
 
 @functools.cache
 def _row_models() -> tuple[Any, list[str], Any, list[str]]:
     """The token model and its fields' attribute names, then the user model and its: the
-    columns of a ``_candidates`` row, in order (as ``_candidates_query`` selects them)."""
+    columns of a ``_candidates`` row, in order (as ``_candidates_query`` selects them), before
+    its last, the club of the token's tournament."""
     from django.contrib.auth import get_user_model
 
     from .models import ApiToken
@@ -237,9 +241,17 @@ def _candidates_query(vendor: str) -> tuple[str, dict[int, tuple[list[Any], Any]
     columns = ", ".join(f"{alias}.{quote(str(f.column))}" for alias, f in fields)
     user_fk = quote(str(token_meta.get_field("user").column))
     key = quote(str(token_meta.get_field("token_key").column))
+    # the club of the token's tournament (its requests count for that club: api.throttling)
+    from tournaments.models import Tournament
+
+    tournament_meta = Tournament._meta
+    tournament_fk = quote(str(token_meta.get_field("tournament").column))
+    club = quote(str(tournament_meta.get_field("club").column))
     sql = (
-        f"SELECT {columns} FROM {quote(token_meta.db_table)} t "
+        f"SELECT {columns}, tt.{club} FROM {quote(token_meta.db_table)} t "
         f"JOIN {quote(user_meta.db_table)} u ON u.{quote(str(user_meta.pk.column))} = t.{user_fk} "
+        f"LEFT JOIN {quote(tournament_meta.db_table)} tt "
+        f"ON tt.{quote(str(tournament_meta.pk.column))} = t.{tournament_fk} "
         f"WHERE t.{key} = %s"
     )
     return sql, converters

@@ -103,6 +103,7 @@ TITLES = frozenset(
         gettext_noop("Not now"),
         gettext_noop("Not permitted"),
         gettext_noop("Pairing constraint"),
+        gettext_noop("Quota exceeded"),
         gettext_noop("Seat held"),
         gettext_noop("Stale expected_seq"),
         gettext_noop("Unavailable"),
@@ -161,7 +162,8 @@ def _field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 def _refusal_extra(exc: Exception) -> dict[str, Any]:
     """What a refusal's problem document says besides its code: the rule of a move the engine
     refused, the head of a stale append, a correction's consequences, what a draft edit
-    breaks, the settings refused, the ties at a cut (None: not said)."""
+    breaks, the settings refused, the ties at a cut, the quota passed and its limit (None:
+    not said)."""
     return {
         "rule": exc.rule if isinstance(exc, store.AppendRefused | sc.SeepError) else None,
         "current_seq": exc.current_seq if isinstance(exc, store.StaleSequence) else None,
@@ -173,6 +175,8 @@ def _refusal_extra(exc: Exception) -> dict[str, Any]:
             else None
         ),  # per setting, as a 400 "invalid" names its fields
         "ties": getattr(exc, "ties", None),
+        "quota": getattr(exc, "quota", None) if isinstance(exc, store.QuotaExceeded) else None,
+        "limit": getattr(exc, "limit", None) if isinstance(exc, store.QuotaExceeded) else None,
     }
 
 
@@ -193,6 +197,14 @@ def _refusal_detail(refused: Any) -> str:
     return str(refused.message)
 
 
+def _retry_after(exc: Exception, status_code: int) -> dict[str, str] | None:
+    """The ``Retry-After`` of a refusal to send again: a store that could not take it now
+    (1 s), a club over its rate (the rest of the minute)."""
+    if isinstance(exc, store.RateQuotaExceeded):
+        return {"Retry-After": str(max(int(getattr(exc, "retry_after", 1)), 1))}
+    return {"Retry-After": "1"} if status_code == 503 else None
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Turn any error a view raises into a problem response (RFC 9457)."""
     if isinstance(exc, Problem):
@@ -204,7 +216,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             refusal.status,
             refused.code,
             _refusal_detail(refused),
-            headers={"Retry-After": "1"} if refusal.status == 503 else None,
+            headers=_retry_after(exc, refusal.status),
             title=said(refusal.words),
             **_refusal_extra(exc),
         )

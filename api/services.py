@@ -14,11 +14,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from knox.models import get_digest_token
 from knox.settings import CONSTANTS
 
-from tournaments import links
+from tournaments import links, quotas
 from tournaments.access import is_club_director
 from tournaments.models import Club, Team, Tournament
 
@@ -53,7 +54,9 @@ def token_create(
     Refused (409, ``too_many_tokens``) when the user holds ``API_TOKENS_PER_ACCOUNT``
     unexpired tokens already: each token has its own rate limit, so minting tokens must not
     multiply an account's. The user's row is locked while counting, so two at once cannot
-    pass the cap.
+    pass the cap. Refused too (409, ``quota_exceeded``: ``tournaments.quotas``) when the club
+    (the token's, or its tournament's) holds its quota of tokens (``club_tokens``), counted
+    under the club's row's lock.
     """
     if (tournament is None) == (club is None):
         raise Problem("a token is scoped to a tournament or to a club", code="invalid")
@@ -90,6 +93,10 @@ def token_create(
                 code="too_many_tokens",
                 status_code=409,
             )
+        club_id = club.pk if club is not None else tournament.club_id if tournament else None
+        if club_id is not None:  # the club's quota, counted under the club's lock
+            quotas.lock(club_id)
+            quotas.require_room(club_id=club_id, kind="tokens", used=club_tokens(club_id))
         token, text = ApiToken.objects.create(
             user=user,
             expiry=lasts,
@@ -103,6 +110,23 @@ def token_create(
             token.expiry = made_by.expiry  # the same instant, not a moment after
             ApiToken.objects.filter(pk=token.pk).update(expiry=token.expiry)
     return token, text
+
+
+def club_tokens(club_id: int) -> int:
+    """Return how many unexpired tokens a club holds for itself and its tournaments (a team's
+    tokens are not counted: an evening needs one a team, and its teams are counted)."""
+    return (
+        ApiToken.objects.filter(
+            Q(club_id=club_id) | Q(tournament__club_id=club_id), team_link__isnull=True
+        )
+        .exclude(expiry__lt=timezone.now())
+        .count()
+    )
+
+
+def club_webhooks(club_id: int) -> int:
+    """Return how many webhook subscriptions the club's tournaments hold together."""
+    return Webhook.objects.filter(tournament__club_id=club_id).count()
 
 
 def team_token_create(
@@ -189,7 +213,9 @@ def webhook_create(
     """Subscribe ``url`` to ``tournament``'s events, with a new signing secret.
 
     Refused (409, ``too_many_webhooks``) when the tournament holds ``WEBHOOK_MAX_PER_TOURNAMENT``
-    already. The tournament's row is locked while counting, so two at once cannot pass the cap.
+    already. The tournament's row is locked while counting, so two at once cannot pass the cap;
+    then the club's (``quota_exceeded``: its tournaments' webhooks together, ``club_webhooks``),
+    counted under the club's row's lock.
     """
     with transaction.atomic():
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
@@ -201,6 +227,10 @@ def webhook_create(
                 code="too_many_webhooks",
                 status_code=409,
             )
+        if tournament.club_id is not None:  # the club's quota, under the club's lock
+            quotas.lock(tournament.club_id)
+            used = club_webhooks(tournament.club_id)
+            quotas.require_room(club_id=tournament.club_id, kind="webhooks", used=used)
         return Webhook.objects.create(
             tournament=tournament,
             url=url,

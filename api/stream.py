@@ -38,6 +38,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 import live
+from tournaments import quotas
 from tournaments import selectors as store
 from tournaments.models import Match, Tournament
 
@@ -239,6 +240,9 @@ def _stream(
 
     response = live.StreamResponse(events)
     live.allow_own_origins(request, response)
+    # counted against its club's quota of streams open at once in a push process
+    tournament_id = admitted.match.tournament_id if admitted.match is not None else pk
+    response.quota = quotas.streams_quota(tournament_id)
     return response
 
 

@@ -1,5 +1,6 @@
 """Rate limits: per address for anonymous callers, per token for integrations, per user;
-and the tokens made, per account and per club (``TokensMadeThrottle``).
+per club for all its tokens together (its quota, ``refuse_over_club_rate``); and the tokens
+made, per account and per club (``TokensMadeThrottle``).
 
 Each caller is counted in one scope: ``anon`` (by address) when signed out, ``token`` (by
 token) with an integration token, ``user`` (by user) for a signed-in browser session; the
@@ -96,13 +97,64 @@ class RateThrottle(SimpleRateThrottle):
         # round trip to Redis as its check: that count, if it was at this counter.
         early = request.__dict__.get(COUNTED)
         counted = early[1] if early is not None and early[0] == key else _count(key, seconds)
-        if counted is None or counted <= allowed:  # None: no cache to count in (fail open)
-            return True
-        self._left = left
-        return False
+        if counted is not None and counted > allowed:  # None: no cache to count in (fail open)
+            self._left = left
+            return False
+        token = token_of(request)
+        if token is not None:
+            refuse_over_club_rate(token)
+        return True
 
     def wait(self) -> float | None:
         return max(self._left, 1.0)
+
+
+def club_of(token: Any) -> int | None:
+    """The club a token's requests count for: its own, or its tournament's (read with the
+    token by ``api.auth``, in the same query; else remembered for a while:
+    ``quotas.club_lately``); None for a tournament of none."""
+    if token.club_id is not None:
+        return int(token.club_id)
+    if hasattr(token, "club_of_tournament"):
+        return token.club_of_tournament  # type: ignore[no-any-return]
+    found: int | None = _quotas().club_lately(token.tournament_id)
+    return found
+
+
+def refuse_over_club_rate(token: Any) -> None:
+    """Count a request of ``token`` for its club, every token of the club together (teams'
+    too), against the club's quota of API requests a minute (``api_rate``); over it, raise
+    ``RateQuotaExceeded`` (429 ``quota_exceeded``, with ``Retry-After``). A window a minute
+    long in the cache, as the other counters here (fail open while the cache is down)."""
+    quotas = _quotas()
+    club_id = club_of(token)
+    if club_id is None:
+        return
+    most = quotas.limit_lately(club_id, "api_rate")
+    now = time.time()
+    window = int(now // 60)
+    counted = _count(f"throttle_club_{club_id}_{window}", 60)
+    if counted is not None and counted > most:
+        from django.utils.translation import gettext
+
+        from tournaments.errors import RateQuotaExceeded
+
+        left = max(int((window + 1) * 60 - now + 0.999), 1)
+        raise RateQuotaExceeded(
+            gettext(
+                "this club's quota of API requests a minute is %(limit)s, for all its tokens "
+                "together, and this minute's are spent: try again in %(seconds)s s"
+            )
+            % {"limit": most, "seconds": left},
+            limit=most,
+            retry_after=left,
+        )
+
+
+def _quotas() -> Any:
+    from tournaments import quotas  # imported late: DRF loads throttles early
+
+    return quotas
 
 
 class TokensMadeThrottle(RateThrottle):
@@ -156,4 +208,12 @@ def _count(key: str, seconds: int) -> int | None:
         return 1
 
 
-__all__ = ["COUNTED", "RateThrottle", "TokensMadeThrottle", "token_bucket", "token_of"]
+__all__ = [
+    "COUNTED",
+    "RateThrottle",
+    "TokensMadeThrottle",
+    "club_of",
+    "refuse_over_club_rate",
+    "token_bucket",
+    "token_of",
+]

@@ -56,6 +56,8 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal(errors.DraftEditRefused, 422, "Pairing constraint", "a draft edit breaks a rule"),
     Refusal(errors.InvalidSettings, 422, "Invalid settings", "settings the formats cannot take"),
     Refusal(errors.CompetitionRefused, 422, None, "any other refusal of the competition"),
+    Refusal(store.RateQuotaExceeded, 429, "Quota exceeded", "over the club's rate: wait"),
+    Refusal(store.QuotaExceeded, 409, "Quota exceeded", "the club's quota has no room for it"),
     Refusal(store.ClubNotPermitted, 403, None, "the actor does not direct the club"),
     Refusal(store.ClubRefused, 422, None, "a club's or a member's details refused"),
     Refusal(store.SeatRefused, 409, "Seat held", "the seat is held, or this phone holds one"),

@@ -698,6 +698,23 @@ SPECTACULAR_SETTINGS = {
         "api.webhook_bodies.TEAM_CHANGED",
     ],
 }
+# --- Quotas per club (tournaments.quotas; a club's own, set by the operator in the admin,
+# replace these: docs/deploy.md, "Quotas") ---------------------------------------------------
+#: tournaments a club makes in a calendar month of its time zone
+QUOTA_TOURNAMENTS_PER_MONTH = _int("QUOTA_TOURNAMENTS_PER_MONTH", 200)
+#: teams registered in one tournament
+QUOTA_TEAMS_PER_TOURNAMENT = _int("QUOTA_TEAMS_PER_TOURNAMENT", 512)
+#: members on a club's roster
+QUOTA_MEMBERS = _int("QUOTA_MEMBERS", 5000)
+#: webhook subscriptions of all a club's tournaments
+QUOTA_WEBHOOKS = _int("QUOTA_WEBHOOKS", 50)
+#: unexpired API tokens for a club or its tournaments (teams' tokens not counted)
+QUOTA_TOKENS = _int("QUOTA_TOKENS", 50)
+#: API requests a minute of all a club's tokens together (teams' tokens included)
+QUOTA_API_RATE = _int("QUOTA_API_RATE", 6000)
+#: live streams of a club's tournaments open at once, in each push process
+QUOTA_PUSH_STREAMS = _int("QUOTA_PUSH_STREAMS", 2000)
+
 #: the most tokens one account holds (unexpired): one more is refused until one is revoked
 API_TOKENS_PER_ACCOUNT = _int("API_TOKENS_PER_ACCOUNT", 10, minimum=1)
 #: the longest GET /api/v1/matches/{id}/?wait_for_seq=N waits for the result to fold event N

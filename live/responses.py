@@ -51,6 +51,9 @@ class StreamResponse(HttpResponse):
     asynchronous iterator of bytes, until it ends or the client goes."""
 
     streaming = False
+    #: the quota the stream counts against, set by its view: (whose, how many streams at
+    #: most), such as its club's; None: only the push process's own caps (live.server)
+    quota: tuple[str, int] | None = None
 
     def __init__(self, events: Callable[[Hub], AsyncIterator[bytes]] | None, **kwargs: Any) -> None:
         super().__init__(content_type="text/event-stream", **kwargs)

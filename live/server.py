@@ -19,7 +19,10 @@ Open streams are counted, in all and per client address (``PUSH_MAX_STREAMS``,
 which it raises to the hard limit first): one more is refused before Django sees it, 429
 (that address has too many) or 503 (the process is full), each with ``Retry-After`` (a
 problem document for the API's streams, plain text for the pages'), so that one client's
-thousand idle streams never take ``/healthz`` or anyone else's streams down.
+thousand idle streams never take ``/healthz`` or anyone else's streams down. A stream its view
+admitted is counted once more against the quota its response names (``StreamResponse.quota``:
+its club's, ``QUOTA_PUSH_STREAMS``), in this process: one more is refused, 429
+``quota_exceeded`` with ``Retry-After``, before its first byte.
 
 A client that stops reading is not buffered for: each write waits at most
 ``PUSH_SEND_TIMEOUT`` seconds for the socket (uvicorn waits while its buffer is full), then
@@ -100,6 +103,7 @@ class Streams:
         self.total, self.per_client = total, per_client
         self.open = 0
         self.by_client: dict[str, int] = {}
+        self.by_quota: dict[str, int] = {}
 
     def enter(self, address: str) -> tuple[int, str, str] | None:
         """Count one more stream of ``address``; or return why not (status, code, detail)."""
@@ -120,6 +124,27 @@ class Streams:
         self.open += 1
         self.by_client[address] = self.by_client.get(address, 0) + 1
         return None
+
+    def enter_quota(self, whose: str, most: int) -> tuple[int, str, str] | None:
+        """Count one more stream against ``whose`` quota of ``most``; or return why not."""
+        held = self.by_quota.get(whose, 0)
+        if held >= most:
+            return (
+                429,
+                "quota_exceeded",
+                f"The quota of live streams open at once is {most} for {whose}, and this "
+                f"push process holds {held} of them: close one, or connect again in "
+                f"{RETRY_AFTER} s.",
+            )
+        self.by_quota[whose] = held + 1
+        return None
+
+    def leave_quota(self, whose: str) -> None:
+        left = self.by_quota[whose] - 1
+        if left:
+            self.by_quota[whose] = left
+        else:
+            del self.by_quota[whose]
 
     def leave(self, address: str) -> None:
         self.open -= 1
@@ -221,6 +246,13 @@ class PushApplication:
                 break
         hub_ = hub()
         response = await hub_.db(self.handler.respond, scope, body)
+        quota = response.quota if isinstance(response, StreamResponse) else None
+        if quota is not None:
+            refused = self.streams.enter_quota(*quota)
+            if refused is not None:
+                await hub_.db(response.close)
+                await self._refuse(send, scope.get("path", ""), *refused)
+                return
         try:
             await send(
                 {
@@ -236,6 +268,8 @@ class PushApplication:
             else:
                 await send({"type": "http.response.body", "body": response.content})
         finally:
+            if quota is not None:
+                self.streams.leave_quota(quota[0])
             await hub_.db(response.close)  # request_finished: the thread's connection kept tidy
 
     async def _refuse(self, send: Any, path: str, status: int, code: str, detail: str) -> None:

@@ -24,6 +24,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from . import quotas
 from .access import (
     account_choices,
     directed_clubs,
@@ -40,6 +41,7 @@ from .admin_base import (
 )
 from .models import (
     Club,
+    ClubQuota,
     Match,
     MatchEvent,
     MatchReceipt,
@@ -142,6 +144,23 @@ class ClubAdmin(StrictAdmin):
         super().save_related(request, form, formsets, change)
         if not change and not request.user.is_superuser:
             form.instance.directors.add(request.user)  # who makes a club directs it
+
+
+@admin.register(ClubQuota)
+class ClubQuotaAdmin(SuperusersChange, StrictAdmin):
+    """A club's quotas, the site operator's (superusers') alone: a club's directors read them
+    on its desk. An empty field is the site's default (``tournaments.quotas``); each is
+    checked where it is saved (0 to ``QUOTA_MOST``)."""
+
+    list_display = ("club", *quotas.KINDS)
+    search_fields = ("club__name", "club__slug")
+    raw_id_fields = ("club",)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
 
 
 @admin.register(Player)

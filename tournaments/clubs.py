@@ -22,6 +22,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
+from . import quotas
 from .access import SYSTEM, is_club_director
 from .display_names import display_name
 from .errors import ClubNotPermitted, InvalidClubData
@@ -139,7 +140,8 @@ def club_update(
 
 def member_add(*, actor: Any, club: Club, name: str, contact: str = "", user: Any = None) -> Player:
     """Add a member called ``name`` (stripped) to ``club``; ``user`` is the account they sign
-    in with, if any (one member of the club an account: refused if another has it)."""
+    in with, if any (one member of the club an account: refused if another has it); refused
+    (``QuotaExceeded``) past the club's quota of members, counted under the club's lock."""
     _require_director(actor, club)
     if user is not None:
         _account_free(club.pk, user, member=None)
@@ -150,7 +152,9 @@ def member_add(*, actor: Any, club: Club, name: str, contact: str = "", user: An
         user=user,
     )
     _checked(member, code="bad_member")
-    member.save()
+    with transaction.atomic():
+        quotas.require_member_room(club_id=club.pk)
+        member.save()
     return member
 
 

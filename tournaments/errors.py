@@ -108,3 +108,25 @@ class ClubNotPermitted(ClubRefused):
 
 class InvalidClubData(ClubRefused):
     """A club's or a member's details the model refuses (codes ``bad_club``, ``bad_member``)."""
+
+
+# --- A club's quotas (``tournaments.quotas``) --------------------------------------------
+
+
+class QuotaExceeded(ClubRefused):
+    """A row the club's quota has no room for (code ``quota_exceeded``): ``quota`` names the
+    limit (``tournaments_per_month``, ``teams_per_tournament``, ``members``, ``webhooks``,
+    ``tokens``), ``limit`` is its value and ``used`` what the club holds of it."""
+
+    def __init__(self, message: str, *, quota: str, limit: int, used: int) -> None:
+        super().__init__(message, code="quota_exceeded")
+        self.quota, self.limit, self.used = quota, limit, used
+
+
+class RateQuotaExceeded(QuotaExceeded):
+    """A request over the club's rate (``api_rate``: its tokens' requests a minute, together):
+    nothing was done; ``retry_after`` is the seconds until the minute's count starts again."""
+
+    def __init__(self, message: str, *, limit: int, retry_after: int) -> None:
+        super().__init__(message, quota="api_rate", limit=limit, used=limit)
+        self.retry_after = retry_after

@@ -62,6 +62,7 @@ import live
 from competition.access import may_see
 from competition.selectors import tournament_at
 from live.frames import Frames, Rendered, Renders, event, rendered, stream
+from tournaments import quotas
 from tournaments import selectors as store
 from tournaments.access import is_director
 from tournaments.models import Match, Tournament
@@ -353,6 +354,14 @@ def still_directs(request: HttpRequest, pk: int) -> Callable[[], bool]:
     return check
 
 
+def counted(response: HttpResponse, tournament_id: int) -> HttpResponse:
+    """Return a stream's response counted against its club's quota of streams open at once
+    in a push process (``tournaments.quotas.streams_quota``; live.server refuses past it)."""
+    if isinstance(response, live.StreamResponse):
+        response.quota = quotas.streams_quota(tournament_id)
+    return response
+
+
 def _match_topics(pk: int) -> list[str]:
     """A match's feeds follow its log and its result."""
     return [live.key(live.Topic.LOG, pk), live.key(live.Topic.RESULT, pk)]
@@ -400,7 +409,8 @@ def _tournament_feed(request: HttpRequest, slug: str, mode: str) -> HttpResponse
         pk = t.pk
     loader = _tournament_loader(pk, language)
     topics = [live.key(live.Topic.TOURNAMENT, pk)]
-    return stream(request, f"t:{pk}:{language}", topics, loader, mode, still_sees(request, pk))
+    answer = stream(request, f"t:{pk}:{language}", topics, loader, mode, still_sees(request, pk))
+    return counted(answer, pk)
 
 
 @require_GET
@@ -428,7 +438,8 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
     topics = [*_match_topics(pk), live.key(live.Topic.TOURNAMENT, tournament)]
     check = still_sees(request, tournament)
     loader = _match_loader(pk, language, tournament)
-    return stream(request, f"m:{pk}:{language}", topics, loader, "part", check)
+    answer = stream(request, f"m:{pk}:{language}", topics, loader, "part", check)
+    return counted(answer, tournament)
 
 
 @require_GET
@@ -439,7 +450,8 @@ def keep_stream(request: HttpRequest, pk: int) -> HttpResponse:
     except team_links.LinkStopped:  # 204: an EventSource stops asking; the page's poll says why
         return HttpResponse(status=204)
     topics = _match_topics(match.pk)
-    return stream(request, f"k:{match.pk}", topics, _head_loader(match.pk), "changed")
+    answer = stream(request, f"k:{match.pk}", topics, _head_loader(match.pk), "changed")
+    return counted(answer, match.tournament_id)
 
 
 @require_GET
@@ -452,7 +464,8 @@ def board_stream(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("no such board")
     topics = [live.key(live.Topic.TOURNAMENT, t.pk), live.key(live.Topic.BOARD, t.pk)]
     loader = _board_loader(t.pk)
-    return stream(request, f"b:{t.pk}", topics, loader, "changed", still_directs(request, t.pk))
+    answer = stream(request, f"b:{t.pk}", topics, loader, "changed", still_directs(request, t.pk))
+    return counted(answer, t.pk)
 
 
 @require_GET
@@ -469,7 +482,9 @@ def seat_stream(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("say which player you are first")
     loader = _seat_loader(pk, viewer.seat, session_key, get_token(request), language)
     key = f"p:{pk}:{viewer.seat}:{secrets.token_hex(8)}"  # one viewer's: its own access, form
-    return stream(request, key, _match_topics(pk), loader, "part")
+    return counted(
+        stream(request, key, _match_topics(pk), loader, "part"), viewer.match.tournament_id
+    )
 
 
 urlpatterns = [

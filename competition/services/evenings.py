@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
+from tournaments import quotas
 from tournaments.access import is_club_director, is_director
 from tournaments.clubs import club_for
 from tournaments.models import RESERVED_SLUGS, Club, Tournament, slug_held, slug_taken
@@ -53,7 +54,8 @@ def tournament_create(
     unless given; one given is refused (``slug_taken``) only when a published tournament or
     one of the same club holds it, never for another club's private one. Each stage's
     settings are checked as ``stage_create`` checks them; the first refusal undoes everything
-    and is raised as it is.
+    and is raised as it is. The club's quota of tournaments a month is counted under its
+    row's lock (``tournaments.quotas``: ``QuotaExceeded``).
     """
     if club is not None and not is_club_director(actor, club):
         raise NotPermitted(
@@ -63,6 +65,7 @@ def tournament_create(
     with transaction.atomic():
         if club is None:  # the actor's own club, made for them if they run none yet
             club = club_for(actor)
+        quotas.require_tournament_room(club=club)
         tournament = Tournament(
             name=name,
             slug=slug or unique_slug(name, club=club),

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournaments import quotas
 from tournaments.models import INTEGER_MAX, INTEGER_MIN, Player, Team, Tournament
 
 from .. import happenings as told
@@ -37,6 +38,7 @@ def team_register(
     """Register a team of two players in ``tournament`` (checked in at once if asked).
 
     After a stage has started the team can play only in a stage that allows late entry.
+    Refused (``QuotaExceeded``) past the club's quota of teams a tournament.
     """
     _common.require_director(actor, tournament)
     team = Team(
@@ -47,6 +49,7 @@ def team_register(
         # The tournament's row is the lock every registration takes: two at once could
         # otherwise both find a player free and seat them in two teams.
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
+        quotas.require_team_room(tournament=tournament)  # counted under that lock
         try:
             team.full_clean()
         except ValidationError as exc:

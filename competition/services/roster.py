@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
+from tournaments import quotas
 from tournaments.access import is_club_director
 from tournaments.clubs import club_members, name_key
 from tournaments.models import Club, Player, Team, Tournament, refuse_control_characters
@@ -223,8 +224,10 @@ def teams_register(
 
 def _new_member(tournament: Tournament, name: str, *, user: Any = None, where: str = "") -> Player:
     """Make a new member of the tournament's club, checked as every member is (InvalidSettings,
-    ``where`` before the reason, if the name is refused)."""
+    ``where`` before the reason, if the name is refused; ``QuotaExceeded`` past the club's
+    quota of members)."""
     member = Player(name=name, user=user, club_id=tournament.club_id)
+    quotas.require_member_room(club_id=tournament.club_id)
     try:
         member.full_clean()
     except ValidationError as exc:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from tournaments import clubs, invites
+from tournaments import clubs, invites, quotas
 from tournaments.errors import ClubRefused
 from tournaments.models import Club, Player, Team
 from tournaments.site import absolute_url
@@ -45,14 +45,15 @@ def _page(request: HttpRequest, club: Club, form: MemberForm, status: int = 200)
     return render(
         request,
         "web/desk_club.html",
-        {"club": club, "members": members, "form": form},
+        {"club": club, "members": members, "form": form, "quotas": quotas.usage(club)},
         status=status,
     )
 
 
 @club_desk("GET")
 def roster(request: HttpRequest, club: Club) -> HttpResponse:
-    """The club's members, by name, with how many teams each has played in."""
+    """The club's members, by name, with how many teams each has played in; and its quotas,
+    what it holds of each."""
     return _page(request, club, MemberForm())
 
 

@@ -13,9 +13,11 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competition import errors as competition_errors
+from competition import refusals
 from competition import services as competition
 from competition.models import Registration, Round
 from competition.teamlines import TeamLine, read_lines
+from tournaments.errors import QuotaExceeded
 from tournaments.models import Team
 
 from ... import desk_forms, forms
@@ -52,7 +54,13 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
             actor=request.user, tournament=t, lines=[line], checked_in=data["checked_in"]
         )
 
-    registered = form_change(request, form, register, unchanged=_("The team was not registered"))
+    registered = form_change(
+        request,
+        form,
+        register,
+        unchanged=_("The team was not registered"),
+        by=(competition_errors.CompetitionRefused, QuotaExceeded),
+    )
     if registered is None:
         return desk_page(request, t, form, status=status_of(form))
     messages.success(request, _("%(team)s registered.") % {"team": registered[0].name})
@@ -71,7 +79,7 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
         return desk_page(request, t, forms.RegisterTeam(), bulk_form=form, status=422)
     text = form.text()
     lines, errors = read_lines(text)
-    refused = False
+    refused = 0  # the status of the service's refusal, as the API answers it
     if request.POST.get("step") == "register" and lines and not errors:
         try:  # the service plans the registration itself, under the tournament's lock
             teams = competition.teams_register(
@@ -80,9 +88,9 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
                 lines=lines,
                 checked_in=form.cleaned_data["checked_in"],
             )
-        except competition_errors.CompetitionRefused as exc:
+        except (competition_errors.CompetitionRefused, QuotaExceeded) as exc:
             refusal(request, exc)
-            refused = True
+            refused = refusals.status_of(exc)
         else:
             messages.success(
                 request,
@@ -106,7 +114,7 @@ def register_teams(request: HttpRequest, slug: str) -> HttpResponse:
                 1 for p in plan for person in (p.first, p.second) if person.member is None
             ),
         },
-        status=200 if ok and not refused else 422,
+        status=refused or (200 if ok else 422),
     )
 
 
