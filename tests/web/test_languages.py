@@ -45,6 +45,7 @@ MARKED_TEMPLATES = [
     "403_csrf.html",
     "404.html",
     "web/login.html",
+    "mfa/webauthn/snippets/scripts.html",
     "web/home.html",
     "base.html",
     "phone.html",
