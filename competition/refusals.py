@@ -58,6 +58,7 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal(errors.CompetitionRefused, 422, None, "any other refusal of the competition"),
     Refusal(store.RateQuotaExceeded, 429, "Quota exceeded", "over the club's rate: wait"),
     Refusal(store.QuotaExceeded, 409, "Quota exceeded", "the club's quota has no room for it"),
+    Refusal(store.ClubSuspended, 403, "Club suspended", "the site's operator suspended the club"),
     Refusal(store.ClubNotPermitted, 403, None, "the actor does not direct the club"),
     Refusal(store.ClubRefused, 422, None, "a club's or a member's details refused"),
     Refusal(store.SeatRefused, 409, "Seat held", "the seat is held, or this phone holds one"),

@@ -123,6 +123,14 @@ class QuotaExceeded(ClubRefused):
         self.quota, self.limit, self.used = quota, limit, used
 
 
+class ClubSuspended(ClubRefused):
+    """The site's operator suspended the club: nothing new is made for it (code
+    ``club_suspended``; its pages and API answer so: deploy/suspension.py)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="club_suspended")
+
+
 class RateQuotaExceeded(QuotaExceeded):
     """A request over the club's rate (``api_rate``: its tokens' requests a minute, together):
     nothing was done; ``retry_after`` is the seconds until the minute's count starts again."""

@@ -11,7 +11,7 @@ from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext
 
 from .access import is_club_director
-from .errors import ClubNotPermitted
+from .errors import ClubNotPermitted, ClubSuspended
 from .links import link_for_key
 from .models import Club, Match, MatchEvent, Player, Team, Tournament
 from .tables import open_key
@@ -114,6 +114,26 @@ def is_suspended(club_id: int | None) -> Club | None:
     if club_id is None or club_id not in suspended_ids():
         return None
     return Club.objects.filter(pk=club_id, suspended=True).first()
+
+
+def require_open(club: Club) -> None:
+    """Refuse to make anything new for ``club`` while the operator has it suspended (read
+    from its row, which the caller may hold locked: a suspension just made counts)."""
+    if Club.objects.filter(pk=club.pk, suspended=True).exists():
+        raise ClubSuspended(
+            gettext(
+                "%(club)s is suspended by the site's operator: its pages and its API are closed "
+                "for now. Its data is kept; ask the site's operator to lift the suspension."
+            )
+            % {"club": club.name}
+        )
+
+
+def without_suspended(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """Return ``tournaments`` without those of suspended clubs (a list's, as this process
+    knows them: no query while none is suspended)."""
+    suspended = suspended_ids()
+    return tournaments.exclude(club_id__in=suspended) if suspended else tournaments
 
 
 def may_know_of(user: Any, club: Club) -> bool:

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from competition import services as competition
 from seasons import services as seasons
+from tournaments import suspension
 from tournaments.access import directed_clubs
 from tournaments.clubs import club_for
 from tournaments.models import Club, Tournament
@@ -37,7 +38,7 @@ class Tournaments(APIView):
     @listed(s.TournamentSerializer, "tournaments_list")
     def get(self, request: Request) -> Response:
         tournaments = (
-            visible_tournaments(request)
+            suspension.without_suspended(visible_tournaments(request))
             .select_related("organizer")
             .prefetch_related("directors")
             .order_by("-created_at", "id")

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from tournaments import quotas
+from tournaments import quotas, suspension
 from tournaments.access import is_club_director, is_director
 from tournaments.clubs import club_for
 from tournaments.models import RESERVED_SLUGS, Club, Tournament, slug_held, slug_taken
@@ -65,7 +65,8 @@ def tournament_create(
     with transaction.atomic():
         if club is None:  # the actor's own club, made for them if they run none yet
             club = club_for(actor)
-        quotas.require_tournament_room(club=club)
+        quotas.require_tournament_room(club=club)  # the club's row locked from here
+        suspension.require_open(club)
         tournament = Tournament(
             name=name,
             slug=slug or unique_slug(name, club=club),

@@ -152,3 +152,31 @@ def test_only_the_operator_sees_the_page_or_suspends(club: Club, chennai: ClubRo
     assert not ClubRow.objects.get(pk=chennai.pk).suspended
     with pytest.raises(ClubNotPermitted):
         suspend(club.users["director"], chennai)
+
+
+def test_a_suspended_club_makes_no_tournament_and_is_left_out_of_the_lists(
+    club: Club, chennai: ClubRow, operator: Any
+) -> None:
+    Tournament.objects.filter(pk=club.tournament.pk).update(published=True)
+    director = club.client("director")
+    listed = director.get("/api/v1/tournaments/").json()["results"]
+    assert club.tournament.pk in [t["id"] for t in listed]
+    assert club.tournament.name in club.client().get("/").content.decode()
+    suspend(operator, chennai)
+    tournaments = Tournament.objects.count()
+    made = director.post(
+        "/api/v1/tournaments/",
+        {"name": "Next evening", "slug": "next-evening", "club": chennai.pk},
+        content_type="application/json",
+    )
+    assert made.status_code == 403, made.content
+    assert made["Content-Type"] == "application/problem+json"
+    assert made.json()["code"] == "club_suspended"
+    assert "Chennai Seep is suspended" in made.json()["detail"]
+    assert Tournament.objects.count() == tournaments  # nothing made
+    listed = director.get("/api/v1/tournaments/").json()["results"]
+    assert club.tournament.pk not in [t["id"] for t in listed]
+    assert club.tournament.name not in club.client().get("/").content.decode()
+    suspend(operator, chennai, suspended=False)
+    listed = director.get("/api/v1/tournaments/").json()["results"]
+    assert club.tournament.pk in [t["id"] for t in listed]

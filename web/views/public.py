@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from competition.access import visible_tournaments
+from tournaments import suspension
 from tournaments.access import is_director
 from tournaments.models import Match, MatchReceipt
 from tournaments.reads import consistent_read
@@ -29,7 +30,8 @@ from .common import (
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    cards = pages.home_cards(visible_tournaments(request.user).order_by("-created_at", "id"))
+    shown = suspension.without_suspended(visible_tournaments(request.user))
+    cards = pages.home_cards(shown.order_by("-created_at", "id"))
     return render(request, "web/home.html", {"cards": cards})
 
 
