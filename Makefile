@@ -75,11 +75,13 @@ lint: $(STAMP)
 # process of its own (server, worker, fresh interpreter, command) and no service, on the
 # embedded SQLite whatever DATABASE_URL and REDIS_URL say. `make test` runs everything.
 # (The schema's contract test, all slow, is not even collected: schemathesis makes its examples
-# at collection, about 12 s in each process.)
+# at collection, about 12 s in each process.) worksteal gives each worker a run of the tests
+# in order, so a module's shared data (tests/shared.py) is built about once, not once for each
+# batch the default scheduling deals out.
 FAST := not browser and not process and not slow and not postgres and not redis and not isolated
 check: lint
-	env -u DATABASE_URL -u REDIS_URL -u SEEP_CI $(BIN)/python -m pytest -n 2 -p tests.worker_redis \
-	  -q -m "$(FAST)" --ignore=tests/api/test_schema.py
+	env -u DATABASE_URL -u REDIS_URL -u SEEP_CI $(BIN)/python -m pytest -n 2 --dist worksteal \
+	  -p tests.worker_redis -q -m "$(FAST)" --ignore=tests/api/test_schema.py
 
 # Two xdist workers, each on a Redis database of its own (tests/worker_redis.py: a plugin,
 # loaded before the settings read REDIS_URL; python -m puts the checkout on the path for it)

@@ -29,6 +29,8 @@ from hypothesis import settings as hypothesis_settings
 
 from deploy.celery import app as celery_app
 
+from . import shared
+
 EVENT_TABLE = "tournaments_matchevent"
 
 # Hypothesis judges nothing by the clock: no deadline, no health check of how fast inputs are
@@ -80,7 +82,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    shared.current_item[:] = [item]
     for marker, (available, reason) in SERVICES.items():
         if item.get_closest_marker(marker) is None or available():
             continue
@@ -271,10 +275,13 @@ class World:
     score_match: Any
 
 
-@pytest.fixture
-def world(db: None, django_user_model: Any) -> World:
+def _build_world() -> World:
     """Return a small world: teams[0] v teams[1] in digital mode, teams[2] v teams[3] by score."""
+    from django.contrib.auth import get_user_model
+
     from tournaments.models import Match, Player, Team, Tournament
+
+    django_user_model = get_user_model()
 
     organizer = django_user_model.objects.create_user("organizer")
     scorekeeper = django_user_model.objects.create_user("scorekeeper")
@@ -322,3 +329,15 @@ def world(db: None, django_user_model: Any) -> World:
         digital_match=matches[0],
         score_match=matches[1],
     )
+
+
+@pytest.fixture(scope="module")
+def _world_once(django_db_setup: None, django_db_blocker: Any) -> Iterator[shared.Shared[World]]:
+    yield from shared.built_once(_build_world, django_db_blocker)
+
+
+@pytest.fixture
+def world(_world_once: shared.Shared[World], request: pytest.FixtureRequest, db: None) -> World:
+    """Return a small world: teams[0] v teams[1] in digital mode, teams[2] v teams[3] by
+    score; built once a module (tests/shared.py)."""
+    return _world_once.for_test(request)

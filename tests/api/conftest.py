@@ -4,6 +4,7 @@ and two clubs with their members, a club's tournament and tokens of every scope.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -19,6 +20,8 @@ from tournaments import clubs
 from tournaments.access import SYSTEM
 from tournaments.models import Club, Match, Player, Team, Tournament
 from tournaments.services import match_append_event
+
+from ..shared import Shared, built_once
 
 
 class CommittingClient(APIClient):
@@ -78,8 +81,7 @@ def _teams(
     return teams
 
 
-@pytest.fixture
-def league(db: None) -> League:
+def _build_league() -> League:
     accounts = get_user_model().objects
     users = {
         name: accounts.create_user(name)
@@ -134,6 +136,17 @@ def league(db: None) -> League:
     return league
 
 
+@pytest.fixture(scope="module")
+def _league_once(django_db_setup: None, django_db_blocker: Any) -> Iterator[Shared[League]]:
+    yield from built_once(_build_league, django_db_blocker)
+
+
+@pytest.fixture
+def league(_league_once: Shared[League], request: pytest.FixtureRequest, db: None) -> League:
+    """Tournaments A and B, their people and tokens: built once a module (tests/shared.py)."""
+    return _league_once.for_test(request)
+
+
 @pytest.fixture
 def fresh_cache(settings: Any) -> None:
     """The cache under a key prefix of this test's own: counts start at zero, and nothing
@@ -167,8 +180,7 @@ class Clubs:
         return client
 
 
-@pytest.fixture
-def scene(db: None) -> Clubs:
+def _build_scene() -> Clubs:
     accounts = get_user_model().objects
     users = {n: accounts.create_user(n) for n in ("asha", "dev", "ravi", "kiran", "stranger")}
     one = clubs.club_create(actor=users["asha"], name="Friday club")
@@ -193,3 +205,14 @@ def scene(db: None) -> Clubs:
             user=users[owner], expiry=timedelta(days=1), name=name, write=write, **scope
         )
     return Clubs(users, one, two, members, cup, tokens)
+
+
+@pytest.fixture(scope="module")
+def _scene_once(django_db_setup: None, django_db_blocker: Any) -> Iterator[Shared[Clubs]]:
+    yield from built_once(_build_scene, django_db_blocker)
+
+
+@pytest.fixture
+def scene(_scene_once: Shared[Clubs], request: pytest.FixtureRequest, db: None) -> Clubs:
+    """The two clubs, their members, a tournament and tokens: built once a module."""
+    return _scene_once.for_test(request)
