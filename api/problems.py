@@ -95,6 +95,7 @@ TITLES = frozenset(
         gettext_noop("Internal Server Error"),
         gettext_noop("Service Unavailable"),
         gettext_noop("Bad request"),
+        gettext_noop("Club suspended"),
         gettext_noop("Confirmation required"),
         gettext_noop("Idempotency key reused"),
         gettext_noop("Illegal move"),

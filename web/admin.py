@@ -16,7 +16,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from knox.models import AuthToken
 
-from tournaments.admin_base import SuperusersChange
+from tournaments.admin_base import StrictAdmin, SuperusersChange
 
 
 class SuperusersOnly(SuperusersChange):
@@ -33,13 +33,32 @@ class SuperusersOnly(SuperusersChange):
         return False
 
 
-for model in (AccessAttempt, AccessLog, AccessFailureLog, AuthToken):
+def narrow(model: type[Any]) -> None:
+    """Keep ``model``'s registered admin for superusers only, applying only the filters its
+    list offers (``StrictAdmin``: no lookup into a JSON field from the query string)."""
     registered = admin.site._registry.get(model)
-    if registered is not None:
-        narrowed = type(
-            f"SuperusersOnly{type(registered).__name__}",
-            (SuperusersOnly, type(registered)),
-            {"__module__": __name__},
-        )
-        admin.site.unregister(model)
-        admin.site.register(model, narrowed)
+    if registered is None or isinstance(registered, SuperusersOnly):
+        return
+    narrowed = type(
+        f"SuperusersOnly{type(registered).__name__}",
+        (SuperusersOnly, StrictAdmin, type(registered)),
+        {"__module__": __name__},
+    )
+    admin.site.unregister(model)
+    admin.site.register(model, narrowed)
+
+
+for model in (AccessAttempt, AccessLog, AccessFailureLog, AuthToken):
+    narrow(model)
+
+#: the apps after ``web`` in ``INSTALLED_APPS`` whose admins hold accounts' traces: the
+#: addresses, passkeys and sessions of django-allauth (narrowed from ``WebConfig.ready``, once
+#: every admin module is read)
+LATER_APPS = ("account", "mfa", "usersessions")
+
+
+def narrow_later_apps() -> None:
+    """Narrow the admins of ``LATER_APPS`` as those above."""
+    for model in list(admin.site._registry):
+        if model._meta.app_label in LATER_APPS:
+            narrow(model)

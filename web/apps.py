@@ -6,6 +6,7 @@ class WebConfig(AppConfig):
     verbose_name = "Web pages"
 
     def ready(self) -> None:
-        from . import clubtime, known_browsers  # noqa: F401  (its signal receiver)
+        from . import admin, clubtime, known_browsers  # noqa: F401  (its signal receiver)
 
         clubtime.connect()
+        admin.narrow_later_apps()  # the admin read every app's admin module before this
