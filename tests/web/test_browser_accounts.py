@@ -1,5 +1,6 @@
 """Accounts in Chromium, at 390 and 1280 pixels: an organizer signs up, verifies their
-address from the mail, names their club and lands on its desk; a forgotten password is reset
+address from the mail, names their club and lands on its desk (on the phone they go on to run
+a 4-team evening from the desk's pages alone, as issue 46 asks); a forgotten password is reset
 from a mailed link; a passkey added with Chromium's virtual authenticator signs its owner in
 with nothing typed, and stands as a second factor after a password."""
 
@@ -15,7 +16,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
 
-from tournaments.models import Club
+from competition.models import Stage
+from tournaments.models import Club, Match, Tournament
 
 # Playwright's names from .browser, which first skips this module without the browser tools
 from .browser import (
@@ -23,6 +25,8 @@ from .browser import (
     SHOTS,
     WIDE,
     Browser,
+    Deal,
+    Evening,
     Page,
     database,
     expect,
@@ -33,6 +37,16 @@ from .browser import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "Kabaddi-Night-2026"
+FOUR_TEAMS = """Aces: Asha & Bilal
+Kings: Chandra & Dev
+Queens: Esha & Farid
+Jacks: Gita & Hari"""
+#: each round's two tables, one deal a match: a bazzi (a lead of 100) ends it at once, for the
+#: first team named at table 1 and the second at table 2; in round 2 the first team named wins
+ROUNDS: list[list[list[Deal]]] = [
+    [[(75, 1, 0)], [(25, 0, 1)]],
+    [[(75, 1, 0)], [(75, 1, 0)]],
+]
 
 
 @pytest.fixture(autouse=True)
@@ -78,12 +92,92 @@ def sign_in(page: Page, base: str, name: str, password: str) -> None:
     page.wait_for_load_state()
 
 
-@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["390", "1280"])
+def run_a_four_team_evening(page: Page, base: str) -> None:
+    """From the desk the organizer landed on, on the phone: make a Swiss of 2 rounds (an
+    entry counts at once, one deal a match), paste 4 teams, pair and publish each round, keep
+    score at each match on /keep/<id>/, and find the winner first in the public standings."""
+    run = Evening(page, base, PHONE, evening="Tuesday four", shots="accounts-evening")
+    main = page.get_by_role("main")
+    run.begin("the evening")
+    run.link("New evening")
+    run.fill(page.get_by_label("Name", exact=True), "Tuesday four")
+    run.fill(page.get_by_label("Date", exact=True), "2026-12-08")
+    expect(page.get_by_label("Club", exact=True)).to_have_value(re.compile(r"^\d+$"))
+    run.click(page.get_by_label("a Swiss of N rounds", exact=True))
+    run.fill(page.get_by_label("Swiss rounds (N)"), "2")
+    run.choose(page.get_by_label("Who confirms an entered deal"), "it counts at once")
+    run.fill(page.get_by_label("At most this many deals"), "1")
+    run.click(page.get_by_role("button", name="Make the evening"))
+    run.arrived(re.compile(r"/desk/tuesday-four/#teams$"))
+    expect(main.get_by_text("Tuesday four is made.")).to_be_visible()
+    run.fill(page.get_by_label("Teams, one a line"), FOUR_TEAMS)
+    run.click(page.get_by_role("button", name="Check the teams"))
+    run.arrived(re.compile(r"/teams/many/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Register 4 teams?")
+    run.click(page.get_by_role("button", name="Register 4 teams"))
+    run.arrived(re.compile(r"/desk/tuesday-four/#teams$"))
+    expect(page.get_by_role("heading", name="Teams (4)")).to_be_visible()
+    run.click(page.get_by_role("button", name="Start Swiss"))
+    run.arrived(re.compile(r"/desk/tuesday-four/#stage-\d+$"))
+    wins: dict[str, int] = {}
+    for number, plans in enumerate(ROUNDS, start=1):
+        if number > 1:
+            run.back_to_the_desk()
+            done = page.locator("#stages li", has_text=f"Round {number - 1}: complete")
+            expect(done).to_be_visible()
+        run.click(page.get_by_role("button", name="Pair the next round of Swiss"))
+        run.arrived(re.compile(r"/desk/tuesday-four/rounds/\d+/$"))
+        expect(page.get_by_role("heading", level=1)).to_have_text(f"Swiss: Round {number} (draft)")
+        expect(page.locator("table.pairings tbody tr")).to_have_count(2)
+        run.click(page.get_by_role("button", name=f"Publish round {number}"))
+        run.arrived(re.compile(r"/desk/tuesday-four/#stage-\d+$"))
+        expect(main.get_by_text(f"round {number} is published")).to_be_visible()
+        for a, b, winner in run.keep_score(plans):
+            assert winner in (a, b), (a, b, winner)
+            for team in (a, b):
+                wins[team] = wins.get(team, 0) + (team == winner)
+    # the two winners of round 1 met in round 2: one team won both, one lost both
+    assert sorted(wins.values()) == [0, 1, 1, 2], wins
+    champion = max(wins, key=wins.__getitem__)
+    last = min(wins, key=wins.__getitem__)
+    run.nav("Tournaments")
+    run.link("Tuesday four")
+    expect(main.get_by_text("Swiss · complete")).to_be_visible()
+    standings = main.locator("table.standings tbody tr")
+    expect(standings.locator("td[data-points]")).to_have_text(["4", "2", "2", "0"])
+    expect(standings.first.locator("td").first).to_have_text("1")
+    expect(standings.first.locator("th")).to_have_text(champion)
+    expect(standings.last.locator("th")).to_have_text(last)
+    assert not run.problems, run.problems
+    with database():
+        t = Tournament.objects.get(slug="tuesday-four")
+        assert t.club is not None and t.club.name == "Chennai Seep"
+        assert Stage.objects.get(tournament=t).status == Stage.Status.COMPLETE
+        finished = Match.objects.filter(tournament=t, status=Match.Status.FINISHED)
+        assert finished.count() == Match.objects.filter(tournament=t).count() == 4
+
+
+@pytest.mark.parametrize(
+    ("viewport", "evening"), [(PHONE, True), (WIDE, False)], ids=["390", "1280"]
+)
 def test_an_organizer_signs_up_verifies_names_their_club_and_lands_on_its_desk(
-    browser: Browser, live_server: Any, contexts: list[Any], viewport: dict[str, int]
+    browser: Browser,
+    live_server: Any,
+    contexts: list[Any],
+    viewport: dict[str, int],
+    evening: bool,
 ) -> None:
+    """At both widths the new organizer lands on their club's desk; on the phone alone (one
+    evening is enough for the suite's time) they run a 4-team evening from it."""
     base = live_server.url
     page = new_page(browser, contexts, viewport)
+    failed: list[str] = []
+    page.context.on(
+        "response",
+        lambda response: (
+            failed.append(f"{response.status} {response.url}") if response.status >= 500 else None
+        ),
+    )
     page.goto(f"{base}/login/")
     page.get_by_role("link", name="New here? Make an account for your club").click()
     page.get_by_label("Email", exact=True).fill("meera@example.org")
@@ -118,6 +212,9 @@ def test_an_organizer_signs_up_verifies_names_their_club_and_lands_on_its_desk(
         club = Club.objects.get()
         assert (club.name, club.time_zone, club.language) == ("Chennai Seep", "Asia/Kolkata", "hi")
         assert [u.username for u in club.directors.all()] == ["meera"]
+    if evening:
+        run_a_four_team_evening(page, base)
+    assert not failed, failed
 
 
 def test_a_forgotten_password_is_reset_from_the_mailed_link(

@@ -24,7 +24,7 @@ import json
 import re
 import time
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -32,19 +32,7 @@ from competition.models import Fixture, Stage
 from tournaments.models import Match, Tournament
 
 # Playwright's names from .browser, which first skips this module without the browser tools
-from .browser import (
-    ARTIFACTS,
-    PHONE,
-    SHOTS,
-    WIDE,
-    Browser,
-    Locator,
-    Page,
-    database,
-    expect,
-    page_width,
-    serious_violations,
-)
+from .browser import ARTIFACTS, PHONE, SHOTS, Browser, Deal, Evening, database, expect
 from .conftest import with_password
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,10 +51,6 @@ Sevens\tOm\tPriya
 Sixes, Qasim, Rani
 Fives: Sunil & Tara"""
 
-#: a deal as the score-keeper enters it: the first team's card points (the second's fill
-#: themselves in), then each team's sweeps (worth 50)
-Deal = tuple[int, int, int]
-
 # Every plan ends its match exactly at its last deal (at most 2 deals; a bazzi at a lead of
 # 100 ends a match of one bazzi at once):
 SWISS_PLANS: list[list[Deal]] = [
@@ -79,132 +63,6 @@ SWISS_PLANS: list[list[Deal]] = [
 SEMI_FINALS: list[list[Deal]] = [[(75, 1, 0)], [(25, 0, 1)]]
 # level at the cap: a knockout match plays on, deal by deal, until one team leads
 FINAL: list[Deal] = [(50, 0, 0), (50, 0, 0), (25, 0, 1)]
-
-
-class Evening:
-    """One browser page driven as a person would, counting their actions per phase, and
-    looking at each distinct page once (a screenshot, axe-core) and at every page's width."""
-
-    def __init__(self, page: Page, base: str, viewport: dict[str, int]) -> None:
-        self.page, self.base = page, base
-        self.width = viewport["width"]
-        self.counts: dict[str, int] = {}
-        self.phase = ""
-        self.seen: set[str] = set()
-        self.problems: dict[str, Any] = {}
-
-    # --- what a person does, counted ---------------------------------------------------------
-    def begin(self, phase: str) -> None:
-        self.phase = phase
-        self.counts.setdefault(phase, 0)
-
-    def act(self) -> None:
-        self.counts[self.phase] += 1
-
-    def click(self, target: Locator) -> None:
-        self.act()
-        target.click()
-
-    def fill(self, target: Locator, value: str) -> None:
-        """One field filled (a whole paste is one action too)."""
-        self.act()
-        target.fill(value)
-
-    def choose(self, target: Locator, label: str) -> None:
-        self.act()
-        target.select_option(label=label)
-
-    def type_address(self, path: str) -> None:
-        """An address typed into the browser: for a page no link leads to."""
-        self.act()
-        response = self.page.goto(self.base + path)
-        assert response is not None and response.status == 200, path
-        self.arrived()
-
-    def link(self, name: str, *, within: Locator | None = None) -> None:
-        """Follow a link by its name (the first of that name), and arrive."""
-        where = within if within is not None else self.page.get_by_role("main")
-        target = where.get_by_role("link", name=name, exact=True).first
-        href = target.get_attribute("href")
-        assert href is not None, name
-        to = urljoin(self.page.url, href)
-        self.click(target)
-        self.arrived(to)
-
-    def nav(self, name: str) -> None:
-        """Follow a link of the site's navigation (at the top of every page)."""
-        self.link(name, within=self.page.get_by_role("navigation", name="Site"))
-
-    # --- what the test checks ----------------------------------------------------------------
-    def arrived(self, url: str | re.Pattern[str] | None = None) -> None:
-        """Wait for a page to load; no page is wider than the screen."""
-        if url is not None:
-            self.page.wait_for_url(url)
-        self.page.wait_for_load_state("load")
-        width = page_width(self.page)
-        assert width <= self.width, f"{self.page.url} is {width} px wide at {self.width}"
-
-    def look(self, name: str) -> None:
-        """The first visit of a distinct page, at each width: no wider than the screen, a
-        screenshot and an axe-core scan."""
-        if name in self.seen:
-            return
-        self.seen.add(name)
-        for viewport in (WIDE, PHONE):  # the phone last: the evening goes on there
-            self.page.set_viewport_size(viewport)
-            width = page_width(self.page)
-            assert width <= viewport["width"], f"{name} is {width} px wide at {viewport}"
-            shot = SHOTS / f"evening-{name}-{viewport['width']}.png"
-            self.page.screenshot(path=str(shot), full_page=True)
-            serious = serious_violations(self.page)
-            if serious:
-                self.problems[f"{name} at {viewport['width']}"] = serious
-
-    def back_to_the_desk(self) -> None:
-        """From any page: the desk's home (the site's navigation), then the evening's desk."""
-        self.nav("Director's desk")
-        self.link("Friday night")
-        expect(self.page.get_by_role("heading", level=1)).to_have_text("Friday night")
-
-    def keep_score(self, plans: list[list[Deal]]) -> list[tuple[str, str, str]]:
-        """Score one match a plan, each picked from /keep/; return (team a, team b, winner)."""
-        page, results = self.page, []
-        for plan in plans:
-            self.nav("Keep score")
-            picked = page.get_by_role("main").get_by_role("link", name=re.compile(r" v "))
-            self.click(picked.first)
-            self.arrived(re.compile(r"/keep/\d+/$"))
-            self.look("keep")
-            a = page.locator("h1 .team-a").inner_text()
-            b = page.locator("h1 .team-b").inner_text()
-            results.append((a, b, self.enter(a, b, plan)))
-        return results
-
-    def enter(self, a: str, b: str, plan: list[Deal]) -> str:
-        """Enter the plan's deals on the phone page; return who won more bazzis ('' when
-        level: a draw, or the running difference decided)."""
-        page = self.page
-        over = page.get_by_text("The match is over")
-        for number, (points, sweeps_a, sweeps_b) in enumerate(plan, start=1):
-            assert not over.is_visible(), f"{a} v {b} ended before deal {number}"
-            self.fill(page.get_by_label(f"Card points of {a}"), str(points))
-            expect(page.get_by_label(f"Card points of {b}")).to_have_value(str(100 - points))
-            for team, sweeps in ((a, sweeps_a), (b, sweeps_b)):
-                for _ in range(sweeps):
-                    self.click(page.get_by_role("button", name=f"One more sweep for {team}"))
-            self.click(page.get_by_role("button", name=f"Send deal {number}"))
-            # the entry counts at once; the page then loads again, at the next deal or over
-            following = page.get_by_role("button", name=f"Send deal {number + 1}")
-            expect(over.or_(following)).to_be_visible()
-            self.arrived()
-        expect(over).to_be_visible()  # the plan's last deal ended the match
-        score = page.locator("p.score").inner_text()  # "The match is over: A 1 (dash) 0 B."
-        found = re.search(r"(\d+) \W (\d+)", score)
-        assert found is not None, score
-        won = int(found[1]), int(found[2])
-        if won[0] != won[1]:
-            return a if won[0] > won[1] else b
-        return ""
 
 
 def test_a_club_evening_from_an_empty_database_on_the_desk_alone(
