@@ -2,7 +2,9 @@
 
 The same two pages serve a director of the member's club (from the member's desk page) and
 the member themself, signed in with the account linked to them (from their member page):
-anyone else signed in is refused (403); a visitor is sent to sign in first. An erasure is
+anyone else signed in who may see the club's pages is refused (403), and one who may not (a
+director of another club, when this one's pages are not public) is answered 404, as for a
+club that does not exist; a visitor is sent to sign in first. An erasure is
 asked on a page that says what goes and what stays, and done by its POST at once, whoever
 asks (the member need not wait for a director: it is theirs to ask).
 """
@@ -26,13 +28,16 @@ from tournaments.errors import ClubRefused
 from tournaments.models import Player
 from tournaments.privacy import account_closes
 
+from ..access import visible_club_or_404
 from .common import refusal
 
 
 def _asked(request: HttpRequest, slug: str, pk: int) -> Player:
-    """The club's member ``pk`` (404 if not its member), if the caller may ask (else 403)."""
+    """The club's member ``pk`` (404 if not its member, or if the caller may not see the
+    club's pages), if the caller may ask (else 403)."""
+    club = visible_club_or_404(request.user, slug)
     member: Player = get_object_or_404(
-        Player.objects.select_related("club", "user"), club__slug=slug, pk=pk
+        Player.objects.select_related("club", "user"), club=club, pk=pk
     )
     if not privacy.may_ask(request.user, member):
         raise PermissionDenied("only a director of the club, or the member, may do this")

@@ -122,7 +122,8 @@ def member_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def member_rating_privacy(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Hide the member's rating from the club's public page (``hidden=1``) or show it again
     (the member themself, or a director of the club)."""
-    member = get_object_or_404(Player.objects.select_related("club"), club__slug=slug, pk=pk)
+    club = visible_club_or_404(request.user, slug)  # 404 for a club whose pages are hidden
+    member = get_object_or_404(Player.objects.select_related("club"), club=club, pk=pk)
     if not privacy.may_ask(request.user, member):
         raise PermissionDenied("only a director of the club, or the member, may do this")
     choice = request.POST.get("hidden")
