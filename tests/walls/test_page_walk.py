@@ -38,6 +38,7 @@ IDS = {
     "table": "match",
     "webhooks": "webhook",
     "tokens": "token",
+    "clubs": "club",  # the operator's /operator/clubs/<id>/suspend/
 }
 
 #: what the other parts of a path take (none names a row)
@@ -49,6 +50,9 @@ NOT_WALKED = (
     "api/",  # the API's walk (test_api_walk)
     "keep/icon-",  # the phone app's icons
     "<str:key>",  # a private link's key is the capability itself; knowing it is the way in
+    # django-allauth's pages of the signed-in person's own rows (their addresses, passkeys,
+    # sessions), which it reads through the request's user, never a club's
+    "accounts/",
 )
 
 
