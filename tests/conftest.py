@@ -153,6 +153,17 @@ def _no_kept_states() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_remembered_tokens() -> None:
+    """Each test starts with no API token remembered as verified in this process
+    (``api.auth``): a module's shared data (tests/shared.py) gives every test the same token
+    keys, and one verified in an earlier test, then made expired by a queryset's update
+    (around the signals that forget it), was still trusted in the next."""
+    from api.auth import forget_tokens
+
+    forget_tokens()
+
+
+@pytest.fixture(autouse=True)
 def _eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
     """Run Celery tasks in-process, as the embedded default does, unless the test is `redis`.
 
