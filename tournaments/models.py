@@ -179,6 +179,13 @@ class Club(models.Model):
 QUOTA_MOST = 1_000_000
 
 
+def _quota(help_text: str) -> models.PositiveIntegerField[int | None, int | None]:
+    """A club's quota of one kind: empty for the site's default, at most ``QUOTA_MOST``."""
+    return models.PositiveIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(QUOTA_MOST)], help_text=help_text
+    )
+
+
 class ClubQuota(models.Model):
     """A club's own quotas, set by the site's operator: each empty field is the site's default
     (the setting named in its help). ``tournaments.quotas`` reads and enforces them."""
@@ -186,50 +193,23 @@ class ClubQuota(models.Model):
     club = models.OneToOneField(
         Club, primary_key=True, on_delete=models.CASCADE, related_name="quota"
     )
-    tournaments_per_month = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[MaxValueValidator(QUOTA_MOST)],
-        help_text="Tournaments made in a calendar month of the club's time zone. "
-        "Empty: QUOTA_TOURNAMENTS_PER_MONTH.",
+    tournaments_per_month = _quota(
+        "Tournaments made in a calendar month of the club's time zone. "
+        "Empty: QUOTA_TOURNAMENTS_PER_MONTH."
     )
-    teams_per_tournament = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[MaxValueValidator(QUOTA_MOST)],
-        help_text="Teams registered in one tournament. Empty: QUOTA_TEAMS_PER_TOURNAMENT.",
+    teams_per_tournament = _quota(
+        "Teams registered in one tournament. Empty: QUOTA_TEAMS_PER_TOURNAMENT."
     )
-    members = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[MaxValueValidator(QUOTA_MOST)],
-        help_text="Members on the roster. Empty: QUOTA_MEMBERS.",
+    members = _quota("Members on the roster. Empty: QUOTA_MEMBERS.")
+    webhooks = _quota("Webhook subscriptions of all its tournaments. Empty: QUOTA_WEBHOOKS.")
+    tokens = _quota(
+        "Unexpired API tokens for the club or its tournaments (teams' tokens not "
+        "counted). Empty: QUOTA_TOKENS."
     )
-    webhooks = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[MaxValueValidator(QUOTA_MOST)],
-        help_text="Webhook subscriptions of all its tournaments. Empty: QUOTA_WEBHOOKS.",
-    )
-    tokens = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[MaxValueValidator(QUOTA_MOST)],
-        help_text="Unexpired API tokens for the club or its tournaments (teams' tokens not "
-        "counted). Empty: QUOTA_TOKENS.",
-    )
-    api_rate = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[MaxValueValidator(QUOTA_MOST)],
-        help_text="API requests a minute of all its tokens together. Empty: QUOTA_API_RATE.",
-    )
-    push_streams = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[MaxValueValidator(QUOTA_MOST)],
-        help_text="Live streams of its tournaments open at once, in each push process. "
-        "Empty: QUOTA_PUSH_STREAMS.",
+    api_rate = _quota("API requests a minute of all its tokens together. Empty: QUOTA_API_RATE.")
+    push_streams = _quota(
+        "Live streams of its tournaments open at once, in each push process. "
+        "Empty: QUOTA_PUSH_STREAMS."
     )
 
     class Meta:

@@ -146,42 +146,20 @@ def may_know_of(user: Any, club: Club) -> bool:
     return is_club_director(user, club) or Player.objects.filter(club=club, user=user).exists()
 
 
+def _per_club(model: Any, to_club: str, aggregate: Any) -> Subquery:
+    """A subquery of ``aggregate`` over the rows of ``model`` of the outer query's club."""
+    rows = model.objects.filter(**{to_club: OuterRef("pk")}).order_by().values(to_club)
+    return Subquery(rows.annotate(value=aggregate).values("value"))
+
+
 def clubs_for_operator() -> QuerySet[Club]:
     """Return every club with its size (members, tournaments, matches) and its activity (when
     anything was last recorded in one of its matches), newest first: the operator's page."""
-    last_recorded = (
-        MatchEvent.objects.filter(match__tournament__club=OuterRef("pk"))
-        .order_by()
-        .values("match__tournament__club")
-        .annotate(last=Max("recorded_at"))
-        .values("last")
-    )
-    matches = (
-        Match.objects.filter(tournament__club=OuterRef("pk"))
-        .order_by()
-        .values("tournament__club")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    members = (
-        Player.objects.filter(club=OuterRef("pk"))
-        .order_by()
-        .values("club")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    tournaments = (
-        Tournament.objects.filter(club=OuterRef("pk"))
-        .order_by()
-        .values("club")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     return Club.objects.annotate(
-        members_count=Subquery(members),
-        tournaments_count=Subquery(tournaments),
-        matches_count=Subquery(matches),
-        last_recorded_at=Subquery(last_recorded),
+        members_count=_per_club(Player, "club", Count("pk")),
+        tournaments_count=_per_club(Tournament, "club", Count("pk")),
+        matches_count=_per_club(Match, "tournament__club", Count("pk")),
+        last_recorded_at=_per_club(MatchEvent, "match__tournament__club", Max("recorded_at")),
     ).order_by("-created_at", "-id")
 
 
