@@ -150,10 +150,15 @@ def _new_mark() -> str:
     return secrets.token_hex(8)
 
 
+def forget_verified() -> None:
+    """Trust no token this process remembers (the other processes' memories untouched)."""
+    _verified.clear()
+
+
 def forget_tokens() -> None:
     """Trust no remembered token: here at once, in every process once the change commits
     (the mark renewed). Connected to every change of a token or a user (api.apps)."""
-    _verified.clear()
+    forget_verified()
     renew = getattr(cache, "renew_mark", None)
     if renew is not None:
         transaction.on_commit(lambda: _renew(renew), robust=True)

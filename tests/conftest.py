@@ -158,9 +158,9 @@ def _no_remembered_tokens() -> None:
     (``api.auth``): a module's shared data (tests/shared.py) gives every test the same token
     keys, and one verified in an earlier test, then made expired by a queryset's update
     (around the signals that forget it), was still trusted in the next."""
-    from api.auth import forget_tokens
+    from api.auth import forget_verified
 
-    forget_tokens()
+    forget_verified()
 
 
 @pytest.fixture(autouse=True)

@@ -21,9 +21,17 @@ from api.models import ApiToken
 from tests.scoring.helpers import committed
 from tests.test_cache import cache_at
 
-from .conftest import League
+from .conftest import League, _build_league
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
+
+
+@pytest.fixture
+def league(db: None) -> League:
+    """The league built afresh for each test, not once a module (tests/shared.py): these
+    tests count the token table's queries on the connection, and with one build shared by
+    the module, CI on PostgreSQL captured queries that named no SQL (order-dependent)."""
+    return _build_league()
 
 
 @pytest.fixture
