@@ -24,32 +24,19 @@ import sys
 import time
 from typing import Any
 
-from bench.web import county_swiss, judge, measure, page_bench, page_results, save, show
+from bench.web import first_round, judge, measure, page_bench, page_results, save, show
 
 TEAMS = 256
 
 
 def tournament(rng: random.Random) -> tuple[Any, Any]:
     """Return the tournament and its director, its round of 128 tables in every state."""
-    from django.contrib.auth import get_user_model
 
-    from competition import services
     from tournaments import matchlog
     from tournaments.models import Match
     from tournaments.services import match_append_event
 
-    users = get_user_model().objects
-    director = users.create_user("director", password="director")
-    keeper = users.create_user("scorekeeper", password="scorekeeper")
-    t, stage = county_swiss(
-        director,
-        keeper,
-        TEAMS,
-        match_format={"bazzis": 1, "deal_cap": 1},
-        confirmation="other_team",
-    )
-    round_ = services.round_pair(actor=director, stage=stage)
-    services.round_publish(actor=director, round=round_)
+    t, _stage, round_, director, keeper = first_round(TEAMS)
     matches = list(Match.objects.filter(fixture__round=round_).order_by("pk"))
     assert len(matches) == TEAMS // 2
 

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from bench.scratch import sqlite_django
-from bench.web import county_swiss, save
+from bench.web import first_round, save
 
 TEAMS = 256
 GOAL_MS = 1000.0
@@ -60,27 +60,14 @@ LOAD_BEFORE = os.getloadavg()
 
 def run(args: argparse.Namespace) -> tuple[list[float], int]:
     """Return each measured run's time (ms) and the lines the last one wrote."""
-    from django.contrib.auth import get_user_model
 
-    from competition import services
     from competition.models import StandingRow, StandingsCheckpoint
     from competition.standings import update_stage_standings
     from tournaments import matchlog
     from tournaments.models import Match
     from tournaments.services import match_append_event
 
-    users = get_user_model().objects
-    director = users.create_user("director", password="director")
-    keeper = users.create_user("scorekeeper", password="scorekeeper")
-    _t, stage = county_swiss(
-        director,
-        keeper,
-        TEAMS,
-        match_format={"bazzis": 1, "deal_cap": 1},
-        confirmation="other_team",
-    )
-    round_ = services.round_pair(actor=director, stage=stage)
-    services.round_publish(actor=director, round=round_)
+    _t, stage, round_, director, keeper = first_round(TEAMS)
     matches = Match.objects.filter(fixture__round=round_).order_by("pk")[: args.repeat]
     rng = random.Random(args.seed)
     times, lines = [], 0

@@ -114,6 +114,29 @@ def county_open(organizer: Any, teams: int) -> Any:
     return t
 
 
+def first_round(teams: int) -> tuple[Any, Any, Any, Any, Any]:
+    """Return a Swiss of ``teams`` whose first round is paired and published (one-deal
+    matches, won by a bazzi, each entry confirmed by the other team): its tournament, stage
+    and round, its director and its score-keeper."""
+    from django.contrib.auth import get_user_model
+
+    from competition import services
+
+    users = get_user_model().objects
+    director = users.create_user("director", password="director")
+    keeper = users.create_user("scorekeeper", password="scorekeeper")
+    t, stage = county_swiss(
+        director,
+        keeper,
+        teams,
+        match_format={"bazzis": 1, "deal_cap": 1},
+        confirmation="other_team",
+    )
+    round_ = services.round_pair(actor=director, stage=stage)
+    services.round_publish(actor=director, round=round_)
+    return t, stage, round_, director, keeper
+
+
 def county_swiss(organizer: Any, keeper: Any, teams: int, **options: Any) -> tuple[Any, Any]:
     """Return the county open of ``teams`` teams and its Swiss stage (5 rounds, score mode,
     ``keeper`` keeping the score; ``options``: the stage's others), started."""
