@@ -24,9 +24,9 @@ from django.db import connection
 from django.test.testcases import LiveServerThread
 
 __all__ = [  # Playwright's names too: the test modules take them from here, after the check
-    "ARTIFACTS", "AXE", "PHONE", "SHOTS", "WIDE", "Browser", "Deal", "Evening", "Locator",
-    "Page", "closing", "database", "expect", "launched", "mark_loaded", "never_reloaded",
-    "page_width", "serious_violations", "signed_in",
+    "ARTIFACTS", "AXE", "MATCH_OVER", "PHONE", "SHOTS", "WIDE", "Browser", "Deal", "Evening",
+    "Locator", "Page", "checked", "closing", "database", "expect", "launched", "mark_loaded",
+    "never_reloaded", "page_width", "serious_violations", "signed_in",
 ]  # fmt: skip
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,6 +34,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = REPO / "test-artifacts"
 SHOTS = ARTIFACTS / "screenshots"
+#: the words a page shows once its match has ended (anchored: the live announcer, heard and
+#: not seen, says them too, after the deal that ended it)
+MATCH_OVER = re.compile(r"^The match is over")
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 900}
 
@@ -173,9 +176,19 @@ def never_reloaded(page: Page) -> bool:
 
 
 def page_width(page: Page) -> int:
-    """Return how wide the page is laid out (wider than the screen: it scrolls sideways)."""
+    """Return how wide the page is laid out (wider than the screen: it scrolls sideways).
+    Waits for a page a click has started to load: between two documents there is none."""
+    page.wait_for_load_state("load")
     width: int = page.evaluate("document.documentElement.scrollWidth")
     return width
+
+
+def checked(page: Page, name: str) -> None:
+    """The page as a phone or a laptop shows it: no sideways scroll, no serious accessibility
+    violation; its screenshot is kept as ``name``.png among the artifacts."""
+    assert page_width(page) <= page.viewport_size["width"], f"{page.url} scrolls sideways"
+    assert not serious_violations(page), serious_violations(page)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 #: a deal as the score-keeper enters it: the first team's card points (the second's fill
@@ -297,7 +310,7 @@ class Evening:
         """Enter the plan's deals on the phone page; return who won more bazzis ('' when
         level: a draw, or the running difference decided)."""
         page = self.page
-        over = page.get_by_text("The match is over")
+        over = page.get_by_text(MATCH_OVER)
         for number, (points, sweeps_a, sweeps_b) in enumerate(plan, start=1):
             assert not over.is_visible(), f"{a} v {b} ended before deal {number}"
             self.fill(page.get_by_label(f"Card points of {a}"), str(points))

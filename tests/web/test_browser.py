@@ -23,6 +23,7 @@ from tournaments.models import Match
 
 # Playwright's names from .browser, which first skips this module without the browser tools
 from .browser import (
+    MATCH_OVER,
     PHONE,
     SHOTS,
     WIDE,
@@ -76,12 +77,12 @@ def test_a_deal_entered_on_a_phone_and_confirmed_on_another_shows_on_the_wall(
     other.goto(f"{base}/keep/{match.pk}/")
     expect(other.get_by_text("64 + sweeps 50")).to_be_visible()
     other.get_by_role("button", name="Confirm deal 1").click()
-    expect(other.get_by_text("The match is over")).to_be_visible()
+    expect(other.get_by_text(MATCH_OVER)).to_be_visible()
 
     # the wall was never reloaded: its live part polled, got a new ETag, and redrew itself
     expect(standing(wall, match.team0.name)).to_have_text("2", timeout=15_000)
     assert never_reloaded(wall)
-    expect(keeper.locator("#live").get_by_text("The match is over")).to_be_visible(timeout=15_000)
+    expect(keeper.locator("#live").get_by_text(MATCH_OVER)).to_be_visible(timeout=15_000)
 
 
 def test_a_phone_that_loses_its_connection_keeps_the_entry_and_sends_it_later(

@@ -45,6 +45,7 @@ import pytest
 # Playwright's names from .browser, which first skips this module without the browser tools
 from .browser import (
     ARTIFACTS,
+    MATCH_OVER,
     PHONE,
     SHOTS,
     WIDE,
@@ -384,7 +385,7 @@ class Phone(Person):
             expect(self.page.get_by_text(words)).to_have_count(0)
 
     def over(self) -> None:
-        expect(self.page.locator("#live").get_by_text("The match is over")).to_be_visible()
+        expect(self.page.locator("#live").get_by_text(MATCH_OVER)).to_be_visible()
 
     def look(self, name: str) -> None:
         """An axe-core scan and a screenshot of one phone's page."""

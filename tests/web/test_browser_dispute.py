@@ -12,7 +12,7 @@ from scoring.models import DealResult
 from tournaments.models import Match
 
 # Playwright's names from .browser, which first skips this module without the browser tools
-from .browser import PHONE, Browser, database, expect, signed_in
+from .browser import MATCH_OVER, PHONE, Browser, database, expect, signed_in
 from .conftest import Club
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,8 +47,8 @@ def test_the_entering_team_accepts_the_other_teams_numbers_on_its_phone(
         ours.get_by_text(f"Their numbers, from {match.team1.name}: {match.team0.name} 60")
     ).to_be_visible()
     accept.click()
-    expect(ours.get_by_text("The match is over")).to_be_visible()
+    expect(ours.get_by_text(MATCH_OVER)).to_be_visible()
     with database():
         counted = DealResult.objects.filter(match=Match.objects.get(pk=match.pk))
         assert [(d.points0, d.points1) for d in counted] == [(60, 40)]
-    expect(theirs.locator("#live").get_by_text("The match is over")).to_be_visible(timeout=15_000)
+    expect(theirs.locator("#live").get_by_text(MATCH_OVER)).to_be_visible(timeout=15_000)

@@ -13,17 +13,17 @@ import pytest
 from tournaments.models import MatchEvent
 
 from .browser import (
+    MATCH_OVER,
     PHONE,
     SHOTS,
     WIDE,
     Browser,
     Page,
+    checked,
     database,
     expect,
     mark_loaded,
     never_reloaded,
-    page_width,
-    serious_violations,
     signed_in,
 )
 from .conftest import Club
@@ -38,12 +38,6 @@ def card_link(director: Page, base: str, slug: str, team_id: int) -> str:
     return url
 
 
-def checked(page: Page, name: str) -> None:
-    assert page_width(page) <= page.viewport_size["width"], f"{page.url} scrolls sideways"
-    assert not serious_violations(page), serious_violations(page)
-    page.screenshot(path=str(SHOTS / f"links-{name}.png"), full_page=True)
-
-
 def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
     browser: Browser, live_server: Any, live_club: Club, contexts: list[Any]
 ) -> None:
@@ -55,7 +49,7 @@ def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
         teams = live_club.tournament.teams.count()
     expect(director.locator(".team-card")).to_have_count(teams)
     expect(director.locator(".team-card svg.qr").first).to_be_visible()
-    checked(director, "cards-1280")
+    checked(director, "links-cards-1280")
     director.emulate_media(media="print")  # as printed: two cards across an A4 page
     director.set_viewport_size({"width": 794, "height": 1123})
     boxes = [card.bounding_box() for card in director.locator(".team-card").all()[:2]]
@@ -92,7 +86,7 @@ def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
     tigers.get_by_label(f"Card points of {match.team0.name}").fill("64")
     tigers.get_by_role("button", name="Send deal 1").click()
     expect(tigers.get_by_text("Waiting for the other team to confirm")).to_be_visible()
-    checked(tigers, "keep-390")
+    checked(tigers, "links-keep-390")
     # the director's board, never reloaded, shows the entry made through the link
     expect(table).to_have_attribute("data-state", "awaiting", timeout=15_000)
     expect(table).to_contain_text(f"{match.team0.name} 64")
@@ -101,7 +95,7 @@ def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
     lotus.goto(theirs)
     lotus.goto(f"{base}/keep/{match.pk}/")
     lotus.get_by_role("button", name="Confirm deal 1").click()
-    expect(lotus.get_by_text("The match is over")).to_be_visible()
+    expect(lotus.get_by_text(MATCH_OVER)).to_be_visible()
 
     expect(points).to_have_text("2", timeout=15_000)  # the public page, never reloaded
     expect(score).to_contain_text("final", timeout=15_000)  # and the wall screen
@@ -123,7 +117,7 @@ def test_two_phones_with_no_account_enter_and_confirm_through_their_teams_links(
     refused = tigers.goto(f"{base}/keep/{match.pk}/")
     assert refused is not None and refused.status == 403
     expect(tigers.get_by_role("heading", name="This link no longer works")).to_be_visible()
-    checked(tigers, "stopped-390")
+    checked(tigers, "links-stopped-390")
     old = tigers.goto(ours)
     assert old is not None and old.status == 403
 
@@ -147,7 +141,7 @@ def test_a_member_makes_their_account_from_the_invitation_in_a_browser(
 
     zoya = signed_in(contexts, browser, base, None, PHONE)
     zoya.goto(url)
-    checked(zoya, "invite-390")
+    checked(zoya, "links-invite-390")
     zoya.get_by_label("User name").fill("zoya")
     zoya.get_by_label("Password", exact=True).fill("a long and quiet river")
     zoya.get_by_label("The password again").fill("a long and quiet river")

@@ -21,7 +21,7 @@ from tournaments import clubs, links
 from tournaments.models import Club as TableClub
 from tournaments.models import Match, MatchEvent, Tournament
 
-from .browser import PHONE, Browser, Page, database, expect, signed_in
+from .browser import MATCH_OVER, PHONE, Browser, Page, database, expect, signed_in
 from .conftest import Club, friendly
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -195,7 +195,7 @@ def test_deals_entered_and_confirmed_offline_reach_the_log_once_each_in_order(
     theirs.context.set_offline(False)
     expect(theirs.get_by_text("at the same moment as you")).to_be_visible()
     theirs.get_by_role("button", name="Confirm deal 3").click()
-    expect(theirs.get_by_text("The match is over")).to_be_visible()
+    expect(theirs.get_by_text(MATCH_OVER)).to_be_visible()
 
     assert log(match) == [
         ("deal_entered", 1, [52, 48]),

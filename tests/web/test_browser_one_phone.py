@@ -14,27 +14,21 @@ from tournaments import phones
 from tournaments.models import MatchEvent, TeamLink
 
 from .browser import (
+    MATCH_OVER,
     PHONE,
     SHOTS,
     WIDE,
     Browser,
     Page,
+    checked,
     database,
     expect,
     mark_loaded,
-    page_width,
-    serious_violations,
     signed_in,
 )
 from .conftest import Club, make_club
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def checked(page: Page, name: str) -> None:
-    assert page_width(page) <= page.viewport_size["width"], f"{page.url} scrolls sideways"
-    assert not serious_violations(page), serious_violations(page)
-    page.screenshot(path=str(SHOTS / f"one-phone-{name}.png"), full_page=True)
 
 
 def card(director: Page, base: str, slug: str, team_id: int) -> tuple[str, str]:
@@ -63,7 +57,7 @@ def test_one_phone_takes_the_other_teams_code_and_locks_out_a_guesser(
     director = signed_in(contexts, browser, base, "director", WIDE)
     ours, own_code = card(director, base, slug, match.team0_id)
     _theirs, their_code = card(director, base, slug, match.team1_id)
-    checked(director, "card-1280")
+    checked(director, "one-phone-card-1280")
     wrongs = [c for c in ("111 111", "222 222", "333 333", "444 444", "555 555", "666 666")]
     wrongs = [c for c in wrongs if c not in (own_code, their_code)][: phones.CODE_TRIES]
     assert len(wrongs) == phones.CODE_TRIES
@@ -79,21 +73,21 @@ def test_one_phone_takes_the_other_teams_code_and_locks_out_a_guesser(
     expect(table.get_by_label("Their code", exact=False)).to_be_hidden()
     table.get_by_text("The other team is at this phone?").click()
     expect(table.get_by_label("Their code", exact=False)).to_be_visible()
-    checked(table, "entered-390")
+    checked(table, "one-phone-entered-390")
 
     type_code(table, wrongs[0])
     expect(table.get_by_text("That is not the other team's code", exact=False)).to_be_visible()
     expect(table.get_by_text("4 more tries", exact=False)).to_be_visible()
     # a table that typed a code plays on one phone: the box stands open from now on
     expect(table.get_by_label("Their code", exact=False)).to_be_visible()
-    checked(table, "wrong-390")
+    checked(table, "one-phone-wrong-390")
     type_code(table, own_code)
     expect(table.get_by_text("That is your own team's code", exact=False)).to_be_visible()
     for wrong in wrongs[1:]:
         type_code(table, wrong)
     expect(table.get_by_text("too many wrong codes", exact=False).first).to_be_visible()
     expect(table.get_by_label("Their code", exact=False)).to_have_count(0)
-    checked(table, "locked-390")
+    checked(table, "one-phone-locked-390")
     with database():
         assert not MatchEvent.objects.filter(match=match, kind="deal_confirmed").exists()
 
@@ -104,15 +98,15 @@ def test_one_phone_takes_the_other_teams_code_and_locks_out_a_guesser(
     expect(row).to_contain_text("Needs you")
     expect(row).to_contain_text(f"One phone: the table plays on {match.team0.name}'s phone")
     expect(row).to_contain_text("Phones last heard:")
-    checked(director, "board-1280")
+    checked(director, "one-phone-board-1280")
     row.get_by_role("button", name="Let it try codes again", exact=False).click()
     expect(director.get_by_text("may type codes again", exact=False)).to_be_visible()
     expect(director.locator(f"#match-{match.pk}")).not_to_contain_text("Locked out of codes")
 
     table.goto(f"{base}/keep/{match.pk}/")
     type_code(table, their_code)
-    expect(table.get_by_text("The match is over")).to_be_visible()
-    checked(table, "confirmed-390")
+    expect(table.get_by_text(MATCH_OVER)).to_be_visible()
+    checked(table, "one-phone-confirmed-390")
     with database():
         confirmed = MatchEvent.objects.get(match=match, kind="deal_confirmed")
         phone_link = TeamLink.objects.get(team_id=match.team0_id, revoked_at__isnull=True)
@@ -145,7 +139,7 @@ def test_one_phone_where_both_sides_enter_takes_the_other_teams_numbers_with_its
     table.get_by_role("button", name="Send deal 1").click()
     expect(table.get_by_text("Waiting for the other side's entry")).to_be_visible()
     table.get_by_text("The other team is at this phone?").click()
-    checked(table, "both-enter-box-390")
+    checked(table, "one-phone-both-enter-box-390")
     box = table.locator("[data-code-form] form")
     box.get_by_label(f"Card points of {match.team1.name}", exact=False).fill("36")
     box.get_by_label("Their code", exact=False).fill(their_code)
@@ -154,7 +148,7 @@ def test_one_phone_where_both_sides_enter_takes_the_other_teams_numbers_with_its
     expect(
         table.get_by_text(f"Deal 1 entered by {match.team1.name} with their code.")
     ).to_be_visible()
-    checked(table, "both-enter-counted-390")
+    checked(table, "one-phone-both-enter-counted-390")
     with database():
         ended = MatchEvent.objects.get(match=match, kind="deal_ended")
         lotus = TeamLink.objects.get(team=match.team1, revoked_at__isnull=True)

@@ -23,14 +23,14 @@ from tournaments.services import match_create
 from web import moves
 
 from .browser import (
+    MATCH_OVER,
     PHONE,
     SHOTS,
     Browser,
     Page,
+    checked,
     database,
     expect,
-    page_width,
-    serious_violations,
     signed_in,
 )
 from .conftest import Club
@@ -50,12 +50,6 @@ def table_match(club: Club) -> Match:
         )  # fmt: skip
         match.scorekeepers.add(club.users["scorekeeper"])
     return match
-
-
-def checked(page: Page, name: str) -> None:
-    assert page_width(page) <= page.viewport_size["width"], f"{page.url} scrolls sideways"
-    assert not serious_violations(page), serious_violations(page)
-    page.screenshot(path=str(SHOTS / f"recorder-{name}.png"), full_page=True)
 
 
 def words(code: str) -> str:
@@ -104,9 +98,9 @@ def test_a_digital_deal_recorded_card_by_card_ends_with_the_digital_score(
 
     phone = signed_in(contexts, browser, base, "scorekeeper", PHONE)
     phone.goto(f"{base}/record/{match.pk}/")
-    checked(phone, "start-390")
+    checked(phone, "recorder-start-390")
     start_and_bid(phone, base, match, played[0])
-    checked(phone, "play-390")
+    checked(phone, "recorder-play-390")
     # the floor is above the 52 cards to choose from (on the screen while choosing), and the
     # suits differ by colour as well as by glyph
     floor = phone.locator("#floor").bounding_box()
@@ -122,7 +116,7 @@ def test_a_digital_deal_recorded_card_by_card_ends_with_the_digital_score(
     # the first play through the script, with the connection lost as it is sent
     first = played[1]
     phone.get_by_role("link", name=words(first["card"])).first.click()
-    checked(phone, "card-390")
+    checked(phone, "recorder-card-390")
     phone.context.set_offline(True)
     phone.locator(f"button[name=move][value='{moves.key(first)}']").click()
     expect(phone.get_by_text("No connection. Your entry is kept on this phone")).to_be_visible()
@@ -154,10 +148,10 @@ def test_a_digital_deal_recorded_card_by_card_ends_with_the_digital_score(
         ended = MatchEvent.objects.get(match=match, kind="deal_ended").payload
     assert {k: ended[k] for k in ("points", "sweeps", "total")} == sc.score(digital)
     assert ended["breaches"] == []
-    expect(forms.get_by_text("The match is over")).to_be_visible()
+    expect(forms.get_by_text(MATCH_OVER)).to_be_visible()
     phone.goto(f"{base}/record/{match.pk}/")  # axe runs where scripts run
     expect(phone.locator("[data-deal-score]")).to_have_text(score.inner_text())
-    checked(phone, "deal-score-390")
+    checked(phone, "recorder-deal-score-390")
 
 
 def test_a_breach_is_shown_with_its_rule_an_illegal_play_refused_and_a_play_undone(
@@ -175,7 +169,7 @@ def test_a_breach_is_shown_with_its_rule_an_illegal_play_refused_and_a_play_undo
     expect(refusal).to_contain_text(
         "The opening play must use the bid value 9: you cannot throw a 2 (B4)."
     )
-    checked(phone, "refused-390")
+    checked(phone, "recorder-refused-390")
     assert recorded(match, "move_played") == 1
     # North builds a house of 9 (H5: keeping a 9); the play undone, then made again
     build = {"seat": 0, "action": "build", "card": "4H", "value": 9,
@@ -195,4 +189,4 @@ def test_a_breach_is_shown_with_its_rule_an_illegal_play_refused_and_a_play_undo
     expect(alert).to_contain_text("Rule H5")
     expect(alert).to_contain_text("Promised at play 0")
     expect(alert).to_contain_text("Shown broken by play 2")
-    checked(phone, "breach-390")
+    checked(phone, "recorder-breach-390")

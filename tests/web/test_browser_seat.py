@@ -26,9 +26,10 @@ from .browser import (
     Browser,
     Page,
     database,
-    page_width,
-    serious_violations,
     signed_in,
+)
+from .browser import (
+    checked as laid_out,
 )
 from .checks import check_html
 from .conftest import Club, make_club
@@ -137,10 +138,8 @@ def wait_for_turn(page: Page, head: int) -> None:
 
 
 def checked(page: Page, name: str) -> None:
-    assert page_width(page) <= page.viewport_size["width"], f"{page.url} scrolls sideways"
-    assert not serious_violations(page), serious_violations(page)
+    laid_out(page, f"seat-{name}")
     check_html(page.content())
-    page.screenshot(path=str(SHOTS / f"seat-{name}.png"), full_page=True)
 
 
 def test_four_phones_play_a_whole_deal_through_their_seat_pages(

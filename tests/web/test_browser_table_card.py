@@ -16,22 +16,14 @@ from .browser import (
     SHOTS,
     WIDE,
     Browser,
-    Page,
+    checked,
     database,
     expect,
-    page_width,
-    serious_violations,
     signed_in,
 )
 from .conftest import Club
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def checked(page: Page, name: str) -> None:
-    assert page_width(page) <= page.viewport_size["width"], f"{page.url} scrolls sideways"
-    assert not serious_violations(page), serious_violations(page)
-    page.screenshot(path=str(SHOTS / f"table-card-{name}.png"), full_page=True)
 
 
 def test_a_table_cards_phone_enters_with_one_teams_code_and_confirms_with_the_other(
@@ -48,7 +40,7 @@ def test_a_table_cards_phone_enters_with_one_teams_code_and_confirms_with_the_ot
     director.goto(f"{base}/desk/{slug}/rounds/{live_club.round.pk}/cards/")
     cards = director.locator("[data-table-card]")
     expect(cards).to_have_count(len(live_club.matches))
-    checked(director, "cards-1280")
+    checked(director, "table-card-cards-1280")
     url = next(
         text
         for text in (cards.nth(i).locator(".card-url").inner_text().strip() for i in range(2))
@@ -60,32 +52,32 @@ def test_a_table_cards_phone_enters_with_one_teams_code_and_confirms_with_the_ot
     table.wait_for_url(f"**/table/{match.pk}/")
     assert "/tc/" not in table.url  # the key left the address
     expect(table.get_by_text("the table's one phone, for both teams")).to_be_visible()
-    checked(table, "open-390")
+    checked(table, "table-card-open-390")
     table.get_by_label(f"Card points of {match.team0.name}").fill("64")
     table.get_by_label("Your team's code", exact=False).fill(tigers)
     table.get_by_role("button", name="Enter deal 1 with your team's code").click()
     table.wait_for_load_state("load")
     expect(table.get_by_text(f"Deal 1 entered by {match.team0.name}:", exact=False)).to_be_visible()
-    checked(table, "entered-390")
+    checked(table, "table-card-entered-390")
     table.get_by_label("The other team's code", exact=False).fill(tigers)  # their own: refused
     table.get_by_role("button", name="Confirm deal 1 with the other team's code").click()
     table.wait_for_load_state("load")
     expect(
         table.get_by_text("That is the code of the team that entered", exact=False)
     ).to_be_visible()
-    checked(table, "own-code-390")
+    checked(table, "table-card-own-code-390")
     table.get_by_label("The other team's code", exact=False).fill(lotus)
     table.get_by_role("button", name="Confirm deal 1 with the other team's code").click()
     table.wait_for_load_state("load")
     expect(
         table.get_by_text(f"Deal 1 confirmed by {match.team1.name} with their code.")
     ).to_be_visible()
-    checked(table, "confirmed-390")
+    checked(table, "table-card-confirmed-390")
     expect(table.get_by_text("This match is over: nothing more is entered")).to_be_visible()
     late = signed_in(contexts, browser, base, None, PHONE)  # the card of a match played out
     late.goto(url)
     expect(late.get_by_text("This table card's match is over", exact=False)).to_be_visible()
-    checked(late, "over-390")
+    checked(late, "table-card-over-390")
     with database():
         entered = MatchEvent.objects.get(match=match, kind="deal_entered")
         confirmed = MatchEvent.objects.get(match=match, kind="deal_confirmed")
