@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import heapq
+import itertools
 import logging
 import math
 import os
@@ -51,11 +53,15 @@ log = logging.getLogger(__name__)
 BREAKS, BREAKS_SECONDS, RENDER_PAUSE_SECONDS = 3, 60.0, 300.0
 
 #: how often a hub looks again at every feed it holds, whatever it heard (a lost message,
-#: a change made around the publishers: a row changed in a database shell)
-RECHECK_SECONDS = 15.0
+#: a change made around the publishers: a row changed in a database shell); spread over
+#: RECHECK_STEPS steps, each feed in one (a push process holds hundreds of match sheets: all
+#: looked at in one moment, their reads queued before a change's)
+RECHECK_SECONDS, RECHECK_STEPS = 15.0, 15
 #: a push process out of touch with Redis tries again after this long, then twice as long each
 #: time, up to the most (seconds)
 SUBSCRIBE_FIRST_SECONDS, SUBSCRIBE_MOST_SECONDS = 0.2, 1.0
+#: the least time from the start of a feed's load to the start of its next one (seconds)
+SPACING_SECONDS = 0.3
 #: the resolution of the hub's timers (a stream's heartbeat, an API stream's recheck, a
 #: stuck write's limit): one wake-up a tick for the whole process, instead of an event-loop
 #: timer set and cancelled for every message to every connection
@@ -112,6 +118,44 @@ class Timers:
             self.fire()
 
 
+class Gate:
+    """At most ``slots`` jobs at once (a pool's threads or processes); the others wait, the
+    job of the feed with the most viewers first, then in the order they came. A room's page
+    (thousands of viewers) is never queued behind the match sheets that changed with it."""
+
+    def __init__(self, slots: int) -> None:
+        self.free = slots
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    async def run(self, weight: int, job: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``job()`` once a slot is free (the heaviest waiting first) and return what it
+        returns."""
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            heapq.heappush(self.waiting, (-weight, next(self._order), turn))
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():  # handed the slot, then cancelled
+                    self._release()
+                raise
+        try:
+            return await job()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        while self.waiting:
+            _, _, turn = heapq.heappop(self.waiting)
+            if not turn.done():  # (a waiter cancelled meanwhile is passed over)
+                turn.set_result(None)
+                return
+        self.free += 1
+
+
 class Subscription:
     """What one connection is waiting for: the latest item a feed offered it, or the word
     that it was dropped. Holds at most one item (the newest replaces an unsent one)."""
@@ -157,6 +201,8 @@ class Subscription:
 
 #: whether the running task is a feed's load (its reads go to the feeds' threads)
 _loading: contextvars.ContextVar[bool] = contextvars.ContextVar("live_loading", default=False)
+#: the viewers of the feed the running task loads for (its place in the gates' queues)
+_weight: contextvars.ContextVar[int] = contextvars.ContextVar("live_weight", default=0)
 
 #: a feed's loader: reads (in a worker thread) and returns (version, item), or None when the
 #: thing is gone
@@ -173,6 +219,7 @@ class Feed:
         self.version: str | None = None
         self.item: Any = None
         self.loaded = asyncio.Event()
+        self.phase = random.randrange(RECHECK_STEPS)  # the recheck's step it is looked at in
         self._running = False
         self._again = False
 
@@ -190,6 +237,8 @@ class Feed:
         try:
             while True:
                 self._again = False
+                started = self.hub.loop.time()
+                _weight.set(len(self.subscribers) + 1)  # (a new feed's first viewer waits)
                 try:
                     got = await self.load()
                 except Exception:
@@ -205,8 +254,33 @@ class Feed:
                 self.loaded.set()
                 if not self._again:
                     return
+                # changed again meanwhile: loaded again, once, at most every SPACING_SECONDS
+                # (a room's page changing at every deal of 256 tables is not rendered and sent
+                # to its thousands of viewers back to back, with the other feeds waiting)
+                await asyncio.sleep(max(0.0, started + SPACING_SECONDS - self.hub.loop.time()))
         finally:
             self._running = False
+
+
+class Relay:
+    """A feed's subscriber that passes each change of it on as a topic of its own (the feed's
+    key, :meth:`Hub.relay`): the feeds following that topic are poked. A tournament's
+    visibility is read once per change of the tournament for all its match sheets, instead of
+    once by each sheet."""
+
+    def __init__(self, hub: Hub, topic: str) -> None:
+        self.hub, self.topic = hub, topic
+        self.feed: Feed | None = None
+        self._first = True
+
+    def offer(self, item: Any) -> None:
+        if self._first:  # the item it was attached with: nothing changed yet
+            self._first = False
+            return
+        self.hub._poke(self.topic)
+
+    def close(self, reason: str) -> None:
+        self.hub._poke(self.topic)
 
 
 class Hub:
@@ -225,12 +299,16 @@ class Hub:
         self.feed_pool = (
             ThreadPoolExecutor(feeding, thread_name_prefix="live-feed") if feeding else self.pool
         )
+        # the feeds' reads and renders queue here, the most watched first
+        self.feed_gate = Gate(feeding or threads)
+        self.render_gate = Gate(max(settings.PUSH_RENDER_PROCESSES, 1))
         self.renderer: ProcessPoolExecutor | None = None
         self._warming: list[Future[None]] = []
         self._new_renderer()
         self._breaks: list[float] = []  # when render pools broke, lately
         self.feeds: dict[str, Feed] = {}
         self.by_topic: dict[str, set[Feed]] = {}
+        self.relays: dict[str, Relay] = {}  # by the topic each pokes (its feed's key)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.timers = Timers(self.loop)
         self._undo = listen(self._heard_threadsafe)
@@ -244,8 +322,12 @@ class Hub:
         """Run ``work(*args)`` in one of the hub's database threads (a bounded number of
         connections, kept between calls; a feed's load in one of the feeds'), and return what
         it returns."""
-        pool = self.feed_pool if _loading.get() else self.pool
-        return await self.loop.run_in_executor(pool, functools.partial(_job, work, *args))
+        job = functools.partial(_job, work, *args)
+        if not _loading.get():
+            return await self.loop.run_in_executor(self.pool, job)
+        return await self.feed_gate.run(
+            _weight.get(), lambda: self.loop.run_in_executor(self.feed_pool, job)
+        )
 
     def _new_renderer(self) -> None:
         """New render processes, started at once (an interpreter and Django each take a second
@@ -275,8 +357,11 @@ class Hub:
         renderer = self.renderer
         if renderer is None or not self._renderer_ready():
             return await self.db(work, *args)
+        job = functools.partial(_job, work, *args)
         try:
-            return await self.loop.run_in_executor(renderer, functools.partial(_job, work, *args))
+            return await self.render_gate.run(
+                _weight.get(), lambda: self.loop.run_in_executor(renderer, job)
+            )
         except BrokenProcessPool:  # one died (killed, out of memory): a new pool, this time here
             if self.renderer is renderer:
                 renderer.shutdown(wait=False, cancel_futures=True)
@@ -357,6 +442,16 @@ class Hub:
             subscriber.offer((feed.version, feed.item))
         return feed
 
+    async def relay(self, key: str, topics: Iterable[str], load: Loader) -> str:
+        """Keep the feed ``key`` (made and loaded first if new) while any feed follows it,
+        and return the topic each of its changes pokes (its key)."""
+        if key not in self.relays:
+            relay = self.relays[key] = Relay(self, key)
+            relay.feed = await self.attach(key, topics, load, relay)
+            if self.relays.get(key) is not relay:  # let go while it was made
+                self.unsubscribe(relay.feed, relay)
+        return key
+
     def unsubscribe(self, feed: Feed, sub: Any) -> None:
         feed.subscribers.discard(sub)
         if not feed.subscribers and self.feeds.get(feed.key) is feed:
@@ -367,6 +462,13 @@ class Hub:
                     watchers.discard(feed)
                     if not watchers:
                         del self.by_topic[topic]
+                        self._unrelay(topic)
+
+    def _unrelay(self, topic: str) -> None:
+        """No feed follows ``topic`` any more: its relay's feed is let go."""
+        relay = self.relays.pop(topic, None)
+        if relay is not None and relay.feed is not None:
+            self.unsubscribe(relay.feed, relay)
 
     def _heard_threadsafe(self, message: str) -> None:
         if self.loop.is_closed():
@@ -389,9 +491,12 @@ class Hub:
             feed.poke()
 
     async def _recheck(self) -> None:
-        while True:
-            await asyncio.sleep(RECHECK_SECONDS)
-            self.poke_all()
+        """Look again at every feed each ``RECHECK_SECONDS``: at a step of its own."""
+        for step in itertools.cycle(range(RECHECK_STEPS)):
+            await asyncio.sleep(RECHECK_SECONDS / RECHECK_STEPS)
+            for feed in list(self.feeds.values()):
+                if feed.phase == step:
+                    feed.poke()
 
     async def _subscribe(self, url: str) -> None:
         """Hear the channel; while Redis is out of reach, try again after 0.2 s, then twice as
@@ -432,7 +537,7 @@ def _renderer(vendor: str) -> ProcessPoolExecutor | None:
         settings.PUSH_RENDER_PROCESSES,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_renderer,
-        initargs=(connections["default"].settings_dict["NAME"],),
+        initargs=(connections["default"].settings_dict["NAME"], os.getpid()),
     )
 
 
@@ -440,14 +545,15 @@ def _warm() -> None:
     """A render process's first job: it has started (its initializer ran)."""
 
 
-def _start_renderer(database: str) -> None:
+def _start_renderer(database: str, parent: int) -> None:
     """A render process's start: its parent's settings (DJANGO_SETTINGS_MODULE), on the
-    database its parent uses (the test suite's own, under pytest)."""
+    database its parent uses (the test suite's own, under pytest). ``parent``: the push
+    process's id, as it said it (one that died while this process started, before it could
+    ask, would have been taken for the process that adopted it: it stayed for ever)."""
     import django
 
     django.setup(set_prefix=False)
     connections["default"].settings_dict["NAME"] = database  # before it first connects
-    parent = os.getppid()
 
     def orphaned() -> None:  # a parent killed outright never tells its pool to stop
         while os.getppid() == parent:

@@ -6,6 +6,7 @@ whatever the size of the tournament (tests/web/test_queries.py counts them).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -126,6 +127,14 @@ class StagePage:
     bracket: dict[str, Any] | None
     tables: list[Table] = field(default_factory=list)
     printed: bool = False  # on the print page: a running stage, or every stage once all ended
+
+    @functools.cached_property
+    def standings_key(self) -> str:
+        """What the standings' table shows, as one string (its rows are plain values read
+        from the database: their repr says all of them): the live part keeps the table's
+        HTML under it (web/templatetags/kept.py)."""
+        shown = (self.stage.name, self.groups, self.tiebreak_names, self.as_of_words)
+        return hashlib.sha256(repr(shown).encode()).hexdigest()
 
 
 _last_erasure = Erasure.objects.filter(club=OuterRef("tournament__club")).order_by("-pk")

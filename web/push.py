@@ -103,16 +103,27 @@ def tournament_part(pk: int, language: str | None = None) -> str | None:
     return html
 
 
-def match_part(pk: int, language: str | None = None) -> str | None:
+def match_part(pk: int, language: str | None = None, head: str = "") -> str | None:
     """The match sheet's live part now, in ``language`` (None: the site's) (None: the match
-    is gone); run by the hub's render processes."""
+    is gone); run by the hub's render processes. ``head``: the match's head it is of (its
+    log's and its projection's seqs), under which it is kept for the other push processes."""
     set_urlconf(None)
-    match = pages.match_for_page(Match.objects.all()).filter(pk=pk).first()
-    if match is None:
+    language = language or settings.LANGUAGE_CODE
+
+    def render() -> str:
+        match = pages.match_for_page(Match.objects.all()).filter(pk=pk).first()
+        if match is None:
+            raise Match.DoesNotExist
+        use_club_time(match.tournament)
+        with translation.override(language):
+            return public.match_live_part(match)
+
+    try:
+        if not head:
+            return render()
+        return common.rendered_once(f"web:match:{pk}:{head}:{language}", render)
+    except Match.DoesNotExist:
         return None
-    use_club_time(match.tournament)
-    with translation.override(language or settings.LANGUAGE_CODE):
-        return public.match_live_part(match)
 
 
 def _match_head(pk: int) -> tuple[int, int | None] | None:
@@ -125,9 +136,12 @@ def tournament_render(pk: int, language: str, base: tuple[str, str] | None) -> R
     return rendered(tournament_part(pk, language), base)
 
 
-def match_render(pk: int, language: str, base: tuple[str, str] | None) -> Rendered | None:
-    """The match sheet's live part now in ``language``, as frames patched from ``base``."""
-    return rendered(match_part(pk, language), base)
+def match_render(
+    pk: int, language: str, head: str, base: tuple[str, str] | None
+) -> Rendered | None:
+    """The match sheet's live part at ``head`` in ``language``, as frames patched from
+    ``base``."""
+    return rendered(match_part(pk, language, head), base)
 
 
 def _published_now(pk: int) -> bool | None:
@@ -169,19 +183,44 @@ def _match_view_head(pk: int) -> tuple[int, int | None, bool] | None:
     )
 
 
+def _visibility_loader(pk: int) -> live.Loader:
+    """Whether tournament ``pk`` is published, as a feed's item (gone: None)."""
+
+    async def load() -> tuple[str, Frames] | None:
+        published = await live.hub().db(_published_now, pk)
+        if published is None:
+            return None
+        version = "published" if published else "private"
+        said = event("changed", version, version)
+        return version, Frames(full=said, base=None, patch=None, changed=said)
+
+    return load
+
+
+def visibility_topic(tournament: int) -> str:
+    """The topic a tournament's match sheets follow to learn it was made private (or public
+    again): a feed of its own reads it once per change of the tournament, for all of them."""
+    return f"visible:{tournament}"
+
+
 def _match_loader(pk: int, language: str, tournament: int) -> live.Loader:
     renders = Renders()
     shown: list[Any] = [None, None]  # the head the last render was of, and its frames
 
     async def load() -> tuple[str, Frames] | None:
-        head = await live.hub().db(_match_view_head, pk)
+        hub = live.hub()
+        tournament_topic = [live.key(live.Topic.TOURNAMENT, tournament)]
+        await hub.relay(
+            visibility_topic(tournament), tournament_topic, _visibility_loader(tournament)
+        )
+        head = await hub.db(_match_view_head, pk)
         if head is None:
             return None
         if not head[2]:
             _forget_published(tournament)
         if head == shown[0]:  # nothing new in the log or its projection: no render
             return shown[1]  # type: ignore[no-any-return]
-        got = await renders.next(match_render, pk, language)
+        got = await renders.next(match_render, pk, language, f"{head[0]}-{head[1]}")
         if got is None:
             return None
         if not head[2]:
@@ -434,8 +473,8 @@ def match_stream(request: HttpRequest, pk: int) -> HttpResponse:
         match = common.visible_match(request, pk)
         _keep_published(f"m:{pk}", match.tournament)
         tournament = match.tournament_id
-    # its tournament's changes too: made private, the sheet's viewers are asked again
-    topics = [*_match_topics(pk), live.key(live.Topic.TOURNAMENT, tournament)]
+    # its tournament's visibility too: made private, the sheet's viewers are asked again
+    topics = [*_match_topics(pk), visibility_topic(tournament)]
     check = still_sees(request, tournament)
     loader = _match_loader(pk, language, tournament)
     answer = stream(request, f"m:{pk}:{language}", topics, loader, "part", check)

@@ -159,6 +159,7 @@ def card(code: str) -> str:
     return pgettext("card", "%(rank)s of %(suit)s") % {"rank": rank, "suit": suit_name}
 
 
+@functools.lru_cache(maxsize=4096)  # a name is marked again on every render of a page
 def script_language(text: str) -> tuple[str, str] | None:
     """Return the language and direction a name is marked with, told by its script: the
     script of most of its letters, or None when most are in none of ``SCRIPTS`` (Latin).

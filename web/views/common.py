@@ -7,6 +7,7 @@ tournament's part is the same for every viewer, so it is rendered once a version
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,38 @@ from ..clubtime import use_club_time
 POLL_MS = settings.LIVE_POLL_MS
 #: how long a rendered live part is kept (a version change replaces it at once)
 LIVE_SECONDS = 60
+#: how long a process waits for the part another one is rendering (seconds), and how often
+#: it looks; past the wait it renders the part itself (the other one died, or is stuck)
+SHARED_WAIT_SECONDS, SHARED_LOOK_SECONDS = 2.0, 0.01
+
+
+def rendered_once(key: str, render: Callable[[], str]) -> str:
+    """The part kept at ``key`` in the cache, else rendered by ``render()`` and kept: by one
+    process at a time. The push processes all hear a change at the same moment and each
+    wants the part: one renders it, the others wait for it in the cache (each render of a big
+    tournament's part is a core busy for a tenth of a second)."""
+    html: str | None = cache.get(key)
+    if html is not None:
+        return html
+    rendering = f"{key}:rendering"
+    mine = cache.add(rendering, 1, SHARED_WAIT_SECONDS)
+    if not mine:  # another process renders it (with the cache down, no one says so)
+        deadline = time.monotonic() + SHARED_WAIT_SECONDS
+        while time.monotonic() < deadline and cache.has_key(rendering):
+            time.sleep(SHARED_LOOK_SECONDS)
+            html = cache.get(key)
+            if html is not None:
+                return html
+        html = cache.get(key)  # (kept just as the mark went)
+        if html is not None:
+            return html
+    try:
+        html = render()
+        cache.set(key, html, LIVE_SECONDS)
+    finally:
+        if mine:
+            cache.delete(rendering)
+    return html
 
 
 def refusal(request: HttpRequest, exc: Exception) -> None:
@@ -107,11 +140,12 @@ def live_part(
         if version is None:
             version = pages.tournament_version(t)
         key = f"web:{template}:{t.pk}:{version}:{translation.get_language()}"
-        html = cache.get(key)
-        if html is None:
+
+        def render_part() -> str:
             shown = {"stages": pages.tournament_page(t)} if context is None else context(t)
-            html = render_to_string(template, {"tournament": t, **shown})
-            cache.set(key, html, LIVE_SECONDS)
+            return render_to_string(template, {"tournament": t, **shown})
+
+        html = rendered_once(key, render_part)
     return html, version
 
 
