@@ -61,7 +61,7 @@ RECHECK_SECONDS, RECHECK_STEPS = 15.0, 15
 #: time, up to the most (seconds)
 SUBSCRIBE_FIRST_SECONDS, SUBSCRIBE_MOST_SECONDS = 0.2, 1.0
 #: the least time from the start of a feed's load to the start of its next one (seconds)
-SPACING_SECONDS = 0.3
+SPACING_SECONDS = 0.5
 #: the resolution of the hub's timers (a stream's heartbeat, an API stream's recheck, a
 #: stuck write's limit): one wake-up a tick for the whole process, instead of an event-loop
 #: timer set and cancelled for every message to every connection
