@@ -82,7 +82,9 @@ def test_entry_confirmation_and_seat_pages_read_right_in_hindi_and_urdu(
     pause.click()
     entering.locator("input[name=points_a]").fill("64")
     entering.locator("input[name=points_b]").fill("36")
-    entering.get_by_role("button", name=said["send"]).click()
+    # the page sends it (keeper.js), then loads itself again: checked once it has
+    with entering.expect_navigation(wait_until="load"):
+        entering.get_by_role("button", name=said["send"]).click()
     expect(entering.locator("p[data-waiting]")).to_be_visible()
     _looks_right(entering, language, "an entry waiting")
 
@@ -92,7 +94,8 @@ def test_entry_confirmation_and_seat_pages_read_right_in_hindi_and_urdu(
     confirm = answering.get_by_role("button", name=said["confirm"])
     expect(confirm).to_be_visible()
     _looks_right(answering, language, "the confirmation")
-    confirm.click()
+    with answering.expect_navigation(wait_until="load"):
+        confirm.click()
     expect(answering.locator("[data-confirmed]")).to_be_visible()
     _looks_right(answering, language, "a deal confirmed")
 
