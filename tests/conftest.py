@@ -85,6 +85,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     shared.current_item[:] = [item]
+    if shared.is_transactional(item):
+        shared.before_transactional()
     for marker, (available, reason) in SERVICES.items():
         if item.get_closest_marker(marker) is None or available():
             continue

@@ -69,6 +69,23 @@ class Shared(Generic[T]):
         return copy.deepcopy(self.data)
 
 
+#: the modules' shared builds whose transaction is open now: (its atomics, its data, the
+#: database blocker it was made with)
+_open: list[tuple[list[Any], Shared[Any], Any]] = []
+
+
+def before_transactional() -> None:
+    """A transactional test is next: roll back every module's shared build still open (its
+    module's fixture outlives its tests; with only one module selected, its transactional
+    tests ran inside the build's transaction, and one that reconnected left the rest a
+    closed connection). The module's later tests build their data for themselves."""
+    while _open:
+        atomics, made, django_db_blocker = _open.pop()
+        with django_db_blocker.unblock():
+            _roll_back(atomics)
+        made.data = None
+
+
 def built_once(build: Callable[[], T], django_db_blocker: Any) -> Iterator[Shared[T]]:
     """Yield ``build()``'s data made once inside a transaction, rolled back at the end; for the
     body of a module-scoped fixture (set up before any test's own transaction)."""
@@ -89,11 +106,15 @@ def built_once(build: Callable[[], T], django_db_blocker: Any) -> Iterator[Share
         except BaseException:
             _roll_back(atomics)
             raise
+    made = Shared(build, data, kept)
+    _open.append((atomics, made, django_db_blocker))
     try:
-        yield Shared(build, data, kept)
+        yield made
     finally:
-        with django_db_blocker.unblock():
-            _roll_back(atomics)
+        if any(entry[0] is atomics for entry in _open):  # not rolled back before a test
+            _open[:] = [entry for entry in _open if entry[0] is not atomics]
+            with django_db_blocker.unblock():
+                _roll_back(atomics)
 
 
 def _roll_back(atomics: list[Any]) -> None:
