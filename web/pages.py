@@ -132,7 +132,7 @@ class StagePage:
     def standings_key(self) -> str:
         """What the standings' table shows, as one string (its rows are plain values read
         from the database: their repr says all of them): the live part keeps the table's
-        HTML under it (web/templatetags/kept.py)."""
+        HTML under it (``{% cache %}`` in web/_live.html)."""
         shown = (self.stage.name, self.groups, self.tiebreak_names, self.as_of_words)
         return hashlib.sha256(repr(shown).encode()).hexdigest()
 

@@ -1,5 +1,6 @@
-"""A live part made of kept fragments (web/templatetags/kept.py) says what a fresh render says,
-whatever changed between two renders; and a part several push processes want at once is
+"""A live part made of kept fragments (``{% cache %}`` on the ``template_fragments`` cache, as
+web/_live.html keeps a round's tables) says what a fresh render says, whatever changed between
+two renders and in whatever language; and a part several push processes want at once is
 rendered by one of them (web.views.common.rendered_once)."""
 
 from __future__ import annotations
@@ -9,18 +10,18 @@ import time
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.template import Context, Template
 from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from web.templatetags import kept
 from web.views import common
 
 TEMPLATE = Template(
-    "{% load i18n kept %}{% for t in rows %}{% kept t %}"
-    "<li>{{ t.name }} {% translate 'bazzis' %} {{ t.score }}</li>{% endkept %}{% endfor %}"
+    "{% load cache i18n %}{% get_current_language as LANGUAGE_CODE %}{% for t in rows %}"
+    "{% cache 600 test_row t LANGUAGE_CODE %}"
+    "<li>{{ t.name }} {% translate 'bazzis' %} {{ t.score }}</li>{% endcache %}{% endfor %}"
 )
 UNKEPT = Template(
     "{% load i18n %}{% for t in rows %}"
@@ -44,22 +45,22 @@ def test_kept_fragments_render_as_the_fragments_would_fresh(renders: list[Any]) 
 
 
 def test_a_fragment_is_rendered_once_for_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    rendered: list[Any] = []
-    original = kept.KeptNode.render
+    fragments = caches["template_fragments"]
+    rendered: list[bool] = []
+    original = fragments.set
 
-    def counting(self: kept.KeptNode, context: Any) -> Any:
-        before = len(kept._kept)
-        html = original(self, context)
-        rendered.append(len(kept._kept) > before)
-        return html
+    def counting(*args: Any, **kwargs: Any) -> None:  # a fragment is set once it is rendered
+        rendered.append(True)
+        original(*args, **kwargs)
 
-    monkeypatch.setattr(kept.KeptNode, "render", counting)
-    monkeypatch.setattr(kept, "_kept", type(kept._kept)())
+    fragments.clear()
+    monkeypatch.setattr(fragments, "set", counting)
     shown = [{"name": "Tigers", "score": 1}, {"name": "Lotus", "score": 2}]
     TEMPLATE.render(Context({"rows": shown}))
+    assert len(rendered) == 2
     shown[1] = {"name": "Lotus", "score": 3}
     assert "Lotus bazzis 3" in TEMPLATE.render(Context({"rows": shown}))
-    assert rendered == [True, True, False, True]  # the second time only the changed one
+    assert len(rendered) == 3  # the second time only the changed one
 
 
 def test_a_part_wanted_by_two_processes_at_once_is_rendered_by_one() -> None:
