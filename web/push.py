@@ -103,12 +103,11 @@ def tournament_part(pk: int, language: str | None = None) -> str | None:
     return html
 
 
-def match_part(pk: int, language: str | None = None, head: str = "") -> str | None:
-    """The match sheet's live part now, in ``language`` (None: the site's) (None: the match
-    is gone); run by the hub's render processes. ``head``: the match's head it is of (its
-    log's and its projection's seqs), under which it is kept for the other push processes."""
+def match_part(pk: int, language: str, head: str) -> str | None:
+    """The match sheet's live part at ``head`` (its log's and its projection's seqs), in
+    ``language`` (None: the match is gone); run by the hub's render processes, and kept under
+    its head for the other push processes."""
     set_urlconf(None)
-    language = language or settings.LANGUAGE_CODE
 
     def render() -> str:
         match = pages.match_for_page(Match.objects.all()).filter(pk=pk).first()
@@ -119,8 +118,6 @@ def match_part(pk: int, language: str | None = None, head: str = "") -> str | No
             return public.match_live_part(match)
 
     try:
-        if not head:
-            return render()
         return common.rendered_once(f"web:match:{pk}:{head}:{language}", render)
     except Match.DoesNotExist:
         return None
@@ -206,13 +203,15 @@ def visibility_topic(tournament: int) -> str:
 def _match_loader(pk: int, language: str, tournament: int) -> live.Loader:
     renders = Renders()
     shown: list[Any] = [None, None]  # the head the last render was of, and its frames
+    visibility = (
+        visibility_topic(tournament),
+        [live.key(live.Topic.TOURNAMENT, tournament)],
+        _visibility_loader(tournament),
+    )
 
     async def load() -> tuple[str, Frames] | None:
         hub = live.hub()
-        tournament_topic = [live.key(live.Topic.TOURNAMENT, tournament)]
-        await hub.relay(
-            visibility_topic(tournament), tournament_topic, _visibility_loader(tournament)
-        )
+        await hub.relay(*visibility)  # (made by the first sheet of the tournament to load)
         head = await hub.db(_match_view_head, pk)
         if head is None:
             return None
