@@ -440,3 +440,18 @@ def test_gunicorn_leaves_the_request_log_to_the_application() -> None:
     assert ours.access(*junk) is None
     assert ours.access_log_enabled is False
     assert web.control_socket_disable is True
+
+
+def test_a_web_worker_sets_what_it_loaded_aside_from_the_collectors_full_passes() -> None:
+    """deploy.gunicorn's post_worker_init freezes what the worker holds once the application
+    is loaded (the collector's full passes no longer walk it: bench.board's p99)."""
+    import gc
+
+    from deploy import gunicorn as web
+
+    gc.unfreeze()
+    try:
+        web.post_worker_init(None)
+        assert gc.get_freeze_count() > 10_000  # Django and the apps, at least
+    finally:
+        gc.unfreeze()
