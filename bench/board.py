@@ -8,8 +8,10 @@ services: 32 finished, 32 with a deal awaiting confirmation, 16 disputed (reject
 other team's own version), 48 being played. Each page is fetched ``--repeat`` times through
 Django's full request stack with DEBUG off: the board (the whole page, and its live part as
 a poller gets it: kept for its version, rendered once a change for every director; cold, the
-cache emptied before each request, as the first poll after a change; and when nothing
-changed: a 304) and the wall screen (its page, its live part from the cache, and cold).
+first poll after a result: before each request a deal entered or confirmed at a table being
+played, in turn, and the cache emptied; first, the same with the kept tables' cards emptied
+too, as a process just started renders it; and when nothing changed: a 304) and the wall
+screen (its page, its live part from the cache, and cold).
 The figures go to bench/results/board.json; the goal is p99 under 100 ms.
 
     python -m bench.board [--repeat 60] [--seed 2026]
@@ -29,11 +31,14 @@ from bench.web import first_round, judge, measure, page_bench, page_results, sav
 TEAMS = 256
 
 
-def tournament(rng: random.Random) -> tuple[Any, Any]:
-    """Return the tournament and its director, its round of 128 tables in every state."""
+def tournament(rng: random.Random) -> tuple[Any, Any, Any]:
+    """Return the tournament, its director, its round of 128 tables in every state, and a
+    function changing one table being played (each in turn: a deal entered, then that entry
+    taken back, and so on: the round stays as it is for the figures)."""
 
     from tournaments import matchlog
     from tournaments.models import Match
+    from tournaments.selectors import match_state
     from tournaments.services import match_append_event
 
     t, _stage, round_, director, keeper = first_round(TEAMS)
@@ -55,7 +60,20 @@ def tournament(rng: random.Random) -> tuple[Any, Any]:
         elif n >= 64:  # disputed, with the rejecting side's own version
             rejected = {"entry": 1, "reason": "It was less", "points": [a - 5, 105 - a]}
             append(match, K.DEAL_REJECTED, {**rejected, "sweeps": [[], []]}, director)
-    return t, director
+    playing = matches[80:]
+    turns = {"next": 0}
+
+    def result() -> None:
+        match = playing[turns["next"] % len(playing)]
+        turns["next"] += 1
+        entries = match_state(match).entries
+        if entries:
+            append(match, K.ENTRY_WITHDRAWN, {"entry": entries[-1].number}, keeper)
+        else:
+            a = rng.randrange(20, 81)
+            append(match, K.DEAL_ENTERED, {"points": [a, 100 - a], "sweeps": [[], []]}, keeper)
+
+    return t, director, result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,13 +86,18 @@ def run(args: argparse.Namespace, began: float) -> int:
 
     from web import board
 
-    t, director = tournament(random.Random(args.seed))
+    t, director, result = tournament(random.Random(args.seed))
     built = time.perf_counter() - began
     counts = [(s.stage.name, s.counts) for s in board.live_board(t).stages]
     slug = t.slug
     results = page_results(args, round(built, 1))
     results.update(tables=counts, pages={})
     results["load_average_before"] = os.getloadavg()
+    # measured as a deployed web worker serves: what it loaded set aside from the garbage
+    # collector's full passes (gunicorn's post_worker_init)
+    from deploy.gunicorn import post_worker_init
+
+    post_worker_init(None)
     with override_settings(DEBUG=False, ALLOWED_HOSTS=["localhost"]):
         desk = Client(HTTP_HOST="localhost")
         desk.force_login(director)
@@ -82,10 +105,11 @@ def run(args: argparse.Namespace, began: float) -> int:
         pages = results["pages"]
         pages["board"] = measure(desk, f"/desk/{slug}/board/", args.repeat)
         pages["board-live"] = measure(desk, f"/desk/{slug}/board/live/", args.repeat)
-        pages["board-live-cold"] = measure(
-            desk, f"/desk/{slug}/board/live/", args.repeat, cold=True
-        )
         live = f"/desk/{slug}/board/live/"
+        pages["board-live-cold"] = measure(desk, live, args.repeat, cold=True, before=result)
+        pages["board-live-first"] = measure(
+            desk, live, args.repeat, cold=True, before=result, forget=True
+        )
         pages["board-live-304"] = measure(desk, live, args.repeat, etag=desk.get(live)["ETag"])
         pages["wall"] = measure(public, f"/t/{slug}/wall/", args.repeat)
         pages["wall-live"] = measure(public, f"/t/{slug}/wall/live/", args.repeat)

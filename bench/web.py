@@ -37,12 +37,21 @@ GOAL_MS = 100.0
 
 
 def measure(
-    client: Any, url: str, repeat: int, *, cold: bool = False, etag: str | None = None
+    client: Any,
+    url: str,
+    repeat: int,
+    *,
+    cold: bool = False,
+    etag: str | None = None,
+    before: Callable[[], None] | None = None,
+    forget: bool = False,
 ) -> dict[str, Any]:
     """Return the page's figures; ``cold``: the cache emptied before each request (the first
     render after a result, which every poller then gets from the cache); ``etag``: a poll
-    holding the current ETag (a 304 each time)."""
-    from django.core.cache import cache
+    holding the current ETag (a 304 each time); ``before``: called before each request, not
+    timed (a result recorded); ``forget``: the kept fragments emptied too (a process just
+    started)."""
+    from django.core.cache import cache, caches
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
@@ -56,8 +65,12 @@ def measure(
     queries = len(captured)  # now: the next request empties the log the count reads
     times, cpu = [], []
     for _ in range(repeat):
+        if before is not None:
+            before()
         if cold:
             cache.clear()
+        if forget:
+            caches["template_fragments"].clear()
         start, start_cpu = time.perf_counter(), time.thread_time()
         client.get(url, **headers)
         times.append((time.perf_counter() - start) * 1000)

@@ -13,13 +13,13 @@ one phone a table, locked out of codes) with their fixtures.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
@@ -139,6 +139,34 @@ class BoardTable:
     held_seats: list[tuple[int, str]] = field(default_factory=list)
     #: its phones (``tournaments.phones``), while its match is being played
     phones: TablePhonesNow | None = None
+
+    @property
+    def shown(self) -> str:
+        """Everything of the table the board shows, as one string: the key its kept fragments
+        are found by (web/_board.html), so a table whose words did not change is not rendered
+        again (its teams' names, its words and times, its forms' fields; the language and the
+        clock's zone are the template's part of the key)."""
+        return repr(
+            (
+                self.match_id,
+                self.teams,
+                self.label,
+                self.state,
+                self.deal,
+                self.since,
+                self.minutes,
+                self.late,
+                self.score,
+                self.entries,
+                self.versions,
+                self.reasons,
+                self.settled,
+                self.expected_seq,
+                self.client_id,
+                self.held_seats,
+                self.phones,
+            )
+        )
 
     @property
     def needs_you(self) -> bool:
@@ -356,7 +384,13 @@ def _in_progress(
     what a director may count."""
     table.deal = state.deal_no + 1
     table.expected_seq = match.last_seq
-    table.client_id = uuid.uuid4().hex
+    # the forms' client id, the same at every render of this position (the table's kept
+    # fragment, web/_board.html, shows it): two directors' taps on one render were always
+    # one command (sent twice: the second is told it is recorded), and so are two renders'
+    # of one position; the position moves on at every append, and the id with it
+    table.client_id = salted_hmac(
+        "web.board.client_id", f"{match.pk}:{match.last_seq}"
+    ).hexdigest()[:32]
     table.settled = _settled(state, events, teams)
     if not (state.entries or state.disputed):
         table.state = PLAYING

@@ -426,3 +426,67 @@ def test_a_phone_heard_again_after_a_minute_redraws_the_board_and_one_heard_ofte
     third = phones.heard_tag(t.pk)
     phones.heard(match_id=match.pk, side=0, tournament_id=t.pk, now=now + timedelta(minutes=2))
     assert phones.heard_tag(t.pk) != third  # heard again after two minutes of silence
+
+
+def _board_part(t: Tournament, now: Any = None) -> str:
+    """The board's part as the board's view renders it (its forms' token slot left in)."""
+    from django.template.loader import render_to_string
+
+    return render_to_string(
+        "web/_board.html",
+        {
+            "tournament": t,
+            "board": live_board.live_board(t, now=now),
+            "board_matches": f"/desk/{t.slug}/board/matches/",
+            "desk_matches": f"/desk/{t.slug}/matches/",
+            "csrf_token": CSRF_MARK,
+        },
+    )
+
+
+def test_the_boards_kept_tables_say_what_a_fresh_render_says(big: Club) -> None:
+    """Each table's card is kept (a fragment, by everything it shows): after every kind of
+    change the board read with the kept cards is the board rendered from nothing, and an
+    unchanged table is not rendered again."""
+    from django.core.cache import caches
+    from django.utils import translation
+
+    from tournaments.models import Team
+
+    fragments = caches["template_fragments"]
+    t = big.tournament
+    awaiting, disputed, finished = big.matches[:3]
+
+    def same(now: Any = None) -> str:
+        kept = _board_part(t, now)
+        fragments.clear()
+        assert kept == _board_part(t, now)
+        return kept
+
+    fragments.clear()
+    same()
+    enter(big, awaiting)
+    same()
+    enter(big, disputed)
+    reject(big, disputed, version=[45, 55])
+    same()
+    enter(big, finished)
+    confirm(big, finished)
+    same()
+    playing = big.matches[4]  # its teams' names only in its card's heading
+    Team.objects.filter(pk=playing.team0_id).update(name="Renamed Tigers")  # (the admin's)
+    assert "Renamed Tigers" in table(same(), playing)
+    with timezone.override("Asia/Kolkata"):  # the club's clock: the times' zone
+        assert "+05:30" in table(same(), awaiting)
+    later = same(timezone.now() + timedelta(minutes=25))  # late: its minutes and its flag
+    assert "Needs you" in table(later, awaiting)
+    english = _board_part(t)  # its cards kept in English
+    with translation.override("hi"):
+        assert same() != english  # in Hindi, not the English cards
+    # an unchanged table is read from its kept card: one change renders one card again
+    _board_part(t)
+    before = len(fragments._cache)  # type: ignore[attr-defined]  # LocMemCache's own store
+    match = big.matches[3]
+    enter(big, match)
+    _board_part(t)
+    assert len(fragments._cache) == before + 2  # type: ignore[attr-defined]  # its card, said
