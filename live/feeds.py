@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import gc
 import heapq
 import itertools
 import logging
@@ -553,6 +554,8 @@ def _start_renderer(database: str, parent: int) -> None:
     import django
 
     django.setup(set_prefix=False)
+    gc.collect()  # what it loaded, set aside from the collector's full passes (a render
+    gc.freeze()  # stopped by one is a viewer kept waiting): as a push process's own
     connections["default"].settings_dict["NAME"] = database  # before it first connects
 
     def orphaned() -> None:  # a parent killed outright never tells its pool to stop

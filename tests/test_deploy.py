@@ -455,3 +455,16 @@ def test_a_web_worker_sets_what_it_loaded_aside_from_the_collectors_full_passes(
         assert gc.get_freeze_count() > 10_000  # Django and the apps, at least
     finally:
         gc.unfreeze()
+
+
+def test_a_push_process_sets_what_it_loaded_aside_from_the_collectors_full_passes() -> None:
+    """A push process (uvicorn imports deploy.push in each) freezes what Django and the apps
+    loaded: a full pass of the collector stops its event loop for every viewer."""
+    import subprocess
+    import sys
+
+    code = "import gc, deploy.push; print(gc.get_freeze_count())"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert int(out.stdout.split()[-1]) > 10_000

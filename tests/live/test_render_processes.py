@@ -5,6 +5,7 @@ the pages render, and a render process that dies is replaced without losing a re
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import time
@@ -26,7 +27,7 @@ def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died(sett
     club = make_club()
     pk = club.tournament.pk
 
-    async def run() -> tuple[int, list[str | None]]:
+    async def run() -> tuple[int, int, list[str | None]]:
         hub = live.hub()
 
         async def started() -> None:
@@ -40,6 +41,8 @@ def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died(sett
             assert hub.renderer is not None
             await started()
             where = await hub.render(os.getpid)
+            # what it loaded is set aside from the collector's full passes
+            frozen = await hub.render(gc.get_freeze_count)
             parts = [await hub.render(push.tournament_part, pk)]
             processes = hub.renderer._processes  # type: ignore[attr-defined]
             for pid in list(processes):
@@ -50,10 +53,11 @@ def test_the_hub_renders_in_processes_of_its_own_and_replaces_one_that_died(sett
             assert await hub.render(os.getpid) not in {where, os.getpid()}
         finally:
             await hub.release()
-        return where, parts
+        return where, frozen, parts
 
-    where, parts = asyncio.run(run())
+    where, frozen, parts = asyncio.run(run())
     assert where != os.getpid()
+    assert frozen > 10_000  # Django and the apps, at least
     assert parts == [part_now(club.tournament)] * 3
 
 
