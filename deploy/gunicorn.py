@@ -18,7 +18,6 @@ lines (boot, workers started and lost) are JSON like the application's; one line
 comes from the application (``deploy.middleware``), so there is no separate access log.
 """
 
-import gc
 import multiprocessing
 import os
 from typing import Any
@@ -92,9 +91,9 @@ logconfig_dict = {
 
 
 def post_worker_init(worker: Any) -> None:
-    """gunicorn's hook, once a worker has loaded the application: what it holds by then (Django,
-    the apps, their modules and settings: a hundred thousand objects and more) is set aside
-    from the collector's full passes (``gc.freeze``), which otherwise walk it every time and
-    stopped a request for 90-120 ms now and then (bench.board: the board's p99)."""
-    gc.collect()
-    gc.freeze()
+    """gunicorn's hook, once a worker has loaded the application: its start-up (and the
+    site's URLs and views) set aside from the garbage collector's full passes
+    (deploy/memory.py)."""
+    from deploy.memory import settle
+
+    settle(None)

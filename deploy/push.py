@@ -9,7 +9,6 @@ the API's refusals are its problem documents.
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import re
@@ -18,17 +17,12 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
 django.setup(set_prefix=False)
-# what a push process holds once Django and the apps are loaded is set aside from the garbage
-# collector's full passes (as a web worker's, deploy/gunicorn.py): those walk every object
-# tracked, and a pass is the event loop stopped for every viewer (bench.live at 5,000
-# viewers: up to 560 ms, in one run of three during play)
-gc.collect()
-gc.freeze()
 
 from api.problems import CONTENT_TYPE, problem  # noqa: E402  (after the setup)
 from live.server import PushApplication  # noqa: E402
 
 from . import logs  # noqa: E402
+from .memory import settle  # noqa: E402
 
 # uvicorn's own loggers write through handlers of uvicorn's making (its access log, when not
 # turned off with --no-access-log, and its errors): the key filter goes on the loggers, so a
@@ -56,3 +50,7 @@ def make_application(**kwargs: float) -> PushApplication:
 
 
 application = make_application()
+# a push process's start-up, with the site's URLs and its own (each stream renders with the
+# site's), set aside from the garbage collector's full passes: a pass stops the event loop
+# for every viewer at once (deploy/memory.py)
+settle(None, URLCONF)
