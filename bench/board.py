@@ -8,10 +8,10 @@ services: 32 finished, 32 with a deal awaiting confirmation, 16 disputed (reject
 other team's own version), 48 being played. Each page is fetched ``--repeat`` times through
 Django's full request stack with DEBUG off: the board (the whole page, and its live part as
 a poller gets it: kept for its version, rendered once a change for every director; cold, the
-first poll after a result: before each request a deal entered or confirmed at a table being
-played, in turn, and the cache emptied; first, the same with the kept tables' cards emptied
-too, as a process just started renders it; and when nothing changed: a 304) and the wall
-screen (its page, its live part from the cache, and cold).
+first poll after a change: before each request a deal entered at a table being played, or
+that entry taken back, in turn, and the cache emptied; first, the same with the kept tables'
+cards emptied too, as a process just started renders it; and when nothing changed: a 304)
+and the wall screen (its page, its live part from the cache, and cold).
 The figures go to bench/results/board.json; the goal is p99 under 100 ms.
 
     python -m bench.board [--repeat 60] [--seed 2026]
@@ -20,6 +20,7 @@ The figures go to bench/results/board.json; the goal is p99 under 100 ms.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import sys
@@ -60,12 +61,10 @@ def tournament(rng: random.Random) -> tuple[Any, Any, Any]:
         elif n >= 64:  # disputed, with the rejecting side's own version
             rejected = {"entry": 1, "reason": "It was less", "points": [a - 5, 105 - a]}
             append(match, K.DEAL_REJECTED, {**rejected, "sweeps": [[], []]}, director)
-    playing = matches[80:]
-    turns = {"next": 0}
+    turns = itertools.cycle(matches[80:])  # the tables being played
 
     def result() -> None:
-        match = playing[turns["next"] % len(playing)]
-        turns["next"] += 1
+        match = next(turns)
         entries = match_state(match).entries
         if entries:
             append(match, K.ENTRY_WITHDRAWN, {"entry": entries[-1].number}, keeper)
